@@ -1,0 +1,163 @@
+"""``python -m engine``: ask the agent, ingest documents, prepare local models.
+
+Exit codes: 0 answered (or suspended with no reply left), 2 bad input, 3 backend
+unreachable or failing, 1 internal error. Failures print one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_BACKEND = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        print(f"error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m engine", description="The ReAct analyst engine.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    ask = sub.add_parser("ask", help="ask the agent a question")
+    ask.add_argument("question")
+    ask.add_argument("--theme")
+    ask.add_argument("--language", default="en")
+    ask.add_argument("--detail", default="normal", choices=["brief", "normal", "detailed"])
+    ask.add_argument("--history", type=Path, help="JSON file: the conversation so far, [{role, content}]")
+    ask.add_argument("--answer-user", action="append", default=[], metavar="TEXT", help="answers to ask_user, in order")
+    ask.add_argument("--format", choices=["text", "jsonl"], default="text")
+    ingest = sub.add_parser("ingest", help="add documents to a theme's index")
+    ingest.add_argument("--theme", required=True)
+    ingest.add_argument("paths", nargs="+", type=Path)
+    sub.add_parser("prepare", help="check the embedded models and build the demo index when missing")
+    return parser
+
+
+def _load_history(path: Path | None) -> list[dict[str, Any]]:
+    if path is None:
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"cannot read history file {path}: {exc.strerror}") from None
+    except ValueError:
+        raise ValueError(f"history file {path} is not valid JSON") from None
+    if not isinstance(data, list) or not all(isinstance(m, dict) and "role" in m and "content" in m for m in data):
+        raise ValueError(f"history file {path} must be a JSON list of {{role, content}} objects")
+    return data
+
+
+class _JsonlPrinter:
+    """Prints one {"type", "content"} line per block as each block completes."""
+
+    def __init__(self) -> None:
+        from engine.react.parser import ReActStreamParser
+
+        self.parser = ReActStreamParser()
+        self.printed = 0
+
+    def feed(self, token: str) -> None:
+        self.parser.feed(token)
+        self._flush(complete=False)
+
+    def close(self) -> None:
+        self.parser.close()
+        self._flush(complete=True)
+
+    def _flush(self, complete: bool) -> None:
+        blocks = self.parser.blocks
+        ready = blocks if complete else blocks[:-1]
+        for block in ready[self.printed :]:
+            print(json.dumps({"type": block.type.value, "content": block.content}, ensure_ascii=False), flush=True)
+        self.printed = max(self.printed, len(ready))
+
+
+def _ask(args: argparse.Namespace) -> int:
+    from engine.llm.base import LLMError
+    from engine.react.engine import ReActEngine
+
+    try:
+        history = _load_history(args.history)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not args.question.strip():
+        print("error: the question is empty", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    ragkwargs = {"theme": args.theme, "language": args.language, "detail": args.detail}
+    try:
+        engine = ReActEngine(ragkwargs=ragkwargs)
+    except (ValueError, LLMError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    engine.set_history(history)
+    jsonl = _JsonlPrinter() if args.format == "jsonl" else None
+
+    def emit(token: str) -> None:
+        if jsonl is not None:
+            jsonl.feed(token)
+        else:
+            sys.stdout.write(token)
+            sys.stdout.flush()
+
+    replies = list(args.answer_user)
+    for token in engine.stream_sync(args.question):
+        emit(token)
+    result = engine.result
+    total_iterations, elapsed = result.iterations, result.elapsed
+    while result.status == "suspended" and replies and result.suspended is not None:
+        for token in engine.resume_sync(result.suspended, replies.pop(0)):
+            emit(token)
+        result = engine.result
+        total_iterations, elapsed = result.iterations, result.elapsed
+    if jsonl is not None:
+        jsonl.close()
+        done = {
+            "type": "done",
+            "status": result.status,
+            "answer": result.answer,
+            "iterations": total_iterations,
+            "usage": result.usage.model_dump() | {"total_tokens": result.usage.total_tokens},
+            "elapsed": round(elapsed, 3),
+        }
+        print(json.dumps(done, ensure_ascii=False), flush=True)
+    else:
+        sys.stdout.write("\n")
+    if result.status == "suspended" and result.suspended is not None:
+        print(f"The agent asks: {result.suspended.question}", file=sys.stderr)
+        return EXIT_OK
+    if result.status == "error":
+        print(f"error: {result.error}", file=sys.stderr)
+        return EXIT_BACKEND if result.error_source == "backend" else EXIT_INTERNAL
+    return EXIT_OK
+
+
+def _ingest(args: argparse.Namespace) -> int:
+    try:
+        from engine.rag.ingest import ingest_cli
+    except ImportError:
+        print("error: ingest is not available yet in this version (the RAG pipeline is not installed)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return ingest_cli(args.theme, args.paths)
+
+
+def _prepare(_: argparse.Namespace) -> int:
+    from engine.prepare import prepare
+
+    return prepare()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handler = {"ask": _ask, "ingest": _ingest, "prepare": _prepare}[args.command]
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return EXIT_INTERNAL

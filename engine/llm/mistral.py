@@ -1,0 +1,122 @@
+"""Mistral through the official ``mistralai`` SDK (v3), with native function calling."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import urlparse
+
+from engine.llm.base import Abilities, BaseLLM, LLMError, Message, ToolCallRequest, Usage, final_chunk
+from engine.llm.errors import from_exception
+
+DEFAULT_MODEL = "mistral-small-latest"
+
+
+def _to_mistral(message: Message) -> dict[str, Any]:
+    out: dict[str, Any] = {"role": message["role"], "content": message.get("content") or ""}
+    if message.get("tool_calls"):
+        out["tool_calls"] = [
+            {
+                "id": c["id"],
+                "type": "function",
+                "function": {"name": c["function"]["name"], "arguments": c["function"]["arguments"]},
+            }
+            for c in message["tool_calls"]
+        ]
+    if message["role"] == "tool":
+        out["tool_call_id"] = message["tool_call_id"]
+        out["name"] = message.get("name")
+    return out
+
+
+class MistralLLM(BaseLLM):
+    name = "mistral"
+    abilities = Abilities(tool_call=True, json_mode=True, stop=True, prefill=False)
+
+    def __init__(
+        self,
+        api_key: str,
+        model: str = DEFAULT_MODEL,
+        server_url: str | None = None,
+        timeout_s: float = 60.0,
+        max_retry_wait_s: float = 30.0,
+        retry_initial_s: float = 0.5,
+    ) -> None:
+        from mistralai.client import Mistral
+        from mistralai.client.utils import BackoffStrategy, RetryConfig
+
+        self.model = model
+        self._key = api_key
+        self._where = urlparse(server_url).netloc if server_url else "api.mistral.ai"
+        retry = RetryConfig(
+            "backoff",
+            BackoffStrategy(
+                initial_interval=int(retry_initial_s * 1000),
+                max_interval=max(int(retry_initial_s * 1000), 8000),
+                exponent=2.0,
+                max_elapsed_time=int(max_retry_wait_s * 1000),
+            ),
+            retry_connection_errors=False,
+        )
+        self._client = Mistral(
+            api_key=api_key, server_url=server_url or None, timeout_ms=int(timeout_s * 1000), retry_config=retry
+        )
+
+    def _request(self, messages: list[Message], kw: dict[str, Any]) -> dict[str, Any]:
+        req: dict[str, Any] = {
+            "model": self.model,
+            "messages": [_to_mistral(m) for m in messages],
+            "temperature": kw.get("temperature", 0.2),
+            "max_tokens": kw.get("max_tokens", 512),
+        }
+        if kw.get("stop"):
+            req["stop"] = list(kw["stop"])
+        if kw.get("tools"):
+            req["tools"] = kw["tools"]
+            req["tool_choice"] = kw.get("tool_choice", "auto")
+        return req
+
+    async def astream_generate(self, messages: list[Message], **kw: Any) -> AsyncIterator[dict[str, Any]]:
+        started = False
+        usage = Usage()
+        finish: str | None = None
+        calls: list[ToolCallRequest] = []
+        try:
+            stream = await self._client.chat.stream_async(**self._request(messages, kw))
+            async with stream as events:
+                async for event in events:
+                    chunk = event.data
+                    if chunk.usage is not None:
+                        usage = Usage(
+                            prompt_tokens=chunk.usage.prompt_tokens or 0,
+                            completion_tokens=chunk.usage.completion_tokens or 0,
+                        )
+                    for choice in chunk.choices:
+                        delta = choice.delta
+                        if choice.finish_reason:
+                            finish = str(choice.finish_reason)
+                        for call in delta.tool_calls or []:
+                            args = call.function.arguments
+                            calls.append(
+                                ToolCallRequest(
+                                    id=str(call.id or f"call{len(calls)}"),
+                                    name=call.function.name,
+                                    arguments=args if isinstance(args, str) else json.dumps(args),
+                                )
+                            )
+                        text = delta.content
+                        if isinstance(text, list):  # content chunks
+                            text = "".join(getattr(part, "text", "") or "" for part in text)
+                        if text:
+                            started = True
+                            yield {"delta": text}
+        except LLMError:
+            raise
+        except Exception as exc:  # every transport/SDK failure becomes one sentence
+            raise from_exception("Mistral", self._where, exc, self._key, started) from None
+        if finish is None:
+            raise LLMError(
+                f"The connection to the Mistral server at {self._where} dropped in the middle of the reply.", "dropped"
+            )
+        yield final_chunk(usage, finish, calls)

@@ -1,0 +1,32 @@
+"""The only two exceptions allowed to escape a ReAct step.
+
+Everything else raised inside a step is converted to one of these, so a run can
+never end silently: a retry tells the model how to fix its output, a forced
+finalisation makes the next call answer.
+"""
+
+from __future__ import annotations
+
+
+class ReActControl(Exception):
+    """Base of the step control exceptions; ``message`` is shown to the model."""
+
+    def __init__(self, message: str, *, user_message: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.user_message = user_message or message
+
+
+class RetryException(ReActControl):
+    """Recoverable: malformed output or tool misuse. The message says how to fix it."""
+
+
+class ForceFinalizeException(ReActControl):
+    """Unrecoverable for the loop: the next model call must give the final answer.
+
+    ``fatal`` means the backend itself failed: no further call is made and the run
+    ends with an explicit error block carrying ``user_message``."""
+
+    def __init__(self, message: str, *, user_message: str | None = None, fatal: bool = False) -> None:
+        super().__init__(message, user_message=user_message)
+        self.fatal = fatal

@@ -1,0 +1,108 @@
+"""History cleaning and compression for a stateless engine.
+
+The app sends the whole conversation every turn. Old assistant turns are reduced to
+their answers (no Thoughts, no tool traces), then the history is fitted to a token
+budget: recent turns verbatim, older ones summarised by the LLM (or truncated when
+that fails). Messages marked ``pinned`` are never dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.react.finalizer import clean_answer
+from engine.react.parser import parse_blocks
+from engine.react.prompts import render
+from engine.react.types import ANSWER_TYPES, ReActType
+
+Message = dict[str, Any]
+
+
+def estimate_tokens(text: str) -> int:
+    return len(text) // 4 + 1
+
+
+def _answer_only(content: str) -> str:
+    blocks = parse_blocks(content)
+    if all(b.type is ReActType.UNKNOWN for b in blocks):
+        return content.strip()
+    answers = [b.content for b in blocks if b.type in ANSWER_TYPES]
+    return clean_answer(answers[-1]) if answers else ""
+
+
+def clean_history(history: list[dict[str, Any]]) -> list[Message]:
+    """Keep user/assistant/system turns; strip ReAct traces and Thoughts from old answers."""
+    out: list[Message] = []
+    for item in history or []:
+        if not isinstance(item, dict):
+            continue
+        role = item.get("role")
+        content = item.get("content")
+        if role not in ("user", "assistant", "system") or not isinstance(content, str):
+            continue
+        text = _answer_only(content) if role == "assistant" else content.strip()
+        if not text:
+            continue
+        message: Message = {"role": role, "content": text}
+        if item.get("pinned"):
+            message["pinned"] = True
+        out.append(message)
+    return out
+
+
+def _truncate(text: str, tokens: int) -> str:
+    limit = max(40, tokens * 4)
+    return text if len(text) <= limit else text[:limit].rstrip() + " […]"
+
+
+def compress_history(
+    history: list[Message],
+    budget_tokens: int,
+    recent_share: float = 0.6,
+    summarise: Callable[[str], str] | None = None,
+) -> list[Message]:
+    """Fit ``history`` into ``budget_tokens``; see the module docstring."""
+    total = sum(estimate_tokens(m["content"]) for m in history)
+    if total <= budget_tokens:
+        return [dict(m) for m in history]
+    pinned = [m for m in history if m.get("pinned")]
+    pinned_cost = sum(estimate_tokens(m["content"]) for m in pinned)
+    recent_budget = max(0, int(budget_tokens * recent_share) - pinned_cost)
+    recent: list[Message] = []
+    used = 0
+    unpinned = [m for m in history if not m.get("pinned")]
+    split = len(unpinned)
+    for i in range(len(unpinned) - 1, -1, -1):
+        cost = estimate_tokens(unpinned[i]["content"])
+        if used + cost > recent_budget and recent:
+            break
+        if used + cost > recent_budget:  # the latest message alone is too long: cut it
+            recent.insert(0, {**unpinned[i], "content": _truncate(unpinned[i]["content"], recent_budget)})
+            split = i
+            break
+        recent.insert(0, unpinned[i])
+        used += cost
+        split = i
+    older = unpinned[:split]
+    summary_budget = max(0, budget_tokens - pinned_cost - used)
+    summary_msg: list[Message] = []
+    if older and summary_budget > 20:
+        transcript = "\n".join(f"{m['role']}: {m['content']}" for m in older)
+        text = ""
+        if summarise is not None:
+            try:
+                prompt = render(
+                    "summarise_history", max_words=max(20, summary_budget * 3 // 4), conversation=transcript
+                )
+                text = summarise(prompt).strip()
+            except Exception:  # a failed summary falls back to truncation
+                text = ""
+        if not text:
+            text = _truncate(transcript, summary_budget - 10)
+        summary_msg = [
+            {"role": "system", "content": "Summary of the earlier conversation: " + _truncate(text, summary_budget)}
+        ]
+    pinned_ids = {id(m) for m in pinned}
+    ordered = [dict(m) for m in history if id(m) in pinned_ids]
+    return ordered + summary_msg + [dict(m) for m in recent]

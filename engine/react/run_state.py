@@ -1,0 +1,57 @@
+"""The serialisable state of one run. The engine keeps nothing between calls: a
+suspended run (AskUser) is this state, handed to the app and back."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from engine.llm.base import Usage
+from engine.react.types import ReActBlock
+
+Status = Literal["answered", "error", "suspended", "stopped"]
+
+
+class ToolCall(BaseModel):
+    id: str
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class RunState(BaseModel):
+    prompt: str
+    mode: Literal["text", "native"]
+    messages: list[dict[str, Any]]
+    tool_names: list[str]
+    iterations: int = 0
+    tool_calls: int = 0
+    format_retries: int = 0
+    call_counts: dict[str, int] = Field(default_factory=dict)
+    tools_used: list[str] = Field(default_factory=list)
+    findings: list[str] = Field(default_factory=list)
+    checklist_done: bool = False
+    usage: Usage = Field(default_factory=Usage)
+    elapsed_before: float = 0.0
+
+
+class SuspendedRun(BaseModel):
+    """A run waiting for the user's reply to an ask_user question."""
+
+    state: RunState
+    question: str
+    choices: list[str] | None = None
+    call_id: str
+
+
+class EngineResult(BaseModel):
+    status: Status = "answered"
+    answer: str = ""
+    error: str | None = None
+    error_source: Literal["backend", "internal"] | None = None
+    blocks: list[ReActBlock] = Field(default_factory=list)
+    iterations: int = 0
+    usage: Usage = Field(default_factory=Usage)
+    elapsed: float = 0.0
+    suspended: SuspendedRun | None = None
+    backend: str = ""

@@ -1,0 +1,149 @@
+"""Arithmetic through a whitelisted AST walk. Nothing is ever executed."""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from engine.react.errors import RetryException
+from engine.tools.base import Tool
+
+MAX_EXPRESSION_CHARS = 500
+MAX_EXPONENT = 10_000
+MAX_RESULT_BITS = 20_000
+MAX_FACTORIAL = 500
+MAX_NODES = 300
+
+_BINARY = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Pow: operator.pow,
+}
+_UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau}
+
+
+def _factorial(n: float) -> int:
+    if n != int(n) or n < 0:
+        raise RetryException("factorial expects a whole number ≥ 0.")
+    if n > MAX_FACTORIAL:
+        raise RetryException(f"factorial is limited to n ≤ {MAX_FACTORIAL}.")
+    return math.factorial(int(n))
+
+
+_FUNCTIONS: dict[str, Any] = {
+    "sqrt": math.sqrt,
+    "log": math.log,
+    "ln": math.log,
+    "log10": math.log10,
+    "log2": math.log2,
+    "exp": math.exp,
+    "sin": math.sin,
+    "cos": math.cos,
+    "tan": math.tan,
+    "asin": math.asin,
+    "acos": math.acos,
+    "atan": math.atan,
+    "floor": math.floor,
+    "ceil": math.ceil,
+    "abs": abs,
+    "round": round,
+    "min": min,
+    "max": max,
+    "factorial": _factorial,
+}
+
+
+def _check_size(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise RetryException("booleans are not numbers here.")
+    if isinstance(value, int) and value.bit_length() > MAX_RESULT_BITS:
+        raise RetryException("the result is too large to compute.")
+    if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
+        raise RetryException("the result is not a finite number.")
+    return value
+
+
+def _eval(node: ast.AST) -> Any:
+    if isinstance(node, ast.Expression):
+        return _eval(node.body)
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        left, right = _eval(node.left), _eval(node.right)
+        if isinstance(node.op, ast.Pow):
+            if abs(right) > MAX_EXPONENT:
+                raise RetryException(f"exponents are limited to ±{MAX_EXPONENT}.")
+            if isinstance(left, int) and isinstance(right, int) and right > 0:
+                if left.bit_length() * right > MAX_RESULT_BITS:
+                    raise RetryException("the result is too large to compute.")
+        try:
+            return _check_size(_BINARY[type(node.op)](left, right))
+        except ZeroDivisionError:
+            raise RetryException("division by zero.") from None
+        except OverflowError:
+            raise RetryException("the result is too large to compute.") from None
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+        return _UNARY[type(node.op)](_eval(node.operand))
+    if isinstance(node, ast.Name):
+        if node.id in _CONSTANTS:
+            return _CONSTANTS[node.id]
+        raise RetryException(f"unknown name '{node.id}'; only numbers, + - * / // % **, pi, e and math functions.")
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        func = _FUNCTIONS.get(node.func.id)
+        if func is None:
+            raise RetryException(f"'{node.func.id}' is not an allowed function; use one of {', '.join(_FUNCTIONS)}.")
+        args = [_eval(a) for a in node.args]
+        try:
+            return _check_size(func(*args))
+        except (ValueError, TypeError) as exc:
+            raise RetryException(f"{node.func.id}{tuple(args)} is not defined: {exc}.") from None
+        except OverflowError:
+            raise RetryException("the result is too large to compute.") from None
+    raise RetryException(
+        f"'{type(node).__name__}' is not allowed; the calculator takes arithmetic like (17 * 23) / 4 or sqrt(2)."
+    )
+
+
+def evaluate(expression: str) -> int | float:
+    """Evaluate ``expression`` or raise RetryException saying how to fix it."""
+    text = expression.strip().replace("^", "**").replace("×", "*").replace("÷", "/")
+    if not text:
+        raise RetryException("the expression is empty; pass arithmetic like 17 * 23.")
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise RetryException(f"the expression is longer than {MAX_EXPRESSION_CHARS} characters.")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise RetryException(f"'{text[:80]}' is not valid arithmetic; write it like (17 * 23) / 4.") from None
+    if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
+        raise RetryException("the expression is too complex; split it into smaller steps.")
+    result = _eval(tree)
+    if isinstance(result, float) and result.is_integer() and abs(result) < 1e15:
+        return int(result)
+    return result
+
+
+class CalculatorArgs(BaseModel):
+    expression: str = Field(..., description="Arithmetic expression, e.g. '(17 * 23) / 4' or 'sqrt(2)'.")
+
+
+class Calculator(Tool):
+    name = "calculator"
+    description = "Evaluates an arithmetic expression exactly (+ - * / // % **, sqrt, log, round, min, max...)."
+    Args = CalculatorArgs
+    always_on = True
+
+    def run(self, args: CalculatorArgs) -> str:
+        result = evaluate(args.expression)
+        if isinstance(result, float):
+            return f"{result:.10g}"
+        return str(result)
