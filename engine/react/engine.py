@@ -66,7 +66,8 @@ class StreamWriter:
 
     def block(self, block_type: ReActType, content: str = "", end: bool = True) -> str:
         lead = "" if self.at_line_start else "\n"
-        body = escape_labels(content) if content else ""
+        first, newline, rest = content.partition("\n")  # the first line follows the label: never a label
+        body = first + newline + escape_labels(rest)
         return self.write(f"{lead}{CANONICAL_LABEL[block_type]}: {body}" + ("\n" if end else ""))
 
 

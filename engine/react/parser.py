@@ -47,6 +47,7 @@ LABEL_ALIASES: dict[str, ReActType] = {
 ENGINE_ONLY = frozenset({ReActType.WARNING, ReActType.ERROR, ReActType.TOOL_CALL, ReActType.TOOL_RESULT})
 MODEL_LABELS = frozenset(set(ReActType) - ENGINE_ONLY - {ReActType.UNKNOWN})
 
+ESCAPE = "\u200b"
 _DECORATION = " \t>#*_-`"
 _TAIL_DECORATION = " \t*_`0123456789"
 _MAX_LABEL_CHARS = 48
@@ -199,6 +200,8 @@ class ReActStreamParser:
 
     def _flush_pending(self, events: list[ParseEvent], complete: bool, kind: str = "delta") -> None:
         text, self._pending = self._pending, ""
+        if text.startswith(ESCAPE) and _LABEL_RE.match(text[1:]):
+            text = text[1:]  # an escaped label line (see escape_labels): content, shown as written
         self._content(text, events, kind)
         self._line_start = complete
 
@@ -236,5 +239,5 @@ def escape_labels(text: str) -> str:
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if _LABEL_RE.match(line):
-            lines[i] = "\u200b" + line
+            lines[i] = ESCAPE + line
     return "\n".join(lines)

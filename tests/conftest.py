@@ -1,0 +1,35 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+from tests.fakes.llm_server import FakeLLMServer  # noqa: E402
+
+
+@pytest.fixture
+def fake_server():
+    server = FakeLLMServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _no_backend_env(monkeypatch, tmp_path):
+    """Tests choose their backend explicitly; a developer's keys never leak in."""
+    for key in (
+        "MISTRAL_API_KEY",
+        "MISTRAL_SERVER_URL",
+        "MISTRAL_MODEL",
+        "OPENAI_BASE_URL",
+        "OPENAI_API_KEY",
+        "OPENAI_MODEL",
+    ):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("MODELS_JSON", str(tmp_path / "models.json"))
