@@ -30,6 +30,30 @@ def default_model_path() -> str:
     return str(assemble())
 
 
+_LOG_CALLBACK: Any = None
+
+
+def _quiet_llama_logs() -> None:
+    """llama.cpp writes its own notes to stderr; route them to logging so the CLI's
+    stderr stays one readable line."""
+    global _LOG_CALLBACK
+    if _LOG_CALLBACK is not None:
+        return
+    import ctypes
+    import logging
+
+    import llama_cpp
+
+    log = logging.getLogger("llama.cpp")
+
+    @llama_cpp.llama_log_callback
+    def callback(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+        log.debug("%s", text.decode("utf-8", errors="replace").rstrip())
+
+    _LOG_CALLBACK = callback
+    llama_cpp.llama_log_set(callback, ctypes.c_void_p(0))
+
+
 def load_llama(path: str, n_ctx: int = 4096) -> Any:
     """The process-wide llama.cpp model for ``path``, loaded on first use."""
     with _LOCK:
@@ -37,6 +61,7 @@ def load_llama(path: str, n_ctx: int = 4096) -> Any:
         if model is None:
             from llama_cpp import Llama
 
+            _quiet_llama_logs()
             model = Llama(
                 model_path=path, n_ctx=n_ctx, n_threads=max(1, os.cpu_count() or 1), n_batch=512, verbose=False
             )

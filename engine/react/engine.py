@@ -367,7 +367,7 @@ class ReActEngine:
             return writer.write(text)
 
         if self.llm.abilities.prefill and "assistant_prefix" in kw:
-            for event in parser.feed(kw["assistant_prefix"] + " "):
+            for event in parser.feed(kw["assistant_prefix"]):
                 yield forward(event)
         stream = self.llm.astream_generate(state.messages, **kw)
         try:

@@ -53,7 +53,7 @@ def clean_history(history: list[dict[str, Any]]) -> list[Message]:
 
 def _truncate(text: str, tokens: int) -> str:
     limit = max(40, tokens * 4)
-    return text if len(text) <= limit else text[:limit].rstrip() + " […]"
+    return text if len(text) <= limit else text[: limit - 8].rstrip() + " […]"
 
 
 def compress_history(
@@ -99,10 +99,10 @@ def compress_history(
             except Exception:  # a failed summary falls back to truncation
                 text = ""
         if not text:
-            text = _truncate(transcript, summary_budget - 10)
-        summary_msg = [
-            {"role": "system", "content": "Summary of the earlier conversation: " + _truncate(text, summary_budget)}
-        ]
+            text = transcript
+        prefix = "Summary of the earlier conversation: "
+        room = summary_budget - estimate_tokens(prefix) - 2
+        summary_msg = [{"role": "system", "content": prefix + _truncate(text, room)}]
     pinned_ids = {id(m) for m in pinned}
     ordered = [dict(m) for m in history if id(m) in pinned_ids]
     return ordered + summary_msg + [dict(m) for m in recent]

@@ -3,13 +3,14 @@ explicit error, never silently."""
 
 import json
 
+from pydantic import BaseModel
+
 from engine.llm.base import LLMError
 from engine.llm.scripted import Reply
 from engine.react.parser import parse_blocks
 from engine.react.types import ReActType
 from engine.tools.base import Tool
 from engine.tools.toolkits import general_toolkit
-from pydantic import BaseModel
 from tests.helpers import assert_well_ended, call, make_engine, run, types_of
 
 ANSWER = "Thought: I can answer now.\nAnswer: The result is 391."

@@ -3,6 +3,8 @@
 import asyncio
 import json
 
+from pydantic import BaseModel
+
 from engine.llm.scripted import Reply
 from engine.react.engine import ReActEngine
 from engine.react.hooks import HookDecision, Hooks
@@ -11,7 +13,6 @@ from engine.react.run_state import SuspendedRun
 from engine.react.types import ReActType
 from engine.tools.base import Tool
 from engine.tools.toolkits import general_toolkit
-from pydantic import BaseModel
 from tests.helpers import assert_well_ended, call, make_engine, run, types_of
 
 ANSWER = "Thought: done\nAnswer: final"

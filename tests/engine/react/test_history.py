@@ -1,0 +1,76 @@
+from engine.llm.base import LLMError
+from engine.llm.scripted import ScriptedLLM
+from engine.react.engine import ReActEngine
+from engine.react.history import clean_history, compress_history, estimate_tokens
+
+
+def test_clean_history_keeps_answers_and_drops_thoughts():
+    history = [
+        {"role": "user", "content": "What is 2+2?"},
+        {
+            "role": "assistant",
+            "content": "Thought: secret plan\nAction: calculator\nAction Input: {}\nObservation: 4\nAnswer: It is 4.",
+        },
+        {"role": "tool", "content": "stray"},
+        {"role": "assistant", "content": "Thought: only a thought"},
+        {"role": "assistant", "content": "Plain answer without labels."},
+    ]
+    cleaned = clean_history(history)
+    assert cleaned == [
+        {"role": "user", "content": "What is 2+2?"},
+        {"role": "assistant", "content": "It is 4."},
+        {"role": "assistant", "content": "Plain answer without labels."},
+    ]
+
+
+def _long_history(turns=30):
+    out = []
+    for i in range(turns):
+        out.append({"role": "user", "content": f"question {i} " + "words " * 40})
+        out.append({"role": "assistant", "content": f"answer {i} " + "more " * 40})
+    return out
+
+
+def test_compression_keeps_recent_turns_verbatim_and_summarises_older_ones():
+    history = _long_history()
+    seen = []
+
+    def summarise(prompt):
+        seen.append(prompt)
+        return "They discussed questions 0 to 20."
+
+    out = compress_history(history, budget_tokens=800, summarise=summarise)
+    assert sum(estimate_tokens(m["content"]) for m in out) <= 800
+    assert out[-1] == history[-1] and out[-2] == history[-2]
+    assert out[0]["role"] == "system" and "questions 0 to 20" in out[0]["content"]
+    assert "question 0" in seen[0]
+
+
+def test_failed_summary_falls_back_to_truncation():
+    def failing(prompt):
+        raise LLMError("down", "unreachable")
+
+    out = compress_history(_long_history(), budget_tokens=600, summarise=failing)
+    assert out[0]["role"] == "system" and "[…]" in out[0]["content"]
+    assert sum(estimate_tokens(m["content"]) for m in out) <= 600
+
+
+def test_pinned_messages_are_never_dropped():
+    history = [{"role": "user", "content": "PINNED: report in euros", "pinned": True}] + _long_history()
+    out = compress_history(history, budget_tokens=500, summarise=lambda p: "summary")
+    assert any(m["content"] == "PINNED: report in euros" for m in out)
+
+
+def test_short_history_is_untouched():
+    history = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    assert compress_history(history, 1000) == history
+
+
+def test_set_history_uses_the_llm_to_summarise_and_sends_it():
+    llm = ScriptedLLM(["Earlier they asked about Q1 revenue.", "Thought: ok\nAnswer: done"])
+    engine = ReActEngine(config={"history_token_budget": 400}, llm=llm, tools=[])
+    engine.set_history(_long_history())
+    "".join(engine.stream_sync("next question"))
+    system = llm.calls[1][0]["content"]
+    assert "Earlier they asked about Q1 revenue." in system
+    assert llm.calls[1][-1] == {"role": "user", "content": "next question"}

@@ -1,0 +1,139 @@
+"""``python -m engine`` as a user runs it, in a subprocess."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cli(*args, env=None, timeout=240):
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("MISTRAL_", "OPENAI_"))}
+    full_env.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args], cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def mistral_env(server):
+    return {
+        "MISTRAL_API_KEY": "sk-cli-secret",
+        "MISTRAL_SERVER_URL": f"http://127.0.0.1:{server.port}",
+        "LLM_MAX_RETRY_S": "0.5",
+    }
+
+
+def jsonl(stdout):
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+def test_jsonl_blocks_and_done_object(fake_server):
+    fake_server.script.extend(
+        [
+            {
+                "text": "Thought: multiply",
+                "tool_calls": [{"id": "k1", "name": "calculator", "arguments": '{"expression": "17*23"}'}],
+            },
+            {"text": "Answer: 391"},
+        ]
+    )
+    proc = cli("ask", "What is 17*23?", "--format", "jsonl", env=mistral_env(fake_server))
+    assert proc.returncode == 0, proc.stderr
+    lines = jsonl(proc.stdout)
+    assert [line["type"] for line in lines] == ["thought", "action", "action_input", "observation", "answer", "done"]
+    done = lines[-1]
+    assert done["status"] == "answered" and done["answer"] == "391" and done["iterations"] == 2
+    assert done["usage"]["total_tokens"] > 0 and done["elapsed"] >= 0
+    assert "sk-cli-secret" not in proc.stdout + proc.stderr
+
+
+def test_answer_user_resumes_suspended_runs(fake_server):
+    fake_server.script.extend(
+        [
+            {"tool_calls": [{"id": "ask1", "name": "ask_user", "arguments": '{"question": "Which year?"}'}]},
+            {"text": "Answer: 2025 it is"},
+        ]
+    )
+    proc = cli("ask", "Revenue?", "--format", "jsonl", "--answer-user", "2025", env=mistral_env(fake_server))
+    assert proc.returncode == 0, proc.stderr
+    lines = jsonl(proc.stdout)
+    assert {"type": "observation", "content": "2025"} in lines
+    assert lines[-1]["status"] == "answered" and lines[-1]["answer"] == "2025 it is"
+    assert lines[-1]["iterations"] == 2
+
+
+def test_suspension_with_no_reply_left_exits_zero_and_asks(fake_server):
+    fake_server.script.append(
+        {"tool_calls": [{"id": "ask1", "name": "ask_user", "arguments": '{"question": "Which year?"}'}]}
+    )
+    proc = cli("ask", "Revenue?", "--format", "jsonl", env=mistral_env(fake_server))
+    assert proc.returncode == 0
+    assert jsonl(proc.stdout)[-1]["status"] == "suspended"
+    assert proc.stderr.strip() == "The agent asks: Which year?"
+
+
+def test_history_file_is_used(fake_server, tmp_path):
+    history = tmp_path / "h.json"
+    history.write_text(
+        json.dumps(
+            [
+                {"role": "user", "content": "Our fiscal year starts in April."},
+                {"role": "assistant", "content": "Noted."},
+            ]
+        )
+    )
+    fake_server.script.append({"text": "Answer: April"})
+    proc = cli("ask", "When does it start?", "--history", str(history), env=mistral_env(fake_server))
+    assert proc.returncode == 0
+    sent = fake_server.requests[0]["messages"]
+    assert sent[1] == {"role": "user", "content": "Our fiscal year starts in April."}
+    assert "April" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("ask",),
+        ("ask", "q", "--format", "xml"),
+        ("ask", "q", "--history", "/nonexistent/file.json"),
+        ("ask", "   "),
+        ("frobnicate",),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args):
+    proc = cli(*args)
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and proc.stderr.startswith("error:")
+
+
+def test_malformed_history_exits_2(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"not": "a list"}')
+    proc = cli("ask", "q", "--history", str(bad))
+    assert proc.returncode == 2 and "must be a JSON list" in proc.stderr
+
+
+def test_unreachable_backend_exits_3_with_one_line():
+    proc = cli("ask", "q", env={"MISTRAL_API_KEY": "sk-secret-x", "MISTRAL_SERVER_URL": "http://127.0.0.1:9"})
+    assert proc.returncode == 3
+    assert proc.stderr.strip().splitlines() == [
+        "error: Cannot reach the Mistral server at 127.0.0.1:9; is it running and is the address right?"
+    ]
+    assert "sk-secret-x" not in proc.stdout + proc.stderr
+    assert "Error: Cannot reach" in proc.stdout
+
+
+@pytest.mark.slow
+def test_embedded_gemma_answers_through_the_cli():
+    """A real llama.cpp run of the embedded model; it must end with an Answer block."""
+    proc = cli("ask", "What is 17 * 23?", "--format", "jsonl", timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    lines = jsonl(proc.stdout)
+    assert lines[-1]["type"] == "done" and lines[-1]["status"] == "answered"
+    assert lines[-2]["type"] in ("answer", "final_answer") and lines[-2]["content"].strip()
+    assert lines[-1]["answer"].strip()
+    assert proc.stderr.strip() == ""
