@@ -137,3 +137,57 @@ def test_embedded_gemma_answers_through_the_cli():
     assert lines[-2]["type"] in ("answer", "final_answer") and lines[-2]["content"].strip()
     assert lines[-1]["answer"].strip()
     assert proc.stderr.strip() == ""
+
+
+def test_ingest_then_ask_on_the_demo_theme_cites_its_source(fake_server, tmp_path):
+    """End to end: the CLI ingests the demo corpus, the agent searches it, and the answer
+    (only in the corpus) cites its source file."""
+    env = {"INDEX_ROOT": str(tmp_path / "indexes"), "MCP_SERVERS": "off"}
+    proc = cli("ingest", "--theme", "handbook", "data/themes/handbook", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "4 added" in proc.stdout and "0 skipped" in proc.stdout
+    again = cli("ingest", "--theme", "handbook", "data/themes/handbook", env=env)
+    assert "4 unchanged" in again.stdout and "0 chunks embedded" in again.stdout
+
+    fake_server.script.extend(
+        [
+            {
+                "text": "Thought: The policy is in the handbook.",
+                "tool_calls": [
+                    {"id": "s1", "name": "search_docs", "arguments": '{"query": "hotel cost cap per night Paris"}'}
+                ],
+            },
+            {"answer_from_observation": "160 euros"},
+        ]
+    )
+    proc = cli(
+        "ask",
+        "What is the hotel cap per night in Paris?",
+        "--theme",
+        "handbook",
+        "--format",
+        "jsonl",
+        env=env | mistral_env(fake_server),
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = jsonl(proc.stdout)
+    observation = next(line for line in lines if line["type"] == "observation")
+    assert (
+        "source: analyst_handbook.md · Halden & Co. Analyst Handbook > Expense policy > Travel"
+        in observation["content"]
+    )
+    done = lines[-1]
+    assert done["status"] == "answered"
+    assert "160 euros per night in Paris" in done["answer"] and "[analyst_handbook.md]" in done["answer"]
+    assert "cite it in the answer as [source]" in fake_server.requests[0]["messages"][0]["content"]
+
+
+def test_ingest_reports_bad_files_and_missing_paths(tmp_path):
+    env = {"INDEX_ROOT": str(tmp_path / "indexes")}
+    (tmp_path / "empty.md").write_text("")
+    (tmp_path / "ok.md").write_text("# Fine\n\nSome content.")
+    proc = cli("ingest", "--theme", "x", str(tmp_path / "empty.md"), str(tmp_path / "ok.md"), env=env)
+    assert proc.returncode == 0
+    assert "skipped: empty.md: the file is empty." in proc.stdout and "1 added" in proc.stdout
+    missing = cli("ingest", "--theme", "x", str(tmp_path / "nope.md"), env=env)
+    assert missing.returncode == 2 and "no such file" in missing.stderr

@@ -103,8 +103,9 @@ def render_result(result: Any) -> str:
 class ToolRegistry:
     """The tools offered to one run, by name."""
 
-    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+    def __init__(self, tools: Iterable[Tool] = (), router: Any = None) -> None:
         self._tools: dict[str, Tool] = {}
+        self.router = router  # a ToolRouter, when the registry is large enough to route
         for tool in tools:
             self.add(tool)
 

@@ -9,7 +9,9 @@ Replies are scripted: each request takes the next item of ``script``. An item is
 dict: ``{"text": "..."}``, ``{"tool_calls": [{"name", "arguments"}], "text": ""}``,
 ``{"status": 429}`` (an error answer), ``{"drop_after": N, "text": ...}`` (the
 connection is cut after N content chunks), ``{"repeat": True, ...}`` (the item is
-never used up). With an empty script the server answers ``Answer: (no script)``.
+never used up), ``{"answer_from_observation": "keyword"}`` (the reply quotes the
+sentence holding the keyword from the latest tool result, citing that passage's
+source, as a model reading the Observation would; "I don't know" when it is absent). With an empty script the server answers ``Answer: (no script)``.
 
 Run as a program for tests that start the app in a subprocess::
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import threading
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -101,6 +104,17 @@ class FakeLLMServer:
             self.script.popleft()
         return item
 
+    @staticmethod
+    def _answer_from_observation(body: dict[str, Any], keyword: str) -> str:
+        tool_results = [m.get("content") or "" for m in body.get("messages", []) if m.get("role") == "tool"]
+        observation = tool_results[-1] if tool_results else ""
+        for passage in re.split(r"\n\n(?=\[\d+\] source: )", observation):
+            head = re.match(r"\[\d+\] source: (\S+)", passage)
+            sentence = re.search(r"[^.\n]*" + re.escape(keyword) + r"[^.\n]*\.", passage)
+            if head and sentence:
+                return f"Answer: {sentence.group(0).strip()} [{head.group(1)}]"
+        return "Answer: I don't know."
+
     def _sse(self, handler: BaseHTTPRequestHandler, body: dict[str, Any], item: dict[str, Any]) -> None:
         handler.send_response(200)
         handler.send_header("Content-Type", "text/event-stream")
@@ -109,6 +123,8 @@ class FakeLLMServer:
         handler.end_headers()
         model = body.get("model", "fake-model")
         text = item.get("text", "")
+        if item.get("answer_from_observation"):
+            text = self._answer_from_observation(body, item["answer_from_observation"])
         calls = item.get("tool_calls") or []
 
         def send(delta: dict[str, Any], finish: str | None, usage: dict[str, int] | None = None) -> None:

@@ -1,0 +1,30 @@
+"""The demo theme: a fictional company's analyst handbook shipped in data/themes/."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from engine.rag.store import IndexProblem, ThemeIndex
+
+DEMO_THEME = "handbook"
+THEMES_ROOT = Path("data/themes")
+
+
+def ensure_demo_index() -> int:
+    """Build the demo theme's index when it is missing or unusable."""
+    try:
+        index = ThemeIndex.load(DEMO_THEME)
+        print(f"demo index: {index.manifest.count} chunks in theme {DEMO_THEME}")
+        return 0
+    except IndexProblem:
+        pass
+    from engine.rag.ingest import ingest_paths
+
+    source = THEMES_ROOT / DEMO_THEME
+    if not source.exists():
+        print(f"error: the demo corpus {source} is missing", file=sys.stderr)
+        return 1
+    report = ingest_paths(DEMO_THEME, [source])
+    print(f"demo index built: {report.summary()}")
+    return 0

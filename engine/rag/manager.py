@@ -1,0 +1,89 @@
+"""IndexManager: loaded theme indexes shared by every session of the process.
+
+Least-recently-used indexes are evicted when the memory budget is exceeded. All
+methods are thread-safe: Streamlit serves many sessions from one process.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.rag.store import ThemeIndex
+
+DEFAULT_BUDGET_BYTES = int(os.environ.get("INDEX_MEMORY_BUDGET_MB", "1024")) * 1024 * 1024
+
+
+class IndexManager:
+    def __init__(
+        self,
+        root: Path | None = None,
+        budget_bytes: int = DEFAULT_BUDGET_BYTES,
+        loader: Callable[[str, Path | None], ThemeIndex] = ThemeIndex.load,
+    ) -> None:
+        self.root = root
+        self.budget_bytes = budget_bytes
+        self._loader = loader
+        self._cache: OrderedDict[str, ThemeIndex] = OrderedDict()
+        self._lock = threading.RLock()
+        self._theme_locks: dict[str, threading.Lock] = {}
+        self.evictions = 0
+
+    def _theme_lock(self, theme: str) -> threading.Lock:
+        with self._lock:
+            return self._theme_locks.setdefault(theme, threading.Lock())
+
+    def get(self, theme: str) -> ThemeIndex:
+        """The loaded index of ``theme`` (loading it once, even under concurrent calls)."""
+        with self._lock:
+            index = self._cache.get(theme)
+            if index is not None:
+                self._cache.move_to_end(theme)
+                return index
+        with self._theme_lock(theme):
+            with self._lock:
+                if theme in self._cache:
+                    self._cache.move_to_end(theme)
+                    return self._cache[theme]
+            index = self._loader(theme, self.root)
+            self.put(index)
+            return index
+
+    def put(self, index: ThemeIndex) -> None:
+        with self._lock:
+            self._cache[index.theme] = index
+            self._cache.move_to_end(index.theme)
+            self._evict()
+
+    def invalidate(self, theme: str) -> None:
+        with self._lock:
+            self._cache.pop(theme, None)
+
+    def loaded(self) -> list[str]:
+        with self._lock:
+            return list(self._cache)
+
+    @property
+    def used_bytes(self) -> int:
+        with self._lock:
+            return sum(i.nbytes for i in self._cache.values())
+
+    def _evict(self) -> None:
+        while len(self._cache) > 1 and sum(i.nbytes for i in self._cache.values()) > self.budget_bytes:
+            self._cache.popitem(last=False)
+            self.evictions += 1
+
+
+_DEFAULT: IndexManager | None = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_manager() -> IndexManager:
+    global _DEFAULT
+    with _DEFAULT_LOCK:
+        if _DEFAULT is None:
+            _DEFAULT = IndexManager()
+        return _DEFAULT

@@ -1,0 +1,170 @@
+"""Reading source documents into structured sections, with clear reasons to skip.
+
+Each reader returns ``Section``s: a piece of text with its location (a page or a
+heading path). A bad file raises ``UnreadableFile`` with one readable sentence.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+SUPPORTED = {".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".csv"}
+MAX_FILE_BYTES = 20 * 1024 * 1024
+CSV_ROWS_PER_SECTION = 20
+
+
+class UnreadableFile(Exception):
+    """A file that cannot be ingested; the message says why in one sentence."""
+
+
+@dataclass
+class Section:
+    text: str
+    location: str  # "page 3", "Expenses > Travel", "rows 21-40"
+
+
+def read_sections(path: Path, max_bytes: int = MAX_FILE_BYTES) -> list[Section]:
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED:
+        raise UnreadableFile(
+            f"{path.name}: unsupported file type '{suffix or 'none'}' (supported: {', '.join(sorted(SUPPORTED))})."
+        )
+    try:
+        size = path.stat().st_size
+        if size == 0:
+            raise UnreadableFile(f"{path.name}: the file is empty.")
+        if size > max_bytes:
+            raise UnreadableFile(
+                f"{path.name}: the file is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit."
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UnreadableFile(f"{path.name}: cannot be read ({exc.strerror}).") from None
+    if suffix == ".pdf":
+        sections = _pdf(path.name, data)
+    else:
+        text = _decode(path.name, data)
+        if suffix in (".html", ".htm"):
+            sections = _html(text)
+        elif suffix == ".csv":
+            sections = _csv(path.name, text)
+        else:
+            sections = _markdown(text)
+    sections = [s for s in sections if s.text.strip()]
+    if not sections:
+        raise UnreadableFile(f"{path.name}: no text could be extracted.")
+    return sections
+
+
+def _decode(name: str, data: bytes) -> str:
+    head = data[:8192]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise UnreadableFile(f"{name}: the UTF-16 text is damaged.") from None
+    if b"\x00" in head:
+        raise UnreadableFile(f"{name}: looks like a binary file, not text.")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    text = data.decode("cp1252", errors="replace")
+    bad = text.count("\ufffd") + sum(1 for ch in text[:8192] if ord(ch) < 32 and ch not in "\n\r\t\f")
+    if bad > max(3, len(text[:8192]) // 100):
+        raise UnreadableFile(f"{name}: the text encoding could not be read (not UTF-8 or Windows-1252).")
+    return text
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+
+
+def _markdown(text: str) -> list[Section]:
+    """Split at headings; the location is the heading path (``Policy > Travel``)."""
+    sections: list[Section] = []
+    path: list[tuple[int, str]] = []
+    buf: list[str] = []
+
+    def flush() -> None:
+        body = "\n".join(buf).strip()
+        if body:
+            sections.append(Section(body, " > ".join(h for _, h in path) or "top"))
+        buf.clear()
+
+    for line in text.splitlines():
+        match = _HEADING.match(line)
+        if match:
+            flush()
+            level = len(match.group(1))
+            path = [(lv, h) for lv, h in path if lv < level] + [(level, match.group(2))]
+            continue
+        buf.append(line)
+    flush()
+    return sections
+
+
+def _html(text: str) -> list[Section]:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(text, "html.parser")
+    for tag in soup(["script", "style", "noscript", "template"]):
+        tag.decompose()
+    lines: list[str] = []
+    for element in soup.find_all(["h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "td", "th", "pre", "blockquote"]):
+        content = " ".join(element.get_text(" ", strip=True).split())
+        if not content:
+            continue
+        if element.name and element.name[0] == "h" and element.name[1:].isdigit():
+            lines.append("#" * int(element.name[1:]) + " " + content)
+        else:
+            lines.append(content + "\n")
+    if not lines:
+        body = soup.get_text("\n", strip=True)
+        return [Section(body, "top")] if body else []
+    return _markdown("\n".join(lines))
+
+
+def _csv(name: str, text: str) -> list[Section]:
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as exc:
+        raise UnreadableFile(f"{name}: not a readable CSV ({exc}).") from None
+    rows = [r for r in rows if any(cell.strip() for cell in r)]
+    if len(rows) < 2:
+        raise UnreadableFile(f"{name}: the CSV has no data rows.")
+    header, data = rows[0], rows[1:]
+    sections = [Section(f"Columns of {name}: " + ", ".join(header), "header")]
+    for start in range(0, len(data), CSV_ROWS_PER_SECTION):
+        block = data[start : start + CSV_ROWS_PER_SECTION]
+        lines = ["; ".join(f"{h}: {v}" for h, v in zip(header, row, strict=False)) for row in block]
+        sections.append(Section("\n".join(lines), f"rows {start + 1}-{start + len(block)}"))
+    return sections
+
+
+def _pdf(name: str, data: bytes) -> list[Section]:
+    import logging
+
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    if not data.lstrip().startswith(b"%PDF"):
+        raise UnreadableFile(f"{name}: not a PDF file (no PDF header).")
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            raise UnreadableFile(f"{name}: the PDF is encrypted.")
+        sections = []
+        for number, page in enumerate(reader.pages, start=1):
+            text = page.extract_text() or ""
+            if text.strip():
+                sections.append(Section(text, f"page {number}"))
+        return sections
+    except UnreadableFile:
+        raise
+    except (PdfReadError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, OSError) as exc:
+        raise UnreadableFile(f"{name}: the PDF is damaged and cannot be read ({type(exc).__name__}).") from None

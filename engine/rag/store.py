@@ -1,0 +1,248 @@
+"""One FAISS index per theme, with its chunk store, under ``data/indexes/<theme>/``.
+
+Layout: each save writes a complete new generation directory (``gen-<n>/``: the FAISS
+file, the vectors, the chunks and a manifest with checksums), fsyncs it, then
+atomically replaces the ``CURRENT`` pointer. A kill at any moment leaves either the
+old or the new generation current, never a mix. Loading verifies the format version,
+the checksums and the counts; any mismatch is reported with the fix.
+
+Index type: exact inner-product search (``IndexFlatIP``) up to ``EXACT_LIMIT`` chunks;
+past that an HNSW graph (``IndexHNSWFlat``, M=32, efSearch=96), whose recall against
+exact search is measured in ``bench/``. Vectors are kept, so deleting or replacing
+a document rebuilds the index without re-embedding anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+import zlib
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, Field, ValidationError
+
+from engine.rag.chunking import Chunk
+
+FORMAT_VERSION = 1
+EXACT_LIMIT = 20_000
+HNSW_M = 32
+HNSW_EF_SEARCH = 96
+HNSW_EF_CONSTRUCTION = 80
+INDEX_ROOT = Path(os.environ.get("INDEX_ROOT", "data/indexes"))
+
+
+class IndexProblem(Exception):
+    """A theme index that cannot be used; the message says what happened and the fix."""
+
+
+class DocumentInfo(BaseModel):
+    source: str
+    size: int
+    sha256: str
+    chunks: int
+    ingested_at: str
+
+
+class Manifest(BaseModel):
+    format_version: int = FORMAT_VERSION
+    theme: str
+    embedding_model: str
+    dim: int
+    count: int = 0
+    index_kind: str = "flat"
+    checksums: dict[str, int] = Field(default_factory=dict)
+    documents: dict[str, DocumentInfo] = Field(default_factory=dict)
+    updated_at: str = ""
+
+
+class Hit(BaseModel):
+    chunk: Chunk
+    score: float
+
+
+def _crc(path: Path) -> int:
+    crc = 0
+    with path.open("rb") as fh:
+        while block := fh.read(1 << 20):
+            crc = zlib.crc32(block, crc)
+    return crc
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    with path.open("wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def build_faiss(vectors: np.ndarray, dim: int):
+    import faiss
+
+    if len(vectors) > EXACT_LIMIT:
+        index = faiss.IndexHNSWFlat(dim, HNSW_M, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
+        index.hnsw.efSearch = HNSW_EF_SEARCH
+    else:
+        index = faiss.IndexFlatIP(dim)
+    if len(vectors):
+        index.add(vectors)
+    return index
+
+
+def theme_dir(theme: str, root: Path | None = None) -> Path:
+    return (root or INDEX_ROOT) / theme
+
+
+class ThemeIndex:
+    """A loaded, immutable theme index. Changes produce a new instance."""
+
+    def __init__(self, manifest: Manifest, chunks: list[Chunk], vectors: np.ndarray, index=None) -> None:
+        self.manifest = manifest
+        self.chunks = chunks
+        self.vectors = vectors
+        self.index = index if index is not None else build_faiss(vectors, manifest.dim)
+
+    @property
+    def theme(self) -> str:
+        return self.manifest.theme
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.vectors.nbytes * 2 + sum(len(c.text) for c in self.chunks) * 2)
+
+    @classmethod
+    def empty(cls, theme: str, embedding_model: str, dim: int) -> ThemeIndex:
+        manifest = Manifest(theme=theme, embedding_model=embedding_model, dim=dim)
+        return cls(manifest, [], np.zeros((0, dim), dtype=np.float32))
+
+    # ---- queries ------------------------------------------------------------------
+    def search(self, query: np.ndarray, k: int = 5) -> list[Hit]:
+        if not self.chunks:
+            return []
+        query = np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32)
+        scores, ids = self.index.search(query, min(k, len(self.chunks)))
+        return [Hit(chunk=self.chunks[i], score=float(s)) for s, i in zip(scores[0], ids[0], strict=True) if i >= 0]
+
+    def chunks_of(self, source: str) -> list[Chunk]:
+        return [c for c in self.chunks if c.source == source]
+
+    # ---- changes --------------------------------------------------------------------
+    def replaced(
+        self, remove: set[str], chunks: list[Chunk], vectors: np.ndarray, documents: list[DocumentInfo]
+    ) -> ThemeIndex:
+        """A new index without the ``remove`` sources and with the given chunks added."""
+        keep = [i for i, c in enumerate(self.chunks) if c.source not in remove]
+        new_chunks = [self.chunks[i] for i in keep] + chunks
+        parts = [self.vectors[keep]] if keep else []
+        if len(vectors):
+            parts.append(vectors)
+        new_vectors = np.vstack(parts) if parts else np.zeros((0, self.manifest.dim), dtype=np.float32)
+        docs = {k: v for k, v in self.manifest.documents.items() if k not in remove}
+        docs.update({d.source: d for d in documents})
+        manifest = self.manifest.model_copy(
+            update={
+                "documents": docs,
+                "count": len(new_chunks),
+                "index_kind": "hnsw" if len(new_chunks) > EXACT_LIMIT else "flat",
+            }
+        )
+        return ThemeIndex(manifest, new_chunks, np.ascontiguousarray(new_vectors, dtype=np.float32))
+
+    # ---- persistence ------------------------------------------------------------------
+    def save(self, root: Path | None = None) -> Path:
+        """Write a new generation and switch ``CURRENT`` to it atomically."""
+        import faiss
+
+        base = theme_dir(self.theme, root)
+        base.mkdir(parents=True, exist_ok=True)
+        name = f"gen-{time.time_ns()}"
+        tmp = base / f".tmp-{name}"
+        tmp.mkdir()
+        faiss.write_index(self.index, str(tmp / "index.faiss"))
+        with (tmp / "vectors.npy").open("wb") as fh:
+            np.save(fh, self.vectors)
+        lines = "".join(c.model_dump_json() + "\n" for c in self.chunks)
+        _write_synced(tmp / "chunks.jsonl", lines.encode("utf-8"))
+        for fname in ("index.faiss", "vectors.npy"):
+            with (tmp / fname).open("rb+") as fh:
+                os.fsync(fh.fileno())
+        manifest = self.manifest.model_copy(
+            update={
+                "checksums": {f: _crc(tmp / f) for f in ("index.faiss", "vectors.npy", "chunks.jsonl")},
+                "updated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            }
+        )
+        _write_synced(tmp / "manifest.json", manifest.model_dump_json(indent=1).encode("utf-8"))
+        _fsync_dir(tmp)
+        os.rename(tmp, base / name)
+        _fsync_dir(base)
+        pointer = base / "CURRENT.tmp"
+        _write_synced(pointer, json.dumps({"format_version": FORMAT_VERSION, "generation": name}).encode())
+        os.replace(pointer, base / "CURRENT")
+        _fsync_dir(base)
+        self.manifest = manifest
+        for old in base.iterdir():  # earlier generations and abandoned temporaries
+            if old.is_dir() and old.name != name and (old.name.startswith("gen-") or old.name.startswith(".tmp-")):
+                shutil.rmtree(old, ignore_errors=True)
+        return base / name
+
+    @classmethod
+    def load(cls, theme: str, root: Path | None = None) -> ThemeIndex:
+        import faiss
+
+        base = theme_dir(theme, root)
+        fix = f"Re-ingest theme {theme}: python -m engine ingest --theme {theme} data/themes/{theme}"
+        pointer = base / "CURRENT"
+        if not pointer.exists():
+            raise IndexProblem(f"Theme '{theme}' has no index yet. {fix}")
+        try:
+            current = json.loads(pointer.read_text(encoding="utf-8"))
+            if current.get("format_version") != FORMAT_VERSION:
+                raise IndexProblem(
+                    f"The index of theme '{theme}' was written by another version (format {current.get('format_version')}, "
+                    f"expected {FORMAT_VERSION}). {fix}"
+                )
+            gen = base / str(current["generation"])
+            manifest = Manifest.model_validate_json((gen / "manifest.json").read_text(encoding="utf-8"))
+            if manifest.format_version != FORMAT_VERSION:
+                raise IndexProblem(f"The index of theme '{theme}' has an unknown format. {fix}")
+            for fname, crc in manifest.checksums.items():
+                if _crc(gen / fname) != crc:
+                    raise IndexProblem(
+                        f"The index of theme '{theme}' is damaged ({fname} does not match its checksum). {fix}"
+                    )
+            chunks = [
+                Chunk.model_validate_json(line)
+                for line in (gen / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
+                if line
+            ]
+            vectors = np.load(gen / "vectors.npy", allow_pickle=False)
+            index = faiss.read_index(str(gen / "index.faiss"))
+        except IndexProblem:
+            raise
+        except (OSError, ValueError, KeyError, ValidationError, RuntimeError) as exc:
+            raise IndexProblem(f"The index of theme '{theme}' cannot be read ({type(exc).__name__}). {fix}") from None
+        if not (index.ntotal == len(chunks) == len(vectors) == manifest.count) or index.d != manifest.dim:
+            raise IndexProblem(f"The index of theme '{theme}' is inconsistent (counts do not match). {fix}")
+        return cls(manifest, chunks, vectors, index)
+
+
+def list_themes(index_root: Path | None = None, themes_root: Path | None = None) -> list[str]:
+    """Themes that have documents or an index."""
+    names: set[str] = set()
+    for root in (index_root or INDEX_ROOT, themes_root or Path(os.environ.get("THEMES_ROOT", "data/themes"))):
+        if root.exists():
+            names.update(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+    return sorted(names)

@@ -1,0 +1,276 @@
+"""The always-available general toolkit besides the calculator: statistics, text
+tools, dates and unit conversion. Every misuse raises RetryException saying how to
+call the tool correctly."""
+
+from __future__ import annotations
+
+import re
+import statistics as stats
+from datetime import date, datetime
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, Field
+
+from engine.react.errors import RetryException
+from engine.tools.base import Tool
+
+MAX_VALUES = 100_000
+MAX_TEXT = 200_000
+
+
+# ---- statistics ---------------------------------------------------------------------
+class StatisticsArgs(BaseModel):
+    operation: Literal["summary", "mean", "median", "stdev", "quantiles", "min", "max", "correlation", "regression"] = (
+        Field(..., description="What to compute.")
+    )
+    values: list[float] | None = Field(None, description="The numbers, e.g. [3, 5, 8]. For correlation/regression: x.")
+    y: list[float] | None = Field(None, description="Second series, for correlation and regression.")
+    table: dict[str, list[float]] | None = Field(
+        None, description='A small table {"column": [numbers]}; give x_column and y_column to use two of its columns.'
+    )
+    x_column: str | None = None
+    y_column: str | None = None
+    n: int = Field(4, ge=2, le=100, description="Number of quantile groups (4 = quartiles).")
+
+
+def _series(args: StatisticsArgs) -> tuple[list[float], list[float] | None]:
+    x, y = args.values, args.y
+    if args.table is not None:
+        columns = list(args.table)
+        x_col = args.x_column or (columns[0] if columns else None)
+        if x_col not in args.table:
+            raise RetryException(f"statistics: column '{x_col}' is not in the table; columns are {columns}.")
+        x = args.table[x_col]
+        if args.y_column or args.operation in ("correlation", "regression"):
+            y_col = args.y_column or (columns[1] if len(columns) > 1 else None)
+            if y_col not in args.table:
+                raise RetryException(f"statistics: give y_column, one of {columns}.")
+            y = args.table[y_col]
+    if not x:
+        raise RetryException('statistics needs numbers: {"operation": "mean", "values": [3, 5, 8]}.')
+    if len(x) > MAX_VALUES or (y is not None and len(y) > MAX_VALUES):
+        raise RetryException(f"statistics accepts at most {MAX_VALUES} values.")
+    return x, y
+
+
+def compute_statistics(args: StatisticsArgs) -> dict:
+    x, y = _series(args)
+    op = args.operation
+    try:
+        if op in ("correlation", "regression"):
+            if y is None or len(y) != len(x):
+                raise RetryException(f"{op} needs two series of the same length: values (x) and y.")
+            if len(x) < 2:
+                raise RetryException(f"{op} needs at least two points.")
+            if op == "correlation":
+                return {"correlation": round(stats.correlation(x, y), 6), "n": len(x)}
+            fit = stats.linear_regression(x, y)
+            return {"slope": round(fit.slope, 6), "intercept": round(fit.intercept, 6), "n": len(x)}
+        if op == "mean":
+            return {"mean": stats.fmean(x)}
+        if op == "median":
+            return {"median": stats.median(x)}
+        if op == "stdev":
+            if len(x) < 2:
+                raise RetryException("stdev needs at least two values.")
+            return {"stdev": stats.stdev(x)}
+        if op == "quantiles":
+            if len(x) < 2:
+                raise RetryException("quantiles need at least two values.")
+            return {"quantiles": stats.quantiles(x, n=args.n)}
+        if op == "min":
+            return {"min": min(x)}
+        if op == "max":
+            return {"max": max(x)}
+        summary = {"n": len(x), "mean": stats.fmean(x), "median": stats.median(x), "min": min(x), "max": max(x)}
+        if len(x) > 1:
+            summary["stdev"] = stats.stdev(x)
+            summary["quartiles"] = stats.quantiles(x, n=4)
+        return summary
+    except stats.StatisticsError as exc:
+        raise RetryException(f"statistics {op}: {exc}.") from None
+    except OverflowError:
+        raise RetryException(f"statistics {op}: the values are too large.") from None
+
+
+class Statistics(Tool):
+    name = "statistics"
+    description = "Descriptive statistics over a list or a small table: mean, median, stdev, quantiles, min/max, correlation, linear regression."
+    Args = StatisticsArgs
+
+    def run(self, args: StatisticsArgs) -> dict:
+        result = compute_statistics(args)
+        return {k: (round(v, 6) if isinstance(v, float) else v) for k, v in result.items()}
+
+
+# ---- text tools -------------------------------------------------------------------------
+class TextArgs(BaseModel):
+    operation: Literal["count", "replace", "extract_numbers", "extract_dates"]
+    text: str = Field(..., max_length=MAX_TEXT)
+    find: str | None = Field(None, description="For replace: the text to find.")
+    replace_with: str | None = Field(None, description="For replace: the replacement.")
+
+
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d{1,3}(?:[ ,\u202f]\d{3})+(?:[.,]\d+)?(?![\w])|[-+]?\d+(?:[.,]\d+)?%?")
+_DATES = [
+    re.compile(r"\b\d{4}-\d{2}-\d{2}\b"),
+    re.compile(r"\b\d{1,2}/\d{1,2}/\d{4}\b"),
+    re.compile(
+        r"\b\d{1,2}(?:er)?\s+(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+        r"janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre)\s+\d{4}\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},\s+\d{4}\b"
+    ),
+]
+
+
+class TextTools(Tool):
+    name = "text_tools"
+    description = "Text utilities: word/character count, find and replace, extract numbers or dates from a passage."
+    Args = TextArgs
+
+    def run(self, args: TextArgs) -> dict:
+        if args.operation == "count":
+            return {"words": len(args.text.split()), "characters": len(args.text), "lines": args.text.count("\n") + 1}
+        if args.operation == "replace":
+            if not args.find:
+                raise RetryException('text_tools replace needs "find" (and "replace_with").')
+            count = args.text.count(args.find)
+            return {"text": args.text.replace(args.find, args.replace_with or ""), "replacements": count}
+        if args.operation == "extract_numbers":
+            return {"numbers": [m.group(0) for m in _NUMBER.finditer(args.text)]}
+        found: list[tuple[int, str]] = []
+        for pattern in _DATES:
+            found.extend((m.start(), m.group(0)) for m in pattern.finditer(args.text))
+        return {"dates": [d for _, d in sorted(found)]}
+
+
+# ---- dates ----------------------------------------------------------------------------------
+class DateTimeArgs(BaseModel):
+    operation: Literal["now", "difference", "parse"]
+    timezone: str = Field("UTC", description="IANA name, e.g. Europe/Paris.")
+    start: str | None = Field(None, description="ISO 8601 date, e.g. 2026-01-31.")
+    end: str | None = Field(None, description="ISO 8601 date, e.g. 2026-03-31.")
+    value: str | None = Field(None, description="For parse: an ISO 8601 date or date-time.")
+
+
+def _iso(value: str | None, field: str) -> datetime:
+    if not value:
+        raise RetryException(f"datetime needs '{field}' as an ISO 8601 date like 2026-01-31.")
+    text = value.strip()
+    if re.fullmatch(r"\d{9,}", text):
+        raise RetryException(f"'{field}' expects an ISO 8601 date like 2026-01-31, not a timestamp.")
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise RetryException(f"'{field}' expects an ISO 8601 date like 2026-01-31, not '{text[:40]}'.") from None
+    return parsed
+
+
+class DateTimeTool(Tool):
+    name = "datetime"
+    description = (
+        "Dates: the current time in a timezone, the difference between two dates, or parsing an ISO 8601 date."
+    )
+    Args = DateTimeArgs
+
+    def run(self, args: DateTimeArgs) -> dict:
+        if args.operation == "now":
+            try:
+                zone = ZoneInfo(args.timezone)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise RetryException(
+                    f"unknown timezone '{args.timezone}'; use an IANA name like Europe/Paris."
+                ) from None
+            now = datetime.now(zone)
+            return {"now": now.isoformat(timespec="seconds"), "weekday": now.strftime("%A"), "timezone": args.timezone}
+        if args.operation == "difference":
+            start, end = _iso(args.start, "start"), _iso(args.end, "end")
+            if (start.tzinfo is None) != (end.tzinfo is None):
+                start, end = start.replace(tzinfo=None), end.replace(tzinfo=None)
+            delta = end - start
+            business = _business_days(start.date(), end.date())
+            return {
+                "days": delta.days,
+                "weeks": round(delta.days / 7, 2),
+                "business_days": business,
+                "seconds": int(delta.total_seconds()),
+            }
+        parsed = _iso(args.value, "value")
+        return {"iso": parsed.isoformat(), "weekday": parsed.strftime("%A"), "iso_week": parsed.isocalendar().week}
+
+
+def _business_days(start: date, end: date) -> int:
+    sign = 1
+    if end < start:
+        start, end, sign = end, start, -1
+    days = (end - start).days
+    full, rest = divmod(days, 7)
+    count = full * 5
+    for i in range(rest):
+        if (start.weekday() + i) % 7 < 5:
+            count += 1
+    return sign * count
+
+
+# ---- unit conversion ------------------------------------------------------------------------
+_UNITS: dict[str, tuple[str, float]] = {
+    # length, base metre
+    "mm": ("length", 0.001), "cm": ("length", 0.01), "m": ("length", 1.0), "km": ("length", 1000.0),
+    "in": ("length", 0.0254), "ft": ("length", 0.3048), "yd": ("length", 0.9144), "mi": ("length", 1609.344),
+    # mass, base kilogram
+    "mg": ("mass", 1e-6), "g": ("mass", 0.001), "kg": ("mass", 1.0), "t": ("mass", 1000.0),
+    "oz": ("mass", 0.028349523125), "lb": ("mass", 0.45359237),
+    # volume, base litre
+    "ml": ("volume", 0.001), "l": ("volume", 1.0), "m3": ("volume", 1000.0), "gal": ("volume", 3.785411784),
+    # time, base second
+    "s": ("time", 1.0), "min": ("time", 60.0), "h": ("time", 3600.0), "day": ("time", 86400.0), "week": ("time", 604800.0),
+    # data, base byte
+    "b": ("data", 1.0), "kb": ("data", 1e3), "mb": ("data", 1e6), "gb": ("data", 1e9), "tb": ("data", 1e12),
+    "kib": ("data", 1024.0), "mib": ("data", 1024.0**2), "gib": ("data", 1024.0**3),
+    # energy, base joule
+    "j": ("energy", 1.0), "kj": ("energy", 1e3), "kwh": ("energy", 3.6e6), "mwh": ("energy", 3.6e9),
+}  # fmt: skip
+_ALIASES = {"meter": "m", "metre": "m", "meters": "m", "kilometer": "km", "mile": "mi", "miles": "mi", "inch": "in",
+            "foot": "ft", "feet": "ft", "kilogram": "kg", "kilograms": "kg", "pound": "lb", "pounds": "lb",
+            "gram": "g", "litre": "l", "liter": "l", "hour": "h", "hours": "h", "minute": "min", "minutes": "min",
+            "days": "day", "weeks": "week", "second": "s", "seconds": "s", "tonne": "t"}  # fmt: skip
+_TEMPERATURES = {"c", "f", "k", "celsius", "fahrenheit", "kelvin"}
+
+
+class UnitArgs(BaseModel):
+    value: float
+    from_unit: str = Field(..., description="e.g. km, lb, gal, kwh, GiB, C")
+    to_unit: str = Field(..., description="e.g. mi, kg, l, MJ, MB, F")
+
+
+def _norm_unit(unit: str) -> str:
+    key = unit.strip().lower().replace("°", "")
+    return _ALIASES.get(key, key)
+
+
+def convert_units(value: float, from_unit: str, to_unit: str) -> float:
+    src, dst = _norm_unit(from_unit), _norm_unit(to_unit)
+    if src in _TEMPERATURES and dst in _TEMPERATURES:
+        kelvin = {"c": value + 273.15, "f": (value - 32) * 5 / 9 + 273.15, "k": value}[src[0]]
+        return {"c": kelvin - 273.15, "f": (kelvin - 273.15) * 9 / 5 + 32, "k": kelvin}[dst[0]]
+    if src not in _UNITS or dst not in _UNITS:
+        unknown = from_unit if src not in _UNITS else to_unit
+        raise RetryException(f"unknown unit '{unknown}'; known units: {', '.join(sorted(_UNITS))}, C, F, K.")
+    (kind_a, factor_a), (kind_b, factor_b) = _UNITS[src], _UNITS[dst]
+    if kind_a != kind_b:
+        raise RetryException(f"cannot convert {kind_a} ({from_unit}) to {kind_b} ({to_unit}).")
+    return value * factor_a / factor_b
+
+
+class UnitConverter(Tool):
+    name = "unit_converter"
+    description = "Converts a value between units of length, mass, volume, time, data size, energy and temperature."
+    Args = UnitArgs
+
+    def run(self, args: UnitArgs) -> str:
+        result = convert_units(args.value, args.from_unit, args.to_unit)
+        return f"{args.value:g} {args.from_unit} = {result:.6g} {args.to_unit}"

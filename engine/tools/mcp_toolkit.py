@@ -1,0 +1,275 @@
+"""Real-time ToolKit through MCP, with the official ``mcp`` SDK.
+
+``mcp_servers.json`` declares the servers (a stdio command, or a streamable-HTTP
+URL). An ``MCPHub`` owns the client sessions on one background event loop for the
+whole process (like the embedding model, it is infrastructure, not conversation
+state). Each server's tools are listed at start-up and wrapped as ``Tool``s with
+their JSON schemas. A server that fails to start or dies mid-call becomes a
+readable error Observation and is marked down in the catalogue; the app keeps
+working.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import threading
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from engine.react.errors import RetryException
+from engine.tools.base import Tool
+
+SERVERS_FILE = Path(os.environ.get("MCP_SERVERS_JSON", "mcp_servers.json"))
+
+
+class ServerSpec(BaseModel):
+    name: str
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+    description: str = ""
+    timeout_s: float = 20.0
+
+
+class ServerStatus(BaseModel):
+    name: str
+    state: Literal["starting", "up", "down"] = "starting"
+    reason: str | None = None
+    tools: list[str] = Field(default_factory=list)
+    description: str = ""
+
+
+class ToolInfo(BaseModel):
+    server: str
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+def load_specs(path: Path | None = None) -> list[ServerSpec]:
+    path = path or SERVERS_FILE
+    if not path.exists():
+        return []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    specs = [ServerSpec.model_validate(s) for s in data.get("servers", [])]
+    for spec in specs:
+        if spec.command in ("python", "python3", "${python}"):
+            spec.command = sys.executable
+    return specs
+
+
+def _short(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text[:160]}" if text else type(exc).__name__
+
+
+class MCPHub:
+    def __init__(self, specs: list[ServerSpec], errlog_path: Path | None = None) -> None:
+        self.specs = {s.name: s for s in specs}
+        self.status: dict[str, ServerStatus] = {
+            s.name: ServerStatus(name=s.name, description=s.description) for s in specs
+        }
+        self.tools: dict[str, list[ToolInfo]] = {}
+        self._clients: dict[str, Any] = {}
+        self._stops: dict[str, asyncio.Event] = {}
+        self._ready: dict[str, threading.Event] = {s.name: threading.Event() for s in specs}
+        self._errlog_path = errlog_path
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="mcp-hub")
+        self._thread.start()
+        self._lock = threading.Lock()
+
+    # ---- lifecycle -------------------------------------------------------------------
+    def start(self, wait_s: float = 30.0) -> MCPHub:
+        for spec in self.specs.values():
+            self._launch(spec)
+        for name, ready in self._ready.items():
+            if not ready.wait(wait_s):
+                self._mark_down(name, f"did not start within {wait_s:.0f} s")
+        return self
+
+    def _launch(self, spec: ServerSpec) -> None:
+        self._ready[spec.name] = threading.Event()
+        self.status[spec.name] = ServerStatus(name=spec.name, description=spec.description)
+        asyncio.run_coroutine_threadsafe(self._serve(spec), self._loop)
+
+    def restart(self, name: str, wait_s: float = 30.0) -> ServerStatus:
+        self.stop_server(name)
+        self._launch(self.specs[name])
+        if not self._ready[name].wait(wait_s):
+            self._mark_down(name, f"did not start within {wait_s:.0f} s")
+        return self.status[name]
+
+    def stop_server(self, name: str) -> None:
+        stop = self._stops.get(name)
+        if stop is not None:
+            self._loop.call_soon_threadsafe(stop.set)
+
+    def close(self) -> None:
+        for name in list(self._stops):
+            self.stop_server(name)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+
+    def _errlog(self):
+        if self._errlog_path is None:
+            return open(os.devnull, "w")  # noqa: SIM115 - closed with the session
+        self._errlog_path.parent.mkdir(parents=True, exist_ok=True)
+        return self._errlog_path.open("a")
+
+    async def _serve(self, spec: ServerSpec) -> None:
+        from mcp import Client, StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        stop = asyncio.Event()
+        self._stops[spec.name] = stop
+        errlog = self._errlog()
+        try:
+            if spec.url:
+                target: Any = spec.url
+            elif spec.command:
+                params = StdioServerParameters(
+                    command=spec.command, args=spec.args, env=spec.env or None, cwd=os.getcwd()
+                )
+                target = stdio_client(params, errlog=errlog)
+            else:
+                raise ValueError("no command and no url")
+            async with Client(target, read_timeout_seconds=spec.timeout_s) as client:
+                listed = await asyncio.wait_for(client.list_tools(), spec.timeout_s)
+                infos = [
+                    ToolInfo(
+                        server=spec.name,
+                        name=t.name,
+                        description=(t.description or t.name).strip(),
+                        input_schema=dict(t.input_schema or {}),
+                    )
+                    for t in listed.tools
+                ]
+                self.tools[spec.name] = infos
+                self._clients[spec.name] = client
+                self.status[spec.name] = ServerStatus(
+                    name=spec.name, state="up", tools=[t.name for t in infos], description=spec.description
+                )
+                self._ready[spec.name].set()
+                await stop.wait()
+        except BaseException as exc:  # a dead or broken server is a status, never a crash
+            self._mark_down(spec.name, f"failed: {_short(exc)}")
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+        finally:
+            self._clients.pop(spec.name, None)
+            errlog.close()
+            self._ready[spec.name].set()
+            if self.status[spec.name].state == "up":
+                self._mark_down(spec.name, "stopped")
+
+    def _mark_down(self, name: str, reason: str) -> None:
+        with self._lock:
+            previous = self.status.get(name)
+            self.status[name] = ServerStatus(
+                name=name,
+                state="down",
+                reason=reason,
+                tools=previous.tools if previous else [],
+                description=previous.description if previous else "",
+            )
+
+    # ---- calls ---------------------------------------------------------------------------
+    async def _call(self, server: str, tool: str, args: dict[str, Any], timeout_s: float) -> str:
+        client = self._clients.get(server)
+        if client is None:
+            raise ConnectionError("not connected")
+        result = await asyncio.wait_for(client.call_tool(tool, args), timeout_s)
+        text = "\n".join(getattr(part, "text", "") or "" for part in result.content).strip()
+        if not text and getattr(result, "structured_content", None):
+            text = json.dumps(result.structured_content, ensure_ascii=False)
+        if result.is_error:
+            return f"Error: {tool} refused the call: {text[:300] or 'no details'}"
+        return text
+
+    async def call(self, server: str, tool: str, args: dict[str, Any], timeout_s: float = 20.0) -> str:
+        """Call a tool from any event loop; failures become readable Observations."""
+        status = self.status.get(server)
+        if status is None or status.state != "up":
+            why = status.reason if status and status.reason else "not running"
+            return f"Error: the real-time data server '{server}' is down ({why}); answer without it or try later."
+        future = asyncio.run_coroutine_threadsafe(self._call(server, tool, args, timeout_s), self._loop)
+        try:
+            return await asyncio.wrap_future(future)
+        except (TimeoutError, FutureTimeout):
+            return f"Error: the real-time data server '{server}' did not answer {tool} within {timeout_s:g} s."
+        except Exception as exc:
+            self._mark_down(server, f"died during a call: {_short(exc)}")
+            self.stop_server(server)
+            return f"Error: the real-time data server '{server}' stopped responding ({_short(exc)}); it is marked down."
+
+
+def _check_required(tool: str, schema: dict[str, Any], args: dict[str, Any]) -> None:
+    required = [k for k in schema.get("required", []) if k not in args]
+    if required:
+        props = ", ".join(f'"{k}"' for k in schema.get("properties", {}))
+        raise RetryException(
+            f"{tool} needs {', '.join(repr(r) for r in required)}; its arguments are {props or 'none'}."
+        )
+    unknown = [k for k in args if k not in schema.get("properties", {})]
+    if unknown and schema.get("additionalProperties") is False:
+        raise RetryException(f"{tool} has no argument {unknown[0]!r}.")
+
+
+class MCPTool(Tool):
+    """A tool of an MCP server, with the server's own JSON schema."""
+
+    toolkit = "realtime"
+    Args = BaseModel
+
+    def __init__(self, hub: MCPHub, info: ToolInfo, timeout_s: float = 20.0) -> None:
+        self.hub = hub
+        self.info = info
+        self.name = info.name
+        self.server = info.server
+        self.description = info.description.split("\n")[0][:300]
+        self.timeout_s = timeout_s
+
+    def json_schema(self) -> dict[str, Any]:
+        schema = json.loads(json.dumps(self.info.input_schema or {"type": "object", "properties": {}}))
+        schema.pop("title", None)
+        for prop in schema.get("properties", {}).values():
+            if isinstance(prop, dict):
+                prop.pop("title", None)
+        schema.setdefault("type", "object")
+        schema.setdefault("properties", {})
+        return schema
+
+    async def acall(self, raw: dict[str, Any], timeout_s: float) -> str:
+        _check_required(self.name, self.json_schema(), raw)
+        return await self.hub.call(self.server, self.name, raw, min(timeout_s, self.timeout_s))
+
+
+_HUB: MCPHub | None = None
+_HUB_LOCK = threading.Lock()
+
+
+def get_hub(specs: list[ServerSpec] | None = None) -> MCPHub | None:
+    """The process-wide hub, started on first use; None when no server is declared."""
+    global _HUB
+    with _HUB_LOCK:
+        if _HUB is None:
+            specs = specs if specs is not None else load_specs()
+            if not specs:
+                return None
+            _HUB = MCPHub(specs, errlog_path=Path("data/logs/mcp.log")).start()
+        return _HUB
+
+
+def realtime_toolkit(hub: MCPHub | None) -> list[Tool]:
+    if hub is None:
+        return []
+    return [MCPTool(hub, info) for infos in hub.tools.values() for info in infos]

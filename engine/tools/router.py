@@ -1,0 +1,81 @@
+"""ToolRouter: offer the model only the tools that fit the question.
+
+Tools are ranked by cosine similarity between the prompt and each tool's
+description (embedded once and cached). The top k plus the always-on tools are
+kept. If routing fails or every score is low, the full set is offered.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import numpy as np
+from pydantic import BaseModel
+
+from engine.tools.base import ToolRegistry
+
+TOP_K = 6
+MIN_SCORE = 0.12
+
+
+class ToolScore(BaseModel):
+    name: str
+    score: float
+    offered: bool
+    why: str
+
+
+class ToolRouter:
+    def __init__(
+        self, embed: Callable[[list[str]], np.ndarray] | None = None, top_k: int = TOP_K, min_score: float = MIN_SCORE
+    ):
+        self._embed = embed
+        self.top_k = top_k
+        self.min_score = min_score
+        self._cache: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        if self._embed is None:
+            from engine.rag.embeddings import get_embedder
+
+            self._embed = get_embedder().encode
+        return self._embed(texts)
+
+    def _tool_vectors(self, registry: ToolRegistry) -> dict[str, np.ndarray]:
+        texts = {t.name: f"{t.name.replace('_', ' ')}: {t.description}" for t in registry}
+        with self._lock:
+            missing = [name for name, text in texts.items() if text not in self._cache]
+            if missing:
+                vectors = self._encode([texts[n] for n in missing])
+                for name, vector in zip(missing, vectors, strict=True):
+                    self._cache[texts[name]] = vector
+            return {name: self._cache[text] for name, text in texts.items()}
+
+    def explain(self, prompt: str, registry: ToolRegistry) -> list[ToolScore]:
+        """Every tool's score for ``prompt`` and whether it would be offered, best first."""
+        vectors = self._tool_vectors(registry)
+        query = self._encode([prompt])[0]
+        scored = sorted(((float(np.dot(query, v)), name) for name, v in vectors.items()), reverse=True)
+        always = {t.name for t in registry if t.always_on}
+        fallback = not scored or scored[0][0] < self.min_score
+        ranked = [name for _, name in scored if name not in always][: self.top_k]
+        out = []
+        for score, name in scored:
+            if fallback:
+                out.append(ToolScore(name=name, score=score, offered=True, why="all scores low: full set offered"))
+            elif name in always:
+                out.append(ToolScore(name=name, score=score, offered=True, why="always on"))
+            elif name in ranked:
+                out.append(ToolScore(name=name, score=score, offered=True, why=f"top {self.top_k}"))
+            else:
+                out.append(ToolScore(name=name, score=score, offered=False, why=f"below the top {self.top_k}"))
+        return out
+
+    def route(self, prompt: str, registry: ToolRegistry) -> list[str]:
+        """Names of the tools to offer, in registry order."""
+        if len(registry) <= self.top_k + sum(1 for t in registry if t.always_on):
+            return registry.names()
+        offered = {s.name for s in self.explain(prompt, registry) if s.offered}
+        return [name for name in registry.names() if name in offered]

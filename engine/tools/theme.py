@@ -1,0 +1,54 @@
+"""ThemeToolKit: ``search_docs`` over the theme's FAISS index (RAG).
+
+The Observation lists the top chunks with source file, location and score, so the
+final answer can cite ``[source]``. The index browser shows exactly this text."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from engine.rag.embeddings import get_embedder
+from engine.rag.manager import IndexManager, default_manager
+from engine.rag.store import Hit, IndexProblem
+from engine.tools.base import Tool
+
+
+class SearchDocsArgs(BaseModel):
+    query: str = Field(..., min_length=2, max_length=500, description="What to look for, in a few words.")
+    k: int = Field(4, ge=1, le=10, description="How many passages to return.")
+
+
+def search_hits(theme: str, query: str, k: int = 4, manager: IndexManager | None = None) -> list[Hit]:
+    index = (manager or default_manager()).get(theme)
+    vector = get_embedder().encode([query])[0]
+    return index.search(vector, k)
+
+
+def format_hits(hits: list[Hit], max_chars: int = 600) -> str:
+    if not hits:
+        return "No passage found in the documents for this query."
+    parts = []
+    for n, hit in enumerate(hits, start=1):
+        text = hit.chunk.text if len(hit.chunk.text) <= max_chars else hit.chunk.text[:max_chars].rstrip() + " …"
+        parts.append(f"[{n}] source: {hit.chunk.source} · {hit.chunk.location} · score {hit.score:.2f}\n{text}")
+    return "\n\n".join(parts) + "\n\nCite the sources you use as [source file]."
+
+
+class SearchDocs(Tool):
+    name = "search_docs"
+    toolkit = "theme"
+    Args = SearchDocsArgs
+
+    def __init__(self, theme: str, manager: IndexManager | None = None) -> None:
+        self.theme = theme
+        self.manager = manager
+        self.description = (
+            f"Searches the analyst's documents of the theme '{theme}' (policies, figures, reports) and returns "
+            "the most relevant passages with their source file."
+        )
+
+    def run(self, args: SearchDocsArgs) -> str:
+        try:
+            return format_hits(search_hits(self.theme, args.query, args.k, self.manager))
+        except IndexProblem as exc:
+            return f"Error: {exc}"

@@ -1,0 +1,118 @@
+"""Ingest of every format, every bad-file case, incremental re-ingest."""
+
+import pytest
+
+from engine.rag.ingest import delete_document, ingest_paths
+from engine.rag.readers import read_sections
+from engine.rag.store import ThemeIndex
+from engine.tools.theme import format_hits, search_hits
+from tests.engine.rag.conftest import make_pdf
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    d = tmp_path / "docs"
+    d.mkdir()
+    (d / "policy.md").write_text(
+        "# Policy\n\n## Travel\n\nHotels are capped at 160 euros per night in Paris.\n\n## Food\n\nThe per diem is 45 euros.\n"
+    )
+    (d / "notes.txt").write_text("The warehouse refresh runs nightly at 02:00.\n\nIt feeds the sales_core schema.")
+    (d / "faq.html").write_text(
+        "<html><body><h1>FAQ</h1><h2>Approval</h2><p>Dashboards are approved by Tomasz Brenner.</p><script>alert(1)</script></body></html>"
+    )
+    (d / "sales.csv").write_text("region,revenue\nFrance,5392300\nBenelux,3104500\n")
+    make_pdf(d / "report.pdf", ["Quarterly revenue rose to 12.4 million euros.", "Churn fell to 6.1 percent."])
+    return d
+
+
+def test_every_supported_format_goes_in(corpus, manager, embedder):
+    report = ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    assert sorted(report.added) == ["faq.html", "notes.txt", "policy.md", "report.pdf", "sales.csv"]
+    assert report.skipped == []
+    index = manager.get("t")
+    locations = {(c.source, c.location) for c in index.chunks}
+    assert ("policy.md", "Policy > Travel") in locations
+    assert ("report.pdf", "page 2") in locations
+    assert ("faq.html", "FAQ > Approval") in locations
+    assert any(c.source == "sales.csv" and c.location == "rows 1-2" for c in index.chunks)
+    assert all(c.content_hash and c.chunk_id.startswith(c.source) for c in index.chunks)
+    assert not any("alert(1)" in c.text for c in index.chunks)
+
+
+def test_search_returns_the_right_chunk_with_source_and_score(corpus, manager, embedder):
+    ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    hits = search_hits("t", "hotel price limit in Paris", k=3, manager=manager)
+    assert hits[0].chunk.source == "policy.md" and "160 euros" in hits[0].chunk.text
+    assert hits[0].score > hits[-1].score
+    text = format_hits(hits)
+    assert text.startswith("[1] source: policy.md · Policy > Travel · score ")
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("empty.txt", b"", "the file is empty"),
+        ("binary.txt", b"\x00\x01\x02\x03" * 100, "binary file"),
+        ("broken.pdf", b"%PDF-1.4\n1 0 obj garbage", "PDF is damaged"),
+        ("fake.pdf", b"this is not a pdf at all", "no PDF header"),
+        ("weird.txt", bytes(range(128, 256)) * 40 + b"\x01\x02" * 200, "encoding could not be read"),
+        ("image.png", b"\x89PNG\r\n", "unsupported file type"),
+        ("nodata.csv", b"only,a,header\n", "no data rows"),
+    ],
+)
+def test_bad_files_are_skipped_with_one_line_and_the_rest_goes_in(tmp_path, manager, embedder, name, content, reason):
+    good = tmp_path / "good.md"
+    good.write_text("# Good\n\nA perfectly fine document.")
+    bad = tmp_path / name
+    bad.write_bytes(content)
+    report = ingest_paths("t", [bad, good], manager=manager, embedder=embedder)
+    assert report.added == ["good.md"]
+    assert len(report.skipped) == 1 and report.skipped[0].startswith(name) and reason in report.skipped[0]
+    assert "\n" not in report.skipped[0]
+
+
+def test_oversized_file_is_skipped(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_text("x" * 2000)
+    from engine.rag.readers import UnreadableFile
+
+    with pytest.raises(UnreadableFile, match="over the 0 MB limit"):
+        read_sections(big, max_bytes=1000)
+
+
+def test_reingest_of_unchanged_files_costs_nothing(corpus, manager, embedder, monkeypatch):
+    ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    before = manager.get("t")
+    calls = []
+    monkeypatch.setattr(embedder, "encode", lambda texts, **kw: calls.append(texts))
+    report = ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    assert calls == [] and report.added == [] and report.replaced == []
+    assert len(report.unchanged) == 5
+    assert manager.get("t") is before
+
+
+def test_changed_file_replaces_its_old_chunks(corpus, manager, embedder):
+    ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    (corpus / "notes.txt").write_text("The refresh now runs at 04:30 every night.")
+    report = ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    assert report.replaced == ["notes.txt"] and report.chunks_added == 1
+    texts = [c.text for c in manager.get("t").chunks_of("notes.txt")]
+    assert texts == ["The refresh now runs at 04:30 every night."]
+    reloaded = ThemeIndex.load("t", manager.root)
+    assert [c.text for c in reloaded.chunks_of("notes.txt")] == texts
+
+
+def test_delete_document(corpus, manager, embedder):
+    ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    assert delete_document("t", "policy.md", manager=manager)
+    index = ThemeIndex.load("t", manager.root)
+    assert "policy.md" not in index.manifest.documents and not index.chunks_of("policy.md")
+    assert index.index.ntotal == len(index.chunks)
+    assert not delete_document("t", "policy.md", manager=manager)
+
+
+def test_progress_is_reported(corpus, manager, embedder):
+    seen = []
+    ingest_paths("t", [corpus], manager=manager, embedder=embedder, progress=lambda d, t, m: seen.append((d, t, m)))
+    assert seen[0][0] == 0 and seen[-1] == (5, 5, "done")
+    assert any(m.startswith("embedding") for _, _, m in seen)

@@ -1,0 +1,115 @@
+"""The real MCP servers over stdio: the shipped data server and a server that dies."""
+
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.react.parser import parse_blocks
+from engine.react.types import ReActType
+from engine.tools.mcp_toolkit import MCPHub, ServerSpec, load_specs, realtime_toolkit
+from engine.tools.toolkits import general_toolkit
+from tests.helpers import assert_well_ended, call, make_engine, run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+
+@pytest.fixture(scope="module")
+def data_hub():
+    hub = MCPHub(load_specs(Path(ROOT, "mcp_servers.json"))).start()
+    yield hub
+    hub.close()
+
+
+@pytest.fixture
+def flaky_hub():
+    spec = ServerSpec(
+        name="flaky",
+        command=sys.executable,
+        args=[os.path.join(ROOT, "tests/mcp_servers/flaky_server.py")],
+        timeout_s=10,
+    )
+    hub = MCPHub([spec]).start()
+    yield hub
+    hub.close()
+
+
+def observations(text):
+    return [b.content for b in parse_blocks(text) if b.type is ReActType.OBSERVATION]
+
+
+def test_data_server_tools_are_listed_with_schemas(data_hub):
+    assert data_hub.status["analyst-data"].state == "up"
+    tools = {t.name: t for t in realtime_toolkit(data_hub)}
+    assert set(tools) == {"clock", "system_load", "disk_usage", "sales_columns", "sales_query"}
+    schema = tools["sales_query"].json_schema()
+    assert schema["properties"]["metric"]["enum"] == ["revenue_eur", "units", "margin_pct"]
+    assert tools["sales_query"].function_schema()["function"]["name"] == "sales_query"
+
+
+def test_mcp_tools_called_through_the_engine(data_hub):
+    tools = general_toolkit() + realtime_toolkit(data_hub)
+    script = [
+        call("sales_query", {"group_by": ["region"], "quarter": "Q3"}),
+        call("clock", {"timezone": "Europe/Paris"}),
+        call("sales_query", {"quarter": "Q9"}),
+        "Thought: done\nAnswer: France led Q3.",
+    ]
+    engine = make_engine(script, tools=tools)
+    text = run(engine)
+    obs = observations(text)
+    result = json.loads(obs[0])["result"]
+    assert set(result) == {"Benelux", "Export", "France", "United Kingdom"} and max(result, key=result.get) == "France"
+    assert "Europe/Paris" in obs[1]
+    assert obs[2].startswith("Error: sales_query refused the call") and "no rows match" in obs[2]
+    assert engine.result.answer == "France led Q3."
+
+
+def test_server_killed_mid_run_gives_a_readable_observation_and_is_marked_down(flaky_hub):
+    tools = realtime_toolkit(flaky_hub)
+    pid_box = {}
+
+    def kill_then_call(messages, kw):
+        pid_box["pid"] = int(messages[-1]["content"].split("Observation: ")[1])
+        os.kill(pid_box["pid"], signal.SIGKILL)
+        return call("echo", {"text": "still there?"})
+
+    script = [call("pid", {}), kill_then_call, call("echo", {"text": "again"}), "Thought: ok\nAnswer: the server died."]
+    engine = make_engine(script, tools=tools)
+    text = run(engine)
+    assert_well_ended(text)
+    obs = observations(text)
+    assert "stopped responding" in obs[1] or "is down" in obs[1]
+    assert obs[2].startswith("Error: the real-time data server 'flaky' is down")
+    assert flaky_hub.status["flaky"].state == "down" and flaky_hub.status["flaky"].reason
+    assert engine.result.answer == "the server died."
+
+
+def test_server_dying_inside_a_call(flaky_hub):
+    tools = realtime_toolkit(flaky_hub)
+    engine = make_engine([call("crash", {}), "Answer: handled"], tools=tools)
+    text = run(engine)
+    assert "flaky" in observations(text)[0] and observations(text)[0].startswith("Error:")
+    assert flaky_hub.status["flaky"].state == "down"
+    assert flaky_hub.restart("flaky").state == "up"
+    engine = make_engine([call("echo", {"text": "back"}), "Answer: ok"], tools=realtime_toolkit(flaky_hub))
+    assert observations(run(engine)) == ["echo: back"]
+
+
+def test_missing_argument_is_a_retry_with_the_schema(flaky_hub):
+    engine = make_engine([call("echo", {}), "Answer: ok"], tools=realtime_toolkit(flaky_hub))
+    text = run(engine)
+    assert "echo needs 'text'" in observations(text)[0]
+
+
+def test_server_that_fails_to_start_is_down_and_the_rest_works():
+    specs = [ServerSpec(name="ghost", command="/nonexistent/binary", timeout_s=5)]
+    hub = MCPHub(specs).start(wait_s=10)
+    try:
+        assert hub.status["ghost"].state == "down" and "failed" in hub.status["ghost"].reason
+        assert realtime_toolkit(hub) == []
+    finally:
+        hub.close()
