@@ -1,34 +1,212 @@
-"""The analyst chat page (minimal until the full Streamlit front end lands)."""
+"""The analyst chat page: a live ReAct trace, inline questions, Stop, export.
+
+All conversation state lives in ``st.session_state`` (typed models in
+``components/state.py``). Every turn builds a fresh engine, gives it the history,
+and streams; every rerun redraws every past turn from its stored stream.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import streamlit as st
 
-from engine.react.engine import ReActEngine
-from engine.react.parser import ReActStreamParser
+from components.export import to_json, to_markdown
+from components.i18n import t
+from components.render import draw, group_indices, group_widgets, is_trace
+from components.state import Conversation, Settings, Turn, session
+from components.tracer import StreamlitChatTracer
 
-st.set_page_config(page_title="ReAct analyst", page_icon="🔎")
-st.title("ReAct analyst")
+st.set_page_config(page_title="ReAct analyst", page_icon="🔎", layout="centered")
+conversation, settings = session()
+lang = settings.language
 
-if "turns" not in st.session_state:
-    st.session_state.turns = []
 
-for turn in st.session_state.turns:
-    with st.chat_message(turn["role"]):
-        st.text(turn["content"])
+def backend_label() -> str:
+    from engine.llm.factory import resolve_spec
 
-prompt = st.chat_input("Ask a question")
-if prompt:
-    st.session_state.turns.append({"role": "user", "content": prompt})
-    with st.chat_message("user"):
-        st.text(prompt)
-    engine = ReActEngine()
-    engine.set_history(st.session_state.turns[:-1])
-    parser = ReActStreamParser()
+    try:
+        return resolve_spec().label()
+    except ValueError as exc:
+        return str(exc)
+
+
+def render_blocks(turn: Turn, key: str) -> None:
+    blocks = turn.blocks
+    for gi, indices in enumerate(group_indices(blocks)):
+        members = [blocks[i] for i in indices]
+        if not settings.show_thoughts and is_trace(members[0]):
+            continue
+        draw(group_widgets(members, lang, f"{key}-{gi}"))
+
+
+def render_footer(turn: Turn) -> None:
+    if turn.status == "stopped":
+        st.caption(f"⏹️ {t('stopped', lang)}")
+    if turn.status == "running":
+        return
+    st.caption(
+        f"{turn.iterations} {t('steps', lang)} · {turn.tokens:,} {t('tokens', lang)} · "
+        f"{turn.elapsed:.1f} s · {turn.backend}"
+    )
+
+
+def set_reply(answer: str) -> None:
+    st.session_state.pending_reply = answer
+
+
+def submit_typed_reply(key: str) -> None:
+    text = (st.session_state.get(key) or "").strip()
+    if text:
+        st.session_state.pending_reply = text
+
+
+def render_question(turn: Turn) -> None:
+    """The agent's question inside its turn: choice buttons, or a free-text field."""
+    suspended = turn.suspended
+    if suspended is None:
+        return
+    st.info(f"**{t('question_for_you', lang)}:** {suspended.question}", icon="❓")
+    if suspended.choices:
+        columns = st.columns(min(len(suspended.choices), 4))
+        for i, choice in enumerate(suspended.choices):
+            columns[i % len(columns)].button(
+                choice, key=f"choice-{turn.id}-{i}", on_click=set_reply, args=(choice,), use_container_width=True
+            )
+    key = f"reply-{turn.id}"
+    with st.form(f"form-{turn.id}", clear_on_submit=True, border=False):
+        st.text_input(t("your_answer", lang), key=key)
+        st.form_submit_button(t("send", lang), on_click=submit_typed_reply, args=(key,))
+
+
+def render_turn(turn: Turn) -> None:
+    if turn.role == "user":
+        st.markdown(turn.content)
+        return
+    render_blocks(turn, turn.id)
+    if turn.status == "suspended" and turn is conversation.pending:
+        render_question(turn)
+    render_footer(turn)
+
+
+def make_engine(current: Settings, history: list[dict[str, str]]):
+    from engine.react.engine import ReActEngine
+
+    engine = ReActEngine(ragkwargs={"theme": current.theme, "language": current.language, "detail": current.detail})
+    engine.set_history(history)
+    return engine
+
+
+def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: list[dict[str, str]]) -> None:
+    """Stream a run into ``turn``; what is produced is kept even if the user stops."""
+    prior = turn.content
     with st.chat_message("assistant"):
-        box = st.empty()
-        for token in engine.stream_sync(prompt):
-            parser.feed(token)
-            box.text("\n".join(f"{b.type.value}: {b.content}" for b in parser.blocks))
-        answer = engine.result.answer or engine.result.error or ""
-    st.session_state.turns.append({"role": "assistant", "content": answer})
+        if prior:
+            render_blocks(turn, turn.id)
+        spinner = st.empty()
+        spinner.caption(f"⏳ {t('running', lang)}")
+        tracer = StreamlitChatTracer(
+            st.container(), lang=lang, show_trace=settings.show_thoughts, key=f"{turn.id}r{len(prior)}"
+        )
+        turn.status = "running"
+        iterator: Iterator[str] | None = None
+        engine = None
+        finished = False
+        try:
+            engine = make_engine(settings, history)
+            iterator = start(engine)
+            for token in iterator:
+                tracer.feed(token)
+            tracer.close()
+            finished = True
+        except Exception as exc:  # a failure to even start the engine: one readable sentence
+            message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+            tracer.feed(f"\nError: {message}\n")
+            tracer.close()
+            turn.error = message
+            turn.status = "error"
+        finally:
+            if iterator is not None and hasattr(iterator, "close"):
+                iterator.close()
+            separator = "" if not prior or prior.endswith("\n") else "\n"
+            turn.content = prior + separator + tracer.raw
+            if finished and engine is not None:
+                result = engine.result
+                turn.status = result.status
+                turn.answer = result.answer
+                turn.error = result.error
+                turn.iterations = result.iterations
+                turn.tokens = result.usage.total_tokens
+                turn.elapsed = result.elapsed
+                turn.backend = result.backend
+                turn.suspended = result.suspended
+            elif turn.status == "running":
+                turn.status = "stopped"
+    spinner.empty()
+
+
+# ---- sidebar ------------------------------------------------------------------------
+with st.sidebar:
+    if st.button(f"🆕 {t('new_conversation', lang)}", use_container_width=True):
+        st.session_state.conversation = Conversation()
+        st.session_state.pop("pending_reply", None)
+        st.rerun()
+    settings.show_thoughts = st.toggle(t("show_thoughts", lang), value=settings.show_thoughts, key="show_thoughts")
+    st.caption(f"{t('backend', lang)}: {backend_label()}")
+    st.caption(f"{t('theme', lang)}: {settings.theme or t('no_theme', lang)}")
+    with st.expander(t("export", lang)):
+        settings.export_thoughts = st.checkbox(
+            t("export_with_thoughts", lang), value=settings.export_thoughts, key="export_thoughts"
+        )
+        st.download_button(
+            t("export_md", lang),
+            to_markdown(conversation, settings.export_thoughts),
+            file_name="conversation.md",
+            mime="text/markdown",
+            use_container_width=True,
+        )
+        st.download_button(
+            t("export_json", lang),
+            to_json(conversation, settings.export_thoughts),
+            file_name="conversation.json",
+            mime="application/json",
+            use_container_width=True,
+        )
+
+# ---- the conversation -----------------------------------------------------------------
+st.title(t("app_title", lang))
+for earlier in conversation.turns:
+    if earlier.status == "running":  # a run cut short by a stop or a rerun
+        earlier.status = "stopped"
+
+pending = conversation.pending
+reply = st.session_state.pop("pending_reply", None) if pending is not None else None
+
+for turn in conversation.turns:
+    if turn is pending and reply is not None:
+        continue  # redrawn below, with the resumed run
+    with st.chat_message(turn.role):
+        render_turn(turn)
+
+placeholder = t("answer_placeholder" if pending is not None else "chat_placeholder", lang)
+prompt = st.chat_input(placeholder, submit_mode="stop", key="chat")
+
+if prompt and pending is not None and reply is None:
+    st.session_state.pending_reply = prompt  # typed in the main box: it answers the question
+    st.rerun()
+
+if pending is not None and reply is not None and pending.suspended is not None:
+    suspended = pending.suspended
+    stream_into(pending, lambda engine: engine.resume_sync(suspended, reply), [])
+    st.rerun()
+elif prompt:
+    question = prompt if isinstance(prompt, str) else getattr(prompt, "text", "")
+    if question.strip():
+        history = conversation.history()
+        conversation.turns.append(Turn(role="user", content=question))
+        with st.chat_message("user"):
+            st.markdown(question)
+        turn = Turn(role="assistant", status="running")
+        conversation.turns.append(turn)
+        stream_into(turn, lambda engine: engine.stream_sync(question), history)
+        st.rerun()

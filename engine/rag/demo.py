@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from engine.rag.store import IndexProblem, ThemeIndex
+from engine.rag.store import IndexProblem, ThemeIndex, themes_root
 
 DEMO_THEME = "handbook"
-THEMES_ROOT = Path("data/themes")
 
 
 def ensure_demo_index() -> int:
@@ -21,7 +19,7 @@ def ensure_demo_index() -> int:
         pass
     from engine.rag.ingest import ingest_paths
 
-    source = THEMES_ROOT / DEMO_THEME
+    source = themes_root() / DEMO_THEME
     if not source.exists():
         print(f"error: the demo corpus {source} is missing", file=sys.stderr)
         return 1

@@ -32,7 +32,16 @@ EXACT_LIMIT = 20_000
 HNSW_M = 32
 HNSW_EF_SEARCH = 96
 HNSW_EF_CONSTRUCTION = 80
-INDEX_ROOT = Path(os.environ.get("INDEX_ROOT", "data/indexes"))
+
+
+def index_root() -> Path:
+    """Where theme indexes live (``INDEX_ROOT``, default data/indexes)."""
+    return Path(os.environ.get("INDEX_ROOT", "data/indexes"))
+
+
+def themes_root() -> Path:
+    """Where theme source documents live (``THEMES_ROOT``, default data/themes)."""
+    return Path(os.environ.get("THEMES_ROOT", "data/themes"))
 
 
 class IndexProblem(Exception):
@@ -102,7 +111,7 @@ def build_faiss(vectors: np.ndarray, dim: int):
 
 
 def theme_dir(theme: str, root: Path | None = None) -> Path:
-    return (root or INDEX_ROOT) / theme
+    return (root or index_root()) / theme
 
 
 class ThemeIndex:
@@ -239,10 +248,10 @@ class ThemeIndex:
         return cls(manifest, chunks, vectors, index)
 
 
-def list_themes(index_root: Path | None = None, themes_root: Path | None = None) -> list[str]:
+def list_themes(indexes: Path | None = None, themes: Path | None = None) -> list[str]:
     """Themes that have documents or an index."""
     names: set[str] = set()
-    for root in (index_root or INDEX_ROOT, themes_root or Path(os.environ.get("THEMES_ROOT", "data/themes"))):
+    for root in (indexes or index_root(), themes or themes_root()):
         if root.exists():
             names.update(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
     return sorted(names)

@@ -1,0 +1,148 @@
+"""Block → widgets, as a pure function, and the one place that draws widgets.
+
+``block_widgets`` turns a ReAct block into plain ``Widget`` data, so it can be tested
+without Streamlit; ``draw`` puts widgets on the page. Model, tool and document text
+is never rendered as HTML: markdown goes through ``st.markdown`` without
+``unsafe_allow_html``, tool output through ``st.code``, and labels are stripped of
+markup.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from components.i18n import t
+from components.theme import BLOCK_STYLES
+from engine.react.finalizer import clean_answer
+from engine.react.types import ANSWER_TYPES, ReActBlock, ReActType
+
+OBSERVATION_PREVIEW_CHARS = 1500
+_LABEL_UNSAFE = re.compile(r"[\[\]\\*_`<>#|~:$]")
+
+
+@dataclass
+class Widget:
+    kind: str  # expander, markdown, code, warning, error, info, caption, show_all
+    text: str = ""
+    label: str = ""
+    expanded: bool = False
+    language: str | None = None
+    key: str = ""
+    children: list[Widget] = field(default_factory=list)
+
+
+def safe_label(text: str, limit: int = 60) -> str:
+    """Model text inside a widget label: no markup, one line, bounded."""
+    line = " ".join(_LABEL_UNSAFE.sub("", text).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _title(block_type: ReActType, lang: str, extra: str = "") -> str:
+    style = BLOCK_STYLES[block_type]
+    name = t(style.label_key, lang)
+    return f"{style.icon} :{style.color}[**{name}**]" + (f" :{style.color}[{extra}]" if extra else "")
+
+
+def _pretty_input(text: str) -> tuple[str, str | None]:
+    try:
+        return json.dumps(json.loads(text), indent=2, ensure_ascii=False), "json"
+    except (ValueError, TypeError):
+        return text, None
+
+
+def block_widgets(
+    block: ReActBlock, lang: str = "en", input_block: ReActBlock | None = None, key: str = ""
+) -> list[Widget]:
+    """The widgets of one block (an Action carries its Action Input)."""
+    kind = block.type
+    if kind in ANSWER_TYPES:
+        return [Widget("markdown", text=clean_answer(block.content))]
+    if kind is ReActType.ERROR:
+        return [Widget("error", text=block.content)]
+    if kind is ReActType.WARNING:
+        return [Widget("warning", text=block.content)]
+    if kind in (ReActType.ACTION, ReActType.TOOL_CALL):
+        children = []
+        if input_block is not None and input_block.content:
+            pretty, language = _pretty_input(input_block.content)
+            children.append(Widget("code", text=pretty, language=language))
+        return [
+            Widget("expander", label=_title(kind, lang, safe_label(block.content)), expanded=False, children=children)
+        ]
+    if kind is ReActType.ACTION_INPUT:  # an input with no Action before it
+        pretty, language = _pretty_input(block.content)
+        return [
+            Widget(
+                "expander",
+                label=_title(ReActType.ACTION, lang),
+                children=[Widget("code", text=pretty, language=language)],
+            )
+        ]
+    if kind in (ReActType.OBSERVATION, ReActType.TOOL_RESULT):
+        text = block.content
+        children = [Widget("code", text=text[:OBSERVATION_PREVIEW_CHARS], language=None)]
+        if len(text) > OBSERVATION_PREVIEW_CHARS:
+            hidden = len(text) - OBSERVATION_PREVIEW_CHARS
+            children.append(Widget("caption", text=t("truncated", lang, n=hidden)))
+            children.append(Widget("show_all", label=t("show_all", lang), text=text, key=key))
+        return [Widget("expander", label=_title(kind, lang), expanded=False, children=children)]
+    if kind is ReActType.THOUGHT:
+        return [
+            Widget(
+                "expander", label=_title(kind, lang), expanded=True, children=[Widget("markdown", text=block.content)]
+            )
+        ]
+    return [Widget("expander", label=_title(ReActType.UNKNOWN, lang), children=[Widget("code", text=block.content)])]
+
+
+def group_indices(blocks: list[ReActBlock]) -> list[list[int]]:
+    """Blocks drawn together: an Action and the Action Input that follows it."""
+    groups: list[list[int]] = []
+    for i, block in enumerate(blocks):
+        if (
+            block.type is ReActType.ACTION_INPUT
+            and groups
+            and blocks[groups[-1][-1]].type in (ReActType.ACTION, ReActType.TOOL_CALL)
+        ):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+def group_widgets(blocks: list[ReActBlock], lang: str, key: str) -> list[Widget]:
+    first = blocks[0]
+    return block_widgets(first, lang, input_block=blocks[1] if len(blocks) > 1 else None, key=key)
+
+
+def is_trace(block: ReActBlock) -> bool:
+    """Blocks the Show Thoughts toggle hides (answers and errors always show)."""
+    return block.type not in ANSWER_TYPES and block.type is not ReActType.ERROR
+
+
+def draw(widgets: list[Widget], container: Any = None) -> None:
+    import streamlit as st
+
+    target = container if container is not None else st
+    for widget in widgets:
+        if widget.kind == "markdown":
+            target.markdown(widget.text)
+        elif widget.kind == "code":
+            target.code(widget.text, language=widget.language, wrap_lines=True)
+        elif widget.kind == "warning":
+            target.warning(widget.text, icon="⚠️")
+        elif widget.kind == "error":
+            target.error(widget.text, icon="⛔")
+        elif widget.kind == "info":
+            target.info(widget.text)
+        elif widget.kind == "caption":
+            target.caption(widget.text)
+        elif widget.kind == "show_all":
+            if target.toggle(widget.label, key=f"showall-{widget.key}"):
+                target.code(widget.text, language=None, wrap_lines=True)
+        elif widget.kind == "expander":
+            expander = target.expander(widget.label, expanded=widget.expanded)
+            draw(widget.children, expander)

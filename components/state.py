@@ -1,0 +1,72 @@
+"""Typed conversation state. The app holds ALL of it in ``st.session_state``; the
+engine gets a fresh copy of the history each turn and keeps nothing."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from engine.react.parser import parse_blocks
+from engine.react.run_state import SuspendedRun
+from engine.react.types import ReActBlock
+
+TurnStatus = Literal["running", "answered", "error", "suspended", "stopped"]
+
+
+class Settings(BaseModel):
+    theme: str | None = "handbook"
+    language: str = "en"
+    detail: Literal["brief", "normal", "detailed"] = "normal"
+    show_thoughts: bool = True
+    export_thoughts: bool = False
+
+
+class Turn(BaseModel):
+    id: str = Field(default_factory=lambda: uuid.uuid4().hex[:10])
+    role: Literal["user", "assistant"]
+    content: str = ""  # the user's text, or the assistant's raw ReAct stream
+    status: TurnStatus = "answered"
+    answer: str = ""
+    error: str | None = None
+    iterations: int = 0
+    tokens: int = 0
+    elapsed: float = 0.0
+    backend: str = ""
+    suspended: SuspendedRun | None = None
+
+    @property
+    def blocks(self) -> list[ReActBlock]:
+        return parse_blocks(self.content) if self.role == "assistant" else []
+
+
+class Conversation(BaseModel):
+    turns: list[Turn] = Field(default_factory=list)
+
+    def history(self) -> list[dict[str, str]]:
+        """OpenAI-style history for the engine: questions and final answers only."""
+        out: list[dict[str, str]] = []
+        for turn in self.turns:
+            if turn.role == "user":
+                out.append({"role": "user", "content": turn.content})
+            elif turn.answer:
+                out.append({"role": "assistant", "content": turn.answer})
+        return out
+
+    @property
+    def pending(self) -> Turn | None:
+        """The assistant turn waiting for the user's answer, if any."""
+        if self.turns and self.turns[-1].role == "assistant" and self.turns[-1].status == "suspended":
+            return self.turns[-1]
+        return None
+
+
+def session() -> tuple[Conversation, Settings]:
+    import streamlit as st
+
+    if "conversation" not in st.session_state:
+        st.session_state.conversation = Conversation()
+    if "settings" not in st.session_state:
+        st.session_state.settings = Settings()
+    return st.session_state.conversation, st.session_state.settings
