@@ -33,3 +33,17 @@ def _no_backend_env(monkeypatch, tmp_path):
     ):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("MODELS_JSON", str(tmp_path / "models.json"))
+
+
+@pytest.fixture
+def app_env(fake_server, monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("MISTRAL_API_KEY", "sk-apptest-secret")
+    monkeypatch.setenv("MISTRAL_SERVER_URL", f"http://127.0.0.1:{fake_server.port}")
+    monkeypatch.setenv("LLM_MAX_RETRY_S", "0.3")
+    monkeypatch.setenv("MCP_SERVERS", "off")
+    monkeypatch.setenv("INDEX_ROOT", str(tmp_path / "indexes"))
+    import engine.rag.manager as manager
+
+    monkeypatch.setattr(manager, "_DEFAULT", None)
+    return fake_server

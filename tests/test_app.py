@@ -1,6 +1,6 @@
 """AppTest of the chat page with a scripted fake LLM."""
 
-from tests.apptest_helpers import app_env, assistant_children, kinds_and_labels, new_app  # noqa: F401
+from tests.apptest_helpers import assistant_children, kinds_and_labels, new_app
 
 TWO_TOOLS = [
     {
