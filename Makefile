@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint format bench clean
+.PHONY: setup browser run test lint format bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -15,10 +15,14 @@ $(STAMP): requirements.txt requirements-dev.txt
 setup: $(STAMP)
 	$(BIN)/python -m engine prepare
 
+# Debian's Chromium for the browser test (Playwright drives it; nothing is downloaded).
+browser:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
 run: setup
 	$(BIN)/streamlit run app.py
 
-test: setup
+test: setup browser
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

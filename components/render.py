@@ -20,7 +20,7 @@ from engine.react.finalizer import clean_answer
 from engine.react.types import ANSWER_TYPES, ReActBlock, ReActType
 
 OBSERVATION_PREVIEW_CHARS = 1500
-_LABEL_UNSAFE = re.compile(r"[\[\]\\*_`<>#|~:$]")
+_LABEL_UNSAFE = re.compile(r"[\[\]\\`<>#|~:$]")
 
 
 @dataclass
@@ -37,7 +37,8 @@ class Widget:
 def safe_label(text: str, limit: int = 60) -> str:
     """Model text inside a widget label: no markup, one line, bounded."""
     line = " ".join(_LABEL_UNSAFE.sub("", text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    line = line if len(line) <= limit else line[: limit - 1] + "…"
+    return line.replace("*", "\\*").replace("_", "\\_")
 
 
 def _title(block_type: ReActType, lang: str, extra: str = "") -> str:

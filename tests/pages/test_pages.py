@@ -1,0 +1,89 @@
+"""AppTest of the Settings, Index browser and Tool catalogue pages."""
+
+from pathlib import Path
+
+from tests.apptest_helpers import APP, ROOT, new_app
+
+SETTINGS = str(ROOT / "pages/1_Settings.py")
+BROWSER = str(ROOT / "pages/2_Index_browser.py")
+CATALOGUE = str(ROOT / "pages/3_Tool_catalogue.py")
+
+
+def test_settings_change_language_and_theme_for_the_next_message(app_env, tmp_path, monkeypatch):
+    (tmp_path / "themes" / "finance").mkdir(parents=True)
+    (tmp_path / "themes" / "handbook").mkdir(parents=True)
+    monkeypatch.setenv("THEMES_ROOT", str(tmp_path / "themes"))
+    at = new_app(APP)
+    at.switch_page("pages/1_Settings.py").run()
+    assert at.title[0].value.endswith("Settings")
+    at.selectbox(key="settings_language").set_value("fr").run()
+    assert at.title[0].value.endswith("Réglages")
+    at.selectbox(key="settings_theme").set_value("finance").run()
+    at.radio(key="settings_detail").set_value("brief").run()
+    settings = at.session_state["settings"]
+    assert (settings.language, settings.theme, settings.detail) == ("fr", "finance", "brief")
+
+    app_env.script.append({"text": "Réponse : bonjour"})
+    at.switch_page("app.py").run()
+    assert at.title[0].value == "Analyste ReAct"
+    at.chat_input[0].set_value("Bonjour ?").run()
+    system = app_env.requests[-1]["messages"][0]["content"]
+    assert "Rédige la réponse en français." in system and "'finance'" in system and "one or two sentences" in system
+
+
+def test_settings_test_connection_reports_one_sentence(app_env):
+    app_env.script.append({"status": 401})
+    at = new_app(SETTINGS)
+    at.button(key="test_connection").click().run()
+    assert "rejected the API key" in at.error[0].value
+    app_env.script.append({"text": "OK"})
+    at.button(key="test_connection").click().run()
+    assert at.success[0].value.startswith("Connected")
+
+
+def test_index_browser_ingests_an_uploaded_file_and_searches_it(app_env, tmp_path, monkeypatch):
+    monkeypatch.setenv("THEMES_ROOT", str(tmp_path / "themes"))
+    (tmp_path / "themes" / "ops").mkdir(parents=True)
+    at = new_app(BROWSER)
+    at.selectbox(key="browser_theme").set_value("ops").run()
+    doc = b"# Operations\n\n## Shipping\n\nParcels to Norway take nine working days by road.\n"
+    at.file_uploader(key="uploads").set_value(
+        [("shipping.md", doc, "text/markdown"), ("bad.txt", b"", "text/plain")]
+    ).run()
+    at.button(key="ingest_button").click().run()
+    assert not at.exception
+    assert "1 added" in at.success[0].value
+    assert any("bad.txt: the file is empty" in e.value for e in at.error)
+    assert (tmp_path / "themes" / "ops" / "shipping.md").exists()
+    at.run()
+    assert at.dataframe[0].value["name"].tolist() == ["shipping.md"]
+    at.text_input(key="browser_query").set_value("delivery time to Norway").run()
+    assert "source: shipping.md · Operations > Shipping · score" in at.code[-1].value
+    at.button(key="delete_doc").click().run()
+    assert not (tmp_path / "themes" / "ops" / "shipping.md").exists()
+
+
+def test_index_browser_creates_a_theme_and_rejects_bad_names(app_env, tmp_path, monkeypatch):
+    monkeypatch.setenv("THEMES_ROOT", str(tmp_path / "themes"))
+    (tmp_path / "themes").mkdir()
+    at = new_app(BROWSER)
+    at.text_input(key="new_theme").set_value("../etc").run()
+    at.button(key="create_theme").click().run()
+    assert at.error and not Path(tmp_path / "etc").exists()
+    at.text_input(key="new_theme").set_value("legal").run()
+    at.button(key="create_theme").click().run()
+    assert (tmp_path / "themes" / "legal").is_dir()
+
+
+def test_catalogue_lists_the_mcp_tools_and_router_scores(app_env, monkeypatch):
+    monkeypatch.delenv("MCP_SERVERS")
+    at = new_app(CATALOGUE)
+    assert not at.exception
+    labels = " ".join(e.label for e in at.expander)
+    for name in ("calculator", "statistics", "search_docs", "sales_query", "clock", "system_load"):
+        assert f"`{name}`" in labels
+    assert any("analyst-data" in m.value and "up" in m.value for m in at.markdown)
+    at.text_input(key="route_query").set_value("total sales revenue by region").run()
+    table = at.dataframe[0].value
+    assert "sales_query" in table["tool"].tolist()[:6]
+    assert set(table.columns) == {"tool", "score", "offered", "why"}
