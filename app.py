@@ -16,7 +16,10 @@ from components.i18n import t
 from components.render import draw, group_indices, group_widgets, is_trace
 from components.state import Conversation, Settings, Turn, session
 from components.tracer import StreamlitChatTracer
+from components.turn_runner import consume
+from engine.react.run_state import EngineResult
 
+HEARTBEAT_S = 0.3  # how soon a Stop is noticed while a tool runs
 st.set_page_config(page_title="ReAct analyst", page_icon="🔎", layout="centered")
 conversation, settings = session()
 lang = settings.language
@@ -99,49 +102,27 @@ def make_engine(current: Settings, history: list[dict[str, str]]):
 
 def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: list[dict[str, str]]) -> None:
     """Stream a run into ``turn``; what is produced is kept even if the user stops."""
-    prior = turn.content
     with st.chat_message("assistant"):
-        if prior:
+        if turn.content:
             render_blocks(turn, turn.id)
         spinner = st.empty()
         spinner.caption(f"⏳ {t('running', lang)}")
         tracer = StreamlitChatTracer(
-            st.container(), lang=lang, show_trace=settings.show_thoughts, key=f"{turn.id}r{len(prior)}"
+            st.container(), lang=lang, show_trace=settings.show_thoughts, key=f"{turn.id}r{len(turn.content)}"
         )
-        turn.status = "running"
-        iterator: Iterator[str] | None = None
-        engine = None
-        finished = False
         try:
             engine = make_engine(settings, history)
-            iterator = start(engine)
-            for token in iterator:
-                tracer.feed(token)
-            tracer.close()
-            finished = True
-        except Exception as exc:  # a failure to even start the engine: one readable sentence
+        except Exception as exc:  # the engine cannot even start: one readable sentence, history kept
             message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
-            tracer.feed(f"\nError: {message}\n")
-            tracer.close()
-            turn.error = message
-            turn.status = "error"
-        finally:
-            if iterator is not None and hasattr(iterator, "close"):
-                iterator.close()
-            separator = "" if not prior or prior.endswith("\n") else "\n"
-            turn.content = prior + separator + tracer.raw
-            if finished and engine is not None:
-                result = engine.result
-                turn.status = result.status
-                turn.answer = result.answer
-                turn.error = result.error
-                turn.iterations = result.iterations
-                turn.tokens = result.usage.total_tokens
-                turn.elapsed = result.elapsed
-                turn.backend = result.backend
-                turn.suspended = result.suspended
-            elif turn.status == "running":
-                turn.status = "stopped"
+            consume(turn, iter([f"Error: {message}\n"]), tracer, lambda: EngineResult(status="error", error=message))
+        else:
+            elapsed = {"beats": 0}
+
+            def heartbeat() -> None:
+                elapsed["beats"] += 1
+                spinner.caption(f"⏳ {t('running', lang)} {'·' * (elapsed['beats'] % 4)}")
+
+            consume(turn, start(engine), tracer, lambda: engine.result, heartbeat)
     spinner.empty()
 
 
@@ -197,7 +178,7 @@ if prompt and pending is not None and reply is None:
 
 if pending is not None and reply is not None and pending.suspended is not None:
     suspended = pending.suspended
-    stream_into(pending, lambda engine: engine.resume_sync(suspended, reply), [])
+    stream_into(pending, lambda engine: engine.resume_sync(suspended, reply, HEARTBEAT_S), [])
     st.rerun()
 elif prompt:
     question = prompt if isinstance(prompt, str) else getattr(prompt, "text", "")
@@ -208,5 +189,5 @@ elif prompt:
             st.markdown(question)
         turn = Turn(role="assistant", status="running")
         conversation.turns.append(turn)
-        stream_into(turn, lambda engine: engine.stream_sync(question), history)
+        stream_into(turn, lambda engine: engine.stream_sync(question, HEARTBEAT_S), history)
         st.rerun()

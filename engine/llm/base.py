@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Protocol, runtime_checkable
 
@@ -130,12 +131,21 @@ class BaseLLM:
         return f"{self.name} · {self.model}"
 
 
-def iterate_async(factory: Callable[[], AsyncIterator[Any]]) -> Iterator[Any]:
-    """Drive an async iterator from sync code, on a private event loop in a thread."""
+def iterate_async(factory: Callable[[], AsyncIterator[Any]], heartbeat_s: float | None = None) -> Iterator[Any]:
+    """Drive an async iterator from sync code, on a private event loop in a thread.
+
+    Closing the returned iterator early (a Stop) cancels the async side at once,
+    wherever it is waiting: a model stream or a tool call. With ``heartbeat_s``, an
+    empty string is yielded whenever nothing arrived for that long, so a caller
+    blocked on a slow tool still gets control back (Streamlit checks for Stop only
+    when the script calls it)."""
     q: queue.Queue = queue.Queue(maxsize=256)
     stop = threading.Event()
+    running: dict[str, Any] = {}
 
     async def pump() -> None:
+        running["loop"] = asyncio.get_running_loop()
+        running["task"] = asyncio.current_task()
         agen = factory()
         try:
             async for item in agen:
@@ -158,7 +168,11 @@ def iterate_async(factory: Callable[[], AsyncIterator[Any]]) -> Iterator[Any]:
     thread.start()
     try:
         while True:
-            kind, value = q.get()
+            try:
+                kind, value = q.get(timeout=heartbeat_s)
+            except queue.Empty:
+                yield ""
+                continue
             if kind == "item":
                 yield value
             elif kind == "error":
@@ -167,7 +181,14 @@ def iterate_async(factory: Callable[[], AsyncIterator[Any]]) -> Iterator[Any]:
                 return
     finally:
         stop.set()
-        while thread.is_alive():  # unblock a producer waiting on a full queue
+        loop, task = running.get("loop"), running.get("task")
+        if loop is not None and task is not None and not task.done():
+            try:
+                loop.call_soon_threadsafe(task.cancel)
+            except RuntimeError:  # the loop already finished
+                pass
+        deadline = time.monotonic() + 5.0
+        while thread.is_alive() and time.monotonic() < deadline:  # unblock a producer on a full queue
             try:
                 q.get(timeout=0.05)
             except queue.Empty:

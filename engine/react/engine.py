@@ -158,15 +158,18 @@ class ReActEngine:
         async for token in self._drive(state, resume=(suspended, answer)):
             yield token
 
-    def stream_sync(self, prompt: str) -> Iterator[str]:
+    def stream_sync(self, prompt: str, heartbeat_s: float | None = None) -> Iterator[str]:
+        """The raw stream for sync callers; with ``heartbeat_s``, idle periods yield ``""``."""
         from engine.llm.base import iterate_async
 
-        return iterate_async(lambda: self.stream(prompt))
+        return iterate_async(lambda: self.stream(prompt), heartbeat_s)
 
-    def resume_sync(self, suspended: SuspendedRun | dict[str, Any], answer: str) -> Iterator[str]:
+    def resume_sync(
+        self, suspended: SuspendedRun | dict[str, Any], answer: str, heartbeat_s: float | None = None
+    ) -> Iterator[str]:
         from engine.llm.base import iterate_async
 
-        return iterate_async(lambda: self.resume_stream(suspended, answer))
+        return iterate_async(lambda: self.resume_stream(suspended, answer), heartbeat_s)
 
     def get_engine_response(self, prompt: str) -> EngineResult:
         """The whole run at once: answer, blocks, iterations, usage, elapsed."""

@@ -1,0 +1,57 @@
+"""Consuming one run's token stream into a turn, so that whatever happens (an
+answer, an error, a Stop, a rerun) the turn keeps what was produced."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from components.state import Turn
+from components.tracer import StreamlitChatTracer
+from engine.react.run_state import EngineResult
+
+
+def apply_result(turn: Turn, result: EngineResult) -> None:
+    turn.status = result.status
+    turn.answer = result.answer
+    turn.error = result.error
+    turn.iterations = result.iterations
+    turn.tokens = result.usage.total_tokens
+    turn.elapsed = result.elapsed
+    turn.backend = result.backend
+    turn.suspended = result.suspended
+
+
+def consume(
+    turn: Turn,
+    tokens: Iterator[str],
+    tracer: StreamlitChatTracer,
+    result: Callable[[], EngineResult],
+    heartbeat: Callable[[], None] | None = None,
+) -> None:
+    """Feed ``tokens`` to ``tracer`` and store them in ``turn``.
+
+    A Stop (Streamlit raises a BaseException into the script) closes the stream,
+    which cancels the engine, and marks the turn stopped with its partial trace.
+    Empty tokens are heartbeats from an idle stream: ``heartbeat`` touches the page
+    so that Streamlit can deliver a Stop even while a tool is still running."""
+    prior = turn.content
+    turn.status = "running"
+    finished = False
+    try:
+        for token in tokens:
+            if token:
+                tracer.feed(token)
+            elif heartbeat is not None:
+                heartbeat()
+        tracer.close()
+        finished = True
+    finally:
+        close = getattr(tokens, "close", None)
+        if close is not None:
+            close()
+        separator = "" if not prior or prior.endswith("\n") else "\n"
+        turn.content = prior + separator + tracer.raw
+        if finished:
+            apply_result(turn, result())
+        elif turn.status == "running":
+            turn.status = "stopped"
