@@ -83,6 +83,7 @@ class MCPHub:
         self._stops: dict[str, asyncio.Event] = {}
         self._ready: dict[str, threading.Event] = {s.name: threading.Event() for s in specs}
         self._errlog_path = errlog_path
+        self._generation: dict[str, int] = {}
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="mcp-hub")
         self._thread.start()
@@ -98,9 +99,16 @@ class MCPHub:
         return self
 
     def _launch(self, spec: ServerSpec) -> None:
-        self._ready[spec.name] = threading.Event()
-        self.status[spec.name] = ServerStatus(name=spec.name, description=spec.description)
-        asyncio.run_coroutine_threadsafe(self._serve(spec), self._loop)
+        with self._lock:
+            self._generation[spec.name] = self._generation.get(spec.name, 0) + 1
+            generation = self._generation[spec.name]
+            self._ready[spec.name] = threading.Event()
+            self.status[spec.name] = ServerStatus(name=spec.name, description=spec.description)
+        asyncio.run_coroutine_threadsafe(self._serve(spec, generation, self._ready[spec.name]), self._loop)
+
+    def _current(self, name: str, generation: int) -> bool:
+        """Whether a session is still the server's latest launch (not a restarted-over one)."""
+        return self._generation.get(name) == generation
 
     def restart(self, name: str, wait_s: float = 30.0) -> ServerStatus:
         self.stop_server(name)
@@ -125,12 +133,13 @@ class MCPHub:
         self._errlog_path.parent.mkdir(parents=True, exist_ok=True)
         return self._errlog_path.open("a")
 
-    async def _serve(self, spec: ServerSpec) -> None:
+    async def _serve(self, spec: ServerSpec, generation: int, ready: threading.Event) -> None:
         from mcp import Client, StdioServerParameters
         from mcp.client.stdio import stdio_client
 
         stop = asyncio.Event()
         self._stops[spec.name] = stop
+        current = lambda: self._current(spec.name, generation)  # noqa: E731
         errlog = self._errlog()
         try:
             if spec.url:
@@ -153,23 +162,26 @@ class MCPHub:
                     )
                     for t in listed.tools
                 ]
-                self.tools[spec.name] = infos
-                self._clients[spec.name] = client
-                self.status[spec.name] = ServerStatus(
-                    name=spec.name, state="up", tools=[t.name for t in infos], description=spec.description
-                )
-                self._ready[spec.name].set()
+                if current():
+                    self.tools[spec.name] = infos
+                    self._clients[spec.name] = client
+                    self.status[spec.name] = ServerStatus(
+                        name=spec.name, state="up", tools=[t.name for t in infos], description=spec.description
+                    )
+                ready.set()
                 await stop.wait()
         except BaseException as exc:  # a dead or broken server is a status, never a crash
-            self._mark_down(spec.name, f"failed: {_short(exc)}")
+            if current():
+                self._mark_down(spec.name, f"failed: {_short(exc)}")
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
         finally:
-            self._clients.pop(spec.name, None)
             errlog.close()
-            self._ready[spec.name].set()
-            if self.status[spec.name].state == "up":
-                self._mark_down(spec.name, "stopped")
+            ready.set()
+            if current():
+                self._clients.pop(spec.name, None)
+                if self.status[spec.name].state == "up":
+                    self._mark_down(spec.name, "stopped")
 
     def _mark_down(self, name: str, reason: str) -> None:
         with self._lock:
