@@ -31,6 +31,9 @@ def clean_answer(text: str) -> str:
         fenced = _FENCE_RE.match(text)
         if fenced:
             text = fenced.group(1).strip()
+    if text.count("```") % 2 == 1:  # half of a fence that wrapped the whole turn
+        text = re.sub(r"\n?\s*```\s*$", "", text)
+        text = re.sub(r"^\s*```[\w-]*\s*\n", "", text)
     return _TRAILING_DECORATION.sub("", text).strip()
 
 
