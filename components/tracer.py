@@ -2,7 +2,12 @@
 
 Raw tokens go into the one parser; each block is drawn into its own placeholder as
 it forms. A new block is drawn at once; growing text is redrawn at most once per
-throttle interval, and everything is drawn in its final state at ``close()``."""
+throttle interval, and everything is drawn in its final state at ``close()``.
+
+A long Answer is streamed paragraph by paragraph: finished paragraphs (outside code
+fences) are settled into elements of their own and never sent again, so only the
+paragraph being written is redrawn. The bytes sent grow linearly with the answer,
+not quadratically."""
 
 from __future__ import annotations
 
@@ -10,7 +15,51 @@ from typing import Any
 
 from components.render import draw, group_indices, group_widgets, is_trace
 from components.throttle import Throttle
+from engine.react.finalizer import clean_answer
 from engine.react.parser import ReActStreamParser
+from engine.react.types import ANSWER_TYPES
+
+LONG_TAIL = 4000  # characters of one paragraph after which it is settled at a sentence end
+
+
+class AnswerStream:
+    """Markdown that grows at its end, drawn as settled paragraphs plus one live tail."""
+
+    def __init__(self, slot: Any) -> None:
+        self.slot = slot
+        self.box = slot.container()
+        self.tail = self.box.empty()
+        self.settled = 0  # characters of the answer already settled
+        self.fences = 0  # code fences in the settled part
+
+    def update(self, text: str) -> None:
+        pending = text[self.settled :]
+        cut = self._last_safe_break(pending)
+        if cut > 0:
+            self.tail.markdown(pending[:cut])
+            self.fences += pending[:cut].count("```")
+            self.settled += cut
+            self.tail = self.box.empty()
+            pending = pending[cut:]
+        self.tail.markdown(pending)
+
+    def _last_safe_break(self, pending: str) -> int:
+        """The end of the last blank line in ``pending`` that is outside a code fence;
+        in a paragraph longer than ``LONG_TAIL`` with none, the last sentence end."""
+        index = pending.rfind("\n\n")
+        while index > 0:
+            if (self.fences + pending[:index].count("```")) % 2 == 0:
+                return index + 2
+            index = pending.rfind("\n\n", 0, index)
+        if (
+            len(pending) > LONG_TAIL
+            and (self.fences + pending.count("```")) % 2 == 0
+            and "|" not in pending[-LONG_TAIL:]
+        ):
+            sentence = pending.rfind(". ")
+            if sentence > 0:
+                return sentence + 2
+        return 0
 
 
 class StreamlitChatTracer:
@@ -32,8 +81,8 @@ class StreamlitChatTracer:
         self.renders = 0
         self._parts: list[str] = []
         self._slots: list[Any] = []
+        self._answers: dict[int, AnswerStream] = {}
         self._final: set[int] = set()
-        self._dirty = False
 
     @property
     def raw(self) -> str:
@@ -44,9 +93,7 @@ class StreamlitChatTracer:
         events = self.parser.feed(token)
         if not events:
             return
-        started = any(e.kind == "start" for e in events)
-        self._dirty = True
-        if started or self.throttle.ready():
+        if any(e.kind == "start" for e in events) or self.throttle.ready():
             self.render()
 
     def close(self) -> None:
@@ -63,12 +110,27 @@ class StreamlitChatTracer:
             if gi in self._final:
                 continue
             members = [blocks[i] for i in indices]
+            done = gi < last or final
             slot = self._slots[gi]
-            if not self.show_trace and is_trace(members[0]):
+            if members[0].type in ANSWER_TYPES:
+                self._render_answer(gi, slot, members[0].content, live=not done)
+            elif not self.show_trace and is_trace(members[0]):
                 slot.empty()
             else:
                 draw(group_widgets(members, self.lang, f"{self.key}-{gi}"), slot.container())
-                self.renders += 1
-            if gi < last or final:
+            self.renders += 1
+            if done:
                 self._final.add(gi)
-        self._dirty = False
+
+    def _render_answer(self, gi: int, slot: Any, content: str, live: bool) -> None:
+        stream = self._answers.get(gi)
+        if stream is None:
+            stream = self._answers[gi] = AnswerStream(slot)
+        if live:
+            stream.update(self.parser.current_text().lstrip())
+            return
+        cleaned = clean_answer(content)
+        if cleaned != content:  # e.g. a fence around the whole answer: redraw it clean, once
+            slot.container().markdown(cleaned)
+        else:
+            stream.update(content)

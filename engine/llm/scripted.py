@@ -39,6 +39,7 @@ class ScriptedLLM(BaseLLM):
         delay_s: float = 0.0,
         model: str = "script",
         exhausted: str = "",
+        record: bool = True,
     ) -> None:
         self.script = list(script)
         self.abilities = Abilities(tool_call=tool_call, stop=True, prefill=prefill)
@@ -46,6 +47,7 @@ class ScriptedLLM(BaseLLM):
         self.delay_s = delay_s
         self.model = model
         self.exhausted = exhausted
+        self.record = record
         self.calls: list[list[Message]] = []
         self.kwargs: list[dict[str, Any]] = []
 
@@ -58,8 +60,9 @@ class ScriptedLLM(BaseLLM):
         return item if isinstance(item, Reply) else Reply(text=str(item))
 
     async def astream_generate(self, messages: list[Message], **kw: Any) -> AsyncIterator[dict[str, Any]]:
-        self.calls.append(copy.deepcopy(messages))
-        self.kwargs.append(dict(kw))
+        if self.record:  # what the model was sent, for assertions
+            self.calls.append(copy.deepcopy(messages))
+            self.kwargs.append(dict(kw))
         reply = self._next(messages, kw)
         if reply.error:
             raise LLMError(f"Scripted backend failure ({reply.error}).", reply.error)

@@ -27,6 +27,9 @@ def describe_validation_error(tool: str, error: ValidationError) -> str:
     return f"Invalid arguments for {tool}: " + "; ".join(problems) + "."
 
 
+_SCHEMAS: dict[type[BaseModel], dict[str, Any]] = {}
+
+
 class Tool:
     """Subclass and set ``name``, ``description``, ``Args`` and ``run``."""
 
@@ -41,10 +44,14 @@ class Tool:
 
     # ---- schemas ----------------------------------------------------------
     def json_schema(self) -> dict[str, Any]:
-        schema = self.Args.model_json_schema()
-        schema.pop("title", None)
-        for prop in schema.get("properties", {}).values():
-            prop.pop("title", None)
+        """The arguments' JSON schema (computed once per argument model; read-only)."""
+        schema = _SCHEMAS.get(self.Args)
+        if schema is None:
+            schema = self.Args.model_json_schema()
+            schema.pop("title", None)
+            for prop in schema.get("properties", {}).values():
+                prop.pop("title", None)
+            _SCHEMAS[self.Args] = schema
         return schema
 
     def function_schema(self) -> dict[str, Any]:

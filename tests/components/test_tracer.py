@@ -94,3 +94,40 @@ def test_tracer_draws_each_block_in_its_own_slot_in_order():
             order.append(name)
     assert order == ["Thought", "Action", "Observation"]
     assert len(tracer._slots) == 4
+
+
+def _stream_answer(paragraph_count):
+    log = []
+    clock = FakeClock()
+    tracer = StreamlitChatTracer(Recorder(log), throttle=Throttle(0.01, clock))
+    paragraphs = [f"Paragraph {i} " + "words " * 60 for i in range(paragraph_count)]
+    text = "Answer: " + "\n\n".join(paragraphs)
+    for i in range(0, len(text), 4):
+        clock.now += 0.002
+        tracer.feed(text[i : i + 4])
+    tracer.close()
+    return [value for kind, value in log if kind == "markdown"], paragraphs
+
+
+def test_long_answers_settle_paragraphs_and_only_redraw_the_tail():
+    drawn, paragraphs = _stream_answer(30)
+    assert max(len(v) for v in drawn) < 2 * len(paragraphs[0])  # never the whole answer again
+    settled = [v for v in drawn if v.startswith("Paragraph")]
+    assert {v.split()[1] for v in settled} >= {str(i) for i in range(29)}
+    half, _ = _stream_answer(15)
+    ratio = sum(map(len, drawn)) / sum(map(len, half))
+    assert ratio < 2.5  # twice the answer costs about twice the bytes: linear, not quadratic
+
+
+def test_fenced_code_is_never_split():
+    log = []
+    clock = FakeClock()
+    tracer = StreamlitChatTracer(Recorder(log), throttle=Throttle(0.0, clock))
+    code = "```python\nx = 1\n\n\ny = 2\n```"
+    for token in ["Answer: Intro.\n\n", code[:15], code[15:], "\n\nAfter."]:
+        clock.now += 1
+        tracer.feed(token)
+    tracer.close()
+    drawn = [value for kind, value in log if kind == "markdown"]
+    assert any(v.startswith("```python") and v.rstrip().endswith("```") for v in drawn)
+    assert not any(v.startswith("y = 2") for v in drawn)

@@ -1,0 +1,124 @@
+"""2. Engine overhead per step: an instant scripted LLM, 5-step runs (4 tool calls then
+an answer), repeated. Ours vs LlamaIndex's ReActAgent driven by the same script
+through a custom LLM class, same calculator function, same run."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import machine  # noqa: E402
+
+RUNS = 60
+STEPS = 5
+
+
+def script() -> list[str]:
+    steps = [
+        f"Thought: I need step {i}.\nAction: calculator\nAction Input: {json.dumps({'expression': f'{i} * 7'})}"
+        for i in range(STEPS - 1)
+    ]
+    return steps + ["Thought: I can answer without using any more tools.\nAnswer: The total is 42."]
+
+
+def calculator(expression: str) -> str:
+    """Evaluates an arithmetic expression."""
+    from engine.tools.calculator import evaluate
+
+    return str(evaluate(expression))
+
+
+def bench_ours() -> float:
+    from engine.config import EngineConfig
+    from engine.llm.scripted import ScriptedLLM
+    from engine.react.engine import ReActEngine
+    from engine.tools.toolkits import general_toolkit
+
+    tools = general_toolkit()
+
+    async def all_runs() -> None:
+        for _ in range(RUNS):
+            engine = ReActEngine(
+                config=EngineConfig(), llm=ScriptedLLM(script(), chunk_chars=10_000, record=False), tools=tools
+            )
+            async for _token in engine.stream("What is the total?"):
+                pass
+            assert engine.result.answer == "The total is 42.", engine.result
+
+    async def warm() -> None:
+        engine = ReActEngine(
+            config=EngineConfig(), llm=ScriptedLLM(script(), chunk_chars=10_000, record=False), tools=tools
+        )
+        async for _ in engine.stream("warm up"):
+            pass
+
+    asyncio.run(warm())
+    start = time.perf_counter()
+    asyncio.run(all_runs())
+    return (time.perf_counter() - start) / (RUNS * STEPS)
+
+
+def bench_llamaindex() -> float:
+    from typing import Any
+
+    from llama_index.core.agent.workflow import ReActAgent
+    from llama_index.core.llms import CompletionResponse, CompletionResponseGen, CustomLLM, LLMMetadata
+    from llama_index.core.llms.callbacks import llm_completion_callback
+    from llama_index.core.tools import FunctionTool
+
+    class ScriptLLM(CustomLLM):
+        replies: list[str] = []
+
+        @property
+        def metadata(self) -> LLMMetadata:
+            return LLMMetadata(is_chat_model=False, context_window=32000, num_output=512)
+
+        @llm_completion_callback()
+        def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+            return CompletionResponse(text=self.replies.pop(0))
+
+        @llm_completion_callback()
+        def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
+            text = self.replies.pop(0)
+
+            def gen() -> CompletionResponseGen:
+                yield CompletionResponse(text=text, delta=text)
+
+            return gen()
+
+    tool = FunctionTool.from_defaults(fn=calculator, name="calculator")
+
+    async def one() -> str:
+        agent = ReActAgent(tools=[tool], llm=ScriptLLM(replies=script()), streaming=True)
+        handler = agent.run(user_msg="What is the total?")
+        result = await handler
+        return str(result)
+
+    async def all_runs() -> None:
+        for _ in range(RUNS):
+            answer = await one()
+            assert "42" in answer, answer
+
+    asyncio.run(one())  # warm up
+    start = time.perf_counter()
+    asyncio.run(all_runs())
+    return (time.perf_counter() - start) / (RUNS * STEPS)
+
+
+def main() -> None:
+    print(f"machine: {machine()}")
+    print(f"{RUNS} runs x {STEPS} steps, instant scripted LLM, same calculator")
+    ours = bench_ours()
+    print(f"ours: {ours * 1e3:.3f} ms per step")
+    theirs = bench_llamaindex()
+    print(f"baseline (LlamaIndex ReActAgent): {theirs * 1e3:.3f} ms per step")
+    print(f"ratio baseline/ours: {theirs / ours:.1f}x lower overhead")
+
+
+if __name__ == "__main__":
+    main()

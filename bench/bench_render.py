@@ -1,0 +1,135 @@
+"""5. Rendering and cold start.
+
+Rendering: a 3,000-token answer streamed into a real Streamlit script run (AppTest),
+counting the bytes of every message the script sends to the browser. Ours: the
+StreamlitChatTracer with its throttle. Baselines: per-token ``st.markdown`` of the
+accumulated text, and ``st.write_stream``. Then ours at 20,000 tokens.
+
+Cold start: process start to the chat page having answered a first AppTest run,
+with our lazy imports vs importing torch and sentence-transformers eagerly first.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import machine, tokenize  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SCRIPT = """
+import time
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+ctx = get_script_run_ctx()
+sent = {"bytes": 0, "messages": 0}
+original = ctx.enqueue
+
+def counting(msg):
+    sent["bytes"] += msg.ByteSize()
+    sent["messages"] += 1
+    original(msg)
+
+ctx.enqueue = counting
+mode = st.session_state["mode"]
+tokens = st.session_state["tokens"]
+from components.throttle import Throttle
+from components.tracer import StreamlitChatTracer
+
+clock = {"now": 0.0}
+start = time.perf_counter()
+error = None
+try:
+    if mode.startswith("ours"):
+        # "ours_paced": tokens arrive every 2 ms on a virtual clock (500 tokens/s, faster
+        # than any model here), so the throttle redraws as often as it would live.
+        paced = mode == "ours_paced"
+        throttle = Throttle(clock=lambda: clock["now"]) if paced else Throttle()
+        tracer = StreamlitChatTracer(st.container(), throttle=throttle)
+        tracer.feed("Answer: ")
+        for token in tokens:
+            clock["now"] += 0.002
+            tracer.feed(token)
+        tracer.close()
+    elif mode == "naive":
+        box = st.empty()
+        text = ""
+        for token in tokens:
+            text += token
+            box.markdown(text)
+    else:
+        st.write_stream(iter(tokens))
+except Exception as exc:
+    error = repr(exc)
+st.session_state["result"] = {"seconds": time.perf_counter() - start, "error": error, **sent}
+"""
+
+
+def answer_tokens(n: int) -> list[str]:
+    words = ("The Benelux region grew **7.4%** in Q3, driven by centrifuges; margin fell to 38.6% because of freight "
+             "costs. | Region | Revenue |\n|---|---|\n| France | 5.39 M€ |\n").split(" ")  # fmt: skip
+    tokens: list[str] = []
+    i = 0
+    while len(tokens) < n:
+        tokens.extend(tokenize(" " + words[i % len(words)]))
+        i += 1
+        if i % 80 == 0:
+            tokens.append("\n\n")  # answers come in paragraphs
+    return tokens[:n]
+
+
+def render(mode: str, tokens: list[str]) -> dict:
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_string(SCRIPT, default_timeout=600)
+    at.session_state["mode"] = mode
+    at.session_state["tokens"] = tokens
+    at.run()
+    return at.session_state["result"]
+
+
+def cold_start(eager: bool) -> float:
+    code = (
+        ("import torch, sentence_transformers\n" if eager else "")
+        + "from streamlit.testing.v1 import AppTest\n"
+        + f"at = AppTest.from_file({str(ROOT / 'app.py')!r}, default_timeout=120).run()\n"
+        + "assert not at.exception and at.chat_input, 'chat page not ready'\n"
+    )
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    print(f"machine: {machine()}")
+    tokens = answer_tokens(3000)
+    render("ours", answer_tokens(200))  # warm up imports and the AppTest runtime
+    results = {mode: render(mode, tokens) for mode in ("ours", "ours_paced", "naive", "write_stream")}
+    ours = results["ours_paced"]
+    for mode, r in results.items():
+        status = "ok" if r["error"] is None else f"failed: {r['error']}"
+        print(
+            f"{mode:>13}: {r['seconds'] / len(tokens) * 1e6:7.1f} µs/token, {r['messages']:5d} messages, {r['bytes'] / 1e6:7.3f} MB ({status})"
+        )
+    naive = results["naive"]
+    print(
+        f"ratio naive/ours_paced: {naive['seconds'] / ours['seconds']:.1f}x time, {naive['bytes'] / ours['bytes']:.1f}x bytes"
+    )
+    big = render("ours_paced", answer_tokens(20_000))
+    print(f"ours at 20,000 tokens: {big['seconds'] / 20_000 * 1e6:.1f} µs/token, {big['bytes'] / 1e6:.3f} MB, "
+          f"{'no failure' if big['error'] is None else big['error']}")  # fmt: skip
+    lazy = min(cold_start(False) for _ in range(3))
+    eager = min(cold_start(True) for _ in range(3))
+    print(
+        f"cold start to an answerable chat page: lazy {lazy:.2f} s, eager imports {eager:.2f} s (ratio {eager / lazy:.1f}x)"
+    )
+
+
+if __name__ == "__main__":
+    main()
