@@ -112,7 +112,7 @@ def _stream_answer(paragraph_count):
 def test_long_answers_settle_paragraphs_and_only_redraw_the_tail():
     drawn, paragraphs = _stream_answer(30)
     assert max(len(v) for v in drawn) < 2 * len(paragraphs[0])  # never the whole answer again
-    settled = [v for v in drawn if v.startswith("Paragraph")]
+    settled = [v for v in drawn if v.startswith("Paragraph") and v.endswith("\n\n")]
     assert {v.split()[1] for v in settled} >= {str(i) for i in range(29)}
     half, _ = _stream_answer(15)
     ratio = sum(map(len, drawn)) / sum(map(len, half))
