@@ -25,6 +25,13 @@ run: setup
 test: setup browser
 	$(BIN)/python -m pytest -q
 
+# Figures for BENCHMARKS.md; baseline-only packages come from requirements-bench.txt.
+bench: setup
+	$(BIN)/pip install -q -r requirements-bench.txt
+	@for name in parser engine_overhead embedded retrieval render concurrency; do \
+		echo "== bench/bench_$$name.py"; $(BIN)/python bench/bench_$$name.py 2>&1 | grep -v ScriptRunContext || exit 1; \
+	done
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
