@@ -34,7 +34,9 @@ def one(i: int, manager: IndexManager, results: dict) -> None:
     ]
     llm = ScriptedLLM(script, chunk_chars=16, delay_s=0.02)
     engine = ReActEngine(config=EngineConfig(), llm=llm, tools=general_toolkit() + [SearchDocs("handbook", manager)])
-    engine.set_history([{"role": "user", "content": f"my project is {secret}"}, {"role": "assistant", "content": "Noted."}])
+    engine.set_history(
+        [{"role": "user", "content": f"my project is {secret}"}, {"role": "assistant", "content": "Noted."}]
+    )
     answer = engine.get_engine_response(f"question {i}").answer
     seen = " ".join(m.get("content") or "" for call in llm.calls for m in call)
     others = [j for j in range(RUNS) if j != i and f"SECRET-{j}-" in seen + answer]
@@ -66,8 +68,12 @@ def main() -> None:
     leaks = {i: others for i, (answer, others) in results.items() if others}
     wrong = [i for i, (answer, _) in results.items() if not answer.startswith(f"Run {i}: SECRET-{i}-")]
     print(f"{RUNS} runs one at a time: {sequential:.2f} s ({RUNS / sequential:.2f} runs/s)")
-    print(f"{RUNS} runs in threads:   {concurrent:.2f} s ({RUNS / concurrent:.2f} runs/s); speed-up {sequential / concurrent:.1f}x")
-    print(f"isolation: {len(leaks)} runs saw another's history or answer; {len(wrong)} wrong answers; indexes loaded once: {manager.loaded()}")
+    print(
+        f"{RUNS} runs in threads:   {concurrent:.2f} s ({RUNS / concurrent:.2f} runs/s); speed-up {sequential / concurrent:.1f}x"
+    )
+    print(
+        f"isolation: {len(leaks)} runs saw another's history or answer; {len(wrong)} wrong answers; indexes loaded once: {manager.loaded()}"
+    )
     assert not leaks and not wrong
 
 

@@ -3,7 +3,8 @@
 Tools: the clock in any timezone, the machine's load and memory, disk usage, and
 queries over the sales dataset that ships with the demo theme.
 
-Run: python mcp_servers/data_server.py
+Run: python mcp_servers/data_server.py            (stdio)
+     python mcp_servers/data_server.py --http 8765  (streamable HTTP at http://127.0.0.1:8765/mcp)
 """
 
 from __future__ import annotations
@@ -117,4 +118,9 @@ def sales_query(
 
 
 if __name__ == "__main__":
-    server.run()
+    import sys
+
+    if len(sys.argv) == 3 and sys.argv[1] == "--http":
+        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        server.run()

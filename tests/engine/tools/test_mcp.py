@@ -113,3 +113,36 @@ def test_server_that_fails_to_start_is_down_and_the_rest_works():
         assert realtime_toolkit(hub) == []
     finally:
         hub.close()
+
+
+def test_streamable_http_server_by_url():
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, os.path.join(ROOT, "mcp_servers/data_server.py"), "--http", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+        hub = MCPHub([ServerSpec(name="http-data", url=f"http://127.0.0.1:{port}/mcp")]).start()
+        try:
+            assert hub.status["http-data"].state == "up"
+            engine = make_engine([call("sales_columns", {}), "Answer: ok"], tools=realtime_toolkit(hub))
+            obs = observations(run(engine))
+            assert "Benelux" in obs[0] and "quarter" in obs[0]
+        finally:
+            hub.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
