@@ -33,6 +33,7 @@ from engine.tools.ask_user import ASK_USER, AskUserArgs
 from engine.tools.base import Tool, ToolRegistry
 
 TEXT_STOP = ["Observation:", "\nQuestion:"]
+EMBEDDED_OBSERVATION_CHARS = 600
 _NOTHING = "(no reply)"
 
 
@@ -102,6 +103,9 @@ class ReActEngine:
 
             llm = build_llm(resolve_spec(api_key=llmapikey))
         self.llm = llm
+        if llm.name == "embedded" and "observation_max_chars" not in self.config.model_fields_set:
+            # a 270M model loses the thread after long observations: keep them short
+            self.config = self.config.model_copy(update={"observation_max_chars": EMBEDDED_OBSERVATION_CHARS})
         self._tools = tools if isinstance(tools, ToolRegistry) or tools is None else ToolRegistry(tools)
         self.hooks = hooks or Hooks()
         self._history: list[dict[str, Any]] = []
@@ -186,32 +190,40 @@ class ReActEngine:
     def _mode(self) -> str:
         return "native" if self.llm.abilities.tool_call else "text"
 
-    def _system_prompt(self, mode: str, registry: ToolRegistry) -> str:
+    def _system_prompt(self, mode: str, registry: ToolRegistry, earlier: str = "") -> str:
         theme = self.ragkwargs.get("theme")
         context = f"The analyst's knowledge theme is '{theme}'." if theme else ""
         style = style_instructions(self.config.language, self.config.detail)
         if mode == "native":
-            return render("system_native", context=context, citation_rule=citation_rule(), style=style)
-        text = render(
-            "system_text",
-            context=context,
-            tools=registry.text_descriptions(),
-            tool_names=", ".join(registry.names()),
-            citation_rule=citation_rule(),
-            style=style,
-        )
-        if self.llm.name == "embedded":
+            text = render("system_native", context=context, citation_rule=citation_rule(), style=style)
+        else:
+            text = render(
+                "system_text",
+                context=context,
+                tools=registry.text_descriptions(),
+                tool_names=", ".join(registry.names()),
+                citation_rule=citation_rule(),
+                style=style,
+            )
+        if earlier:
+            text += "\n\n" + earlier
+        if self.llm.name == "embedded":  # a base model: worked examples right before the question
             text += "\n\n" + render("embedded_fewshot")
         return text
 
     def _new_state(self, prompt: str) -> RunState:
         mode = self._mode()
         registry = self._routed_tools(prompt)
-        messages = [{"role": "system", "content": self._system_prompt(mode, registry)}]
-        messages += [{"role": m["role"], "content": m["content"]} for m in self._history if m["role"] != "system"]
         summaries = [m["content"] for m in self._history if m["role"] == "system"]
-        if summaries:
-            messages[0]["content"] += "\n\n" + "\n".join(summaries)
+        turns = [{"role": m["role"], "content": m["content"]} for m in self._history if m["role"] != "system"]
+        earlier = "\n".join(summaries)
+        if self.llm.name == "embedded" and turns:
+            # A small base model copies the latest Q/A pair; it reads earlier turns as context instead.
+            lines = [f"{'User' if m['role'] == 'user' else 'Assistant'}: {m['content']}" for m in turns]
+            earlier = (earlier + "\n" if earlier else "") + "Earlier in this conversation:\n" + "\n".join(lines)
+            turns = []
+        messages = [{"role": "system", "content": self._system_prompt(mode, registry, earlier)}]
+        messages += turns
         messages.append({"role": "user", "content": prompt})
         return RunState(prompt=prompt, mode=mode, messages=messages, tool_names=registry.names())
 

@@ -37,6 +37,7 @@ def format_hits(hits: list[Hit], max_chars: int = 600) -> str:
 class SearchDocs(Tool):
     name = "search_docs"
     toolkit = "theme"
+    always_on = True  # the analyst chose this theme: its documents are always searchable
     Args = SearchDocsArgs
 
     def __init__(self, theme: str, manager: IndexManager | None = None) -> None:
