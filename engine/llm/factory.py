@@ -27,7 +27,8 @@ class BackendSpec(BaseModel):
     max_retry_wait_s: float = 30.0
 
     def label(self) -> str:
-        return f"{self.kind} · {self.model or 'default'}"
+        default = {"embedded": "gemma-3-270m-q4_k_m", "mistral": "mistral-small-latest"}.get(self.kind, "default")
+        return f"{self.kind} · {self.model or default}"
 
 
 class ModelsFile(BaseModel):
