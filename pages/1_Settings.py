@@ -52,7 +52,9 @@ try:
     spec = resolve_spec()
     st.markdown(f"**{t('backend', lang)}:** `{spec.kind}` · `{spec.model or 'default'}`")
     if spec.base_url:
-        st.caption(spec.base_url)
+        from engine.llm.errors import public_address
+
+        st.caption(public_address(spec.base_url))
 except ValueError as exc:
     spec = None
     st.error(str(exc))

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import urlparse
 
 from engine.llm.base import LLMError
+
+
+def public_address(url: str | None, default: str = "") -> str:
+    """host[:port] of a URL, without any user:password part, for messages and labels."""
+    if not url:
+        return default
+    parsed = urlparse(url if "://" in url else f"http://{url}")
+    host = parsed.hostname or default
+    return f"{host}:{parsed.port}" if parsed.port else host
 
 
 def redact(text: str, secret: str | None) -> str:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from typing import Any
-from urllib.parse import urlparse
 
 from engine.llm.base import Abilities, BaseLLM, LLMError, Message, ToolCallRequest, Usage, final_chunk
-from engine.llm.errors import from_exception
+from engine.llm.errors import from_exception, public_address
 
 DEFAULT_MODEL = "mistral-small-latest"
 
@@ -48,7 +47,7 @@ class MistralLLM(BaseLLM):
 
         self.model = model
         self._key = api_key
-        self._where = urlparse(server_url).netloc if server_url else "api.mistral.ai"
+        self._where = public_address(server_url, "api.mistral.ai")
         retry = RetryConfig(
             "backoff",
             BackoffStrategy(

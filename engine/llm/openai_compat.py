@@ -7,12 +7,11 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Any
-from urllib.parse import urlparse
 
 import httpx
 
 from engine.llm.base import Abilities, BaseLLM, LLMError, Message, ToolCallRequest, Usage, final_chunk
-from engine.llm.errors import from_exception, from_status
+from engine.llm.errors import from_exception, from_status, public_address
 
 RETRY_STATUSES = {429, 500, 502, 503, 504}
 
@@ -38,7 +37,7 @@ class OpenAICompatLLM(BaseLLM):
         self._timeout = httpx.Timeout(timeout_s, connect=min(10.0, timeout_s))
         self._max_retry_wait = max_retry_wait_s
         self._retry_initial = retry_initial_s
-        self._where = urlparse(self.base_url).netloc or self.base_url
+        self._where = public_address(self.base_url, "the configured server")
 
     def _payload(self, messages: list[Message], kw: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         if self.ollama_native:

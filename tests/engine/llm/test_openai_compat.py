@@ -57,3 +57,13 @@ def test_unreachable_server():
     with pytest.raises(LLMError) as info:
         llm.generate([{"role": "user", "content": "q"}])
     assert info.value.kind == "unreachable"
+
+
+def test_credentials_in_the_url_never_reach_a_message():
+    from engine.llm.errors import public_address
+
+    assert public_address("http://user:s3cret@127.0.0.1:9/v1") == "127.0.0.1:9"
+    llm = OpenAICompatLLM(base_url="http://user:s3cret@127.0.0.1:9/v1", model="m")
+    with pytest.raises(LLMError) as info:
+        llm.generate([{"role": "user", "content": "q"}])
+    assert "s3cret" not in info.value.message and "127.0.0.1:9" in info.value.message
