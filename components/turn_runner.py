@@ -14,6 +14,11 @@ def apply_result(turn: Turn, result: EngineResult) -> None:
     turn.status = result.status
     turn.answer = result.answer
     turn.error = result.error
+    apply_figures(turn, result)
+
+
+def apply_figures(turn: Turn, result: EngineResult) -> None:
+    """The footer's figures, which a stopped run has too."""
     turn.iterations = result.iterations
     turn.tokens = result.usage.total_tokens
     turn.elapsed = result.elapsed
@@ -55,3 +60,4 @@ def consume(
             apply_result(turn, result())
         elif turn.status == "running":
             turn.status = "stopped"
+            apply_figures(turn, result())

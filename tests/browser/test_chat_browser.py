@@ -113,3 +113,44 @@ def test_question_blocks_answer_and_html_payloads_stay_text(streamlit_app, fake_
         page.screenshot(path=str(ARTEFACTS / "chat.png"), full_page=True)
         browser.close()
     assert (ARTEFACTS / "chat.png").stat().st_size > 10_000
+
+
+def test_stop_button_stops_the_run_and_keeps_what_was_produced(streamlit_app, fake_server):
+    from playwright.sync_api import sync_playwright
+
+    words = " ".join(f"word{i}" for i in range(2000))
+    fake_server.script.append(
+        {"text": f"Thought: a long think.\nAnswer: Beginning of the answer. {words}", "delay_s": 0.05}
+    )
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],  # fmt: skip
+        )
+        page = browser.new_page(viewport={"width": 1100, "height": 1400})
+        page.goto(streamlit_app)
+        box = page.get_by_test_id("stChatInputTextArea")
+        box.wait_for(timeout=60000)
+        box.fill("Write a very long answer")
+        box.press("Enter")
+        page.get_by_text("Beginning of the answer", exact=False).first.wait_for(timeout=60000)
+        page.get_by_test_id("stChatInputStopButton").click()  # the send button is a Stop button now
+        deadline = time.monotonic() + 30
+        while fake_server.aborted == 0 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert fake_server.aborted == 1  # the model stream was closed, not left running
+        page.get_by_text("Show Thoughts").click()  # any rerun redraws the stored turn
+        page.get_by_text("Stopped: the run was interrupted", exact=False).wait_for(timeout=30000)
+        page.get_by_text("Show Thoughts").click()
+        page.get_by_text("Beginning of the answer", exact=False).first.wait_for(timeout=30000)
+        assert "word1999" not in page.inner_text("body")
+        page.screenshot(path=str(ARTEFACTS / "stopped.png"), full_page=True)
+        browser.close()

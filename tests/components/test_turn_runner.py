@@ -35,12 +35,14 @@ def test_stop_keeps_the_partial_trace_and_marks_the_turn_stopped():
     closed = []
     tracer = StreamlitChatTracer(Recorder([]), throttle=Throttle(0))
     try:
-        consume(turn, stopping_stream(["Thought: half", " done\nAction: calc"], closed), tracer, lambda: EngineResult())
+        partial = EngineResult(status="stopped", iterations=1, elapsed=2.5, backend="mistral · small")
+        consume(turn, stopping_stream(["Thought: half", " done\nAction: calc"], closed), tracer, lambda: partial)
     except StopException:
         pass
     else:
         raise AssertionError("the stop must propagate to Streamlit")
     assert turn.status == "stopped" and closed == [True]
+    assert (turn.iterations, turn.elapsed, turn.backend) == (1, 2.5, "mistral · small")
     assert turn.content == "Thought: half done\nAction: calc"
     assert [b.type.value for b in turn.blocks] == ["thought", "action"]
 

@@ -9,7 +9,8 @@ Replies are scripted: each request takes the next item of ``script``. An item is
 dict: ``{"text": "..."}``, ``{"tool_calls": [{"name", "arguments"}], "text": ""}``,
 ``{"status": 429}`` (an error answer), ``{"drop_after": N, "text": ...}`` (the
 connection is cut after N content chunks), ``{"repeat": True, ...}`` (the item is
-never used up), ``{"answer_from_observation": "keyword"}`` (the reply quotes the
+never used up), ``{"delay_s": 0.05, ...}`` (a slow stream),
+``{"answer_from_observation": "keyword"}`` (the reply quotes the
 sentence holding the keyword from the latest tool result, citing that passage's
 source, as a model reading the Observation would; "I don't know" when it is absent). With an empty script the server answers ``Answer: (no script)``.
 
@@ -24,6 +25,7 @@ import argparse
 import json
 import re
 import threading
+import time
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -39,6 +41,7 @@ class FakeLLMServer:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.chunk_chars = chunk_chars
+        self.aborted = 0  # streams the client closed before the end
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
 
@@ -67,10 +70,14 @@ class FakeLLMServer:
                     self.end_headers()
                     self.wfile.write(payload)
                     return
-                if self.path.rstrip("/").endswith("/api/chat"):
-                    fake._ollama(self, body, item)
-                else:
-                    fake._sse(self, body, item)
+                try:
+                    if self.path.rstrip("/").endswith("/api/chat"):
+                        fake._ollama(self, body, item)
+                    else:
+                        fake._sse(self, body, item)
+                except (BrokenPipeError, ConnectionResetError):
+                    with fake._lock:
+                        fake.aborted += 1
 
         self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self._server.daemon_threads = True
@@ -145,6 +152,8 @@ class FakeLLMServer:
             if item.get("drop_after") is not None and i >= item["drop_after"]:
                 handler.close_connection = True
                 return  # the connection is cut: no finish_reason, no [DONE]
+            if item.get("delay_s"):
+                time.sleep(item["delay_s"])
             send({"role": "assistant", "content": piece}, None)
         if calls:
             send(
