@@ -56,26 +56,9 @@ class FakeLLMServer:
                 pass
 
             def do_POST(self) -> None:  # noqa: N802 - http.server API
-                length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
-                with fake._lock:
-                    fake.requests.append(body)
-                    fake.headers.append(dict(self.headers))
-                    item = fake._next()
-                if item.get("status", 200) != 200:
-                    payload = json.dumps({"message": item.get("message", "scripted failure")}).encode()
-                    self.send_response(item["status"])
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(payload)))
-                    self.end_headers()
-                    self.wfile.write(payload)
-                    return
                 try:
-                    if self.path.rstrip("/").endswith("/api/chat"):
-                        fake._ollama(self, body, item)
-                    else:
-                        fake._sse(self, body, item)
-                except (BrokenPipeError, ConnectionResetError):
+                    fake._handle(self)
+                except (BrokenPipeError, ConnectionResetError):  # the client went away
                     with fake._lock:
                         fake.aborted += 1
 
@@ -103,6 +86,26 @@ class FakeLLMServer:
         self.stop()
 
     # ---- replies ---------------------------------------------------------------------
+    def _handle(self, handler: BaseHTTPRequestHandler) -> None:
+        length = int(handler.headers.get("Content-Length") or 0)
+        body = json.loads(handler.rfile.read(length) or b"{}")
+        with self._lock:
+            self.requests.append(body)
+            self.headers.append(dict(handler.headers))
+            item = self._next()
+        if item.get("status", 200) != 200:
+            payload = json.dumps({"message": item.get("message", "scripted failure")}).encode()
+            handler.send_response(item["status"])
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", str(len(payload)))
+            handler.end_headers()
+            handler.wfile.write(payload)
+            return
+        if handler.path.rstrip("/").endswith("/api/chat"):
+            self._ollama(handler, body, item)
+        else:
+            self._sse(handler, body, item)
+
     def _next(self) -> dict[str, Any]:
         if not self.script:
             return {"text": "Answer: (no script)"}
