@@ -24,7 +24,7 @@ from engine.react.errors import ForceFinalizeException, RetryException
 from engine.react.finalizer import clean_answer, fallback_answer
 from engine.react.history import clean_history, compress_history
 from engine.react.hooks import Hooks
-from engine.react.parser import MODEL_LABELS, ParseEvent, ReActStreamParser, escape_labels
+from engine.react.parser import MODEL_LABELS, ParseEvent, ReActStreamParser, escape_labels, reemit
 from engine.react.prompts import citation_rule, render, style_instructions
 from engine.react.run_state import EngineResult, RunState, SuspendedRun, ToolCall
 from engine.react.step_parsing import parse_action_input, resolve_tool_name
@@ -375,7 +375,7 @@ class ReActEngine:
                 lead = release_held(ReActType.THOUGHT) if ReActType.UNKNOWN in seen else ""
                 seen.append(kind)
                 return lead + writer.block(kind, end=False)
-            text = ("\u200b" + event.text) if event.kind == "escaped" else event.text
+            text = reemit(event)
             if seen and seen[-1] is ReActType.UNKNOWN:
                 held.append(text)
                 return ""
@@ -634,7 +634,7 @@ class ReActEngine:
             out = []
             for event in events:
                 if event.kind != "start" and (event.type is ReActType.UNKNOWN or event.type in ANSWER_TYPES):
-                    text = ("\u200b" + event.text) if event.kind == "escaped" else event.text
+                    text = reemit(event)
                     if not written and not text.strip():
                         continue
                     written.append(text)

@@ -85,6 +85,12 @@ class ParseEvent(NamedTuple):
     text: str
 
 
+def reemit(event: ParseEvent) -> str:
+    """An event's text as it must be written back into a stream: an ``escaped`` line
+    (a label this parser did not accept) keeps its escape, so no client reads it as a block."""
+    return ESCAPE + event.text if event.kind == "escaped" else event.text
+
+
 class ReActStreamParser:
     """Rebuilds typed ReAct blocks from a raw token stream, incrementally."""
 
