@@ -116,11 +116,11 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
             message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
             consume(turn, iter([f"Error: {message}\n"]), tracer, lambda: EngineResult(status="error", error=message))
         else:
-            elapsed = {"beats": 0}
+            beats = [0]
 
             def heartbeat() -> None:
-                elapsed["beats"] += 1
-                spinner.caption(f"⏳ {t('running', lang)} {'·' * (elapsed['beats'] % 4)}")
+                beats[0] += 1
+                spinner.caption(f"⏳ {t('running', lang)} {'·' * (beats[0] % 4)}")
 
             consume(turn, start(engine), tracer, lambda: engine.result, heartbeat)
     spinner.empty()
