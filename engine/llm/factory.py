@@ -12,8 +12,6 @@ from pydantic import BaseModel, Field, ValidationError
 
 from engine.llm.base import LLM
 
-MODELS_FILE = Path(os.environ.get("MODELS_JSON", "models.json"))
-
 
 class BackendSpec(BaseModel):
     """Which backend to use, and how. Never printed with its key."""
@@ -38,7 +36,10 @@ class ModelsFile(BaseModel):
 
 
 def load_models_file(path: Path | None = None) -> ModelsFile:
-    path = path or MODELS_FILE
+    if path is None:
+        from engine.settings import current
+
+        path = current().models_json
     if not path.exists():
         return ModelsFile()
     try:

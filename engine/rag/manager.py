@@ -6,7 +6,6 @@ methods are thread-safe: Streamlit serves many sessions from one process.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -14,18 +13,22 @@ from pathlib import Path
 
 from engine.rag.store import ThemeIndex
 
-DEFAULT_BUDGET_BYTES = int(os.environ.get("INDEX_MEMORY_BUDGET_MB", "1024")) * 1024 * 1024
+
+def default_budget_bytes() -> int:
+    from engine.settings import current
+
+    return current().index_memory_budget_mb * 1024 * 1024
 
 
 class IndexManager:
     def __init__(
         self,
         root: Path | None = None,
-        budget_bytes: int = DEFAULT_BUDGET_BYTES,
+        budget_bytes: int | None = None,
         loader: Callable[[str, Path | None], ThemeIndex] = ThemeIndex.load,
     ) -> None:
         self.root = root
-        self.budget_bytes = budget_bytes
+        self.budget_bytes = budget_bytes if budget_bytes is not None else default_budget_bytes()
         self._loader = loader
         self._cache: OrderedDict[str, ThemeIndex] = OrderedDict()
         self._lock = threading.RLock()

@@ -38,12 +38,16 @@ HNSW_EF_CONSTRUCTION = 200
 
 def index_root() -> Path:
     """Where theme indexes live (``INDEX_ROOT``, default data/indexes)."""
-    return Path(os.environ.get("INDEX_ROOT", "data/indexes"))
+    from engine.settings import current
+
+    return current().index_root
 
 
 def themes_root() -> Path:
     """Where theme source documents live (``THEMES_ROOT``, default data/themes)."""
-    return Path(os.environ.get("THEMES_ROOT", "data/themes"))
+    from engine.settings import current
+
+    return current().themes_root
 
 
 _SEARCH_THREADS_SET = False

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.config import EngineConfig
+from engine.errors import ForceFinalizeException, RetryException
 from engine.llm.base import LLM, LLMError, ToolCallRequest
-from engine.react.errors import ForceFinalizeException, RetryException
 from engine.react.finalizer import clean_answer, fallback_answer
 from engine.react.history import clean_history, compress_history
 from engine.react.hooks import Hooks

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from engine.react.errors import RetryException
+from engine.errors import RetryException
 from engine.tools.base import ToolRegistry
 
 _FENCE = re.compile(r"^```[\w-]*\s*|\s*```$")

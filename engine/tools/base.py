@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
-from engine.react.errors import RetryException
+from engine.errors import RetryException
 
 
 def describe_validation_error(tool: str, error: ValidationError) -> str:

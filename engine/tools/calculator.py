@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from engine.react.errors import RetryException
+from engine.errors import RetryException
 from engine.tools.base import Tool
 
 MAX_EXPRESSION_CHARS = 500

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field
 
-from engine.react.errors import RetryException
+from engine.errors import RetryException
 from engine.tools.base import Tool
 
 MAX_VALUES = 100_000

@@ -22,10 +22,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from engine.react.errors import RetryException
+from engine.errors import RetryException
 from engine.tools.base import Tool
-
-SERVERS_FILE = Path(os.environ.get("MCP_SERVERS_JSON", "mcp_servers.json"))
 
 
 class ServerSpec(BaseModel):
@@ -54,7 +52,10 @@ class ToolInfo(BaseModel):
 
 
 def load_specs(path: Path | None = None) -> list[ServerSpec]:
-    path = path or SERVERS_FILE
+    if path is None:
+        from engine.settings import current
+
+        path = current().mcp_servers_json
     if not path.exists():
         return []
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -3,7 +3,6 @@ and the real-time MCP tools, behind a ToolRouter."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from engine.tools.ask_user import AskUser
@@ -28,7 +27,9 @@ def theme_toolkit(theme: str | None) -> list[Tool]:
 
 
 def realtime_tools() -> list[Tool]:
-    if os.environ.get("MCP_SERVERS", "").lower() in ("off", "0", "false"):
+    from engine.settings import current
+
+    if not current().mcp_servers_enabled:
         return []
     from engine.tools.mcp_toolkit import get_hub, realtime_toolkit
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.react.errors import RetryException
+from engine.errors import RetryException
 from engine.tools.calculator import Calculator, CalculatorArgs, evaluate
 
 

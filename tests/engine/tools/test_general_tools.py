@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.react.errors import RetryException
+from engine.errors import RetryException
 from engine.tools.ask_user import AskUser
 from engine.tools.general import (
     DateTimeTool,
