@@ -11,16 +11,16 @@ from collections.abc import Callable, Iterator
 
 import streamlit as st
 
+from components.app_context import engine_context
 from components.export import to_json, to_markdown
-from components.i18n import t
-from components.render import draw, group_indices, group_widgets, is_trace
+from components.i18n import plural, t
 from components.state import Conversation, Settings, Turn, session
 from components.tracer import StreamlitChatTracer
 from components.turn_runner import consume
 from engine.react.run_state import EngineResult
 
 HEARTBEAT_S = 0.3  # how soon a Stop is noticed while a tool runs
-st.set_page_config(page_title="ReAct analyst", page_icon="🔎", layout="centered")
+st.set_page_config(page_title="ReAct analyst", page_icon=":material/query_stats:", layout="centered")
 conversation, settings = session()
 lang = settings.language
 
@@ -34,22 +34,18 @@ def backend_label() -> str:
         return str(exc)
 
 
-def render_blocks(turn: Turn, key: str) -> None:
-    blocks = turn.blocks
-    for gi, indices in enumerate(group_indices(blocks)):
-        members = [blocks[i] for i in indices]
-        if not settings.show_thoughts and is_trace(members[0]):
-            continue
-        draw(group_widgets(members, lang, f"{key}-{gi}"))
+def tracer_for(turn: Turn) -> StreamlitChatTracer:
+    """The one renderer of a turn, live or replayed: same widgets, same keys."""
+    return StreamlitChatTracer(st.container(), lang=lang, show_trace=settings.show_thoughts, key=turn.id)
 
 
 def render_footer(turn: Turn) -> None:
     if turn.status == "stopped":
-        st.caption(f"⏹️ {t('stopped', lang)}")
+        st.caption(f":material/stop_circle: {t('stopped', lang)}")
     if turn.status == "running":
         return
     st.caption(
-        f"{turn.iterations} {t('steps', lang)} · {turn.tokens:,} {t('tokens', lang)} · "
+        f"{plural('step', turn.iterations, lang)} · {turn.tokens:,} {t('tokens', lang)} · "
         f"{turn.elapsed:.1f} s · {turn.backend}"
     )
 
@@ -69,12 +65,14 @@ def render_question(turn: Turn) -> None:
     suspended = turn.suspended
     if suspended is None:
         return
-    st.info(f"**{t('question_for_you', lang)}:** {suspended.question}", icon="❓")
+    st.info(f"**{t('question_for_you', lang)}:** {suspended.question}", icon=":material/help:")
+    if turn is not conversation.pending:
+        return
     if suspended.choices:
         columns = st.columns(min(len(suspended.choices), 4))
         for i, choice in enumerate(suspended.choices):
             columns[i % len(columns)].button(
-                choice, key=f"choice-{turn.id}-{i}", on_click=set_reply, args=(choice,), use_container_width=True
+                choice, key=f"choice-{turn.id}-{i}", on_click=set_reply, args=(choice,), width="stretch"
             )
     key = f"reply-{turn.id}"
     with st.form(f"form-{turn.id}", clear_on_submit=True, border=False):
@@ -86,16 +84,16 @@ def render_turn(turn: Turn) -> None:
     if turn.role == "user":
         st.markdown(turn.content)
         return
-    render_blocks(turn, turn.id)
-    if turn.status == "suspended" and turn is conversation.pending:
-        render_question(turn)
+    tracer_for(turn).replay(turn.content)
+    render_question(turn)
     render_footer(turn)
 
 
 def make_engine(current: Settings, history: list[dict[str, str]]):
-    from engine.react.engine import ReActEngine
+    from engine.react.agent import ReActEngine
 
-    engine = ReActEngine(ragkwargs={"theme": current.theme, "language": current.language, "detail": current.detail})
+    ragkwargs = {"theme": current.theme, "language": current.language, "detail": current.detail}
+    engine = ReActEngine(ragkwargs=ragkwargs, context=engine_context())
     engine.set_history(history)
     return engine
 
@@ -103,13 +101,9 @@ def make_engine(current: Settings, history: list[dict[str, str]]):
 def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: list[dict[str, str]]) -> None:
     """Stream a run into ``turn``; what is produced is kept even if the user stops."""
     with st.chat_message("assistant"):
-        if turn.content:
-            render_blocks(turn, turn.id)
+        tracer = tracer_for(turn)
         spinner = st.empty()
-        spinner.caption(f"⏳ {t('running', lang)}")
-        tracer = StreamlitChatTracer(
-            st.container(), lang=lang, show_trace=settings.show_thoughts, key=f"{turn.id}r{len(turn.content)}"
-        )
+        spinner.caption(f":material/hourglass_top: {t('running', lang)}")
         try:
             engine = make_engine(settings, history)
         except Exception as exc:  # the engine cannot even start: one readable sentence, history kept
@@ -120,7 +114,7 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
 
             def heartbeat() -> None:
                 beats[0] += 1
-                spinner.caption(f"⏳ {t('running', lang)} {'·' * (beats[0] % 4)}")
+                spinner.caption(f":material/hourglass_top: {t('running', lang)} {'·' * (beats[0] % 4)}")
 
             consume(turn, start(engine), tracer, lambda: engine.result, heartbeat)
     spinner.empty()
@@ -128,7 +122,7 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
 
 # ---- sidebar ------------------------------------------------------------------------
 with st.sidebar:
-    if st.button(f"🆕 {t('new_conversation', lang)}", use_container_width=True):
+    if st.button(t("new_conversation", lang), icon=":material/add:", width="stretch"):
         st.session_state.conversation = Conversation()
         st.session_state.pop("pending_reply", None)
         st.rerun()
@@ -139,20 +133,12 @@ with st.sidebar:
         settings.export_thoughts = st.checkbox(
             t("export_with_thoughts", lang), value=settings.export_thoughts, key="export_thoughts"
         )
-        st.download_button(
-            t("export_md", lang),
-            to_markdown(conversation, settings.export_thoughts),
-            file_name="conversation.md",
-            mime="text/markdown",
-            use_container_width=True,
-        )
-        st.download_button(
-            t("export_json", lang),
-            to_json(conversation, settings.export_thoughts),
-            file_name="conversation.json",
-            mime="application/json",
-            use_container_width=True,
-        )
+        for label, export, name, mime in (
+            ("export_md", to_markdown, "conversation.md", "text/markdown"),
+            ("export_json", to_json, "conversation.json", "application/json"),
+        ):
+            data = export(conversation, settings.export_thoughts)
+            st.download_button(t(label, lang), data, file_name=name, mime=mime, width="stretch")
 
 # ---- the conversation -----------------------------------------------------------------
 st.title(t("app_title", lang))
@@ -164,8 +150,6 @@ pending = conversation.pending
 reply = st.session_state.pop("pending_reply", None) if pending is not None else None
 
 for turn in conversation.turns:
-    if turn is pending and reply is not None:
-        continue  # redrawn below, with the resumed run
     with st.chat_message(turn.role):
         render_turn(turn)
 
@@ -178,7 +162,13 @@ if prompt and pending is not None and reply is None:
 
 if pending is not None and reply is not None and pending.suspended is not None:
     suspended = pending.suspended
-    stream_into(pending, lambda engine: engine.resume_sync(suspended, reply, HEARTBEAT_S), [])
+    pending.status = "replied"  # the question stays in its turn; the reply is the analyst's message
+    conversation.turns.append(Turn(role="user", content=reply))
+    with st.chat_message("user"):
+        st.markdown(reply)
+    resumed = Turn(role="assistant", status="running")
+    conversation.turns.append(resumed)
+    stream_into(resumed, lambda engine: engine.resume_sync(suspended, reply, HEARTBEAT_S), [])
     st.rerun()
 elif prompt:
     question = prompt if isinstance(prompt, str) else getattr(prompt, "text", "")

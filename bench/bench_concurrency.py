@@ -14,11 +14,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import machine  # noqa: E402
-from engine.config import EngineConfig  # noqa: E402
 from engine.llm.scripted import ScriptedLLM  # noqa: E402
 from engine.rag.demo import ensure_demo_index  # noqa: E402
 from engine.rag.manager import IndexManager  # noqa: E402
-from engine.react.engine import ReActEngine  # noqa: E402
+from engine.react.agent import ReActEngine  # noqa: E402
+from engine.settings import EngineConfig  # noqa: E402
 from engine.tools.theme import SearchDocs  # noqa: E402
 from engine.tools.toolkits import general_toolkit  # noqa: E402
 

@@ -12,10 +12,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import machine  # noqa: E402
-from engine.config import EngineConfig  # noqa: E402
 from engine.llm.base import BaseLLM  # noqa: E402
 from engine.llm.embedded import EmbeddedLLM, default_model_path, load_llama, render_prompt  # noqa: E402
-from engine.react.engine import TEXT_STOP, ReActEngine  # noqa: E402
+from engine.react.agent import ReActEngine  # noqa: E402
+from engine.settings import EngineConfig  # noqa: E402
 from engine.tools.toolkits import general_toolkit  # noqa: E402
 
 MAX_TOKENS = 96
@@ -65,7 +65,7 @@ def engine_run(question: str) -> Timed:
     return llm
 
 
-def bare(prompt: str) -> tuple[float, int]:
+def bare(prompt: str, stop: list[str]) -> tuple[float, int]:
     llama = load_llama(default_model_path())
     first = last = None
     tokens = 0
@@ -76,7 +76,7 @@ def bare(prompt: str) -> tuple[float, int]:
         top_k=40,
         top_p=0.95,
         repeat_penalty=1.1,
-        stop=TEXT_STOP,
+        stop=stop,
         stream=True,
     ):
         if chunk["choices"][0].get("text"):
@@ -109,7 +109,7 @@ def main() -> None:
             ours_rates.append((first["tokens"] - 1) / (first["last"] - first["first"]))
         prompt = render_prompt(first["messages"], first["kw"].get("assistant_prefix", ""))
         llama.reset()
-        seconds, tokens = bare(prompt)
+        seconds, tokens = bare(prompt, list(first["kw"].get("stop") or []))
         if tokens > 1 and seconds > 0:
             bare_rates.append((tokens - 1) / seconds)
     ours, theirs = max(ours_rates), max(bare_rates)

@@ -34,9 +34,9 @@ def calculator(expression: str) -> str:
 
 
 def bench_ours() -> float:
-    from engine.config import EngineConfig
     from engine.llm.scripted import ScriptedLLM
-    from engine.react.engine import ReActEngine
+    from engine.react.agent import ReActEngine
+    from engine.settings import EngineConfig
     from engine.tools.toolkits import general_toolkit
 
     tools = general_toolkit()

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 
-from components.render import is_trace
 from components.state import Conversation
-from engine.react.finalizer import clean_answer
 from engine.react.types import ANSWER_TYPES, CANONICAL_LABEL, ReActType
 
 
@@ -19,10 +17,10 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False) -> str:
         lines.append("**Assistant:**")
         for block in turn.blocks:
             if block.type in ANSWER_TYPES:
-                lines += ["", clean_answer(block.content)]
+                lines += ["", block.content]
             elif block.type is ReActType.ERROR:
                 lines += ["", f"> Error: {block.content}"]
-            elif with_thoughts and is_trace(block):
+            elif with_thoughts and block.is_trace:
                 label = CANONICAL_LABEL.get(block.type, "Note")
                 body = block.content.replace("\n", "\n> ")
                 lines += ["", f"> *{label}:* {body}"]

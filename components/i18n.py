@@ -21,3 +21,8 @@ def _table(lang: str) -> dict[str, str]:
 def t(key: str, lang: str = "en", **values: object) -> str:
     text = _table(lang).get(key) or _table("en").get(key, key)
     return text.format(**values) if values else text
+
+
+def plural(word: str, n: int, lang: str = "en") -> str:
+    """``n`` and the word in the right form: keys ``<word>_one`` and ``<word>_many`` ("{n} steps")."""
+    return t(f"{word}_{'one' if n == 1 else 'many'}", lang, n=n)

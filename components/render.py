@@ -3,7 +3,8 @@
 ``block_widgets`` turns a ReAct block into plain ``Widget`` data, so it can be tested
 without Streamlit; ``draw`` puts widgets on the page. Model, tool and document text
 is never rendered as HTML: markdown goes through ``st.markdown`` without
-``unsafe_allow_html``, tool output through ``st.code``, and labels are stripped of
+``unsafe_allow_html``, tool output through ``st.code``, tables through
+``st.dataframe`` and charts through ``st.vega_lite_chart``, and labels are stripped of
 markup.
 """
 
@@ -16,21 +17,22 @@ from typing import Any
 
 from components.i18n import t
 from components.theme import BLOCK_STYLES
-from engine.react.finalizer import clean_answer
 from engine.react.types import ANSWER_TYPES, ReActBlock, ReActType
 
 OBSERVATION_PREVIEW_CHARS = 1500
 _LABEL_UNSAFE = re.compile(r"[\[\]\\`<>#|~:$]")
+_LONE_NUMBER = re.compile(r"^(\s*\d+)([.)])(\s*)$", re.MULTILINE)
 
 
 @dataclass
 class Widget:
-    kind: str  # expander, markdown, code, warning, error, info, caption, show_all
+    kind: str  # expander, markdown, code, warning, error, info, caption, show_all, dataframe, chart
     text: str = ""
     label: str = ""
     expanded: bool = False
     language: str | None = None
     key: str = ""
+    data: Any = None
     children: list[Widget] = field(default_factory=list)
 
 
@@ -41,10 +43,16 @@ def safe_label(text: str, limit: int = 60) -> str:
     return line.replace("*", "\\*").replace("_", "\\_")
 
 
+def answer_markdown(text: str) -> str:
+    """The answer as markdown that shows what the model wrote: a line that is only a
+    number ("108.") is not turned into a list marker."""
+    return _LONE_NUMBER.sub(lambda m: f"{m.group(1)}\\{m.group(2)}{m.group(3)}", text)
+
+
 def _title(block_type: ReActType, lang: str, extra: str = "") -> str:
     style = BLOCK_STYLES[block_type]
     name = t(style.label_key, lang)
-    return f"{style.icon} :{style.color}[**{name}**]" + (f" :{style.color}[{extra}]" if extra else "")
+    return f"{style.material} :{style.color}[**{name}**]" + (f" :{style.color}[{extra}]" if extra else "")
 
 
 def _pretty_input(text: str) -> tuple[str, str | None]:
@@ -54,48 +62,64 @@ def _pretty_input(text: str) -> tuple[str, str | None]:
         return text, None
 
 
+def _payload(block: ReActBlock) -> dict[str, Any] | None:
+    try:
+        value = json.loads(block.content)
+    except (ValueError, TypeError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _table_widgets(block: ReActBlock, lang: str) -> list[Widget]:
+    data = _payload(block)
+    if data is None or not isinstance(data.get("columns"), list) or not isinstance(data.get("rows"), list):
+        return [Widget("code", text=block.content[:OBSERVATION_PREVIEW_CHARS])]
+    columns = [str(c) for c in data["columns"]]
+    rows = [dict(zip(columns, row, strict=False)) for row in data["rows"] if isinstance(row, list)]
+    title = safe_label(str(data.get("title") or ""))
+    return [Widget("expander", label=_title(ReActType.TABLE, lang, title), children=[Widget("dataframe", data=rows)])]
+
+
 def block_widgets(
     block: ReActBlock, lang: str = "en", input_block: ReActBlock | None = None, key: str = ""
 ) -> list[Widget]:
     """The widgets of one block (an Action carries its Action Input)."""
     kind = block.type
     if kind in ANSWER_TYPES:
-        return [Widget("markdown", text=clean_answer(block.content))]
+        return [Widget("markdown", text=answer_markdown(block.content))]
     if kind is ReActType.ERROR:
         return [Widget("error", text=block.content)]
     if kind is ReActType.WARNING:
         return [Widget("warning", text=block.content)]
-    if kind in (ReActType.ACTION, ReActType.TOOL_CALL):
+    if kind is ReActType.DRAFT:
+        body = Widget("markdown", text=answer_markdown(block.content))
+        return [Widget("expander", label=_title(kind, lang), children=[body])]
+    if kind is ReActType.TABLE:
+        return _table_widgets(block, lang)
+    if kind is ReActType.CHART:
+        spec = _payload(block)
+        return [Widget("chart", data=spec)] if spec is not None else []
+    if kind is ReActType.ACTION:
         children = []
         if input_block is not None and input_block.content:
             pretty, language = _pretty_input(input_block.content)
             children.append(Widget("code", text=pretty, language=language))
-        return [
-            Widget("expander", label=_title(kind, lang, safe_label(block.content)), expanded=False, children=children)
-        ]
+        return [Widget("expander", label=_title(kind, lang, safe_label(block.content)), children=children)]
     if kind is ReActType.ACTION_INPUT:  # an input with no Action before it
         pretty, language = _pretty_input(block.content)
-        return [
-            Widget(
-                "expander",
-                label=_title(ReActType.ACTION, lang),
-                children=[Widget("code", text=pretty, language=language)],
-            )
-        ]
-    if kind in (ReActType.OBSERVATION, ReActType.TOOL_RESULT):
+        code = Widget("code", text=pretty, language=language)
+        return [Widget("expander", label=_title(ReActType.ACTION, lang), children=[code])]
+    if kind is ReActType.OBSERVATION:
         text = block.content
         children = [Widget("code", text=text[:OBSERVATION_PREVIEW_CHARS], language=None)]
         if len(text) > OBSERVATION_PREVIEW_CHARS:
             hidden = len(text) - OBSERVATION_PREVIEW_CHARS
             children.append(Widget("caption", text=t("truncated", lang, n=hidden)))
             children.append(Widget("show_all", label=t("show_all", lang), text=text, key=key))
-        return [Widget("expander", label=_title(kind, lang), expanded=False, children=children)]
+        return [Widget("expander", label=_title(kind, lang), children=children)]
     if kind is ReActType.THOUGHT:
-        return [
-            Widget(
-                "expander", label=_title(kind, lang), expanded=True, children=[Widget("markdown", text=block.content)]
-            )
-        ]
+        thought = Widget("markdown", text=block.content)
+        return [Widget("expander", label=_title(kind, lang), expanded=True, children=[thought])]
     return [Widget("expander", label=_title(ReActType.UNKNOWN, lang), children=[Widget("code", text=block.content)])]
 
 
@@ -103,11 +127,7 @@ def group_indices(blocks: list[ReActBlock]) -> list[list[int]]:
     """Blocks drawn together: an Action and the Action Input that follows it."""
     groups: list[list[int]] = []
     for i, block in enumerate(blocks):
-        if (
-            block.type is ReActType.ACTION_INPUT
-            and groups
-            and blocks[groups[-1][-1]].type in (ReActType.ACTION, ReActType.TOOL_CALL)
-        ):
+        if block.type is ReActType.ACTION_INPUT and groups and blocks[groups[-1][-1]].type is ReActType.ACTION:
             groups[-1].append(i)
         else:
             groups.append([i])
@@ -117,11 +137,6 @@ def group_indices(blocks: list[ReActBlock]) -> list[list[int]]:
 def group_widgets(blocks: list[ReActBlock], lang: str, key: str) -> list[Widget]:
     first = blocks[0]
     return block_widgets(first, lang, input_block=blocks[1] if len(blocks) > 1 else None, key=key)
-
-
-def is_trace(block: ReActBlock) -> bool:
-    """Blocks the Show Thoughts toggle hides (answers and errors always show)."""
-    return block.type not in ANSWER_TYPES and block.type is not ReActType.ERROR
 
 
 def draw(widgets: list[Widget], container: Any = None) -> None:
@@ -134,13 +149,17 @@ def draw(widgets: list[Widget], container: Any = None) -> None:
         elif widget.kind == "code":
             target.code(widget.text, language=widget.language, wrap_lines=True)
         elif widget.kind == "warning":
-            target.warning(widget.text, icon="⚠️")
+            target.warning(widget.text, icon=":material/warning:")
         elif widget.kind == "error":
-            target.error(widget.text, icon="⛔")
+            target.error(widget.text, icon=":material/error:")
         elif widget.kind == "info":
             target.info(widget.text)
         elif widget.kind == "caption":
             target.caption(widget.text)
+        elif widget.kind == "dataframe":
+            target.dataframe(widget.data, hide_index=True, width="stretch")
+        elif widget.kind == "chart":
+            target.vega_lite_chart(widget.data, width="stretch")
         elif widget.kind == "show_all":
             if target.toggle(widget.label, key=f"showall-{widget.key}"):
                 target.code(widget.text, language=None, wrap_lines=True)

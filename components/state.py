@@ -12,7 +12,7 @@ from engine.react.parser import parse_blocks
 from engine.react.run_state import SuspendedRun
 from engine.react.types import ReActBlock
 
-TurnStatus = Literal["running", "answered", "error", "suspended", "stopped"]
+TurnStatus = Literal["running", "answered", "error", "suspended", "replied", "stopped", "interrupted"]
 
 
 class Settings(BaseModel):

@@ -1,7 +1,8 @@
 """The colours and icons of the ReAct blocks, in one place.
 
 Colours are Streamlit's named palette (``:blue[...]``), which Streamlit adapts to the
-light and dark themes, so the blocks stay readable in both."""
+light and dark themes, so the blocks stay readable in both. Icons are Streamlit's
+Material icons, which need no emoji font."""
 
 from __future__ import annotations
 
@@ -13,18 +14,23 @@ from engine.react.types import ReActType
 @dataclass(frozen=True)
 class BlockStyle:
     label_key: str
-    icon: str
+    icon: str  # a Material icon name, drawn as :material/<name>:
     color: str  # a Streamlit colour name: blue, green, orange, red, violet, gray
+
+    @property
+    def material(self) -> str:
+        return f":material/{self.icon}:"
 
 
 BLOCK_STYLES: dict[ReActType, BlockStyle] = {
-    ReActType.THOUGHT: BlockStyle("thought", "💭", "blue"),
-    ReActType.ACTION: BlockStyle("action", "🛠️", "orange"),
-    ReActType.ACTION_INPUT: BlockStyle("action", "🛠️", "orange"),
-    ReActType.TOOL_CALL: BlockStyle("action", "🛠️", "orange"),
-    ReActType.OBSERVATION: BlockStyle("observation", "👁️", "green"),
-    ReActType.TOOL_RESULT: BlockStyle("observation", "👁️", "green"),
-    ReActType.WARNING: BlockStyle("warning", "⚠️", "orange"),
-    ReActType.ERROR: BlockStyle("error", "⛔", "red"),
-    ReActType.UNKNOWN: BlockStyle("notes", "📝", "gray"),
+    ReActType.THOUGHT: BlockStyle("thought", "psychology", "blue"),
+    ReActType.ACTION: BlockStyle("action", "build", "orange"),
+    ReActType.ACTION_INPUT: BlockStyle("action", "build", "orange"),
+    ReActType.OBSERVATION: BlockStyle("observation", "visibility", "green"),
+    ReActType.DRAFT: BlockStyle("draft", "edit_note", "gray"),
+    ReActType.TABLE: BlockStyle("table", "table_chart", "green"),
+    ReActType.CHART: BlockStyle("chart", "bar_chart", "violet"),
+    ReActType.WARNING: BlockStyle("warning", "warning", "orange"),
+    ReActType.ERROR: BlockStyle("error", "error", "red"),
+    ReActType.UNKNOWN: BlockStyle("notes", "notes", "gray"),
 }

@@ -1,4 +1,6 @@
-"""StreamlitChatTracer: a thin renderer over the engine's ReActStreamParser.
+"""StreamlitChatTracer: a thin renderer over the engine's ReActStreamParser, and the
+one way a turn is drawn, live or replayed (a replay feeds the stored stream at once),
+with the same widget keys either way.
 
 Raw tokens go into the one parser; each block is drawn into its own placeholder as
 it forms. A new block is drawn at once; growing text is redrawn at most once per
@@ -11,11 +13,11 @@ not quadratically."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from components.render import draw, group_indices, group_widgets, is_trace
+from components.render import answer_markdown, draw, group_indices, group_widgets
 from components.throttle import Throttle
-from engine.react.finalizer import clean_answer
 from engine.react.parser import ReActStreamParser
 from engine.react.types import ANSWER_TYPES
 
@@ -36,12 +38,12 @@ class AnswerStream:
         pending = text[self.settled :]
         cut = self._last_safe_break(pending)
         if cut > 0:
-            self.tail.markdown(pending[:cut])
+            self.tail.markdown(answer_markdown(pending[:cut]))
             self.fences += pending[:cut].count("```")
             self.settled += cut
             self.tail = self.box.empty()
             pending = pending[cut:]
-        self.tail.markdown(pending)
+        self.tail.markdown(answer_markdown(pending))
 
     def _last_safe_break(self, pending: str) -> int:
         """The end of the last blank line in ``pending`` that is outside a code fence;
@@ -71,6 +73,7 @@ class StreamlitChatTracer:
         show_trace: bool = True,
         throttle: Throttle | None = None,
         key: str = "turn",
+        annotate: Callable[[str], str] | None = None,
     ) -> None:
         self.parser = ReActStreamParser()
         self.container = container
@@ -78,6 +81,7 @@ class StreamlitChatTracer:
         self.show_trace = show_trace
         self.throttle = throttle or Throttle()
         self.key = key
+        self.annotate = annotate  # the finished answer as the page shows it (footnotes, flags)
         self.renders = 0
         self._parts: list[str] = []
         self._slots: list[Any] = []
@@ -93,8 +97,23 @@ class StreamlitChatTracer:
         events = self.parser.feed(token)
         if not events:
             return
-        if any(e.kind == "start" for e in events) or self.throttle.ready():
+        for event in events:
+            if event.kind == "retyped":  # an answer became a draft: draw its group again
+                self._redraw_block(event.index)
+        if any(e.kind in ("start", "retyped") for e in events) or self.throttle.ready():
             self.render()
+
+    def replay(self, text: str) -> None:
+        """Draw a stored stream at once, exactly as it was drawn live."""
+        if text:
+            self.feed(text)
+        self.close()
+
+    def _redraw_block(self, index: int) -> None:
+        for gi, indices in enumerate(group_indices(self.parser.blocks)):
+            if index in indices:
+                self._final.discard(gi)
+                self._answers.pop(gi, None)
 
     def close(self) -> None:
         self.parser.close()
@@ -114,7 +133,7 @@ class StreamlitChatTracer:
             slot = self._slots[gi]
             if members[0].type in ANSWER_TYPES:
                 self._render_answer(gi, slot, members[0].content, live=not done)
-            elif not self.show_trace and is_trace(members[0]):
+            elif not self.show_trace and members[0].is_trace:
                 slot.empty()
             else:
                 draw(group_widgets(members, self.lang, f"{self.key}-{gi}"), slot.container())
@@ -129,8 +148,9 @@ class StreamlitChatTracer:
         if live:
             stream.update(self.parser.current_text().lstrip())
             return
-        cleaned = clean_answer(content)
-        if cleaned != content:  # e.g. a fence around the whole answer: redraw it clean, once
-            slot.container().markdown(cleaned)
-        else:
-            stream.update(content)
+        if self.annotate is not None:
+            annotated = self.annotate(content)
+            if annotated != content:  # footnote marks and flags: the whole answer, drawn once
+                slot.container().markdown(annotated)
+                return
+        stream.update(content)

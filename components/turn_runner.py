@@ -40,6 +40,8 @@ def consume(
     Empty tokens are heartbeats from an idle stream: ``heartbeat`` touches the page
     so that Streamlit can deliver a Stop even while a tool is still running."""
     prior = turn.content
+    if prior:  # a resumed run continues the turn's stream on a new line
+        tracer.feed(prior if prior.endswith("\n") else prior + "\n")
     turn.status = "running"
     finished = False
     try:
@@ -54,8 +56,7 @@ def consume(
         close = getattr(tokens, "close", None)
         if close is not None:
             close()
-        separator = "" if not prior or prior.endswith("\n") else "\n"
-        turn.content = prior + separator + tracer.raw
+        turn.content = tracer.raw
         if finished:
             apply_result(turn, result())
         elif turn.status == "running":

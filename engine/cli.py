@@ -79,8 +79,9 @@ class _JsonlPrinter:
 
 
 def _ask(args: argparse.Namespace) -> int:
+    from engine.context import EngineContext
     from engine.llm.base import LLMError
-    from engine.react.engine import ReActEngine
+    from engine.react.agent import ReActEngine
 
     try:
         history = _load_history(args.history)
@@ -91,11 +92,19 @@ def _ask(args: argparse.Namespace) -> int:
         print("error: the question is empty", file=sys.stderr)
         return EXIT_BAD_INPUT
     ragkwargs = {"theme": args.theme, "language": args.language, "detail": args.detail}
+    context = EngineContext()
     try:
-        engine = ReActEngine(ragkwargs=ragkwargs)
+        engine = ReActEngine(ragkwargs=ragkwargs, context=context)
     except (ValueError, LLMError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    try:
+        return _run(engine, args, history)
+    finally:
+        context.close()
+
+
+def _run(engine: Any, args: argparse.Namespace, history: list[dict[str, Any]]) -> int:
     engine.set_history(history)
     jsonl = _JsonlPrinter() if args.format == "jsonl" else None
 
@@ -139,11 +148,8 @@ def _ask(args: argparse.Namespace) -> int:
 
 
 def _ingest(args: argparse.Namespace) -> int:
-    try:
-        from engine.rag.ingest import ingest_cli
-    except ImportError:
-        print("error: ingest is not available yet in this version (the RAG pipeline is not installed)", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    from engine.rag.ingest import ingest_cli
+
     return ingest_cli(args.theme, args.paths)
 
 

@@ -10,10 +10,10 @@ from components.i18n import LANGUAGES, t
 from components.state import session
 from engine.rag.store import list_themes
 
-st.set_page_config(page_title="Settings", page_icon="⚙️")
+st.set_page_config(page_title="Settings", page_icon=":material/settings:")
 conversation, settings = session()
 lang = settings.language
-st.title(f"⚙️ {t('settings', lang)}")
+st.title(t("settings", lang))
 st.caption(t("settings_note", lang))
 
 themes = list_themes()

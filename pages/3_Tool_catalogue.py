@@ -8,14 +8,15 @@ import streamlit as st
 from components.i18n import t
 from components.state import session
 
-st.set_page_config(page_title="Tool catalogue", page_icon="🧰")
+st.set_page_config(page_title="Tool catalogue", page_icon=":material/construction:")
 conversation, settings = session()
 lang = settings.language
-st.title(f"🧰 {t('tool_catalogue', lang)}")
+st.title(t("tool_catalogue", lang))
 
-from engine.tools.toolkits import build_registry, shared_router  # noqa: E402
+from components.app_context import engine_context  # noqa: E402
 
-registry = build_registry({"theme": settings.theme})
+context = engine_context()
+registry = context.registry(settings.theme)
 by_kit: dict[str, list] = {}
 for tool in registry:
     by_kit.setdefault(tool.toolkit, []).append(tool)
@@ -27,14 +28,12 @@ for kit, tools in by_kit.items():
             st.json(tool.json_schema(), expanded=False)
 
 st.subheader(t("mcp_servers", lang))
-from engine.tools.mcp_toolkit import get_hub  # noqa: E402
-
-hub = get_hub()
+hub = context.hub
 if hub is None:
     st.caption("mcp_servers.json declares no server.")
 else:
     for name, status in hub.status.items():
-        icon = "🟢" if status.state == "up" else "🔴"
+        icon = ":green[:material/check_circle:]" if status.state == "up" else ":red[:material/cancel:]"
         cols = st.columns([4, 1])
         cols[0].markdown(f"{icon} **{name}**: {status.state}" + (f" ({status.reason})" if status.reason else ""))
         cols[0].caption(", ".join(status.tools) or "no tools")
@@ -46,11 +45,11 @@ st.subheader(t("route_query", lang))
 query = st.text_input(t("route_query", lang), key="route_query", label_visibility="collapsed")
 if query.strip():
     try:
-        scores = shared_router().explain(query, registry)
+        scores = context.router.explain(query, registry)
         st.dataframe(
             [{"tool": s.name, "score": round(s.score, 3), "offered": s.offered, "why": s.why} for s in scores],
             hide_index=True,
-            use_container_width=True,
+            width="stretch",
         )
     except Exception as exc:  # routing is optional: the full set would be offered
         st.warning(f"Routing unavailable ({type(exc).__name__}); every tool would be offered.")

@@ -15,9 +15,20 @@ def new_app(path: str = APP) -> AppTest:
     return AppTest.from_file(path, default_timeout=90).run()
 
 
+def _flat(node) -> list:
+    """Children with plain layout containers (the tracer's slots) opened up; expanders stay whole."""
+    out = []
+    for child in node.children.values():
+        if type(child).__name__ == "Block":
+            out.extend(_flat(child))
+        else:
+            out.append(child)
+    return out
+
+
 def assistant_children(at: AppTest, index: int = -1):
     messages = [m for m in at.chat_message if m.name == "assistant"]
-    return list(messages[index].children.values())
+    return _flat(messages[index])
 
 
 def kinds_and_labels(at: AppTest, index: int = -1) -> list[tuple[str, str]]:

@@ -87,10 +87,12 @@ def test_ask_user_is_answered_inline_and_the_run_resumes(app_env):
     assert any("Which quarter?" in i.value for i in at.info)
     at.button(key=[b.key for b in at.button if b.label == "Q3"][0]).click().run()
     assert not at.exception
-    assert not any("Which quarter?" in i.value for i in at.info)
+    assert not [b for b in at.button if b.label in ("Q1", "Q3")]  # the question is answered, no longer pending
     kinds = trace_kinds(at)
     assert kinds[-2:] == ["Observation", "Answer"]
-    assert [m.name for m in at.chat_message] == ["user", "assistant"]
+    # the reply shows as the analyst's own message, between the question and the resumed run
+    assert [m.name for m in at.chat_message] == ["user", "assistant", "user", "assistant"]
+    assert at.chat_message[2].markdown[0].value == "Q3"
     last = app_env.requests[-1]["messages"]
     assert (last[-1]["role"], last[-1]["content"], last[-1]["tool_call_id"]) == ("tool", "Q3", "ask000001")
 
@@ -107,6 +109,9 @@ def test_ask_user_free_text_answer(app_env):
     at.chat_input[0].set_value("EMEA").run()
     assert not at.exception
     assert assistant_children(at)[-2].value == "EMEA noted."
+    at.session_state["settings"].show_thoughts = False
+    at.run()
+    assert "EMEA" in [m.markdown[0].value for m in at.chat_message if m.name == "user"]  # visible with Thoughts hidden
     assert app_env.requests[-1]["messages"][-1]["content"] == "EMEA"
 
 

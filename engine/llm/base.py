@@ -20,10 +20,15 @@ Message = dict[str, Any]
 
 
 class Abilities(BaseModel):
+    """What a backend can do and how it behaves; the engine decides by these, never by a name."""
+
     tool_call: bool = False
     json_mode: bool = False
     stop: bool = True
     prefill: bool = False  # the prompt can end with an assistant prefix such as "Thought:"
+    base_model: bool = False  # a completion model: worked examples in the prompt, earlier turns as context
+    small: bool = False  # too small to restate figures reliably: its answers are checked against the evidence
+    observation_chars: int | None = None  # the longest Observation it copes with
 
 
 class Usage(BaseModel):
@@ -131,6 +136,18 @@ class BaseLLM:
         return f"{self.name} · {self.model}"
 
 
+_END = object()
+
+
+def _unpack(kind: str, value: Any) -> Any:
+    """A bridge message as the consumer sees it: the item, the producer's error raised, or the end."""
+    if kind == "item":
+        return value
+    if kind == "error":
+        raise value
+    return _END
+
+
 def iterate_async(factory: Callable[[], AsyncIterator[Any]], heartbeat_s: float | None = None) -> Iterator[Any]:
     """Drive an async iterator from sync code, on a private event loop in a thread.
 
@@ -169,16 +186,13 @@ def iterate_async(factory: Callable[[], AsyncIterator[Any]], heartbeat_s: float 
     try:
         while True:
             try:
-                kind, value = q.get(timeout=heartbeat_s)
+                item = _unpack(*q.get(timeout=heartbeat_s))
             except queue.Empty:
                 yield ""
                 continue
-            if kind == "item":
-                yield value
-            elif kind == "error":
-                raise value
-            else:
+            if item is _END:
                 return
+            yield item
     finally:
         stop.set()
         loop, task = running.get("loop"), running.get("task")
@@ -224,12 +238,9 @@ async def aiterate_sync(factory: Callable[[], Iterator[Any]]) -> AsyncIterator[A
     threading.Thread(target=worker, daemon=True, name="llm-bridge").start()
     try:
         while True:
-            kind, value = await q.get()
-            if kind == "item":
-                yield value
-            elif kind == "error":
-                raise value
-            else:
+            item = _unpack(*await q.get())
+            if item is _END:
                 return
+            yield item
     finally:
         stop.set()

@@ -97,7 +97,7 @@ def render_prompt(messages: list[Message], assistant_prefix: str = "") -> str:
 
 class EmbeddedLLM(BaseLLM):
     name = "embedded"
-    abilities = Abilities(tool_call=False, stop=True, prefill=True)
+    abilities = Abilities(tool_call=False, stop=True, prefill=True, base_model=True, small=True, observation_chars=600)
 
     def __init__(self, model_path: str | None = None, n_ctx: int = 4096) -> None:
         self._path = model_path
@@ -119,7 +119,7 @@ class EmbeddedLLM(BaseLLM):
         max_tokens = int(kw.get("max_tokens", 256))
         tokens = llama.tokenize(prompt.encode("utf-8"), add_bos=True, special=False)
         budget = self._n_ctx - max_tokens - 8
-        if len(tokens) > budget:  # keep the instructions' tail and the latest steps
+        if len(tokens) > budget:
             raise LLMError(
                 f"The conversation is too long for the embedded model ({len(tokens)} tokens, limit {budget}); "
                 "start a new conversation or use a larger backend.",

@@ -1,16 +1,18 @@
-"""Backend choice, following DESIGN.md: MISTRAL_API_KEY → Mistral; else OPENAI_BASE_URL →
-an OpenAI-compatible server; else the embedded model. ``models.json`` can say the same."""
+"""Backend choice: MISTRAL_API_KEY → Mistral; else OPENAI_BASE_URL → an OpenAI-compatible
+server; else ``models.json``; else the embedded model."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
 from engine.llm.base import LLM
+
+if TYPE_CHECKING:
+    from engine.settings import Settings
 
 
 class BackendSpec(BaseModel):
@@ -49,33 +51,35 @@ def load_models_file(path: Path | None = None) -> ModelsFile:
 
 
 def resolve_spec(
-    env: dict[str, str] | None = None, models_file: ModelsFile | None = None, api_key: str | None = None
+    settings: Settings | None = None, models_file: ModelsFile | None = None, api_key: str | None = None
 ) -> BackendSpec:
-    env = dict(os.environ if env is None else env)
-    retry = float(env.get("LLM_MAX_RETRY_S", "30"))
-    key = api_key or env.get("MISTRAL_API_KEY")
+    """The backend to use: MISTRAL_API_KEY, then OPENAI_BASE_URL, then models.json, then the embedded model."""
+    from engine.settings import current
+
+    settings = settings or current()
+    key = api_key or settings.mistral_api_key
     if key:
         return BackendSpec(
             kind="mistral",
-            model=env.get("MISTRAL_MODEL") or "mistral-small-latest",
-            base_url=env.get("MISTRAL_SERVER_URL") or None,
+            model=settings.mistral_model or "mistral-small-latest",
+            base_url=settings.mistral_server_url,
             api_key=key,
             tool_call=True,
-            max_retry_wait_s=retry,
+            max_retry_wait_s=settings.llm_max_retry_s,
         )
-    if env.get("OPENAI_BASE_URL"):
+    if settings.openai_base_url:
         return BackendSpec(
             kind="openai",
-            model=env.get("OPENAI_MODEL") or "llama3.2",
-            base_url=env["OPENAI_BASE_URL"],
-            api_key=env.get("OPENAI_API_KEY") or None,
-            tool_call=env.get("OPENAI_TOOL_CALLS", "").lower() in ("1", "true", "yes"),
-            max_retry_wait_s=retry,
+            model=settings.openai_model or "llama3.2",
+            base_url=settings.openai_base_url,
+            api_key=settings.openai_api_key,
+            tool_call=settings.openai_tool_calls,
+            max_retry_wait_s=settings.llm_max_retry_s,
         )
-    models_file = models_file if models_file is not None else load_models_file()
+    models_file = models_file if models_file is not None else load_models_file(settings.models_json)
     if models_file.backend is not None:
         return models_file.backend
-    return BackendSpec(kind="embedded", model=env.get("EMBEDDED_MODEL_PATH") or "")
+    return BackendSpec(kind="embedded", model=settings.embedded_model_path or "")
 
 
 def build_llm(spec: BackendSpec) -> LLM:

@@ -35,6 +35,7 @@ class ScriptedLLM(BaseLLM):
         *,
         tool_call: bool = False,
         prefill: bool = False,
+        small: bool = False,
         chunk_chars: int = 4,
         delay_s: float = 0.0,
         model: str = "script",
@@ -42,7 +43,7 @@ class ScriptedLLM(BaseLLM):
         record: bool = True,
     ) -> None:
         self.script = list(script)
-        self.abilities = Abilities(tool_call=tool_call, stop=True, prefill=prefill)
+        self.abilities = Abilities(tool_call=tool_call, stop=True, prefill=prefill, small=small)
         self.chunk_chars = chunk_chars
         self.delay_s = delay_s
         self.model = model

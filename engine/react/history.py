@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.react.finalizer import clean_answer
 from engine.react.parser import parse_blocks
 from engine.react.prompts import render
 from engine.react.types import ANSWER_TYPES, ReActType
@@ -24,11 +23,13 @@ def estimate_tokens(text: str) -> int:
 
 
 def _answer_only(content: str) -> str:
+    """An old assistant turn as its answer. A turn that does not open with a ReAct label
+    is an answer already and is kept exactly; a transcript is reduced to its last answer."""
     blocks = parse_blocks(content)
-    if all(b.type is ReActType.UNKNOWN for b in blocks):
+    if not blocks or blocks[0].type is ReActType.UNKNOWN:
         return content.strip()
     answers = [b.content for b in blocks if b.type in ANSWER_TYPES]
-    return clean_answer(answers[-1]) if answers else ""
+    return answers[-1] if answers else ""
 
 
 def clean_history(history: list[dict[str, Any]]) -> list[Message]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engine.react.run_state import ToolCall
+from engine.react.step import ToolCall
 
 
 @dataclass

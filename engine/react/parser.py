@@ -37,14 +37,17 @@ LABEL_ALIASES: dict[str, ReActType] = {
     "reponse": ReActType.ANSWER,
     "response": ReActType.RESPONSE,
     "conclusion": ReActType.CONCLUSION,
-    "tool call": ReActType.TOOL_CALL,
-    "tool result": ReActType.TOOL_RESULT,
+    "tool call": ReActType.ACTION,
+    "tool result": ReActType.OBSERVATION,
+    "draft": ReActType.DRAFT,
+    "table": ReActType.TABLE,
+    "chart": ReActType.CHART,
     "warning": ReActType.WARNING,
     "error": ReActType.ERROR,
 }
 
 # Types only the engine writes; a model writing these labels is writing content.
-ENGINE_ONLY = frozenset({ReActType.WARNING, ReActType.ERROR, ReActType.TOOL_CALL, ReActType.TOOL_RESULT})
+ENGINE_ONLY = frozenset({ReActType.WARNING, ReActType.ERROR, ReActType.DRAFT, ReActType.TABLE, ReActType.CHART})
 MODEL_LABELS = frozenset(set(ReActType) - ENGINE_ONLY - {ReActType.UNKNOWN})
 
 ESCAPE = "\u200b"
@@ -76,8 +79,10 @@ def label_type(label: str) -> ReActType | None:
 
 
 class ParseEvent(NamedTuple):
-    """``kind`` is ``start`` (a block begins), ``delta`` (content), or ``escaped``
-    (content at a line start that looks like a label this parser does not accept)."""
+    """``kind`` is ``start`` (a block begins), ``delta`` (content), ``escaped``
+    (content at a line start that looks like a label this parser does not accept), or
+    ``retyped`` (the block at ``index`` became ``type``: a ``Draft:`` marker turned the
+    answer before it into a draft)."""
 
     kind: str
     index: int
@@ -92,10 +97,18 @@ def reemit(event: ParseEvent) -> str:
 
 
 class ReActStreamParser:
-    """Rebuilds typed ReAct blocks from a raw token stream, incrementally."""
+    """Rebuilds typed ReAct blocks from a raw token stream, incrementally.
 
-    def __init__(self, accept: Iterable[ReActType] | None = None) -> None:
+    ``accept`` limits the labels that open blocks; any other label line is content
+    (an ``escaped`` event). Once a block of a ``terminal`` type opens, no label opens
+    another block: this is how a model's answer keeps every line it wrote.
+
+    A ``Draft:`` block (written only by the engine) retypes the answer block just
+    before it as DRAFT, and is itself read as a WARNING carrying the reason."""
+
+    def __init__(self, accept: Iterable[ReActType] | None = None, terminal: Iterable[ReActType] = ()) -> None:
         self.accept = frozenset(accept) if accept is not None else frozenset(ReActType)
+        self.terminal = frozenset(terminal)
         self._done: list[ReActBlock] = []
         self._type: ReActType | None = None
         self._parts: list[str] = []
@@ -160,6 +173,12 @@ class ReActStreamParser:
     def _start(self, block_type: ReActType, events: list[ParseEvent]) -> None:
         if self._type is not None:
             self._finish_block()
+        if block_type is ReActType.DRAFT:
+            if self._done and self._done[-1].type in ANSWER_TYPES:
+                index = len(self._done) - 1
+                self._done[index] = self._done[index].model_copy(update={"type": ReActType.DRAFT})
+                events.append(ParseEvent("retyped", index, ReActType.DRAFT, ""))
+            block_type = ReActType.WARNING
         self._type = block_type
         self._in_fence = False
         events.append(ParseEvent("start", len(self._done), block_type, ""))
@@ -190,7 +209,7 @@ class ReActStreamParser:
             if match.end() == len(s) and not complete and len(s) <= _MAX_LABEL_CHARS:
                 return  # decoration or a space may still follow the colon
             block_type = LABEL_ALIASES[_normalise(match.group(1))]
-            if block_type not in self.accept:
+            if block_type not in self.accept or self._type in self.terminal:
                 self._flush_pending(events, complete, kind="escaped")
                 return
             self._pending = ""

@@ -20,8 +20,16 @@ def styles() -> dict:
     return json.loads((PROMPT_DIR / "styles.json").read_text(encoding="utf-8"))
 
 
+class PromptError(KeyError):
+    """A template names a variable the caller did not give."""
+
+
 def render(name: str, **values: object) -> str:
-    return template(name).safe_substitute({k: str(v) for k, v in values.items()}).strip()
+    """Fill template ``name``; a missing variable fails loudly instead of shipping ``$name``."""
+    try:
+        return template(name).substitute({k: str(v) for k, v in values.items()}).strip()
+    except KeyError as exc:
+        raise PromptError(f"prompt template '{name}' needs the variable {exc.args[0]!r}") from None
 
 
 def style_instructions(language: str, detail: str) -> str:

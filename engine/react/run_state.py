@@ -8,31 +8,29 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from engine.llm.base import Usage
+from engine.react.step import Step
 from engine.react.types import ReActBlock
 
 Status = Literal["answered", "error", "suspended", "stopped"]
 
 
-class ToolCall(BaseModel):
-    id: str
-    name: str
-    args: dict[str, Any] = Field(default_factory=dict)
-
-
 class RunState(BaseModel):
     prompt: str
-    mode: Literal["text", "native"]
+    mode: str  # the wire protocol's name
     messages: list[dict[str, Any]]
     tool_names: list[str]
+    steps: list[Step] = Field(default_factory=list)
     iterations: int = 0
     tool_calls: int = 0
     format_retries: int = 0
     call_counts: dict[str, int] = Field(default_factory=dict)
-    tools_used: list[str] = Field(default_factory=list)
-    findings: list[str] = Field(default_factory=list)
     checklist_done: bool = False
     usage: Usage = Field(default_factory=Usage)
     elapsed_before: float = 0.0
+
+    @property
+    def observation_count(self) -> int:
+        return sum(len(s.observations) for s in self.steps)
 
 
 class SuspendedRun(BaseModel):
@@ -50,6 +48,7 @@ class EngineResult(BaseModel):
     error: str | None = None
     error_source: Literal["backend", "internal"] | None = None
     blocks: list[ReActBlock] = Field(default_factory=list)
+    steps: list[Step] = Field(default_factory=list)
     iterations: int = 0
     usage: Usage = Field(default_factory=Usage)
     elapsed: float = 0.0

@@ -16,24 +16,17 @@ class ReActType(StrEnum):
     ANSWER = "answer"
     RESPONSE = "response"
     CONCLUSION = "conclusion"
-    TOOL_CALL = "tool_call"
-    TOOL_RESULT = "tool_result"
+    DRAFT = "draft"  # an answer the engine did not accept; the marker that retypes it carries the reason
+    TABLE = "table"  # a tool's table result, as JSON
+    CHART = "chart"  # a chart of a table result, as JSON
     WARNING = "warning"
     ERROR = "error"
     UNKNOWN = "unknown"
 
 
 ANSWER_TYPES = frozenset({ReActType.FINAL_ANSWER, ReActType.ANSWER, ReActType.RESPONSE, ReActType.CONCLUSION})
-TRACE_TYPES = frozenset(
-    {
-        ReActType.THOUGHT,
-        ReActType.ACTION,
-        ReActType.ACTION_INPUT,
-        ReActType.OBSERVATION,
-        ReActType.TOOL_CALL,
-        ReActType.TOOL_RESULT,
-    }
-)
+# What Show Thoughts hides: everything but the answer, explicit errors and charts.
+TRACE_TYPES = frozenset(set(ReActType) - ANSWER_TYPES - {ReActType.ERROR, ReActType.CHART})
 
 # The label the engine writes for each type; the parser also accepts the aliases in parser.py.
 CANONICAL_LABEL: dict[ReActType, str] = {
@@ -45,8 +38,9 @@ CANONICAL_LABEL: dict[ReActType, str] = {
     ReActType.ANSWER: "Answer",
     ReActType.RESPONSE: "Response",
     ReActType.CONCLUSION: "Conclusion",
-    ReActType.TOOL_CALL: "Tool Call",
-    ReActType.TOOL_RESULT: "Tool Result",
+    ReActType.DRAFT: "Draft",
+    ReActType.TABLE: "Table",
+    ReActType.CHART: "Chart",
     ReActType.WARNING: "Warning",
     ReActType.ERROR: "Error",
 }

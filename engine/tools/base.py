@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ValidationError
 
 from engine.errors import RetryException
+from engine.tools.results import ToolResult
 
 
 def describe_validation_error(tool: str, error: ValidationError) -> str:
@@ -38,6 +39,7 @@ class Tool:
     Args: ClassVar[type[BaseModel]]
     toolkit: ClassVar[str] = "general"
     always_on: ClassVar[bool] = False
+    computes: ClassVar[bool] = False  # its results are computed figures, which count as evidence
 
     def run(self, args: Any) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -86,19 +88,21 @@ class Tool:
         except ValidationError as exc:
             raise RetryException(describe_validation_error(self.name, exc)) from None
 
-    async def acall(self, raw: dict[str, Any], timeout_s: float) -> str:
-        """Validate, run (off the event loop when sync) and render the result as text."""
+    async def acall(self, raw: dict[str, Any], timeout_s: float) -> str | ToolResult:
+        """Validate, run (off the event loop when sync); text, or a ToolResult with its structured parts."""
         args = self.validate(raw)
         if inspect.iscoroutinefunction(self.run):
             result = await asyncio.wait_for(self.run(args), timeout_s)
         else:
             result = await asyncio.wait_for(asyncio.to_thread(self.run, args), timeout_s)
-        return render_result(result)
+        return result if isinstance(result, ToolResult) else render_result(result)
 
 
 def render_result(result: Any) -> str:
     if isinstance(result, str):
         return result
+    if isinstance(result, ToolResult):
+        return result.text
     if isinstance(result, BaseModel):
         return result.model_dump_json(indent=1)
     try:
@@ -110,9 +114,9 @@ def render_result(result: Any) -> str:
 class ToolRegistry:
     """The tools offered to one run, by name."""
 
-    def __init__(self, tools: Iterable[Tool] = (), router: Any = None) -> None:
+    def __init__(self, tools: Iterable[Tool] = (), routed: bool = False) -> None:
         self._tools: dict[str, Tool] = {}
-        self.router = router  # a ToolRouter, when the registry is large enough to route
+        self.routed = routed  # offered through a ToolRouter (the full toolkits); a subset is not routed again
         for tool in tools:
             self.add(tool)
 

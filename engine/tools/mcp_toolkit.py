@@ -266,22 +266,6 @@ class MCPTool(Tool):
         return await self.hub.call(self.server, self.name, raw, min(timeout_s, self.timeout_s))
 
 
-_HUB: MCPHub | None = None
-_HUB_LOCK = threading.Lock()
-
-
-def get_hub(specs: list[ServerSpec] | None = None) -> MCPHub | None:
-    """The process-wide hub, started on first use; None when no server is declared."""
-    global _HUB
-    with _HUB_LOCK:
-        if _HUB is None:
-            specs = specs if specs is not None else load_specs()
-            if not specs:
-                return None
-            _HUB = MCPHub(specs, errlog_path=Path("data/logs/mcp.log")).start()
-        return _HUB
-
-
 def realtime_toolkit(hub: MCPHub | None) -> list[Tool]:
     if hub is None:
         return []

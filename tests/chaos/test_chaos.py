@@ -9,11 +9,11 @@ import asyncio
 import copy
 import time
 
-from engine.config import EngineConfig
 from engine.llm.scripted import ScriptedLLM
-from engine.react.engine import ReActEngine
+from engine.react.agent import ReActEngine
 from engine.react.parser import parse_blocks
 from engine.react.types import ANSWER_TYPES, ReActType
+from engine.settings import EngineConfig
 from engine.tools.toolkits import general_toolkit
 from tests.chaos.generator import HangingTool, RaisingTool, generate
 

@@ -4,10 +4,10 @@ fake SSE server, so 429s, 500s and cut connections are real HTTP events."""
 import asyncio
 import copy
 
-from engine.config import EngineConfig
 from engine.llm.base import LLMError
 from engine.llm.mistral import MistralLLM
-from engine.react.engine import ReActEngine
+from engine.react.agent import ReActEngine
+from engine.settings import EngineConfig
 from engine.tools.toolkits import general_toolkit
 from tests.chaos.generator import HangingTool, RaisingTool, generate
 from tests.chaos.test_chaos import HISTORY, RUN_BOUND_S, check

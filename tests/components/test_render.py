@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.render import OBSERVATION_PREVIEW_CHARS, block_widgets, group_indices, is_trace, safe_label
+from components.render import OBSERVATION_PREVIEW_CHARS, block_widgets, group_indices, safe_label
 from engine.react.parser import parse_blocks
 from engine.react.types import ReActBlock, ReActType
 
@@ -42,9 +42,17 @@ def test_errors_and_warnings_have_their_own_widgets():
     assert block_widgets(ReActBlock(type=ReActType.WARNING, content="loop"))[0].kind == "warning"
 
 
-def test_answer_is_plain_markdown_outside_collapsibles_and_cleaned():
+def test_answer_is_plain_markdown_outside_collapsibles_and_kept_as_written():
     [w] = block_widgets(ReActBlock(type=ReActType.ANSWER, content="```\nThe total is 400.\n```"))
-    assert w.kind == "markdown" and w.text == "The total is 400."
+    assert w.kind == "markdown" and w.text == "```\nThe total is 400.\n```"
+
+
+@pytest.mark.parametrize(
+    ("answer", "shown"), [("108.", "108\\."), ("1) yes", "1) yes"), ("Total:\n42.", "Total:\n42\\.")]
+)
+def test_an_answer_that_is_only_a_number_is_not_a_list_marker(answer, shown):
+    [w] = block_widgets(ReActBlock(type=ReActType.ANSWER, content=answer))
+    assert w.text == shown
 
 
 def test_french_labels():
@@ -64,4 +72,4 @@ def test_model_text_in_labels_loses_its_markup(name):
 def test_grouping_and_trace_membership():
     blocks = parse_blocks("Thought: a\nAction: calculator\nAction Input: {}\nObservation: 1\nAnswer: done\nError: x")
     assert group_indices(blocks) == [[0], [1, 2], [3], [4], [5]]
-    assert [is_trace(b) for b in blocks] == [True, True, True, True, False, False]
+    assert [b.is_trace for b in blocks] == [True, True, True, True, False, False]

@@ -6,7 +6,7 @@ import pytest
 
 from engine.llm.base import LLMError
 from engine.llm.mistral import MistralLLM
-from engine.react.engine import ReActEngine
+from engine.react.agent import ReActEngine
 from engine.react.parser import parse_blocks
 from engine.react.types import ReActType
 from engine.tools.toolkits import general_toolkit

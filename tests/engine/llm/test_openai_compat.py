@@ -4,7 +4,7 @@ import pytest
 
 from engine.llm.base import LLMError
 from engine.llm.openai_compat import OpenAICompatLLM
-from engine.react.engine import ReActEngine
+from engine.react.agent import ReActEngine
 from engine.tools.toolkits import general_toolkit
 
 

@@ -48,10 +48,18 @@ def test_missing_action_input_gets_a_reformat_instruction():
 
 
 def test_invalid_json_gets_a_reformat_instruction():
-    engine = make_engine(['Thought: x\nAction: ask_user\nAction Input: {"question": "unclosed', ANSWER])
+    engine = make_engine(["Thought: x\nAction: statistics\nAction Input: {{{", ANSWER])
     text = run(engine)
     assert_well_ended(text)
     assert "not valid JSON" in feedback_sent(engine, 1)
+
+
+def test_repairable_json_is_repaired_before_any_retry():
+    engine = make_engine(['Thought: x\nAction: ask_user\nAction Input: {"question": "Which quarter?', ANSWER])
+    run(engine)
+    assert engine.result.status == "suspended"
+    assert engine.result.suspended.question == "Which quarter?"
+    assert len(engine.llm.calls) == 1
 
 
 def test_bare_string_input_fills_a_single_string_tool():
@@ -172,10 +180,11 @@ def test_model_written_observation_is_ignored():
     assert parse_blocks(text)[3].content == "4"
 
 
-def test_answer_in_code_fences_is_cleaned():
+def test_answer_in_code_fences_is_kept_as_written():
     engine = make_engine(["Thought: ok\nAnswer: ```\nThe total is 12.\n```"])
-    run(engine)
-    assert engine.result.answer == "The total is 12."
+    text = run(engine)
+    assert engine.result.answer == "```\nThe total is 12.\n```"
+    assert parse_blocks(text)[-1].content == engine.result.answer
 
 
 def test_backend_error_ends_with_an_explicit_error_block():
@@ -190,15 +199,18 @@ def test_stream_dropped_mid_answer_ends_with_an_error_block():
     engine = make_engine([Reply(text="Thought: ok\nAnswer: The figure is 12 and also", drop_after_chars=30)])
     text = run(engine)
     assert_well_ended(text)
-    assert parse_blocks(text)[-1].type is ReActType.ERROR
-    assert engine.result.status == "error"
+    last = parse_blocks(text)[-1]
+    assert last.type is ReActType.ERROR and "dropped in the middle of the reply" in last.content
+    assert engine.result.status == "error" and "dropped" in (engine.result.error or "")
 
 
 def test_backend_error_after_tool_calls_keeps_the_trace():
     engine = make_engine([call("calculator", {"expression": "1+1"}), LLMError("Rate limited.", "rate_limited")])
     text = run(engine)
     assert ReActType.OBSERVATION in types_of(text)
-    assert parse_blocks(text)[-1].type is ReActType.ERROR
+    last = parse_blocks(text)[-1]
+    assert last.type is ReActType.ERROR and last.content == "Rate limited."
+    assert engine.result.error == last.content and engine.result.error_source == "backend"
 
 
 def test_internal_failure_is_converted_and_visible():
@@ -208,6 +220,7 @@ def test_internal_failure_is_converted_and_visible():
     engine = make_engine([exploding])
     text = run(engine)
     assert_well_ended(text)
+    assert "An internal step failed (RuntimeError: bug)" in "\n".join(b.content for b in parse_blocks(text))
 
 
 def test_native_mode_bad_arguments_become_an_error_observation():

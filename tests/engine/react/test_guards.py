@@ -6,7 +6,7 @@ import json
 from pydantic import BaseModel
 
 from engine.llm.scripted import Reply
-from engine.react.engine import ReActEngine
+from engine.react.agent import ReActEngine
 from engine.react.hooks import HookDecision, Hooks
 from engine.react.parser import parse_blocks
 from engine.react.run_state import SuspendedRun

@@ -1,6 +1,6 @@
 from engine.llm.base import LLMError
 from engine.llm.scripted import ScriptedLLM
-from engine.react.engine import ReActEngine
+from engine.react.agent import ReActEngine
 from engine.react.history import clean_history, compress_history, estimate_tokens
 
 

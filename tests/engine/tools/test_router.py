@@ -108,11 +108,13 @@ def test_failure_or_low_scores_fall_back_to_the_full_set(registry):
     def broken(texts):
         raise RuntimeError("no model")
 
+    from engine.context import EngineContext
     from engine.llm.scripted import ScriptedLLM
-    from engine.react.engine import ReActEngine
+    from engine.react.agent import ReActEngine
 
-    registry_with_router = ToolRegistry(list(registry), router=ToolRouter(broken))
-    engine = ReActEngine(config={}, llm=ScriptedLLM(["Answer: x"]), tools=registry_with_router)
+    routed = ToolRegistry(list(registry), routed=True)
+    context = EngineContext(router=ToolRouter(broken))
+    engine = ReActEngine(config={}, llm=ScriptedLLM(["Answer: x"]), tools=routed, context=context)
     engine.get_engine_response("anything")
     assert "stock_price" in engine.llm.calls[0][0]["content"]  # every tool was described
 

@@ -1,5 +1,4 @@
-"""Turning one model step's blocks into a decision: an answer, tool calls, or a
-RetryException that tells the model what to fix."""
+"""Reading the tool call a model wrote in text: the tool's name and its Action Input."""
 
 from __future__ import annotations
 
@@ -8,10 +7,12 @@ import json
 import re
 from typing import Any
 
+import json_repair
+
 from engine.errors import RetryException
 from engine.tools.base import ToolRegistry
 
-_FENCE = re.compile(r"^```[\w-]*\s*|\s*```$")
+_WHOLE_FENCE = re.compile(r"```[\w-]*[ \t]*\n?(.*?)\n?[ \t]*```", re.DOTALL)
 
 
 def resolve_tool_name(text: str, registry: ToolRegistry) -> tuple[str, str | None]:
@@ -60,33 +61,58 @@ def _first_json_object(text: str) -> str | None:
     return None
 
 
+def strip_fence(text: str) -> str:
+    """The input without a code fence around it: both fences go, or neither (an
+    opening fence whose closing fence was cut off goes alone)."""
+    text = text.strip()
+    whole = _WHOLE_FENCE.fullmatch(text)
+    if whole:
+        text = whole.group(1).strip()
+    elif text.startswith("```") and text.count("```") == 1:
+        text = text.split("\n", 1)[1].strip() if "\n" in text else text[3:].strip()
+    if text.lower().startswith("json\n"):
+        text = text[5:].lstrip()
+    return text
+
+
+def _json_object(candidate: str) -> dict[str, Any] | None:
+    """A JSON object, read strictly, then leniently (literal newlines in strings), then repaired."""
+    for attempt in (lambda: json.loads(candidate), lambda: json.loads(candidate, strict=False)):
+        try:
+            value = attempt()
+        except ValueError:
+            continue
+        return value if isinstance(value, dict) else None
+    try:
+        value = json_repair.loads(candidate)
+    except Exception:  # the repair library gives up: the model is asked to fix it
+        return None
+    return value if isinstance(value, dict) and (value or candidate.replace(" ", "") == "{}") else None
+
+
 def parse_action_input(text: str, tool_name: str, single_field: str | None, required: bool = True) -> dict[str, Any]:
-    """Lenient JSON reading of an ``Action Input``; a bare string fills a one-string-field tool."""
-    raw = _FENCE.sub("", text.strip()).strip()
-    if raw.lower().startswith("json\n"):
-        raw = raw[5:]
+    """Tolerant reading of an ``Action Input``: JSON, repaired JSON, or a bare string
+    that fills a one-string-field tool (kept as written, quotes and backticks included)."""
+    raw = strip_fence(text)
     if not raw:
         if required:
             raise RetryException(f"the Action Input for {tool_name} is empty; give its input as JSON.")
         return {}
-    candidate = _first_json_object(raw)
-    error = "no JSON object found"
-    if candidate is not None:
-        for attempt in (candidate, candidate.replace("'", '"') if '"' not in candidate else None):
-            if attempt is None:
-                continue
+    if raw.startswith("{") or (single_field is None and "{" in raw):
+        candidate = _first_json_object(raw) or raw[raw.find("{") :]
+        value = _json_object(candidate)
+        if value is not None:
+            return value
+    elif single_field is not None:
+        if raw.startswith('"') and raw.endswith('"') and len(raw) > 1:
             try:
-                value = json.loads(attempt)
-            except ValueError as exc:
-                error = str(exc)
-                continue
-            if isinstance(value, dict):
-                return value
-    elif raw.startswith("{"):
-        error = "the JSON object is not closed"
-    if single_field is not None and not raw.startswith("{"):
-        return {single_field: raw.strip("\"'` ")}
+                decoded = json.loads(raw)
+            except ValueError:
+                decoded = None
+            if isinstance(decoded, str):
+                return {single_field: decoded}
+        return {single_field: raw}
     raise RetryException(
-        f"the Action Input for {tool_name} is not valid JSON ({error[:80]}); write one JSON object on the "
+        f"the Action Input for {tool_name} is not valid JSON; write one JSON object on the "
         'Action Input line, e.g. {"expression": "17 * 23"}.'
     )

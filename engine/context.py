@@ -1,0 +1,123 @@
+"""The explicit context a run works in: settings, the loaded indexes, the tool
+router and the MCP hub.
+
+The app builds one per process (cached by Streamlit), the CLI one per command, and
+tests build their own or pass replacements. Nothing here is a module-level
+singleton; the context owns what it starts and ``close()`` stops it.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine.settings import EngineConfig, Settings, current
+
+if TYPE_CHECKING:
+    from engine.llm.base import LLM
+    from engine.rag.manager import IndexManager
+    from engine.tools.base import ToolRegistry
+    from engine.tools.mcp_toolkit import MCPHub
+    from engine.tools.router import ToolRouter
+
+_NOT_STARTED: Any = object()
+
+
+class EngineContext:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        indexes: IndexManager | None = None,
+        router: ToolRouter | None = None,
+        hub: MCPHub | None = _NOT_STARTED,
+    ) -> None:
+        self._settings = settings
+        self._indexes = indexes
+        self._router = router
+        self._hub = hub
+        self._hub_key: tuple | None = None if hub is _NOT_STARTED else ("given",)
+        self._lock = threading.Lock()
+
+    @property
+    def settings(self) -> Settings:
+        """Fixed settings if given, else the environment as it is now."""
+        return self._settings if self._settings is not None else current()
+
+    # ---- what the context owns -------------------------------------------------
+    @property
+    def indexes(self) -> IndexManager:
+        """The loaded indexes, under the index root the settings name now."""
+        root = self.settings.index_root
+        with self._lock:
+            if self._indexes is None or (self._indexes.root is not None and self._indexes.root != root):
+                from engine.rag.manager import IndexManager
+
+                self._indexes = IndexManager(root=root)
+            return self._indexes
+
+    @property
+    def router(self) -> ToolRouter:
+        with self._lock:
+            if self._router is None:
+                from engine.tools.router import ToolRouter
+
+                self._router = ToolRouter()  # caches tool-description embeddings
+            return self._router
+
+    @property
+    def hub(self) -> MCPHub | None:
+        """The MCP hub, started on first use (and again if the MCP settings change);
+        None when disabled or no server is declared."""
+        settings = self.settings
+        key = (settings.mcp_servers_enabled, str(settings.mcp_servers_json))
+        with self._lock:
+            if self._hub_key != ("given",) and self._hub_key != key:
+                old, self._hub = self._hub, _NOT_STARTED
+                if old is not None and old is not _NOT_STARTED:
+                    old.close()
+            if self._hub is _NOT_STARTED:
+                self._hub, self._hub_key = self._start_hub(), key
+            return self._hub
+
+    def _start_hub(self) -> MCPHub | None:
+        if not self.settings.mcp_servers_enabled:
+            return None
+        from engine.tools.mcp_toolkit import MCPHub, load_specs
+
+        specs = load_specs(self.settings.mcp_servers_json)
+        if not specs:
+            return None
+        return MCPHub(specs, errlog_path=Path("data/logs/mcp.log")).start()
+
+    def close(self) -> None:
+        with self._lock:
+            hub, self._hub = self._hub, _NOT_STARTED
+        if hub is not None and hub is not _NOT_STARTED:
+            hub.close()
+
+    # ---- what a run asks of it ----------------------------------------------------
+    def engine_config(self) -> EngineConfig:
+        from engine.llm.factory import load_models_file
+
+        return EngineConfig.model_validate(load_models_file(self.settings.models_json).engine)
+
+    def build_llm(self, api_key: str | None = None) -> LLM:
+        from engine.llm.factory import build_llm, resolve_spec
+
+        return build_llm(resolve_spec(settings=self.settings, api_key=api_key))
+
+    def registry(self, theme: str | None) -> ToolRegistry:
+        from engine.tools.toolkits import build_registry
+
+        return build_registry(self, theme)
+
+    def route(self, prompt: str, tools: ToolRegistry) -> ToolRegistry:
+        """The tools to offer for ``prompt``; routing is an optimisation, so any failure offers them all."""
+        if not tools.routed:
+            return tools
+        try:
+            return tools.subset(self.router.route(prompt, tools))
+        except Exception:
+            return tools

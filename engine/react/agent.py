@@ -1,0 +1,299 @@
+"""The ReAct loop: stateless, streaming, and never silent.
+
+``ReActEngine`` is built fresh for every turn. It receives the compressed history,
+streams one raw ReAct text (the model's tokens under canonical labels, plus the
+engine's Actions, Observations, Thoughts, Warnings and Errors), and ends every run
+with an Answer block or an explicit Error block.
+
+``run → step → query / execute``: each step is recorded once as a ``Step``; the wire
+protocol turns it into messages and the ``StreamWriter`` into stream text. Every
+interruption is an exception raised where it happens and handled in ``_drive``:
+``RetryException`` (the model is told what to fix), ``ForceFinalizeException`` (a
+limit, or a failed step: the next call must answer; ``fatal`` when the backend
+itself failed), ``Suspended`` (ask_user) and ``Answered``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from engine.errors import ForceFinalizeException, RetryException
+from engine.llm.base import LLM, LLMError, iterate_async
+from engine.react.ask import Suspended, question_of, reply_observation, suspend
+from engine.react.execute import execute
+from engine.react.finalize import FinalAnswer
+from engine.react.guards import notes_after
+from engine.react.history import clean_history, compress_history
+from engine.react.hooks import Hooks
+from engine.react.opening import opening_messages
+from engine.react.protocols import WireProtocol, select
+from engine.react.protocols.reader import StopStep
+from engine.react.run_state import EngineResult, RunState, SuspendedRun
+from engine.react.step import Step
+from engine.react.stream import StreamWriter
+from engine.react.types import ReActType
+from engine.settings import EngineConfig
+from engine.tools.base import Tool, ToolRegistry
+
+
+class Answered(Exception):
+    """The run has its answer."""
+
+
+class ReActEngine:
+    """One turn of the agent. Build a new one per turn; it keeps nothing afterwards."""
+
+    def __init__(
+        self,
+        config: EngineConfig | dict[str, Any] | None = None,
+        llmapikey: str | None = None,
+        ragkwargs: dict[str, Any] | None = None,
+        *,
+        llm: LLM | None = None,
+        tools: ToolRegistry | list[Tool] | None = None,
+        hooks: Hooks | None = None,
+        context: Any = None,
+    ) -> None:
+        from engine.context import EngineContext
+
+        self.context = context if context is not None else EngineContext()
+        if config is None:
+            config = self.context.engine_config()
+        config = config if isinstance(config, EngineConfig) else EngineConfig.model_validate(config)
+        self.ragkwargs = dict(ragkwargs or {})
+        self.config = config.model_copy(
+            update={k: self.ragkwargs[k] for k in ("language", "detail") if self.ragkwargs.get(k)}
+        )
+        self.llm = llm if llm is not None else self.context.build_llm(api_key=llmapikey)
+        self.protocol: WireProtocol = select(self.llm.abilities, self.config.wire_protocol)
+        self._tools = tools if isinstance(tools, ToolRegistry) or tools is None else ToolRegistry(tools)
+        self.hooks = hooks or Hooks()
+        self._history: list[dict[str, Any]] = []
+        self.result = EngineResult()
+
+    @property
+    def observation_chars(self) -> int:
+        if "observation_max_chars" in self.config.model_fields_set or not self.llm.abilities.observation_chars:
+            return self.config.observation_max_chars
+        return self.llm.abilities.observation_chars
+
+    # ---- set-up -------------------------------------------------------------
+    def start(self, theme: str | None = None) -> ReActEngine:
+        """Pick the theme and load its toolkits now, not on first use."""
+        if theme:
+            self.ragkwargs["theme"] = theme
+        self._tools = None
+        _ = self.tools
+        return self
+
+    @property
+    def tools(self) -> ToolRegistry:
+        if self._tools is None:
+            self._tools = self.context.registry(self.ragkwargs.get("theme"))
+        return self._tools
+
+    @property
+    def backend_label(self) -> str:
+        return f"{self.llm.name} · {self.llm.model}"
+
+    def set_history(self, history: list[dict[str, Any]]) -> None:
+        """Take the conversation so far (OpenAI-style), cleaned and fitted to the budget."""
+
+        def summarise(prompt: str) -> str:
+            return self.llm.generate([{"role": "user", "content": prompt}], max_tokens=300, temperature=0.0).text
+
+        cfg = self.config
+        self._history = compress_history(
+            clean_history(history), cfg.history_token_budget, cfg.history_recent_share, summarise
+        )
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        return [dict(m) for m in self._history]
+
+    # ---- public runs ------------------------------------------------------------
+    async def stream(self, prompt: str) -> AsyncIterator[str]:
+        """Run the agent on ``prompt`` and yield the raw ReAct stream."""
+        async for token in self._drive(self._new_state(prompt)):
+            yield token
+
+    async def resume_stream(self, suspended: SuspendedRun | dict[str, Any], answer: str) -> AsyncIterator[str]:
+        """Continue a suspended run with the user's reply as the ask_user Observation."""
+        if not isinstance(suspended, SuspendedRun):
+            suspended = SuspendedRun.model_validate(suspended)
+        async for token in self._drive(suspended.state.model_copy(deep=True), resume=(suspended, answer)):
+            yield token
+
+    def stream_sync(self, prompt: str, heartbeat_s: float | None = None) -> Iterator[str]:
+        """The raw stream for sync callers; with ``heartbeat_s``, idle periods yield ``""``."""
+        return iterate_async(lambda: self.stream(prompt), heartbeat_s)
+
+    def resume_sync(
+        self, suspended: SuspendedRun | dict[str, Any], answer: str, heartbeat_s: float | None = None
+    ) -> Iterator[str]:
+        return iterate_async(lambda: self.resume_stream(suspended, answer), heartbeat_s)
+
+    def get_engine_response(self, prompt: str) -> EngineResult:
+        """The whole run at once: answer, blocks, iterations, usage, elapsed."""
+        for _ in self.stream_sync(prompt):
+            pass
+        return self.result
+
+    def resume(self, suspended: SuspendedRun | dict[str, Any], answer: str) -> EngineResult:
+        for _ in self.resume_sync(suspended, answer):
+            pass
+        return self.result
+
+    # ---- the run ------------------------------------------------------------------
+    def _new_state(self, prompt: str) -> RunState:
+        registry = self.context.route(prompt, self.tools)
+        messages = opening_messages(
+            prompt, self._history, self.protocol, self.llm.abilities, self.config, registry, self.ragkwargs.get("theme")
+        )
+        return RunState(prompt=prompt, mode=self.protocol.name, messages=messages, tool_names=registry.names())
+
+    async def _drive(self, state: RunState, resume: tuple[SuspendedRun, str] | None = None) -> AsyncIterator[str]:
+        """The one place where every way a run can end is handled."""
+        started = time.monotonic()
+        writer = StreamWriter()
+        result = self.result = EngineResult(backend=self.backend_label, iterations=state.iterations)
+        registry = self.tools.subset(state.tool_names)
+        try:
+            if resume is not None:
+                yield self._apply_user_reply(state, writer, *resume)
+            while True:
+                async for token in self._step(state, registry, writer, started):
+                    if token:
+                        yield token
+        except Answered:
+            result.status = "answered"
+        except Suspended as exc:
+            result.status, result.suspended = "suspended", exc.suspended
+        except ForceFinalizeException as exc:
+            if exc.fatal:
+                yield writer.block(ReActType.ERROR, exc.user_message)
+                result.status, result.error, result.error_source = "error", exc.user_message, "backend"
+            else:
+                final = FinalAnswer(self.llm, self.protocol, self.config)
+                async for token in final.stream(state, writer, exc.message):
+                    if token:
+                        yield token
+                result.answer = final.text
+                if final.error is not None:
+                    yield writer.block(ReActType.ERROR, final.error)
+                    result.status, result.error, result.error_source = "error", final.error, "backend"
+        except (GeneratorExit, asyncio.CancelledError):
+            result.status = "stopped"
+            raise
+        except Exception as exc:  # a bug of ours must still end in an explicit error block
+            yield writer.block(ReActType.ERROR, f"Internal error ({type(exc).__name__}); the run was stopped.")
+            result.status, result.error, result.error_source = (
+                "error",
+                f"Internal error ({type(exc).__name__}).",
+                "internal",
+            )
+        finally:
+            writer.parser.close()
+            result.blocks = writer.parser.blocks
+            result.steps = state.steps
+            result.iterations = state.iterations
+            result.usage = state.usage
+            result.elapsed = state.elapsed_before + (time.monotonic() - started)
+            if result.suspended is not None:
+                result.suspended.state.elapsed_before = result.elapsed
+
+    async def _step(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, started: float):
+        """One model call and its tool calls; raises to end the run."""
+        cfg = self.config
+        if state.iterations >= cfg.max_iterations:
+            raise ForceFinalizeException(f"I reached the limit of {cfg.max_iterations} reasoning steps.")
+        if time.monotonic() - started + state.elapsed_before > cfg.run_timeout_s:
+            raise ForceFinalizeException(f"The run took longer than {cfg.run_timeout_s:.0f} seconds.")
+        state.iterations += 1
+        step = Step(number=state.iterations)
+        try:
+            async for token in self._query(state, registry, writer, step):
+                yield token
+            if step.answer is not None:
+                state.steps.append(step)
+                self.result.answer = step.answer
+                if step.answer_cut:
+                    yield writer.block(ReActType.WARNING, "The answer was cut at the length limit.")
+                raise Answered
+            async for token in self._execute(state, registry, writer, step):
+                yield token
+            state.format_retries = 0
+        except RetryException as exc:
+            step.feedback = exc.message
+            state.steps.append(step)
+            state.format_retries += 1
+            yield writer.block(
+                ReActType.WARNING, f"Unusable model output ({exc.message.rstrip('.')}); asking it to fix it."
+            )
+            self.protocol.feedback(state.messages, exc.message)
+            if state.format_retries > cfg.max_format_retries:
+                raise ForceFinalizeException("The model kept producing output in the wrong format.") from None
+        except (ForceFinalizeException, Answered, Suspended, GeneratorExit, asyncio.CancelledError):
+            raise
+        except LLMError as exc:
+            raise ForceFinalizeException(exc.message, fatal=True) from None
+        except Exception as exc:
+            raise ForceFinalizeException(f"An internal step failed ({type(exc).__name__}: {str(exc)[:120]}).") from None
+
+    async def _query(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, step: Step):
+        """The model call: its tokens stream out as they come; the step records what it decided."""
+        kw: dict[str, Any] = {"max_tokens": self.config.max_tokens_per_step, "temperature": self.config.temperature}
+        kw.update(self.protocol.call_kwargs(registry, self.config, self.llm.abilities))
+        reader = self.protocol.reader(writer)
+        meta: dict[str, Any] = {}
+        if "assistant_prefix" in kw:
+            yield reader.feed(kw["assistant_prefix"])
+        stream = self.llm.astream_generate(state.messages, **kw)
+        try:
+            async for chunk in stream:
+                if "meta" in chunk:
+                    meta = chunk["meta"] or {}
+                    continue
+                yield reader.feed(chunk.get("delta", ""))
+            yield reader.close()
+        except StopStep:
+            meta.setdefault("finish_reason", "stop")
+        finally:
+            aclose = getattr(stream, "aclose", None)
+            if aclose is not None:
+                await aclose()
+        step.usage.add(meta.get("usage") or {})
+        state.usage.add(meta.get("usage") or {})
+        step.finish_reason = meta.get("finish_reason")
+        yield self.protocol.finish(reader, meta)
+        decision = self.protocol.interpret(reader, meta, registry)
+        step.thought, step.model_text, step.calls = decision.thought, decision.model_text, decision.calls
+        step.answer, step.answer_cut = decision.answer, decision.answer_cut
+        yield self.protocol.announce(writer, decision)
+
+    async def _execute(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, step: Step):
+        """Run the step's tool calls concurrently; ask_user suspends the run after them."""
+        asked = question_of(step.calls)
+        others = [c for c in step.calls if asked is None or c is not asked[0]]
+        step.observations = list(
+            await asyncio.gather(
+                *(execute(c, registry, state, self.config, self.hooks, self.observation_chars) for c in others)
+            )
+        )
+        for observation in step.observations:
+            yield writer.observation(observation)
+            step.notes.extend(notes_after(state, observation, self.config))
+        for note in step.notes:
+            yield writer.note(note)
+        state.steps.append(step)
+        state.messages.extend(self.protocol.step_messages(step))
+        if asked is not None:
+            raise suspend(state, *asked)
+
+    def _apply_user_reply(self, state: RunState, writer: StreamWriter, suspended: SuspendedRun, answer: str) -> str:
+        call, observation = reply_observation(state, suspended, answer)
+        state.messages.extend(self.protocol.user_reply(call, observation.text))
+        return writer.observation(observation)

@@ -1,0 +1,83 @@
+"""Running one tool call. Every failure becomes an Observation the model can act on,
+with a typed status; only cancellation (a Stop) escapes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from engine.errors import RetryException
+from engine.react.hooks import Hooks
+from engine.react.prompts import render
+from engine.react.run_state import RunState
+from engine.react.step import Observation, ObservationStatus, ToolCall
+from engine.settings import EngineConfig
+from engine.tools.base import ToolRegistry
+from engine.tools.results import ToolResult
+
+CUT_NOTE = "\n[… {n} more characters cut]"
+
+
+def call_key(name: str, args: dict[str, Any]) -> str:
+    return hashlib.sha1(f"{name}:{json.dumps(args, sort_keys=True, default=str)}".encode()).hexdigest()[:16]
+
+
+def cut(text: str, limit: int) -> str:
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    return text[:limit].rstrip() + CUT_NOTE.format(n=len(text) - limit)
+
+
+async def execute(
+    call: ToolCall, registry: ToolRegistry, state: RunState, config: EngineConfig, hooks: Hooks, max_chars: int
+) -> Observation:
+    state.tool_calls += 1
+    key = call_key(call.name, call.args)
+    count = state.call_counts.get(key, 0) + 1
+    state.call_counts[key] = count
+    tool = registry.get(call.name)
+    asked = call
+    status, result = ObservationStatus.ERROR, None
+    if tool is None:
+        text = f"Error: there is no tool named '{call.name}'. The tools are: {', '.join(registry.names())}."
+    elif call.raw_arguments is not None:
+        text = f"Error: the arguments for {call.name} were not valid JSON. Send one JSON object."
+    elif count >= config.cycle_block_at:
+        status, text = ObservationStatus.NOT_RUN, render("cycle_blocked", tool=call.name, count=count - 1)
+    else:
+        call, blocked = hooks.before(call)
+        if blocked:
+            status, text = ObservationStatus.BLOCKED, f"Blocked: {blocked}"
+        else:
+            try:
+                value = await tool.acall(call.args, config.tool_timeout_s)
+                result = value if isinstance(value, ToolResult) else ToolResult(text=value)
+                status, text = ObservationStatus.OK, result.text
+            except RetryException as exc:
+                text = f"Error: {exc.message}"
+            except TimeoutError:
+                text = f"Error: {call.name} took longer than {config.tool_timeout_s:g} s and was stopped."
+            except Exception as exc:
+                text = f"Error: {call.name} failed ({type(exc).__name__}: {str(exc)[:200]})."
+            rewritten = hooks.after(call, text)
+            if rewritten != text:
+                text, result = rewritten, None
+    text = cut(text, max_chars)
+    if status is ObservationStatus.OK and not text:
+        status = ObservationStatus.EMPTY
+    observation = Observation(
+        call_id=asked.id,
+        tool=asked.name,
+        args=asked.args,
+        text=text,
+        status=status,
+        n=state.observation_count + 1,
+        computed=bool(tool is not None and tool.computes and status is ObservationStatus.OK),
+    )
+    if result is not None and status is ObservationStatus.OK:
+        observation.passages = result.passages
+        observation.table = result.table
+        observation.computed = observation.computed or result.computed
+    return observation

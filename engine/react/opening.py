@@ -1,0 +1,42 @@
+"""The messages a run opens with: the system prompt for the chosen protocol, the
+history fitted to the backend, and the question."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.llm.base import Abilities, Message
+from engine.react.prompts import citation_rule, render, style_instructions
+from engine.react.protocols import PromptContext, WireProtocol
+from engine.settings import EngineConfig
+from engine.tools.base import ToolRegistry
+
+
+def opening_messages(
+    prompt: str,
+    history: list[dict[str, Any]],
+    protocol: WireProtocol,
+    abilities: Abilities,
+    config: EngineConfig,
+    registry: ToolRegistry,
+    theme: str | None = None,
+) -> list[Message]:
+    summaries = [m["content"] for m in history if m["role"] == "system"]
+    turns = [{"role": m["role"], "content": m["content"]} for m in history if m["role"] != "system"]
+    earlier = "\n".join(summaries)
+    if abilities.base_model and turns:
+        # A small base model copies the latest Q/A pair; it reads earlier turns as context instead.
+        lines = [f"{'User' if m['role'] == 'user' else 'Assistant'}: {m['content']}" for m in turns]
+        earlier = (earlier + "\n" if earlier else "") + "Earlier in this conversation:\n" + "\n".join(lines)
+        turns = []
+    context = PromptContext(
+        context=f"The analyst's knowledge theme is '{theme}'." if theme else "",
+        style=style_instructions(config.language, config.detail),
+        citation_rule=citation_rule(),
+    )
+    system = protocol.system_prompt(context, registry)
+    if earlier:
+        system += "\n\n" + earlier
+    if abilities.base_model:  # worked examples right before the question
+        system += "\n\n" + render("embedded_fewshot")
+    return [{"role": "system", "content": system}, *turns, {"role": "user", "content": prompt}]

@@ -1,0 +1,55 @@
+"""The raw stream as the engine writes it: canonical labels, and untrusted text that
+can never open a block of its own."""
+
+from __future__ import annotations
+
+from engine.react.parser import ReActStreamParser, escape_labels
+from engine.react.step import Note, Observation, ToolCall
+from engine.react.types import CANONICAL_LABEL, ReActType
+
+NOTE_TYPES = {"thought": ReActType.THOUGHT, "warning": ReActType.WARNING}
+
+
+class StreamWriter:
+    """Writes the raw stream and parses it with the same parser the client uses."""
+
+    def __init__(self) -> None:
+        self.parser = ReActStreamParser()
+        self.at_line_start = True
+
+    def write(self, text: str) -> str:
+        if text:
+            self.parser.feed(text)
+            self.at_line_start = text.endswith("\n")
+        return text
+
+    def block(self, block_type: ReActType, content: str = "", end: bool = True) -> str:
+        lead = "" if self.at_line_start else "\n"
+        first, newline, rest = content.partition("\n")  # the first line follows the label: never a label
+        body = first + newline + escape_labels(rest)
+        return self.write(f"{lead}{CANONICAL_LABEL[block_type]}: {body}" + ("\n" if end else ""))
+
+    def untrusted(self, text: str) -> str:
+        """Text inside the current block whose every line may look like a label
+        (tool output, document text quoted by the engine)."""
+        return self.write(escape_labels(text))
+
+    def end_line(self) -> str:
+        return "" if self.at_line_start else self.write("\n")
+
+    # ---- step parts --------------------------------------------------------------
+    def calls(self, calls: list[ToolCall]) -> str:
+        out = []
+        for call in calls:
+            out.append(self.block(ReActType.ACTION, call.name))
+            out.append(self.block(ReActType.ACTION_INPUT, call.arguments_json))
+        return "".join(out)
+
+    def observation(self, observation: Observation) -> str:
+        out = self.block(ReActType.OBSERVATION, observation.text)
+        if observation.table is not None:
+            out += self.block(ReActType.TABLE, observation.table.model_dump_json())
+        return out
+
+    def note(self, note: Note) -> str:
+        return self.block(NOTE_TYPES[note.kind], note.text)
