@@ -9,6 +9,8 @@ numbers written with thousands separators (``1,234.5``) or in the French style
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from engine.tools.tables.naming import column_labels, quote_ident
 _EN_NUMBER = r"^[-+]?(\d+|\d{1,3}(,\d{3})+)(\.\d+)?$"
 _FR_NUMBER = "^[-+]?(\\d+|\\d{1,3}([ \u00a0\u202f.]\\d{3})+)(,\\d+)?$"
 _FR_CLEAN = "[ \u00a0\u202f.]"
+_GLOB_CHARS = re.compile(r"[*?\[\]{}]")
 
 
 class CSVReadError(Exception):
@@ -48,7 +51,7 @@ def reserved_words(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
 
 
 def _reason(exc: duckdb.Error, path: Path) -> str:
-    text = str(exc).replace(str(path), path.name)
+    text = re.sub(r"[\"']/[^\"']*/([^/\"']+)[\"']", r'"\1"', str(exc).replace(str(path), path.name))
     if "not possible to automatically detect" in text:
         return "its layout (delimiter, quoting) could not be recognised"
     if "Invalid unicode" in text:
@@ -59,7 +62,21 @@ def _reason(exc: duckdb.Error, path: Path) -> str:
 
 
 def _read(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
-    """The raw Arrow table; retries once as Latin-1 and once with a full-file type scan."""
+    """The raw Arrow table. DuckDB reads a path as a glob pattern, so a name holding
+    ``*?[]{}`` is read through a link with a plain name."""
+    if not _GLOB_CHARS.search(str(path)):
+        return _read_plain(con, path)
+    with tempfile.TemporaryDirectory() as tmp:
+        link = Path(tmp) / "table.csv"
+        try:
+            link.symlink_to(path)
+        except OSError:
+            shutil.copyfile(path, link)
+        return _read_plain(con, link)
+
+
+def _read_plain(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
+    """Retries once as Latin-1 and once with a full-file type scan."""
     options = ""
     for _ in range(3):
         try:
@@ -75,25 +92,20 @@ def _read(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
     raise CSVReadError("its column types could not be settled")
 
 
-def _numeric_text(con: duckdb.DuckDBPyConnection, raw: Any, text_columns: list[str]) -> dict[str, str]:
-    """Which text columns hold only numbers with separators, and in which style ("en"/"fr")."""
-    if not text_columns or raw.num_rows == 0:
-        return {}
+def _styles(con: duckdb.DuckDBPyConnection, columns: list[str], sample: int | None) -> dict[str, str]:
+    """The number style ("en"/"fr") of each column whose non-null values all match one."""
     checks = []
-    for col in text_columns:
+    for col in columns:
         q = quote_ident(col)
         checks.append(f"count({q})")
         checks.append(f"count(*) FILTER (WHERE regexp_full_match(trim({q}), $en))")
         checks.append(f"count(*) FILTER (WHERE regexp_full_match(trim({q}), $fr))")
-    con.register("raw_csv", raw)
-    try:
-        counts = con.execute(
-            f"SELECT {', '.join(checks)} FROM raw_csv", {"en": _EN_NUMBER, "fr": _FR_NUMBER}
-        ).fetchall()[0]
-    finally:
-        con.unregister("raw_csv")
+    source = "raw_csv" if sample is None else f"(SELECT * FROM raw_csv LIMIT {int(sample)})"
+    counts = con.execute(f"SELECT {', '.join(checks)} FROM {source}", {"en": _EN_NUMBER, "fr": _FR_NUMBER}).fetchall()[
+        0
+    ]
     styles: dict[str, str] = {}
-    for i, col in enumerate(text_columns):
+    for i, col in enumerate(columns):
         total, en, fr = counts[3 * i : 3 * i + 3]
         if total and fr == total and en < total:
             styles[col] = "fr"
@@ -102,8 +114,22 @@ def _numeric_text(con: duckdb.DuckDBPyConnection, raw: Any, text_columns: list[s
     return styles
 
 
+def _numeric_text(con: duckdb.DuckDBPyConnection, raw: Any, text_columns: list[str]) -> dict[str, str]:
+    """Which text columns hold only numbers with separators, and in which style ("en"/"fr").
+    A first look at the first rows rules out ordinary text columns cheaply."""
+    if not text_columns or raw.num_rows == 0:
+        return {}
+    con.register("raw_csv", raw)
+    try:
+        candidates = list(_styles(con, text_columns, sample=2000))
+        return _styles(con, candidates, sample=None) if candidates else {}
+    finally:
+        con.unregister("raw_csv")
+
+
 def load_csv(con: duckdb.DuckDBPyConnection, path: Path, max_bytes: int) -> LoadedCSV:
     """Read ``path``; raise CSVReadError with one sentence when it cannot be a table."""
+    path = path.resolve()
     try:
         size = path.stat().st_size
     except OSError:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from engine.errors import RetryException
 from engine.tools.base import Tool
@@ -54,13 +54,20 @@ def _no_match(info: TableInfo, col: ColumnInfo, value: str) -> RetryException:
     return RetryException(f"No row of {info.name} has {col.name} = '{value[:40]}'{values}.")
 
 
+def _as_text(value: Any) -> Any:
+    """Numbers a model sends for a value are read as their text."""
+    return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
 class AggregateArgs(BaseModel):
-    table: str | None = Field(None, description="Table name (optional when there is one table).")
-    column: str | None = Field(None, description="The column to compute over (optional for count).")
-    operation: str = Field(..., description="sum, mean, min, max, count or median.")
-    group_by: str | None = Field(None, description="A column to group by, e.g. region.")
-    filter_column: str | None = Field(None, description="Keep only rows where this column…")
-    filter_value: str | int | float | None = Field(None, description="…equals this value (text ignores case).")
+    table: str | None = Field(None, max_length=200, description="Table name (optional when there is one table).")
+    column: str | None = Field(None, max_length=200, description="The column to compute over (optional for count).")
+    operation: str = Field(..., max_length=40, description="sum, mean, min, max, count or median.")
+    group_by: str | None = Field(None, max_length=200, description="A column to group by, e.g. region.")
+    filter_column: str | None = Field(None, max_length=200, description="Keep only rows where this column…")
+    filter_value: str | None = Field(None, max_length=500, description="…equals this value (text ignores case).")
+
+    _value_text = field_validator("filter_value", mode="before")(_as_text)
 
 
 class AggregateTable(Tool):
@@ -121,10 +128,12 @@ class AggregateTable(Tool):
 
 
 class LookupArgs(BaseModel):
-    table: str | None = Field(None, description="Table name (optional when there is one table).")
-    column: str = Field(..., description="The column to search.")
-    value: str | int | float = Field(..., description="The value to find.")
-    match: str = Field("equals", description="equals (ignores case) or contains.")
+    table: str | None = Field(None, max_length=200, description="Table name (optional when there is one table).")
+    column: str = Field(..., max_length=200, description="The column to search.")
+    value: str = Field(..., max_length=500, description="The value to find.")
+    match: str = Field("equals", max_length=20, description="equals (ignores case) or contains.")
+
+    _value_text = field_validator("value", mode="before")(_as_text)
 
 
 class LookupTable(Tool):

@@ -138,3 +138,13 @@ def test_table_lookup_is_forgiving(sales_csv, write_csv):
         catalog.table(None)
     with pytest.raises(RetryException, match="the tables are: sales_2025, costs"):
         catalog.table("inventory")
+
+
+@pytest.mark.parametrize("name", ["sales*.csv", "x[1].csv", "{a,b}.csv", "q?.csv"])
+def test_glob_characters_in_a_file_name_read_that_file_only(write_csv, name):
+    write_csv("salesX.csv", "a\n2\n")
+    write_csv("x1.csv", "a\n2\n")
+    write_csv("a.csv", "a\n2\n")
+    write_csv("qq.csv", "a\n2\n")
+    info = next(iter(TableCatalog.from_paths([write_csv(name, "a\n1\n")]).tables.values()))
+    assert info.data.column("a").to_pylist() == [1]

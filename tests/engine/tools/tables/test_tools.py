@@ -167,3 +167,12 @@ def test_toolkit_with_only_a_corrupt_csv_explains_it(write_csv):
     assert "Not loaded: broken.csv could not be read as a table" in tool.description
     with pytest.raises(RetryException, match="broken.csv could not be read as a table"):
         AggregateTable(tool.catalog).run(AggregateTable.Args(operation="count"))
+
+
+def test_numbers_as_values_and_huge_arguments(tools):
+    assert call(tools[0], operation="count", filter_column="units", filter_value=4).table.rows == [[1, 1]]
+    assert call(tools[1], column="units", value=10).table.rows[0][1] == "France"
+    with pytest.raises(RetryException, match="Invalid arguments for aggregate_table: 'column'"):
+        call(tools[0], column="x" * 100_000, operation="sum")
+    with pytest.raises(RetryException, match="'value'"):
+        call(tools[1], column="region", value="y" * 100_000)
