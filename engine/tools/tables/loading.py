@@ -127,6 +127,18 @@ def _numeric_text(con: duckdb.DuckDBPyConnection, raw: Any, text_columns: list[s
         con.unregister("raw_csv")
 
 
+def _dictionary_encoded(data: Any, columns: list[str]) -> Any:
+    """Text columns with few distinct values (regions, products) stored as dictionaries:
+    DuckDB filters and groups them about twice as fast."""
+    for name in columns:
+        index = data.schema.get_field_index(name)
+        encoded = data.column(index).dictionary_encode()
+        distinct = max((len(chunk.dictionary) for chunk in encoded.chunks), default=0)
+        if data.num_rows >= 1000 and distinct <= data.num_rows // 10:
+            data = data.set_column(index, name, encoded)
+    return data
+
+
 def load_csv(con: duckdb.DuckDBPyConnection, path: Path, max_bytes: int) -> LoadedCSV:
     """Read ``path``; raise CSVReadError with one sentence when it cannot be a table."""
     path = path.resolve()
@@ -164,6 +176,7 @@ def load_csv(con: duckdb.DuckDBPyConnection, path: Path, max_bytes: int) -> Load
             data = con.sql(f"SELECT {', '.join(parts)} FROM raw_csv").to_arrow_table()
         finally:
             con.unregister("raw_csv")
+    data = _dictionary_encoded(data, [labels[names.index(c)] for c in text_columns if c not in styles])
     con.register("loaded_csv", data)
     try:
         types = [str(t) for t in con.sql("SELECT * FROM loaded_csv").types]

@@ -176,3 +176,16 @@ def test_numbers_as_values_and_huge_arguments(tools):
         call(tools[0], column="x" * 100_000, operation="sum")
     with pytest.raises(RetryException, match="'value'"):
         call(tools[1], column="region", value="y" * 100_000)
+
+
+def test_larger_tables_with_repeated_text_give_the_same_answers(write_csv):
+    regions = ["France", "Benelux", "Export"]
+    lines = ["region,units"] + [f"{regions[i % 3]},{i}" for i in range(3000)]
+    catalog = TableCatalog.from_paths([write_csv("big.csv", "\n".join(lines) + "\n")])
+    assert str(catalog.tables["big"].data.schema.field("region").type).startswith("dictionary")
+    aggregate, lookup = AggregateTable(catalog), LookupTable(catalog)
+    result = call(aggregate, column="units", operation="sum", filter_column="region", filter_value="benelux")
+    assert result.table.rows == [[sum(range(1, 3000, 3)), 1000]]
+    assert len(call(lookup, column="region", value="xpor", match="contains").table.rows) == 50
+    sql = call(QueryTable(catalog), sql="SELECT region, max(units) FROM big GROUP BY 1 ORDER BY 1")
+    assert sql.table.rows == [["Benelux", 2998], ["Export", 2999], ["France", 2997]]
