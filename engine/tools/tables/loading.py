@@ -22,6 +22,7 @@ from engine.tools.tables.naming import column_labels, quote_ident
 _EN_NUMBER = r"^[-+]?(\d+|\d{1,3}(,\d{3})+)(\.\d+)?$"
 _FR_NUMBER = "^[-+]?(\\d+|\\d{1,3}([ \u00a0\u202f.]\\d{3})+)(,\\d+)?$"
 _FR_CLEAN = "[ \u00a0\u202f.]"
+_SEPARATOR = "[,. \u00a0\u202f]"
 _GLOB_CHARS = re.compile(r"[*?\[\]{}]")
 
 
@@ -93,23 +94,27 @@ def _read_plain(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
 
 
 def _styles(con: duckdb.DuckDBPyConnection, columns: list[str], sample: int | None) -> dict[str, str]:
-    """The number style ("en"/"fr") of each column whose non-null values all match one."""
+    """The number style ("en"/"fr") of each column whose non-null values all match one and
+    that has separators somewhere (on a sample, only the match is checked)."""
     checks = []
     for col in columns:
         q = quote_ident(col)
         checks.append(f"count({q})")
         checks.append(f"count(*) FILTER (WHERE regexp_full_match(trim({q}), $en))")
         checks.append(f"count(*) FILTER (WHERE regexp_full_match(trim({q}), $fr))")
+        checks.append(f"count(*) FILTER (WHERE regexp_matches(trim({q}), $sep))")
+        checks.append(f"count(*) FILTER (WHERE regexp_matches(trim({q}), '^[-+]?0[0-9]'))")
     source = "raw_csv" if sample is None else f"(SELECT * FROM raw_csv LIMIT {int(sample)})"
-    counts = con.execute(f"SELECT {', '.join(checks)} FROM {source}", {"en": _EN_NUMBER, "fr": _FR_NUMBER}).fetchall()[
-        0
-    ]
+    params = {"en": _EN_NUMBER, "fr": _FR_NUMBER, "sep": _SEPARATOR}
+    counts = con.execute(f"SELECT {', '.join(checks)} FROM {source}", params).fetchall()[0]
     styles: dict[str, str] = {}
     for i, col in enumerate(columns):
-        total, en, fr = counts[3 * i : 3 * i + 3]
-        if total and fr == total and en < total:
+        total, en, fr, separated, leading_zero = counts[5 * i : 5 * i + 5]
+        if not total or leading_zero or (sample is None and not separated):
+            continue  # plain digits with leading zeros are codes (postcodes, ids), not amounts
+        if fr == total and en < total:
             styles[col] = "fr"
-        elif total and en == total:
+        elif en == total:
             styles[col] = "en"
     return styles
 

@@ -148,3 +148,11 @@ def test_glob_characters_in_a_file_name_read_that_file_only(write_csv, name):
     write_csv("qq.csv", "a\n2\n")
     info = next(iter(TableCatalog.from_paths([write_csv(name, "a\n1\n")]).tables.values()))
     assert info.data.column("a").to_pylist() == [1]
+
+
+def test_codes_with_leading_zeros_stay_text(write_csv):
+    path = write_csv("codes.csv", 'postcode,amount,plain\n01234,"1,5",12a\n75001,"2,25",7\n')
+    info = TableCatalog.from_paths([path]).tables["codes"]
+    assert {c.name: c.kind for c in info.columns} == {"postcode": "text", "amount": "number", "plain": "text"}
+    assert info.data.column("postcode").to_pylist() == ["01234", "75001"]
+    assert info.data.column("amount").to_pylist() == [1.5, 2.25]
