@@ -1,0 +1,41 @@
+"""Tools over the analyst's tables (CSV files), computed by DuckDB.
+
+``table_toolkit(paths, small_model=...)`` is what the registry calls: ``query_table``
+(SQL) for models that can write SQL; ``aggregate_table`` and ``lookup_table`` (no SQL)
+for the embedded small model, which cannot.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.tools.base import Tool
+from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo, TableLimits
+from engine.tools.tables.query_tool import QueryTable
+from engine.tools.tables.simple_tools import AggregateTable, LookupTable
+
+__all__ = [
+    "AggregateTable",
+    "ColumnInfo",
+    "LookupTable",
+    "QueryTable",
+    "TableCatalog",
+    "TableInfo",
+    "TableLimits",
+    "table_toolkit",
+]
+
+
+def table_toolkit(paths: list[Path], *, small_model: bool, limits: TableLimits | None = None) -> list[Tool]:
+    """The table tools for these files; ``[]`` when there is no CSV among them. A CSV that
+    could not be read still yields the tools, so the model can tell the analyst why.
+
+    A small model gets the two no-SQL tools only: it cannot write SQL, and every extra
+    tool description costs it prompt room and choice accuracy. Other models get
+    ``query_table`` only, which covers what the simple tools do."""
+    catalog = TableCatalog.from_paths(paths, limits)
+    if not len(catalog) and not catalog.problems:
+        return []
+    if small_model:
+        return [AggregateTable(catalog), LookupTable(catalog)]
+    return [QueryTable(catalog)]

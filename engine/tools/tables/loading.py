@@ -1,0 +1,190 @@
+"""Reading one CSV file into memory with DuckDB's sniffer (``read_csv_auto``).
+
+The table is kept as an Arrow table so each query can register it on a fresh,
+locked-down connection without touching the file again. Text columns that hold
+numbers written with thousands separators (``1,234.5``) or in the French style
+(``1 234,5``) become numbers; a file that is not UTF-8 is read as Latin-1.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from engine.tools.tables.naming import column_labels, quote_ident
+
+_EN_NUMBER = r"^[-+]?(\d+|\d{1,3}(,\d{3})+)(\.\d+)?$"
+_FR_NUMBER = "^[-+]?(\\d+|\\d{1,3}([ \u00a0\u202f.]\\d{3})+)(,\\d+)?$"
+_FR_CLEAN = "[ \u00a0\u202f.]"
+_SEPARATOR = "[,. \u00a0\u202f]"
+_GLOB_CHARS = re.compile(r"[*?\[\]{}]")
+
+
+class CSVReadError(Exception):
+    """A file that cannot be used as a table; the message is one readable sentence."""
+
+
+@dataclass(frozen=True)
+class LoadedCSV:
+    data: Any  # a pyarrow.Table
+    columns: list[tuple[str, str]]  # (name, DuckDB type)
+    rows: int
+
+
+def open_loader(memory_mb: int, threads: int) -> duckdb.DuckDBPyConnection:
+    """A connection for reading files: no Python-variable scans, no extension downloads."""
+    con = duckdb.connect(":memory:", config={"python_enable_replacements": False, "threads": threads})
+    con.execute(f"SET memory_limit='{int(memory_mb)}MB'")
+    con.execute("SET autoinstall_known_extensions=false")
+    con.execute("SET autoload_known_extensions=false")
+    return con
+
+
+def reserved_words(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
+    rows = con.execute("SELECT keyword_name FROM duckdb_keywords() WHERE keyword_category = 'reserved'").fetchall()
+    return frozenset(r[0].lower() for r in rows)
+
+
+def _reason(exc: duckdb.Error, path: Path) -> str:
+    text = re.sub(r"[\"']/[^\"']*/([^/\"']+)[\"']", r'"\1"', str(exc).replace(str(path), path.name))
+    if "not possible to automatically detect" in text:
+        return "its layout (delimiter, quoting) could not be recognised"
+    if "Invalid unicode" in text:
+        return "it is neither UTF-8 nor Latin-1 text"
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    first = re.sub(r"^[A-Za-z ]+Error:\s*", "", lines[0] if lines else "unknown error")
+    return first[:200].rstrip(".")
+
+
+def _read(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
+    """The raw Arrow table. DuckDB reads a path as a glob pattern, so a name holding
+    ``*?[]{}`` is read through a link with a plain name."""
+    if not _GLOB_CHARS.search(str(path)):
+        return _read_plain(con, path)
+    with tempfile.TemporaryDirectory() as tmp:
+        link = Path(tmp) / "table.csv"
+        try:
+            link.symlink_to(path)
+        except OSError:
+            shutil.copyfile(path, link)
+        return _read_plain(con, link)
+
+
+def _read_plain(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
+    """Retries once as Latin-1 and once with a full-file type scan."""
+    options = ""
+    for _ in range(3):
+        try:
+            return con.sql(f"SELECT * FROM read_csv_auto($p{options})", params={"p": str(path)}).to_arrow_table()
+        except duckdb.InvalidInputException as exc:
+            if "Invalid unicode" not in str(exc) or "encoding" in options:
+                raise
+            options += ", encoding='latin-1'"
+        except duckdb.ConversionException:
+            if "sample_size" in options:
+                raise
+            options += ", sample_size=-1"
+    raise CSVReadError("its column types could not be settled")
+
+
+def _styles(con: duckdb.DuckDBPyConnection, columns: list[str], sample: int | None) -> dict[str, str]:
+    """The number style ("en"/"fr") of each column whose non-null values all match one and
+    that has separators somewhere (on a sample, only the match is checked)."""
+    checks = []
+    for col in columns:
+        q = quote_ident(col)
+        checks.append(f"count({q})")
+        checks.append(f"count(*) FILTER (WHERE regexp_full_match(trim({q}), $en))")
+        checks.append(f"count(*) FILTER (WHERE regexp_full_match(trim({q}), $fr))")
+        checks.append(f"count(*) FILTER (WHERE regexp_matches(trim({q}), $sep))")
+        checks.append(f"count(*) FILTER (WHERE regexp_matches(trim({q}), '^[-+]?0[0-9]'))")
+    source = "raw_csv" if sample is None else f"(SELECT * FROM raw_csv LIMIT {int(sample)})"
+    params = {"en": _EN_NUMBER, "fr": _FR_NUMBER, "sep": _SEPARATOR}
+    counts = con.execute(f"SELECT {', '.join(checks)} FROM {source}", params).fetchall()[0]
+    styles: dict[str, str] = {}
+    for i, col in enumerate(columns):
+        total, en, fr, separated, leading_zero = counts[5 * i : 5 * i + 5]
+        if not total or leading_zero or (sample is None and not separated):
+            continue  # plain digits with leading zeros are codes (postcodes, ids), not amounts
+        if fr == total and en < total:
+            styles[col] = "fr"
+        elif en == total:
+            styles[col] = "en"
+    return styles
+
+
+def _numeric_text(con: duckdb.DuckDBPyConnection, raw: Any, text_columns: list[str]) -> dict[str, str]:
+    """Which text columns hold only numbers with separators, and in which style ("en"/"fr").
+    A first look at the first rows rules out ordinary text columns cheaply."""
+    if not text_columns or raw.num_rows == 0:
+        return {}
+    con.register("raw_csv", raw)
+    try:
+        candidates = list(_styles(con, text_columns, sample=2000))
+        return _styles(con, candidates, sample=None) if candidates else {}
+    finally:
+        con.unregister("raw_csv")
+
+
+def _dictionary_encoded(data: Any, columns: list[str]) -> Any:
+    """Text columns with few distinct values (regions, products) stored as dictionaries:
+    DuckDB filters and groups them about twice as fast."""
+    for name in columns:
+        index = data.schema.get_field_index(name)
+        encoded = data.column(index).dictionary_encode()
+        distinct = max((len(chunk.dictionary) for chunk in encoded.chunks), default=0)
+        if data.num_rows >= 1000 and distinct <= data.num_rows // 10:
+            data = data.set_column(index, name, encoded)
+    return data
+
+
+def load_csv(con: duckdb.DuckDBPyConnection, path: Path, max_bytes: int) -> LoadedCSV:
+    """Read ``path``; raise CSVReadError with one sentence when it cannot be a table."""
+    path = path.resolve()
+    try:
+        size = path.stat().st_size
+    except OSError:
+        raise CSVReadError(f"{path.name} could not be opened.") from None
+    if size == 0:
+        raise CSVReadError(f"{path.name} is empty.")
+    if size > max_bytes:
+        raise CSVReadError(f"{path.name} is {size / 1e6:.0f} MB, over the {max_bytes / 1e6:.0f} MB limit for tables.")
+    try:
+        raw = _read(con, path)
+    except duckdb.Error as exc:
+        raise CSVReadError(f"{path.name} could not be read as a table: {_reason(exc, path)}.") from None
+    names = list(raw.schema.names)
+    text_columns = [n for n, f in zip(names, raw.schema, strict=True) if str(f.type) in ("string", "large_string")]
+    styles = _numeric_text(con, raw, text_columns)
+    labels = column_labels(names)
+    if not styles and labels == names:
+        data = raw
+    else:
+        parts = []
+        for name, label in zip(names, labels, strict=True):
+            q = quote_ident(name)
+            if styles.get(name) == "fr":
+                expr = f"CAST(replace(regexp_replace(trim({q}), '{_FR_CLEAN}', '', 'g'), ',', '.') AS DOUBLE)"
+            elif styles.get(name) == "en":
+                expr = f"CAST(replace(trim({q}), ',', '') AS DOUBLE)"
+            else:
+                expr = q
+            parts.append(f"{expr} AS {quote_ident(label)}")
+        con.register("raw_csv", raw)
+        try:
+            data = con.sql(f"SELECT {', '.join(parts)} FROM raw_csv").to_arrow_table()
+        finally:
+            con.unregister("raw_csv")
+    data = _dictionary_encoded(data, [labels[names.index(c)] for c in text_columns if c not in styles])
+    con.register("loaded_csv", data)
+    try:
+        types = [str(t) for t in con.sql("SELECT * FROM loaded_csv").types]
+    finally:
+        con.unregister("loaded_csv")
+    return LoadedCSV(data=data, columns=list(zip(labels, types, strict=True)), rows=data.num_rows)

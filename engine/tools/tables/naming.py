@@ -1,0 +1,90 @@
+"""Names for tables and columns: safe SQL table names from file names, clean column
+labels from CSV headers, identifier quoting, and forgiving name matching for models
+that spell a name loosely."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from engine.errors import RetryException
+
+MAX_NAME = 48
+MAX_COLUMN = 64
+_SIMPLE = re.compile(r"[a-z_][a-z0-9_]*")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def quote_ident(name: str) -> str:
+    """A DuckDB identifier in double quotes, inner quotes doubled."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def display_ident(name: str) -> str:
+    """How a model should write the name in SQL: bare when simple, else quoted."""
+    return name if _SIMPLE.fullmatch(name) else quote_ident(name)
+
+
+def _ascii(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
+def table_name(stem: str, taken: Iterable[str], reserved: frozenset[str] = frozenset()) -> str:
+    """A lowercase ``[a-z_][a-z0-9_]*`` name from a file stem, unique among ``taken``
+    (compared case-insensitively) and never a reserved SQL keyword."""
+    base = re.sub(r"[^a-z0-9]+", "_", _ascii(stem).lower()).strip("_")[:MAX_NAME].strip("_") or "table"
+    if base[0].isdigit():
+        base = "t_" + base
+    if base in reserved:
+        base += "_table"
+    used = {t.lower() for t in taken}
+    name, n = base, 2
+    while name in used:
+        name = f"{base}_{n}"
+        n += 1
+    return name
+
+
+def column_labels(names: list[str]) -> list[str]:
+    """Header names without control characters, bounded in length, unique case-insensitively
+    (DuckDB identifiers ignore case)."""
+    out: list[str] = []
+    used: set[str] = set()
+    for i, raw in enumerate(names):
+        label = " ".join(_CONTROL.sub(" ", raw).split())[:MAX_COLUMN].strip() or f"column_{i + 1}"
+        candidate, n = label, 2
+        while candidate.lower() in used:
+            candidate = f"{label}_{n}"
+            n += 1
+        used.add(candidate.lower())
+        out.append(candidate)
+    return out
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", _ascii(text).lower())
+
+
+def match_name(given: str, choices: list[str], what: str, where: str = "") -> tuple[str, str]:
+    """The choice ``given`` means, and a note when it was not an exact match.
+
+    Exact, then case/punctuation-insensitive, then the one name that starts with or
+    contains it, then the closest spelling; otherwise a
+    RetryException listing the real names."""
+    if given in choices:
+        return given, ""
+    key = _key(given.strip().removesuffix(".csv").removesuffix(".CSV"))
+    by_key = {_key(c): c for c in choices}
+    if key and key in by_key:
+        found = by_key[key]
+        return found, "" if found.lower() == given.strip().lower() else f"({what} '{given}' read as '{found}')"
+    partial = [c for k, c in by_key.items() if key and len(key) >= 3 and (k.startswith(key) or key in k)]
+    close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.75) if key else []
+    if len(partial) == 1 or close:
+        found = partial[0] if len(partial) == 1 else by_key[close[0]]
+        return found, f"({what} '{given}' read as '{found}')"
+    listed = ", ".join(choices[:40]) + (f" and {len(choices) - 40} more" if len(choices) > 40 else "")
+    place = f" in {where}" if where else ""
+    raise RetryException(f"There is no {what} '{given[:80]}'{place}; the {what}s are: {listed}.")

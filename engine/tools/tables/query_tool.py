@@ -1,0 +1,35 @@
+"""``query_table``: one read-only SQL SELECT over the analyst's tables, run by DuckDB."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from engine.tools.base import Tool
+from engine.tools.results import ToolResult
+from engine.tools.tables.catalog import TableCatalog
+from engine.tools.tables.render import table_data, text_table
+from engine.tools.tables.sandbox import run_select, single_select
+
+
+class QueryTableArgs(BaseModel):
+    sql: str = Field(..., description="One DuckDB SELECT (or WITH … SELECT) over the tables listed above.")
+
+
+class QueryTable(Tool):
+    name = "query_table"
+    toolkit = "tables"
+    Args = QueryTableArgs
+
+    def __init__(self, catalog: TableCatalog) -> None:
+        self.catalog = catalog
+        self.description = (
+            "Computes over the analyst's tables (CSV files) with one read-only SQL SELECT (DuckDB dialect): "
+            "totals, averages, maxima, filters, group by, joins. Use it for any figure from a table. "
+            "Quote names with spaces in double quotes. Tables:\n" + catalog.describe()
+        )
+
+    def run(self, args: QueryTableArgs) -> ToolResult:
+        sql = single_select(args.sql, self.catalog.limits)
+        out = run_select(self.catalog, sql)
+        title = " ".join(sql.split())[:120]
+        return ToolResult(text=text_table(out, self.catalog.limits), table=table_data(out, title=title), computed=True)

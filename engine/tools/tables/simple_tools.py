@@ -1,0 +1,170 @@
+"""Table tools a small model can call without writing SQL: ``aggregate_table`` and
+``lookup_table``. The SQL is built here, with identifiers taken from the catalog only
+(never from the model's text) and values passed as parameters. Loose spellings of
+table, column and operation names are accepted, with a note saying how they were read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+from engine.errors import RetryException
+from engine.tools.base import Tool
+from engine.tools.results import ToolResult
+from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
+from engine.tools.tables.naming import quote_ident
+from engine.tools.tables.render import table_data, text_table
+from engine.tools.tables.sandbox import run_select
+
+OPERATIONS = {"sum": "sum", "mean": "avg", "min": "min", "max": "max", "count": "count", "median": "median"}
+_SYNONYMS = {
+    "total": "sum", "add": "sum", "somme": "sum", "average": "mean", "avg": "mean", "moyenne": "mean",
+    "minimum": "min", "lowest": "min", "smallest": "min", "maximum": "max", "highest": "max", "largest": "max",
+    "biggest": "max", "top": "max", "number": "count", "nombre": "count", "médiane": "median", "mediane": "median",
+}  # fmt: skip
+_NUMERIC_ONLY = {"sum", "mean", "median"}
+LOOKUP_ROWS = 50
+
+
+def operation_of(given: str) -> str:
+    key = given.strip().lower()
+    key = _SYNONYMS.get(key, key)
+    if key not in OPERATIONS:
+        raise RetryException(f"Unknown operation '{given[:40]}'; use one of {', '.join(OPERATIONS)}.")
+    return key
+
+
+def _value_condition(col: ColumnInfo, value: str, contains: bool) -> tuple[str, Any]:
+    """A WHERE clause comparing ``col`` with the parameter $v, and the parameter."""
+    q = quote_ident(col.name)
+    text = str(value).strip()
+    if col.kind == "number" and not contains:
+        try:
+            return f"{q} = $v", float(text.replace(" ", "").replace(",", "."))
+        except ValueError:
+            raise RetryException(f"Column {col.name} holds numbers; '{text[:40]}' is not a number.") from None
+    if contains:
+        return f"contains(lower(CAST({q} AS VARCHAR)), lower($v))", text
+    return f"lower(trim(CAST({q} AS VARCHAR))) = lower($v)", text
+
+
+def _no_match(info: TableInfo, col: ColumnInfo, value: str) -> RetryException:
+    values = f"; its values are {', '.join(col.examples)}" if col.examples else ""
+    return RetryException(f"No row of {info.name} has {col.name} = '{value[:40]}'{values}.")
+
+
+def _as_text(value: Any) -> Any:
+    """Numbers a model sends for a value are read as their text."""
+    return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
+class AggregateArgs(BaseModel):
+    table: str | None = Field(None, max_length=200, description="Table name (optional when there is one table).")
+    column: str | None = Field(None, max_length=200, description="The column to compute over (optional for count).")
+    operation: str = Field(..., max_length=40, description="sum, mean, min, max, count or median.")
+    group_by: str | None = Field(None, max_length=200, description="A column to group by, e.g. region.")
+    filter_column: str | None = Field(None, max_length=200, description="Keep only rows where this column…")
+    filter_value: str | None = Field(None, max_length=500, description="…equals this value (text ignores case).")
+
+    _value_text = field_validator("filter_value", mode="before")(_as_text)
+
+
+class AggregateTable(Tool):
+    name = "aggregate_table"
+    toolkit = "tables"
+    Args = AggregateArgs
+
+    def __init__(self, catalog: TableCatalog) -> None:
+        self.catalog = catalog
+        self.description = (
+            "Computes a sum, mean, min, max, count or median of a table column, optionally by group and for rows "
+            "where one column equals a value. Tables:\n" + catalog.describe()
+        )
+
+    def run(self, args: AggregateArgs) -> ToolResult:
+        info, note = self.catalog.table(args.table)
+        notes = [note]
+        op = operation_of(args.operation)
+        target: ColumnInfo | None = None
+        if args.column and args.column.strip() not in ("*", ""):
+            target, note = info.column(args.column)
+            notes.append(note)
+        elif op != "count":
+            raise RetryException(f"Say which column to {op}: one of {', '.join(info.column_names())}.")
+        if target is not None and op in _NUMERIC_ONLY and target.kind != "number":
+            numbers = [c.name for c in info.columns if c.kind == "number"]
+            raise RetryException(
+                f"Column {target.name} is not numeric; {op} needs one of {', '.join(numbers) or 'none'}."
+            )
+        measure = f"{OPERATIONS[op]}({quote_ident(target.name)})" if target else "count(*)"
+        label = f"{op}_{target.name}" if target else "count"
+        select, group, where, params, heading = [], "", "", {}, f"{op} of {target.name if target else 'rows'}"
+        if args.group_by:
+            group_col, note = info.column(args.group_by)
+            notes.append(note)
+            select.append(quote_ident(group_col.name))
+            group = " GROUP BY 1 ORDER BY 1"
+            heading += f" by {group_col.name}"
+        heading += f" in {info.name}"
+        filter_col = None
+        if args.filter_column and args.filter_value is not None and str(args.filter_value).strip():
+            filter_col, note = info.column(args.filter_column)
+            notes.append(note)
+            condition, params["v"] = _value_condition(filter_col, str(args.filter_value), contains=False)
+            where = f" WHERE {condition}"
+            heading += f" where {filter_col.name} = {str(args.filter_value).strip()[:40]}"
+        select += [f"{measure} AS {quote_ident(label)}", "count(*) AS rows_used"]
+        sql = f"SELECT {', '.join(select)} FROM {quote_ident(info.name)}{where}{group}"
+        out = run_select(self.catalog, sql, params or None)
+        if filter_col is not None and (out.total_rows == 0 or (not group and out.rows[0][-1] == 0)):
+            raise _no_match(info, filter_col, str(args.filter_value))
+        heading = " ".join(n for n in notes if n) + ("\n" if any(notes) else "") + heading + ":"
+        return ToolResult(
+            text=text_table(out, self.catalog.limits, heading=heading),
+            table=table_data(out, title=heading.rstrip(":").splitlines()[-1]),
+            computed=True,
+        )
+
+
+class LookupArgs(BaseModel):
+    table: str | None = Field(None, max_length=200, description="Table name (optional when there is one table).")
+    column: str = Field(..., max_length=200, description="The column to search.")
+    value: str = Field(..., max_length=500, description="The value to find.")
+    match: str = Field("equals", max_length=20, description="equals (ignores case) or contains.")
+
+    _value_text = field_validator("value", mode="before")(_as_text)
+
+
+class LookupTable(Tool):
+    name = "lookup_table"
+    toolkit = "tables"
+    Args = LookupArgs
+
+    def __init__(self, catalog: TableCatalog) -> None:
+        self.catalog = catalog
+        self.description = (
+            "Finds the rows of a table where a column equals (or contains) a value and shows them whole. Tables:\n"
+            + catalog.describe()
+        )
+
+    def run(self, args: LookupArgs) -> ToolResult:
+        info, note = self.catalog.table(args.table)
+        col, note2 = info.column(args.column)
+        value = str(args.value).strip()
+        if not value:
+            raise RetryException(f"Give the value to find in {col.name}.")
+        contains = args.match.strip().lower().startswith("contain")
+        condition, param = _value_condition(col, value, contains)
+        sql = f"SELECT * FROM {quote_ident(info.name)} WHERE {condition} LIMIT {LOOKUP_ROWS + 1}"
+        out = run_select(self.catalog, sql, {"v": param})
+        if out.total_rows == 0:
+            raise _no_match(info, col, value)
+        word = "contains" if contains else "="
+        heading = f"rows of {info.name} where {col.name} {word} {value[:40]}"
+        if out.total_rows > LOOKUP_ROWS:
+            heading += f" (first {LOOKUP_ROWS})"
+            out = type(out)(out.columns, out.types, out.rows[:LOOKUP_ROWS], LOOKUP_ROWS)
+        notes = " ".join(n for n in (note, note2) if n)
+        text = text_table(out, self.catalog.limits, heading=(notes + "\n" if notes else "") + heading + ":")
+        return ToolResult(text=text, table=table_data(out, title=heading), computed=True)
