@@ -8,6 +8,35 @@ from components.state import Conversation
 from engine.react.types import ANSWER_TYPES, CANONICAL_LABEL, ReActType
 
 
+def _cell(value: object) -> str:
+    return str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(payload: str, max_rows: int = 200) -> list[str]:
+    """A TABLE block's JSON as a Markdown table (cut at ``max_rows``, with a note)."""
+    try:
+        data = json.loads(payload)
+        columns, rows = [str(c) for c in data["columns"]], data["rows"]
+    except (ValueError, KeyError, TypeError):
+        return ["```", payload[:2000], "```"]
+    lines = ["| " + " | ".join(_cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows[:max_rows]]
+    if len(rows) > max_rows:
+        lines.append(f"_({len(rows) - max_rows} more rows in the JSON export)_")
+    return lines
+
+
+def _data_blocks(turn_blocks: list, kind: ReActType) -> list:
+    out = []
+    for block in turn_blocks:
+        if block.type is kind:
+            try:
+                out.append(json.loads(block.content))
+            except ValueError:
+                continue
+    return out
+
+
 def to_markdown(conversation: Conversation, with_thoughts: bool = False) -> str:
     lines = ["# Conversation", ""]
     for turn in conversation.turns:
@@ -20,6 +49,8 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False) -> str:
                 lines += ["", block.content]
             elif block.type is ReActType.ERROR:
                 lines += ["", f"> Error: {block.content}"]
+            elif block.type is ReActType.TABLE:
+                lines += ["", *markdown_table(block.content)]
             elif with_thoughts and block.is_trace:
                 label = CANONICAL_LABEL.get(block.type, "Note")
                 body = block.content.replace("\n", "\n> ")
@@ -46,7 +77,13 @@ def to_json(conversation: Conversation, with_thoughts: bool = False) -> str:
                 "elapsed": round(turn.elapsed, 3),
                 "backend": turn.backend,
             }
+            blocks = turn.blocks
+            tables, charts = _data_blocks(blocks, ReActType.TABLE), _data_blocks(blocks, ReActType.CHART)
+            if tables:
+                item["tables"] = tables
+            if charts:
+                item["charts"] = charts
             if with_thoughts:
-                item["blocks"] = [{"type": b.type.value, "content": b.content} for b in turn.blocks]
+                item["blocks"] = [{"type": b.type.value, "content": b.content} for b in blocks]
         turns.append(item)
     return json.dumps({"turns": turns}, ensure_ascii=False, indent=2)

@@ -20,8 +20,24 @@ if TYPE_CHECKING:
     from engine.tools.base import ToolRegistry
     from engine.tools.mcp_toolkit import MCPHub
     from engine.tools.router import ToolRouter
+    from engine.tools.tables import TableCatalog
 
 _NOT_STARTED: Any = object()
+
+
+def _files_signature(paths: list[Path]) -> tuple:
+    """What the CSV files under ``paths`` are now: name, size and modification time of each."""
+    entries = []
+    for path in paths:
+        path = Path(path)
+        files = sorted(path.rglob("*.csv")) if path.is_dir() else [path]
+        for file in files:
+            try:
+                stat = file.stat()
+            except OSError:
+                continue
+            entries.append((str(file.resolve()), stat.st_size, stat.st_mtime_ns))
+    return tuple(entries)
 
 
 class EngineContext:
@@ -38,6 +54,7 @@ class EngineContext:
         self._router = router
         self._hub = hub
         self._hub_key: tuple | None = None if hub is _NOT_STARTED else ("given",)
+        self._catalogs: dict[tuple, TableCatalog] = {}
         self._lock = threading.Lock()
 
     @property
@@ -108,10 +125,23 @@ class EngineContext:
 
         return build_llm(resolve_spec(settings=self.settings, api_key=api_key))
 
-    def registry(self, theme: str | None) -> ToolRegistry:
+    def registry(self, theme: str | None, *, attachments: list[Path] = (), small_model: bool = False) -> ToolRegistry:
         from engine.tools.toolkits import build_registry
 
-        return build_registry(self, theme)
+        return build_registry(self, theme, attachments=list(attachments), small_model=small_model)
+
+    def table_catalog(self, paths: list[Path]) -> TableCatalog:
+        """The tables of these files, loaded once and again only when a file changes."""
+        from engine.tools.tables import TableCatalog
+
+        key = _files_signature(paths)
+        with self._lock:
+            cached = self._catalogs.get(key)
+        if cached is None:
+            cached = TableCatalog.from_paths(paths)
+            with self._lock:
+                self._catalogs = {key: cached, **dict(list(self._catalogs.items())[:7])}
+        return cached
 
     def route(self, prompt: str, tools: ToolRegistry) -> ToolRegistry:
         """The tools to offer for ``prompt``; routing is an optimisation, so any failure offers them all."""

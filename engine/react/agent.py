@@ -24,13 +24,14 @@ from engine.errors import ForceFinalizeException, RetryException
 from engine.llm.base import LLM, LLMError, iterate_async
 from engine.react.ask import Suspended, question_of, reply_observation, suspend
 from engine.react.execute import execute
+from engine.react.exhibits import chart_payload
 from engine.react.finalize import FinalAnswer
 from engine.react.guards import notes_after
 from engine.react.history import clean_history, compress_history
 from engine.react.hooks import Hooks
 from engine.react.opening import opening_messages
 from engine.react.protocols import WireProtocol, select
-from engine.react.protocols.reader import StopStep
+from engine.react.query import query
 from engine.react.run_state import EngineResult, RunState, SuspendedRun
 from engine.react.step import Step
 from engine.react.stream import StreamWriter
@@ -92,7 +93,11 @@ class ReActEngine:
     @property
     def tools(self) -> ToolRegistry:
         if self._tools is None:
-            self._tools = self.context.registry(self.ragkwargs.get("theme"))
+            self._tools = self.context.registry(
+                self.ragkwargs.get("theme"),
+                attachments=self.ragkwargs.get("attachments") or [],
+                small_model=self.llm.abilities.small,
+            )
         return self._tools
 
     @property
@@ -109,10 +114,6 @@ class ReActEngine:
         self._history = compress_history(
             clean_history(history), cfg.history_token_budget, cfg.history_recent_share, summarise
         )
-
-    @property
-    def history(self) -> list[dict[str, Any]]:
-        return [dict(m) for m in self._history]
 
     # ---- public runs ------------------------------------------------------------
     async def stream(self, prompt: str) -> AsyncIterator[str]:
@@ -138,12 +139,13 @@ class ReActEngine:
 
     def get_engine_response(self, prompt: str) -> EngineResult:
         """The whole run at once: answer, blocks, iterations, usage, elapsed."""
-        for _ in self.stream_sync(prompt):
-            pass
-        return self.result
+        return self._drain(self.stream_sync(prompt))
 
     def resume(self, suspended: SuspendedRun | dict[str, Any], answer: str) -> EngineResult:
-        for _ in self.resume_sync(suspended, answer):
+        return self._drain(self.resume_sync(suspended, answer))
+
+    def _drain(self, tokens: Iterator[str]) -> EngineResult:
+        for _ in tokens:
             pass
         return self.result
 
@@ -215,13 +217,16 @@ class ReActEngine:
         state.iterations += 1
         step = Step(number=state.iterations)
         try:
-            async for token in self._query(state, registry, writer, step):
+            async for token in query(self.llm, self.protocol, self.config, state, registry, writer, step):
                 yield token
             if step.answer is not None:
                 state.steps.append(step)
                 self.result.answer = step.answer
                 if step.answer_cut:
                     yield writer.block(ReActType.WARNING, "The answer was cut at the length limit.")
+                chart = chart_payload(state.steps)
+                if chart is not None:
+                    yield writer.block(ReActType.CHART, chart)
                 raise Answered
             async for token in self._execute(state, registry, writer, step):
                 yield token
@@ -242,37 +247,6 @@ class ReActEngine:
             raise ForceFinalizeException(exc.message, fatal=True) from None
         except Exception as exc:
             raise ForceFinalizeException(f"An internal step failed ({type(exc).__name__}: {str(exc)[:120]}).") from None
-
-    async def _query(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, step: Step):
-        """The model call: its tokens stream out as they come; the step records what it decided."""
-        kw: dict[str, Any] = {"max_tokens": self.config.max_tokens_per_step, "temperature": self.config.temperature}
-        kw.update(self.protocol.call_kwargs(registry, self.config, self.llm.abilities))
-        reader = self.protocol.reader(writer)
-        meta: dict[str, Any] = {}
-        if "assistant_prefix" in kw:
-            yield reader.feed(kw["assistant_prefix"])
-        stream = self.llm.astream_generate(state.messages, **kw)
-        try:
-            async for chunk in stream:
-                if "meta" in chunk:
-                    meta = chunk["meta"] or {}
-                    continue
-                yield reader.feed(chunk.get("delta", ""))
-            yield reader.close()
-        except StopStep:
-            meta.setdefault("finish_reason", "stop")
-        finally:
-            aclose = getattr(stream, "aclose", None)
-            if aclose is not None:
-                await aclose()
-        step.usage.add(meta.get("usage") or {})
-        state.usage.add(meta.get("usage") or {})
-        step.finish_reason = meta.get("finish_reason")
-        yield self.protocol.finish(reader, meta)
-        decision = self.protocol.interpret(reader, meta, registry)
-        step.thought, step.model_text, step.calls = decision.thought, decision.model_text, decision.calls
-        step.answer, step.answer_cut = decision.answer, decision.answer_cut
-        yield self.protocol.announce(writer, decision)
 
     async def _execute(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, step: Step):
         """Run the step's tool calls concurrently; ask_user suspends the run after them."""

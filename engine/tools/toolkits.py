@@ -1,8 +1,10 @@
-"""Which tools a run gets: the always-on general toolkit, the theme's search_docs,
-and the real-time MCP tools. The context routes among them per question."""
+"""Which tools a run gets: the always-on general toolkit, the theme's search_docs, the
+table tools over its CSV files and attachments, and the real-time MCP tools. The
+context routes among them per question."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.tools.ask_user import AskUser
@@ -26,13 +28,28 @@ def theme_toolkit(context: EngineContext, theme: str | None) -> list[Tool]:
     return [SearchDocs(theme, context.indexes)]
 
 
+def table_tools(context: EngineContext, theme: str | None, attachments: list[Path], small_model: bool) -> list[Tool]:
+    """Tools over the theme's CSV files and the conversation's attached files."""
+    from engine.tools.tables import table_toolkit
+
+    paths = ([context.settings.themes_root / theme] if theme else []) + list(attachments)
+    if not paths:
+        return []
+    return table_toolkit(paths, small_model=small_model, catalog=context.table_catalog(paths))
+
+
 def realtime_tools(context: EngineContext) -> list[Tool]:
     from engine.tools.mcp_toolkit import realtime_toolkit
 
     return realtime_toolkit(context.hub)
 
 
-def build_registry(context: EngineContext, theme: str | None = None) -> ToolRegistry:
+def build_registry(
+    context: EngineContext, theme: str | None = None, *, attachments: list[Path] = (), small_model: bool = False
+) -> ToolRegistry:
     """The tools for one run, offered through the context's router."""
-    tools = general_toolkit() + theme_toolkit(context, theme) + realtime_tools(context)
+    tools = (
+        general_toolkit() + theme_toolkit(context, theme) + table_tools(context, theme, list(attachments), small_model)
+    )
+    tools += realtime_tools(context)
     return ToolRegistry(tools, routed=True)

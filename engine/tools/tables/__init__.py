@@ -26,14 +26,16 @@ __all__ = [
 ]
 
 
-def table_toolkit(paths: list[Path], *, small_model: bool, limits: TableLimits | None = None) -> list[Tool]:
+def table_toolkit(
+    paths: list[Path], *, small_model: bool, limits: TableLimits | None = None, catalog: TableCatalog | None = None
+) -> list[Tool]:
     """The table tools for these files; ``[]`` when there is no CSV among them. A CSV that
     could not be read still yields the tools, so the model can tell the analyst why.
 
     A small model gets the two no-SQL tools only: it cannot write SQL, and every extra
     tool description costs it prompt room and choice accuracy. Other models get
     ``query_table`` only, which covers what the simple tools do."""
-    catalog = TableCatalog.from_paths(paths, limits)
+    catalog = catalog if catalog is not None else TableCatalog.from_paths(paths, limits)
     if not len(catalog) and not catalog.problems:
         return []
     if small_model:

@@ -18,6 +18,8 @@ class QueryTableArgs(BaseModel):
 class QueryTable(Tool):
     name = "query_table"
     toolkit = "tables"
+    always_on = True  # the analyst's own tables, like their documents, are always offered
+    computes = True
     Args = QueryTableArgs
 
     def __init__(self, catalog: TableCatalog) -> None:

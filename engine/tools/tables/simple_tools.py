@@ -73,6 +73,8 @@ class AggregateArgs(BaseModel):
 class AggregateTable(Tool):
     name = "aggregate_table"
     toolkit = "tables"
+    always_on = True  # the analyst's own tables, like their documents, are always offered
+    computes = True
     Args = AggregateArgs
 
     def __init__(self, catalog: TableCatalog) -> None:
@@ -139,6 +141,8 @@ class LookupArgs(BaseModel):
 class LookupTable(Tool):
     name = "lookup_table"
     toolkit = "tables"
+    always_on = True  # the analyst's own tables, like their documents, are always offered
+    computes = True
     Args = LookupArgs
 
     def __init__(self, catalog: TableCatalog) -> None:

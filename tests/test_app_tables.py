@@ -1,0 +1,37 @@
+"""A question over the theme's CSV: the table result shows as a sortable table in its
+Observation, the turn carries a chart, and the exports keep the data."""
+
+import json
+
+from components.export import to_json, to_markdown
+from tests.apptest_helpers import assistant_children, new_app
+
+SQL = "SELECT region, SUM(revenue_eur) AS revenue FROM sales_2025 WHERE quarter = 'Q3' GROUP BY region ORDER BY region"
+SCRIPT = [
+    {
+        "text": "Thought: I sum the Q3 revenue by region.",
+        "tool_calls": [{"id": "t1", "name": "query_table", "arguments": json.dumps({"sql": SQL})}],
+    },
+    {"text": "Answer: Q3 revenue by region: France leads with 5,392,300 EUR."},
+]
+
+
+def test_table_result_renders_as_a_dataframe_and_a_chart(app_env):
+    app_env.script.extend(SCRIPT)
+    at = new_app()
+    at.chat_input[0].set_value("Total 2025 revenue by region for Q3?").run()
+    assert not at.exception
+    frame = at.dataframe[0].value
+    assert list(frame.columns) == ["region", "revenue"]
+    assert dict(zip(frame["region"], frame["revenue"], strict=True))["France"] == 5392300
+    charts = [c for c in assistant_children(at) if "vega" in getattr(c, "type", "")]
+    assert len(charts) == 1
+    spec = json.loads(charts[0].proto.spec)
+    assert spec["encoding"]["x"]["field"] == "region" and spec["mark"]["type"] == "bar"
+    conversation = at.session_state["conversation"]
+    markdown = to_markdown(conversation)
+    assert "| region | revenue |" in markdown and "| France | 5392300 |" in markdown
+    exported = json.loads(to_json(conversation))
+    table = exported["turns"][1]["tables"][0]
+    assert table["columns"] == ["region", "revenue"] and ["France", 5392300] in table["rows"]
+    assert exported["turns"][1]["charts"][0]["mark"]["type"] == "bar"
