@@ -95,7 +95,7 @@ class EvidenceIndex:
             lo = bisect_left(self._values, reading.value - reading.tolerance)
             hi = bisect_right(self._values, reading.value + reading.tolerance, lo)
             if lo < hi:
-                return self._best(self._entries[lo : min(hi, lo + 64)], reading.value, figure.kind)
+                return self._best(self._entries[lo : min(hi, lo + 16)], reading.value, figure.kind)
         return self._find_word(figure)
 
     @staticmethod

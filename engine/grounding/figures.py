@@ -10,6 +10,7 @@ and list markers at a line start (``1.``).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -178,6 +179,12 @@ def file_names(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def inside(spans: list[tuple[int, int]], pos: int) -> bool:
+    """Whether ``pos`` falls in one of ``spans`` (sorted, non-overlapping): one bisect."""
+    i = bisect_right(spans, (pos, float("inf"))) - 1
+    return i >= 0 and spans[i][0] <= pos < spans[i][1]
+
+
 def not_figure_spans(text: str) -> list[tuple[int, int]]:
     """Spans holding no figure of their own: footnote marks, URLs, file names, list markers.
 
@@ -191,7 +198,18 @@ def not_figure_spans(text: str) -> list[tuple[int, int]]:
         if marker:
             spans.append((offset, offset + marker.end()))
         offset += len(line) + 1
-    return sorted(spans)
+    return merge_spans(spans)
+
+
+def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans sorted, overlapping ones merged: ready for ``inside``."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def extract_figures(text: str) -> list[Found]:
@@ -201,7 +219,7 @@ def extract_figures(text: str) -> list[Found]:
     covered = 0
     for match in FIGURE_RE.finditer(text):
         start = match.start()
-        if start < covered or (skip and any(a <= start < b for a, b in skip)):
+        if start < covered or (skip and inside(skip, start)):
             continue
         item = _figure(match, text) if match.group("fig") else _date(match, text)
         if match.group("fig") and (month := MONTH_BEFORE_RE.search(text, max(0, start - 16), start)):

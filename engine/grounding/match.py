@@ -14,49 +14,57 @@ from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.models import Citation, Evidence, Figure, Grounding, GroundingReport, Unit
 from engine.grounding.sources import invented_sources
-from engine.grounding.units import bounded, computed_unit, expression, unit_at, unit_spans
+from engine.grounding.units import bounded, computed_unit, expression, span_at, unit_spans, window
 
 
 class _Citations:
-    """Footnotes numbered in order of first use; one per (evidence, unit)."""
+    """Footnotes numbered in order of first use; one per (evidence, unit). The work per
+    figure is a lookup: a unit's quote is built once, when it is first cited."""
 
     def __init__(self, index: EvidenceIndex) -> None:
         self.index = index
         self.items: list[Citation] = []
         self._keys: dict[tuple[int, int], int] = {}
         self._spans: dict[int, list[tuple[int, int, str]]] = {}
+        self._whole: dict[int, Unit | None] = {}
 
     def cite(self, hit: Hit) -> int:
-        ev = self.index.evidence[hit.evidence]
-        text = self.index.texts[hit.evidence]
-        unit = computed_unit(ev, text) if hit.in_input or ev.computed else None
-        if unit is None and not hit.in_input:
-            spans = self._spans.get(hit.evidence)
-            if spans is None:
-                spans = self._spans[hit.evidence] = unit_spans(text)
-            unit = unit_at(ev, text, hit.start, spans)
-        key = (hit.evidence, unit.start if unit else -1)
+        pos = hit.evidence
+        ev, text = self.index.evidence[pos], self.index.texts[pos]
+        if pos not in self._whole:
+            self._whole[pos] = computed_unit(ev, text) if ev.computed else None
+        whole = self._whole[pos]
+        span = None
+        if whole is not None:
+            key = (pos, -1)
+        elif hit.in_input:
+            key = (pos, -2)
+        else:
+            if pos not in self._spans:
+                self._spans[pos] = unit_spans(text)
+            span = span_at(self._spans[pos], hit.start)
+            key = (pos, span[0] if span else -3 - hit.start)
         if key not in self._keys:
+            if whole is not None:
+                quote = bounded(whole.text)
+            elif hit.in_input:
+                quote = bounded(expression(ev))
+            elif span is not None and span[2]:  # a table row under its header
+                quote = bounded(f"{span[2]}\n{text[span[0] : span[1]].strip()}")
+            else:
+                lo, hi = span[:2] if span else (0, len(text))
+                quote = window(text, lo, hi, hit.start)
             self._keys[key] = len(self.items) + 1
             self.items.append(
                 Citation(
                     n=len(self.items) + 1,
                     source=ev.source or ev.tool,
                     location=ev.location or "",
-                    quote=self._quote(hit, unit),
+                    quote=quote,
                     evidence=ev.n,
                 )
             )
         return self._keys[key]
-
-    def _quote(self, hit: Hit, unit: Unit | None) -> str:
-        ev = self.index.evidence[hit.evidence]
-        text = self.index.texts[hit.evidence]
-        if unit is None:
-            return bounded(expression(ev) if hit.in_input else text.strip(), hit.start)
-        if unit.computed or "\n" in unit.text:
-            return bounded(unit.text)
-        return bounded(unit.text, len(" ".join(text[unit.start : hit.start].split())))
 
 
 def _figure(found: Found, citation: int | None) -> Figure:

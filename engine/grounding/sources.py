@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from engine.grounding.figures import file_names
+from engine.grounding.figures import file_names, inside, merge_spans
 from engine.grounding.models import Evidence
 
 _EXT = r"(?i:md|txt|pdf|html?|csv|tsv|json|xml|ya?ml|docx?|xlsx?|pptx?)"
@@ -34,7 +34,6 @@ def _norm(name: str) -> str:
 def named_sources(answer: str) -> list[str]:
     """The source names an answer cites, as written, in order, once each."""
     names: list[str] = []
-    taken: list[tuple[int, int]] = []
     brackets = [*_BRACKET_RE.finditer(answer), *(_PAREN_RE.finditer(answer) if "(" in answer else ())]
     for match in sorted(brackets, key=lambda m: m.start()):
         body = match.group(1)
@@ -44,20 +43,18 @@ def named_sources(answer: str) -> list[str]:
             part = part.strip(_STRIP)
             if FILE_RE.fullmatch(part) or (labelled and i == 0 and part and not part.isdigit()):
                 names.append(part)
-        taken.append(match.span())
+    taken = merge_spans([m.span() for m in brackets])
+    led = []
     for match in _LEAD_RE.finditer(answer):
-        if FILE_RE.fullmatch(match.group(1)) and not _inside(match.start(1), taken):
+        if FILE_RE.fullmatch(match.group(1)) and not inside(taken, match.start(1)):
             names.append(match.group(1))
-            taken.append(match.span(1))
+            led.append(match.span(1))
+    taken = merge_spans(taken + led)
     for start, end in file_names(answer):
-        if not _inside(start, taken):
+        if not inside(taken, start):
             names.append(answer[start:end])
     seen: set[str] = set()
     return [n for n in names if not (_norm(n) in seen or seen.add(_norm(n)))]  # type: ignore[func-returns-value]
-
-
-def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
-    return any(start <= pos < end for start, end in spans)
 
 
 def _known(evidence: Iterable[Evidence]) -> tuple[set[str], set[str]]:

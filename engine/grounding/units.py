@@ -132,6 +132,8 @@ def _unit(ev: Evidence, text: str, start: int, end: int, header: str) -> Unit | 
     body = " ".join(text[start:end].split())
     if not body or not any(c.isalnum() for c in body):
         return None
+    if not header and len(body.split()) < 4 and body[-1] not in ".!?:;…" and not _LIST_ITEM.match(body):
+        return None  # a title or a fragment, not a statement worth quoting
     shown = f"{header}\n{text[start:end].strip()}" if header else body
     return Unit(text=shown, evidence=ev.n, tool=ev.tool, source=ev.source, location=ev.location,
                 start=start, end=end, computed=ev.computed)  # fmt: skip
@@ -150,16 +152,18 @@ def unit_spans(text: str) -> list[tuple[int, int, str]]:
     return [span for block in _blocks(text) for span in _block_spans(text, block)]
 
 
-def unit_at(ev: Evidence, text: str, offset: int, spans: list[tuple[int, int, str]] | None = None) -> Unit | None:
-    """The unit holding ``offset`` of ``text`` (cut notes blanked); ``spans`` are
-    ``unit_spans(text)`` when the caller keeps them."""
+def span_at(spans: list[tuple[int, int, str]], offset: int) -> tuple[int, int, str] | None:
+    """The span of ``unit_spans`` holding ``offset``, if any."""
+    i = bisect_right(spans, (offset, float("inf"), "")) - 1
+    return spans[i] if i >= 0 and spans[i][0] <= offset < spans[i][1] else None
+
+
+def unit_at(ev: Evidence, text: str, offset: int) -> Unit | None:
+    """The unit holding ``offset`` of ``text`` (cut notes blanked)."""
     if ev.computed and (unit := computed_unit(ev, text)) is not None:
         return unit
-    spans = unit_spans(text) if spans is None else spans
-    i = bisect_right(spans, (offset, float("inf"), "")) - 1
-    if i >= 0 and spans[i][0] <= offset < spans[i][1]:
-        return _unit(ev, text, *spans[i])
-    return None
+    span = span_at(unit_spans(text), offset)
+    return _unit(ev, text, *span) if span else None
 
 
 def split_units(evidence: list[Evidence]) -> list[Unit]:
@@ -174,3 +178,13 @@ def bounded(text: str, focus: int = 0, limit: int = MAX_QUOTE_CHARS) -> str:
     start = max(0, min(focus - limit // 2, len(text) - limit))
     piece = text[start : start + limit].strip()
     return ("…" if start > 0 else "") + piece + ("…" if start + limit < len(text) else "")
+
+
+def window(text: str, lo: int, hi: int, focus: int, limit: int = MAX_QUOTE_CHARS) -> str:
+    """``text[lo:hi]`` on one line, cut to about ``limit`` characters around ``focus``
+    (only that window is read, so a huge unit costs no more than a short one)."""
+    start = max(lo, focus - limit // 2)
+    end = min(hi, start + limit)
+    start = max(lo, end - limit)
+    piece = " ".join(text[start:end].split())
+    return ("…" if start > lo else "") + piece + ("…" if end < hi else "")
