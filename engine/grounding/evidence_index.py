@@ -9,6 +9,7 @@ first: its number is no evidence.
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
@@ -92,20 +93,22 @@ class EvidenceIndex:
         if figure.dates:
             return self._find_date(figure.dates)
         for reading in figure.readings:
-            lo = bisect_left(self._values, reading.value - reading.tolerance)
-            hi = bisect_right(self._values, reading.value + reading.tolerance, lo)
-            if lo < hi:
-                return self._best(self._entries[lo : min(hi, lo + 16)], reading.value, figure.kind)
+            value = reading.value
+            if not math.isfinite(value):  # a number too long for a float matches nothing
+                continue
+            tiny = 1e-9 * max(1.0, abs(value))
+            for margin, exact in ((tiny, True), (reading.tolerance, False)):  # exact values first
+                lo = bisect_left(self._values, value - margin)
+                hi = bisect_right(self._values, value + margin, lo)
+                if lo < hi:
+                    return self._best(self._entries[lo : min(hi, lo + 32)], figure.kind, exact)
         return self._find_word(figure)
 
     @staticmethod
-    def _best(entries: list[_Entry], value: float, kind: str) -> Hit:
-        def rank(e: _Entry) -> tuple[bool, bool, bool, int]:
-            exact = abs(e[0] - value) <= 1e-9 * max(1.0, abs(value))
-            return (not exact, e[4] != kind, e[5], e[1])
-
-        best = min(entries, key=rank)
-        return Hit(best[1], best[2], best[3], best[4], best[5], not rank(best)[0])
+    def _best(entries: list[_Entry], kind: str, exact: bool) -> Hit:
+        """The same kind before another, a tool's output before its input, earlier evidence first."""
+        best = min(entries, key=lambda e: (e[4] != kind, e[5], e[1]))
+        return Hit(best[1], best[2], best[3], best[4], best[5], exact)
 
     def lowered(self) -> list[str]:
         if self._lowered is None:
@@ -156,6 +159,8 @@ class EvidenceIndex:
 
 def _add_numbers(pos: int, text: str, computed: bool, in_input: bool, entries: list[_Entry]) -> None:
     for value, start, end, percent in scan_numbers(text):
+        if not math.isfinite(value):
+            continue
         kind = "percent" if percent else "number"
         entries.append((value, pos, start, end, kind, in_input))
         if computed and 0 < value <= 1 and not percent:  # a computed ratio is a percentage

@@ -226,6 +226,8 @@ def test_prebuilt_index_gives_the_same_report():
 def test_hostile_inputs_do_not_break_the_check():
     nested = "[" * 500 + "1" + "]" * 500
     huge = "9" * 5000
-    report = check_answer(nested + " " + huge + " (source: " + "a" * 300 + ")", "", [doc(1, HOTELS)])
-    assert report.grounding in ("partly", "unsupported")
+    report = check_answer(nested + " " + huge + " (source: " + "a" * 150 + ")", "", [doc(1, HOTELS)])
+    assert report.unsupported == [huge]  # too long for a float: matches nothing, flagged
+    assert report.invented_sources == ["a" * 150]
+    assert report.grounding == "unsupported"
     assert check_answer("", "", []).grounding == "none"
