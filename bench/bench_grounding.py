@@ -1,0 +1,133 @@
+"""Grounding check cost: a 1,000-token answer against 20 Observations.
+
+Ours: ``check_answer`` (evidence values indexed once, one bisect per figure). Baseline,
+same run, same inputs: for each figure of the answer, scan every evidence text again
+with the figure pattern and compare the values (what a check without an index does).
+Prints p50/p95 of both and the ratio."""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import machine, percentiles, tokenize  # noqa: E402
+from engine.grounding import Evidence, check_answer  # noqa: E402
+from engine.grounding.dates import find_dates  # noqa: E402
+from engine.grounding.evidence_index import EvidenceIndex, without_cut_notes  # noqa: E402
+from engine.grounding.figures import extract_figures, scan_numbers  # noqa: E402
+
+WORDS = ("revenue margin region quarter churn forecast budget growth customers orders invoice hotel cap night "
+         "allowance policy analyst report France Benelux export target variance baseline").split()  # fmt: skip
+TARGET_MS = 5.0
+
+
+def passage(rng: random.Random, chars: int = 1900) -> str:
+    parts: list[str] = []
+    while sum(map(len, parts)) < chars:
+        words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 18)))
+        figure = rng.choice(
+            [
+                f"{rng.randint(10, 999)} euros",
+                f"{rng.uniform(1, 60):.1f}%",
+                f"{rng.randint(1, 28)} March 2025",
+                f"{rng.randint(1000, 99999):,}",
+                f"{rng.randint(2, 30)} days",
+            ]
+        )
+        parts.append(f"The {words} is {figure}. ")
+    return "".join(parts)
+
+
+def table(rng: random.Random, rows: int = 45) -> str:
+    lines = ["quarter,region,product,revenue_eur,units,margin_pct"]
+    for _ in range(rows):
+        lines.append(
+            f"Q{rng.randint(1, 4)},{rng.choice(['France', 'Benelux', 'UK'])},{rng.choice(WORDS)},"
+            f"{rng.randint(100000, 2000000)},{rng.randint(100, 2000)},{rng.uniform(30, 45):.1f}"
+        )
+    return "\n".join(lines)
+
+
+def scenario(seed: int = 7) -> tuple[str, str, list[Evidence]]:
+    rng = random.Random(seed)
+    evidence: list[Evidence] = []
+    for n in range(1, 21):
+        if n % 5 == 0:
+            evidence.append(Evidence(n=n, tool="query_table", text=table(rng), computed=True))
+        elif n % 7 == 0:
+            a, b = rng.randint(10, 99), rng.randint(10, 99)
+            evidence.append(Evidence(n=n, tool="calculator", text=str(a * b), input=f"{a} * {b}", computed=True))
+        else:
+            text = passage(rng) + "\n[… 1298 more characters cut]"
+            evidence.append(
+                Evidence(n=n, tool="search_docs", text=text, source=f"docs/report_{n}.md", location="Summary")
+            )
+    values = [f.text for ev in evidence for f in extract_figures(ev.text)]
+    sentences = []
+    while len(tokenize(" ".join(sentences))) < 1000:
+        words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(10, 20)))
+        figure = rng.choice(values) if rng.random() < 0.8 else f"{rng.randint(1, 9999)} euros"
+        sentences.append(f"The {words} was {figure} [docs/report_{rng.randint(1, 20)}.md].")
+    return " ".join(sentences), "What changed in the 2025 figures?", evidence
+
+
+def naive(answer: str, question: str, evidence: list[Evidence]) -> list[str]:
+    """For each figure, scan every evidence text again and compare the values."""
+    unsupported = []
+    texts = [without_cut_notes(ev.text) for ev in evidence] + [question]
+    texts += [ev.input for ev in evidence if ev.computed and ev.input]
+    every_month = frozenset(range(1, 13))
+    for figure in extract_figures(answer):
+        found = False
+        for text in texts:
+            if figure.dates:
+                found = any(set(keys) & set(figure.dates) for keys, _, _ in find_dates(text, every_month))
+            else:
+                found = any(
+                    abs(r.value - value) <= r.tolerance for value, *_ in scan_numbers(text) for r in figure.readings
+                )
+            if found:
+                break
+        if not found:
+            unsupported.append(figure.text)
+    return unsupported
+
+
+def measure(fn, runs: int) -> list[float]:
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def main() -> None:
+    answer, question, evidence = scenario()
+    report = check_answer(answer, question, evidence)
+    print(f"machine: {machine()}")
+    print(
+        f"answer: {len(tokenize(answer))} tokens, {len(report.figures)} figures "
+        f"({len(report.unsupported)} unsupported); evidence: {len(evidence)} Observations, "
+        f"{sum(len(e.text) for e in evidence):,} characters"
+    )
+    assert sorted(set(naive(answer, question, evidence))) == sorted(report.unsupported), "baseline and check disagree"
+    ours = measure(lambda: check_answer(answer, question, evidence), 200)
+    index = EvidenceIndex(evidence)
+    warm = measure(lambda: check_answer(answer, question, evidence, index=index), 200)
+    base = measure(lambda: naive(answer, question, evidence), 10)
+    o50, o95 = percentiles(ours)
+    b50, b95 = percentiles(base)
+    w50, w95 = percentiles(warm)
+    print(f"check_answer: p50 {o50 * 1e3:.2f} ms, p95 {o95 * 1e3:.2f} ms (target < {TARGET_MS:g} ms)")
+    print(f"check_answer, evidence indexed beforehand: p50 {w50 * 1e3:.2f} ms, p95 {w95 * 1e3:.2f} ms")
+    print(f"baseline (rescan per figure): p50 {b50 * 1e3:.1f} ms, p95 {b95 * 1e3:.1f} ms")
+    print(f"ratio baseline/ours at p50: {b50 / o50:.0f}x; {'OK' if o95 * 1e3 < TARGET_MS else 'ABOVE TARGET'}")
+
+
+if __name__ == "__main__":
+    main()

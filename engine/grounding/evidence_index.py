@@ -1,0 +1,167 @@
+"""Every value the run's evidence holds, indexed once, looked up per figure.
+
+Numbers sit in one sorted array, so a figure and its rounding tolerance is one
+``bisect`` (an answer's ``33.33%`` finds ``33.3333``; ``391.0`` finds ``391``). Dates,
+and small numbers written as words, are indexed only when an answer has a figure that
+needs them. The engine's own cut note (``[… 1298 more characters cut]``) is blanked out
+first: its number is no evidence.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.grounding.dates import find_dates, month_of, partial_keys
+from engine.grounding.figures import Found, scan_numbers
+from engine.grounding.models import Evidence
+
+CUT_NOTE_RE = re.compile(r"\[(?:…|\.\.\.) ?\d[\d,.\u202f\u00a0 ]* more characters cut\]")
+_CELL_COMMA = re.compile(r",(?!\d{3}(?:\D|$))[^\s,]")  # a comma that delimits cells, not thousands
+_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8,
+    "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "twenty": 20, "vingt": 20, "thirty": 30, "trente": 30,
+    "hundred": 100, "cent": 100, "thousand": 1000, "mille": 1000,
+}  # fmt: skip
+# Entries of the sorted number array: (value, evidence position, start, end, kind, in_input).
+_Entry = tuple[float, int, int, int, str, bool]
+
+
+def without_cut_notes(text: str) -> str:
+    """The text with the engine's cut notes blanked (same length, so offsets still hold)."""
+    if "more characters cut" not in text:
+        return text
+    return CUT_NOTE_RE.sub(lambda m: " " * len(m.group()), text)
+
+
+def cells(text: str) -> str:
+    """CSV-like lines with their delimiting commas as tabs, so ``Q1,France,1303,37.3`` reads
+    as four cells while ``1,250,000`` stays one number. Same length as ``text``."""
+    if text.count(",") < 2:
+        return text
+    lines = text.split("\n")
+    changed = False
+    for i, line in enumerate(lines):
+        if line.count(",") >= 2 and _CELL_COMMA.search(line):
+            lines[i] = line.replace(",", "\t")
+            changed = True
+    return "\n".join(lines) if changed else text
+
+
+@dataclass(slots=True)
+class Hit:
+    """Where a figure's value was found: evidence position in the list, span, and how."""
+
+    evidence: int  # position in the evidence list
+    start: int
+    end: int
+    kind: str
+    in_input: bool = False
+    exact: bool = True
+
+
+class EvidenceIndex:
+    """The values of a list of evidence; built once per check, queried per figure."""
+
+    def __init__(self, evidence: Sequence[Evidence]) -> None:
+        self.evidence = list(evidence)
+        self.texts = [without_cut_notes(e.text) for e in self.evidence]
+        entries: list[_Entry] = []
+        for pos, ev in enumerate(self.evidence):
+            _add_numbers(pos, cells(self.texts[pos]), ev.computed, False, entries)
+            if ev.computed and ev.input:
+                _add_numbers(pos, ev.input, True, True, entries)
+        entries.sort()
+        self._entries = entries
+        self._values = [e[0] for e in entries]
+        self._dates: dict[str, list[Hit]] = {}
+        self._months_done: set[int] = set()
+        self._numeric_dates_done = False
+        self._lowered: list[str] | None = None
+
+    @classmethod
+    def of_text(cls, text: str) -> EvidenceIndex:
+        return cls([Evidence(n=0, tool="question", text=text)] if text else [])
+
+    def find(self, figure: Found) -> Hit | None:
+        """The best place holding ``figure``: an exact value before a rounded one, the same
+        kind before another, a tool's output before its input, earlier evidence first."""
+        if figure.dates:
+            return self._find_date(figure.dates)
+        for reading in figure.readings:
+            value = reading.value
+            if not math.isfinite(value):  # a number too long for a float matches nothing
+                continue
+            tiny = 1e-9 * max(1.0, abs(value))
+            for margin, exact in ((tiny, True), (reading.tolerance, False)):  # exact values first
+                lo = bisect_left(self._values, value - margin)
+                hi = bisect_right(self._values, value + margin, lo)
+                if lo < hi:
+                    return self._best(self._entries[lo : min(hi, lo + 32)], figure.kind, exact)
+        return self._find_word(figure)
+
+    @staticmethod
+    def _best(entries: list[_Entry], kind: str, exact: bool) -> Hit:
+        """The same kind before another, a tool's output before its input, earlier evidence first."""
+        best = min(entries, key=lambda e: (e[4] != kind, e[5], e[1]))
+        return Hit(best[1], best[2], best[3], best[4], best[5], exact)
+
+    def lowered(self) -> list[str]:
+        if self._lowered is None:
+            self._lowered = [low if len(low := t.lower()) == len(t) else t for t in self.texts]
+        return self._lowered
+
+    def _find_date(self, keys: list[str]) -> Hit | None:
+        months = frozenset(m for m in map(month_of, keys) if m) - self._months_done
+        if months or not self._numeric_dates_done:
+            self._index_dates(months)
+        for key in keys:
+            hits = self._dates.get(key)
+            if hits:
+                return min(hits, key=lambda h: (h.in_input, h.evidence))
+        return None
+
+    def _index_dates(self, months: frozenset[int]) -> None:
+        """Index the numeric dates (once) and the dates naming ``months`` (once per month)."""
+        numeric = not self._numeric_dates_done
+        lowered = self.lowered()
+        for pos, ev in enumerate(self.evidence):
+            sources = [(self.texts[pos], False, lowered[pos])]
+            if ev.computed and ev.input:
+                sources.append((ev.input, True, None))
+            for text, in_input, low in sources:
+                for keys, start, end in find_dates(text, months, numeric, low):
+                    for key in dict.fromkeys(k for full in keys for k in (full, *partial_keys(full))):
+                        self._dates.setdefault(key, []).append(Hit(pos, start, end, "date", in_input))
+        self._numeric_dates_done = True
+        self._months_done |= months
+
+    def _find_word(self, figure: Found) -> Hit | None:
+        """Small numbers written as words in the evidence ("three days", "trois jours")."""
+        wanted = {r.value for r in figure.readings}
+        names = [w for w, v in _WORDS.items() if v in wanted]
+        if not names or not self.evidence:
+            return None
+        for pos, text in enumerate(self.lowered()):
+            for name in names:
+                at = text.find(name)
+                while at >= 0:
+                    end = at + len(name)
+                    if not (at and text[at - 1].isalpha()) and not (end < len(text) and text[end].isalpha()):
+                        return Hit(pos, at, end, figure.kind, False, True)
+                    at = text.find(name, end)
+        return None
+
+
+def _add_numbers(pos: int, text: str, computed: bool, in_input: bool, entries: list[_Entry]) -> None:
+    for value, start, end, percent in scan_numbers(text):
+        if not math.isfinite(value):
+            continue
+        kind = "percent" if percent else "number"
+        entries.append((value, pos, start, end, kind, in_input))
+        if computed and 0 < value <= 1 and not percent:  # a computed ratio is a percentage
+            entries.append((value * 100, pos, start, end, "percent", in_input))

@@ -1,0 +1,137 @@
+"""The grounding check: every figure of an answer traced to the run's evidence or flagged.
+
+``check_answer`` is pure and fast (one pass over the evidence, one lookup per figure):
+a figure is found when the same value, or a value that rounds to it at the answer's
+precision, appears in an Evidence text (or a computed tool's input), or in the
+question. Found figures get a footnote quoting the sentence or row that holds them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.grounding.evidence_index import EvidenceIndex, Hit
+from engine.grounding.figures import Found, extract_figures
+from engine.grounding.models import Citation, Evidence, Figure, Grounding, GroundingReport, Unit
+from engine.grounding.sources import invented_sources
+from engine.grounding.units import bounded, computed_unit, expression, span_at, unit_spans, window
+
+
+class _Citations:
+    """Footnotes numbered in order of first use; one per (evidence, unit). The work per
+    figure is a lookup: a unit's quote is built once, when it is first cited."""
+
+    def __init__(self, index: EvidenceIndex) -> None:
+        self.index = index
+        self.items: list[Citation] = []
+        self._keys: dict[tuple[int, int], int] = {}
+        self._spans: dict[int, list[tuple[int, int, str]]] = {}
+        self._whole: dict[int, Unit | None] = {}
+
+    def cite(self, hit: Hit) -> int:
+        pos = hit.evidence
+        ev, text = self.index.evidence[pos], self.index.texts[pos]
+        if pos not in self._whole:
+            self._whole[pos] = computed_unit(ev, text) if ev.computed else None
+        whole = self._whole[pos]
+        span = None
+        if whole is not None:
+            key = (pos, -1)
+        elif hit.in_input:
+            key = (pos, -2)
+        else:
+            if pos not in self._spans:
+                self._spans[pos] = unit_spans(text)
+            span = span_at(self._spans[pos], hit.start)
+            key = (pos, span[0] if span else -3 - hit.start)
+        if key not in self._keys:
+            if whole is not None:
+                quote = bounded(whole.text)
+            elif hit.in_input:
+                quote = bounded(expression(ev))
+            elif span is not None and span[2]:  # a table row under its header
+                quote = bounded(f"{span[2]}\n{text[span[0] : span[1]].strip()}")
+            else:
+                lo, hi = span[:2] if span else (0, len(text))
+                quote = window(text, lo, hi, hit.start)
+            self._keys[key] = len(self.items) + 1
+            self.items.append(
+                Citation(
+                    n=len(self.items) + 1,
+                    source=ev.source or ev.tool,
+                    location=ev.location or "",
+                    quote=quote,
+                    evidence=ev.n,
+                )
+            )
+        return self._keys[key]
+
+
+def _figure(found: Found, citation: int | None) -> Figure:
+    return Figure(
+        text=found.text,
+        start=found.start,
+        end=found.end,
+        kind=found.kind,  # type: ignore[arg-type]
+        value=found.value,
+        citation=citation,
+    )
+
+
+def verdict(found: int, missing: int, real_sources: int, invented: int) -> Grounding:
+    """verified: every figure found (or sources cited, all real); partly: some of each;
+    unsupported: figures and none found, or only invented sources; none: nothing to check."""
+    if found + missing:
+        if missing == 0:
+            return "partly" if invented else "verified"
+        return "partly" if found else "unsupported"
+    if invented:
+        return "partly" if real_sources else "unsupported"
+    return "verified" if real_sources else "none"
+
+
+def check_answer(
+    answer: str,
+    question: str,
+    evidence: list[Evidence],
+    *,
+    ignore: Iterable[str] = (),
+    index: EvidenceIndex | None = None,
+) -> GroundingReport:
+    """Trace every figure of ``answer`` to ``evidence`` (or the question) and check its sources.
+
+    ``ignore`` lists figures (as written or normalised) that are not checked at all.
+    ``index`` is ``EvidenceIndex(evidence)`` built beforehand, to check several answers
+    (a retry, a rewrite) against the same evidence without indexing it again."""
+    skip = {item.strip() for item in ignore}
+    if index is None or index.evidence != evidence:
+        index = EvidenceIndex(evidence)
+    asked: EvidenceIndex | None = None
+    citations = _Citations(index)
+    figures: list[Figure] = []
+    unsupported: list[str] = []
+    found = missing = 0
+    for item in extract_figures(answer):
+        if item.text in skip or item.value in skip:
+            continue
+        hit = index.find(item)
+        if hit is not None:
+            figures.append(_figure(item, citations.cite(hit)))
+            found += 1
+            continue
+        asked = asked or EvidenceIndex.of_text(question)
+        if asked.find(item) is not None:
+            found += 1
+        else:
+            missing += 1
+            if item.text not in unsupported:
+                unsupported.append(item.text)
+        figures.append(_figure(item, None))
+    real, invented = invented_sources(answer, evidence)
+    return GroundingReport(
+        figures=figures,
+        citations=citations.items,
+        unsupported=unsupported,
+        invented_sources=invented,
+        grounding=verdict(found, missing, len(real), len(invented)),
+    )

@@ -1,0 +1,71 @@
+"""The grounding check's inputs and outputs: evidence in, figures, citations and a verdict out."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+FigureKind = Literal["number", "percent", "amount", "date", "duration"]
+Grounding = Literal["verified", "quoted", "partly", "unsupported", "not_found", "none"]
+
+
+class Evidence(BaseModel):
+    """One piece of what the run saw: an Observation, or one passage of a document."""
+
+    n: int  # the Observation's number in this run, 1-based
+    tool: str  # e.g. "calculator", "search_docs", "query_table"
+    text: str  # what the tool returned (for a document: one passage)
+    source: str | None = None  # a document's path relative to its theme, e.g. "travel/policy.md"
+    location: str | None = None  # section / page, e.g. "Hotels" or "p. 3"
+    computed: bool = False  # figures computed by the tool (calculator, statistics, table queries)
+    input: str = ""  # the tool input as written; its figures are evidence too when computed
+
+
+class Citation(BaseModel):
+    n: int  # footnote number, 1-based, in order of first use in the answer
+    source: str  # document source, or the tool name for a computed/tool figure
+    location: str = ""
+    quote: str  # the sentence or row of the evidence that holds the figure (bounded)
+    evidence: int  # Evidence.n
+
+
+class Figure(BaseModel):
+    text: str  # as written in the answer, e.g. "4,7 %", "€1,250.50", "12 March 2025"
+    start: int
+    end: int
+    kind: FigureKind
+    value: str  # normalised, e.g. "4.7%", "1250.5 EUR", "20000", "2025-03-12", "3 day"
+    citation: int | None = None  # Citation.n when found in evidence
+
+
+class GroundingReport(BaseModel):
+    figures: list[Figure] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    unsupported: list[str] = Field(default_factory=list)  # figures as written that nothing holds
+    invented_sources: list[str] = Field(default_factory=list)  # sources named in the answer, never returned
+    grounding: Grounding = "none"
+
+
+class Unit(BaseModel):
+    """A quotable piece of evidence: a sentence, a list item, or a table row with its header."""
+
+    text: str
+    evidence: int  # Evidence.n
+    tool: str
+    source: str | None = None
+    location: str | None = None
+    start: int  # span of the sentence / row in the evidence text
+    end: int
+    computed: bool = False
+
+
+class Quote(BaseModel):
+    """The evidence quoted instead of a model's answer."""
+
+    text: str  # verbatim evidence (a computed result: "17 * 23 = 391")
+    evidence: int
+    source: str  # document source, or the tool name
+    location: str = ""
+    score: float
+    preface: str  # "From travel-policy.md (Hotels):" / "D'après travel-policy.md (Hôtels) :"

@@ -1,0 +1,190 @@
+"""Evidence cut into quotable units: sentences, list items, table rows (with their header).
+
+Units keep their span in the evidence text, so a figure found at an offset maps back to
+the sentence or row that holds it. A computed result is one unit stated with its
+expression ("17 * 23 = 391").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+
+from engine.grounding.evidence_index import without_cut_notes
+from engine.grounding.models import Evidence, Unit
+
+MAX_QUOTE_CHARS = 300
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+\S")
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]")
+_SEARCH_HEADER = re.compile(r"^\[\d+\] source: .*· score [\d.]+$|^Cite the sources you use")
+_MD_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
+_SENTENCE_END = re.compile(r"[.!?…]+[\"'»”)\]]*(?=\s+[\"'«“(\[]?[A-ZÀ-ÖØ-Þ0-9])")
+_ABBREVIATIONS = frozenset("e.g i.e p pp cf etc vs no nr fig dr mr mrs ms st m mme env art ch sect approx".split())
+
+
+def expression(ev: Evidence) -> str:
+    """The tool input as the expression it computes: ``{"expression": "17 * 23"}`` → ``17 * 23``."""
+    text = ev.input.strip()
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return text
+        if isinstance(data, dict):
+            values = [v for v in data.values() if isinstance(v, str)]
+            if len(values) == 1:
+                return values[0].strip()
+    return text
+
+
+def computed_unit(ev: Evidence, text: str) -> Unit | None:
+    """A one-line computed result as ``input = output``; None when the output is a longer text."""
+    result = text.strip()
+    if not result or "\n" in result or len(result) > MAX_QUOTE_CHARS:
+        return None
+    expr = expression(ev)
+    shown = f"{expr} = {result}" if expr and expr != result and len(expr) <= 200 else result
+    return Unit(text=shown, evidence=ev.n, tool=ev.tool, source=ev.source, location=ev.location,
+                start=0, end=len(text), computed=True)  # fmt: skip
+
+
+def _lines(text: str) -> Iterator[tuple[int, int]]:
+    start = 0
+    for line in text.split("\n"):
+        yield start, start + len(line)
+        start += len(line) + 1
+
+
+def _delimiter(line: str) -> str | None:
+    for sep in ("\t", "|", ";", ","):
+        if line.count(sep) >= 1 and not (sep == "," and (", " in line or re.search(r"\d,\d", line))):
+            return sep
+    return None
+
+
+def _blocks(text: str) -> Iterator[list[tuple[int, int]]]:
+    """Runs of non-blank lines."""
+    block: list[tuple[int, int]] = []
+    for start, end in _lines(text):
+        if text[start:end].strip():
+            block.append((start, end))
+        elif block:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def _is_table(text: str, block: list[tuple[int, int]]) -> bool:
+    if len(block) < 2:
+        return False
+    first = text[block[0][0] : block[0][1]]
+    sep = _delimiter(first)
+    if sep is None:
+        return False
+    counts = {text[s:e].count(sep) for s, e in block if not _MD_RULE.match(text[s:e])}
+    return len(counts) == 1
+
+
+def _sentences(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    cursor = start
+    for match in _SENTENCE_END.finditer(text, start, end):
+        cut = match.start()
+        token = text[max(text.rfind(" ", cursor, cut), cursor - 1) + 1 : cut].lstrip("(\"'«")
+        if token.lower() in _ABBREVIATIONS or (len(token) == 1 and token.isalpha()):
+            continue
+        yield cursor, match.end()
+        cursor = match.end()
+    yield cursor, end
+
+
+def _block_spans(text: str, block: list[tuple[int, int]]) -> Iterator[tuple[int, int, str]]:
+    """(start, end, header) of each unit of one block of lines; header is set for table rows."""
+    if _is_table(text, block):
+        header = text[block[0][0] : block[0][1]].strip()
+        for s, e in block[1:]:
+            if not _MD_RULE.match(text[s:e]):
+                yield s, e, header
+        return
+    para: list[tuple[int, int]] = []
+    for s, e in block:
+        line = text[s:e]
+        if _HEADING.match(line) or _SEARCH_HEADER.match(line.strip()):
+            yield from ((a, b, "") for a, b in _paragraph(text, para))
+            para = []
+        elif _LIST_ITEM.match(line):
+            yield from ((a, b, "") for a, b in _paragraph(text, para))
+            para = []
+            yield s, e, ""
+        else:
+            para.append((s, e))
+    yield from ((a, b, "") for a, b in _paragraph(text, para))
+
+
+def _paragraph(text: str, lines: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    if lines:
+        yield from _sentences(text, lines[0][0], lines[-1][1])
+
+
+def _unit(ev: Evidence, text: str, start: int, end: int, header: str) -> Unit | None:
+    body = " ".join(text[start:end].split())
+    if not body or not any(c.isalnum() for c in body):
+        return None
+    if not header and len(body.split()) < 4 and body[-1] not in ".!?:;…" and not _LIST_ITEM.match(body):
+        return None  # a title or a fragment, not a statement worth quoting
+    shown = f"{header}\n{text[start:end].strip()}" if header else body
+    return Unit(text=shown, evidence=ev.n, tool=ev.tool, source=ev.source, location=ev.location,
+                start=start, end=end, computed=ev.computed)  # fmt: skip
+
+
+def evidence_units(ev: Evidence, text: str | None = None) -> list[Unit]:
+    """The units of one evidence; ``text`` is its text with cut notes already blanked."""
+    text = without_cut_notes(ev.text) if text is None else text
+    if ev.computed and (unit := computed_unit(ev, text)) is not None:
+        return [unit]
+    return [unit for span in unit_spans(text) if (unit := _unit(ev, text, *span))]
+
+
+def unit_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, header) of every unit of a document text, in order."""
+    return [span for block in _blocks(text) for span in _block_spans(text, block)]
+
+
+def span_at(spans: list[tuple[int, int, str]], offset: int) -> tuple[int, int, str] | None:
+    """The span of ``unit_spans`` holding ``offset``, if any."""
+    i = bisect_right(spans, (offset, float("inf"), "")) - 1
+    return spans[i] if i >= 0 and spans[i][0] <= offset < spans[i][1] else None
+
+
+def unit_at(ev: Evidence, text: str, offset: int) -> Unit | None:
+    """The unit holding ``offset`` of ``text`` (cut notes blanked)."""
+    if ev.computed and (unit := computed_unit(ev, text)) is not None:
+        return unit
+    span = span_at(unit_spans(text), offset)
+    return _unit(ev, text, *span) if span else None
+
+
+def split_units(evidence: list[Evidence]) -> list[Unit]:
+    """The sentences, list items and table rows (header kept) of every evidence, in order."""
+    return [unit for ev in evidence for unit in evidence_units(ev)]
+
+
+def bounded(text: str, focus: int = 0, limit: int = MAX_QUOTE_CHARS) -> str:
+    """``text`` cut to ``limit`` characters around ``focus``, with … where it was cut."""
+    if len(text) <= limit:
+        return text
+    start = max(0, min(focus - limit // 2, len(text) - limit))
+    piece = text[start : start + limit].strip()
+    return ("…" if start > 0 else "") + piece + ("…" if start + limit < len(text) else "")
+
+
+def window(text: str, lo: int, hi: int, focus: int, limit: int = MAX_QUOTE_CHARS) -> str:
+    """``text[lo:hi]`` on one line, cut to about ``limit`` characters around ``focus``
+    (only that window is read, so a huge unit costs no more than a short one)."""
+    start = max(lo, focus - limit // 2)
+    end = min(hi, start + limit)
+    start = max(lo, end - limit)
+    piece = " ".join(text[start:end].split())
+    return ("…" if start > lo else "") + piece + ("…" if end < hi else "")

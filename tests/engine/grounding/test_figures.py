@@ -1,0 +1,116 @@
+"""Figures found in answers: EN and FR formats, kinds, normalised values, what is not a figure."""
+
+import pytest
+
+from engine.grounding.figures import extract_figures, fmt, number_readings
+
+
+def figures(text):
+    return [(f.text, f.kind, f.value) for f in extract_figures(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It rose 4,7 % this year", ("4,7 %", "percent", "4.7%")),
+        ("It rose 4.7% this year", ("4.7%", "percent", "4.7%")),
+        ("up 7.4 percent", ("7.4 percent", "percent", "7.4%")),
+        ("une hausse de 7,9 pour cent", ("7,9 pour cent", "percent", "7.9%")),
+        ("It costs €1,250.50 now", ("€1,250.50", "amount", "1250.5 EUR")),
+        ("Il coûte 1 250,50 € HT", ("1 250,50 €", "amount", "1250.5 EUR")),
+        ("Il coûte 1.250,50 €", ("1.250,50 €", "amount", "1250.5 EUR")),
+        ("a cap of 160 euros per night", ("160 euros", "amount", "160 EUR")),
+        ("$3.5bn raised", ("$3.5bn", "amount", "3500000000 USD")),
+        ("paid USD 400 today", ("USD 400", "amount", "400 USD")),
+        ("revenue of 48.2 million euros", ("48.2 million euros", "amount", "48200000 EUR")),
+        ("un objectif de 52 millions d'euros", ("52 millions d'euros", "amount", "52000000 EUR")),
+        ("budget 1,2 M€", ("1,2 M€", "amount", "1200000 EUR")),
+        ("£75 per head", ("£75", "amount", "75 GBP")),
+        ("20 000 people", ("20 000", "number", "20000")),
+        ("20\u202f000 people", ("20\u202f000", "number", "20000")),
+        ("20\u00a0000 people", ("20\u00a0000", "number", "20000")),
+        ("20,000 people", ("20,000", "number", "20000")),
+        ("20.000 personnes", ("20.000", "number", "20000")),
+        ("a ratio of 1,5 here", ("1,5", "number", "1.5")),
+        ("1,500 orders", ("1,500", "number", "1500")),
+        ("in 2025 only", ("2025", "number", "2025")),
+        ("paid on 12 March 2025", ("12 March 2025", "date", "2025-03-12")),
+        ("payé le 12 mars 2025", ("12 mars 2025", "date", "2025-03-12")),
+        ("payé le 1er janvier 2026", ("1er janvier 2026", "date", "2026-01-01")),
+        ("paid on March 12, 2025", ("March 12, 2025", "date", "2025-03-12")),
+        ("paid on 2025-03-12", ("2025-03-12", "date", "2025-03-12")),
+        ("paid on 13/03/2025", ("13/03/2025", "date", "2025-03-13")),
+        ("closed in March 2025", ("March 2025", "date", "2025-03")),
+        ("within 3 days", ("3 days", "duration", "3 day")),
+        ("pendant 2 jours", ("2 jours", "duration", "2 day")),
+        ("in 45 min", ("45 min", "duration", "45 minute")),
+        ("sous 5 jours ouvrés", ("5 jours ouvrés", "duration", "5 business day")),
+        ("for 3 years", ("3 years", "duration", "3 year")),
+    ],
+)
+def test_one_figure_found_and_normalised(text, expected):
+    assert figures(text) == [expected]
+
+
+def test_offsets_point_at_the_figure_as_written():
+    answer = "Costs were €1,250.50 and 4,7 % more."
+    for f in extract_figures(answer):
+        assert answer[f.start : f.end] == f.text
+
+
+def test_ambiguous_thousands_keep_both_readings():
+    (figure,) = extract_figures("1,500 units")
+    assert [r.value for r in figure.readings] == [1500.0, 1.5]
+    assert number_readings("1,5") == [("1.5", 1)]
+    assert number_readings("1,250,000") == [("1250000", 0)]
+    assert number_readings("12.345,67") == [("12345.67", 2)]
+
+
+def test_ambiguous_numeric_date_keeps_both_readings():
+    (figure,) = extract_figures("due 03/12/2025")
+    assert figure.kind == "date"
+    assert set(figure.dates) == {"2025-12-03", "2025-03-12"}
+
+
+def test_rounding_tolerance_follows_the_written_precision():
+    one, two = extract_figures("33.33% and 391")
+    assert one.readings[0].tolerance == pytest.approx(0.005)
+    assert two.readings[0].tolerance == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. First point\n2. Second point\n3) Third point",
+        "As said [1] and [^2] and ⁽³⁾.",
+        "See sales_2025.csv and travel/policy-2024.md",
+        "At https://example.com/reports/2025/q3",
+        "Version v1.2.3 of Q3 and H1",
+        "The fourth one.",
+    ],
+)
+def test_not_figures(text):
+    assert figures(text) == []
+
+
+def test_list_marker_skipped_but_figures_on_the_line_kept():
+    assert figures("1. Revenue was 48 units\n2. Margin 38.6%") == [
+        ("48", "number", "48"),
+        ("38.6%", "percent", "38.6%"),
+    ]
+
+
+def test_range_and_arithmetic_give_each_number():
+    assert [f.value for f in extract_figures("2024-2025: 17 * 23 = 391")] == ["2024", "2025", "17", "23", "391"]
+
+
+def test_three_may_be_is_not_a_date():
+    assert figures("3 may be enough") == [("3", "number", "3")]
+
+
+def test_fmt_has_no_exponent_or_trailing_zeros():
+    from decimal import Decimal
+
+    assert fmt(Decimal("2E+4")) == "20000"
+    assert fmt(Decimal("65.50")) == "65.5"
+    assert fmt(Decimal("391.0")) == "391"

@@ -1,0 +1,233 @@
+"""check_answer: figures traced to evidence (with rounding), flagged, or found in the question."""
+
+import pytest
+
+from engine.grounding import Evidence, check_answer
+from engine.grounding.evidence_index import EvidenceIndex, cells, without_cut_notes
+
+HOTELS = (
+    "Analysts book rail for any trip under four hours. Hotel costs are capped at 160 euros per night in Paris "
+    "and London, and 120 euros per night elsewhere. The meal allowance (per diem) is 45 euros per day."
+)
+TABLE = "quarter,region,product,revenue_eur,units,margin_pct\nQ1,France,Centrifuges,1564200,1303,37.3\nQ1,France,Microscopes,1438800,1692,37.0"
+
+
+def calculator(n, expression, result):
+    return Evidence(n=n, tool="calculator", text=result, input=f'{{"expression": "{expression}"}}', computed=True)
+
+
+def doc(n, text, source="travel/policy.md", location="Hotels"):
+    return Evidence(n=n, tool="search_docs", text=text, source=source, location=location)
+
+
+def test_calculator_result_is_cited_with_its_expression():
+    report = check_answer("17 * 23 = 391.", "What is 17 * 23?", [calculator(1, "17 * 23", "391")])
+    assert report.grounding == "verified"
+    assert report.unsupported == []
+    assert [c.quote for c in report.citations] == ["17 * 23 = 391"]
+    assert report.citations[0].source == "calculator"
+    assert {f.text: f.citation for f in report.figures} == {"17": 1, "23": 1, "391": 1}
+
+
+def test_wrong_result_after_the_calculator_is_unsupported():
+    report = check_answer("17 * 23 = 291.", "What is 17 * 23?", [calculator(1, "17 * 23", "391")])
+    assert report.unsupported == ["291"]
+    assert report.grounding == "partly"
+
+
+def test_prompt_example_figures_without_evidence_are_unsupported():
+    report = check_answer("12 * 9 = 108.", "What is the hotel cap in Paris?", [doc(1, HOTELS)])
+    assert report.unsupported == ["12", "9", "108"]
+    assert report.grounding == "unsupported"
+    assert report.citations == []
+
+
+def test_cut_note_number_is_not_evidence():
+    text = HOTELS + "\n[… 1298 more characters cut]"
+    report = check_answer("The document has 1298 more characters.", "How long is it?", [doc(1, text)])
+    assert report.unsupported == ["1298"]
+    assert without_cut_notes(text).strip() == HOTELS
+
+
+def test_document_figure_cited_with_its_sentence():
+    report = check_answer("The cap is 160 € per night in Paris [policy.md].", "Hotel cap in Paris?", [doc(1, HOTELS)])
+    assert report.grounding == "verified"
+    (citation,) = report.citations
+    assert citation.quote == (
+        "Hotel costs are capped at 160 euros per night in Paris and London, and 120 euros per night elsewhere."
+    )
+    assert (citation.source, citation.location, citation.evidence) == ("travel/policy.md", "Hotels", 1)
+
+
+def test_footnotes_numbered_in_order_of_first_use_and_shared_per_sentence():
+    evidence = [doc(1, HOTELS), calculator(2, "160 * 3", "480")]
+    report = check_answer("Three nights cost 480 euros at 160 euros a night (120 elsewhere).", "", evidence)
+    by_text = {f.text: f.citation for f in report.figures}
+    assert by_text == {"480 euros": 1, "160 euros": 2, "120": 2}
+    assert [c.evidence for c in report.citations] == [2, 1]
+    assert report.citations[0].quote == "160 * 3 = 480"
+
+
+@pytest.mark.parametrize(
+    ("answer", "evidence_text"),
+    [
+        ("It is 391.0", "391"),
+        ("It is 65.5", "65.50"),
+        ("It is 65.50", "65.5"),
+        ("A third: 33.33%", "33.3333"),
+        ("About 33.3 %", "33.3333"),
+        ("Margin 4,7 %", "margin 4.7%"),
+        ("20 000 people", "20,000 people"),
+        ("20.000 personnes", "20000"),
+        ("1,5 point", "1.5 points"),
+        ("1,500 units", "1500 units"),
+        ("€1,250.50", "1250.5"),
+        ("48.2 million euros", "revenue of 48.2 million euros"),
+        ("€48,200,000", "revenue of 48.2 million euros"),
+        ("1.44 million euros", "1438800"),
+        ("12 March 2025", "due 2025-03-12"),
+        ("12 mars 2025", "due March 12, 2025"),
+        ("03/12/2025", "due 12 March 2025"),
+        ("03/12/2025", "due 3 December 2025"),
+        ("in March 2025", "due 12 March 2025"),
+        ("in 2025", "due 12 March 2025"),
+        ("3 days", "up to three days a week"),
+        ("3 jours", "jusqu'à trois jours par semaine"),
+    ],
+)
+def test_found_in_any_format_and_rounding(answer, evidence_text):
+    report = check_answer(answer, "", [doc(1, evidence_text)])
+    assert report.unsupported == [], report
+    assert report.grounding == "verified"
+
+
+@pytest.mark.parametrize(
+    ("answer", "evidence_text"),
+    [
+        ("It is 392", "391.4"),
+        ("A third: 33.34%", "33.3333"),
+        ("12 March 2025", "due 2025-03-13"),
+        ("1,500 units", "2 units"),
+        ("4 days", "up to three days a week"),
+    ],
+)
+def test_other_values_are_not_found(answer, evidence_text):
+    report = check_answer(answer, "", [doc(1, evidence_text)])
+    assert report.grounding == "unsupported"
+    assert len(report.unsupported) == 1
+
+
+def test_table_row_quoted_with_its_header():
+    evidence = [Evidence(n=3, tool="query_table", text=TABLE, computed=True)]
+    report = check_answer("Microscopes: €1,438,800 at 37.0% margin.", "Q1 microscopes?", evidence)
+    assert report.grounding == "verified"
+    (citation,) = report.citations
+    assert (
+        citation.quote == "quarter,region,product,revenue_eur,units,margin_pct\nQ1,France,Microscopes,1438800,1692,37.0"
+    )
+    assert citation.source == "query_table"
+
+
+def test_csv_cells_are_separate_numbers_but_thousands_stay_whole():
+    assert cells("Q1,France,1303,37.3") == "Q1\tFrance\t1303\t37.3"
+    assert cells("revenue of 1,250,000 euros") == "revenue of 1,250,000 euros"
+    report = check_answer("1303 units", "", [doc(1, TABLE)])
+    assert report.unsupported == []
+
+
+def test_computed_ratio_matches_a_percentage():
+    stats = Evidence(n=1, tool="statistics", text='{"share": 0.3333}', computed=True)
+    assert check_answer("a share of 33.33%", "", [stats]).grounding == "verified"
+    document = doc(2, "the share was 0.3333")
+    assert check_answer("a share of 33.33%", "", [document]).grounding == "unsupported"
+
+
+def test_input_figures_count_only_when_computed():
+    search = Evidence(n=1, tool="search_docs", text="No passage found.", input='{"query": "budget 2026"}')
+    assert check_answer("The 2026 budget", "", [search]).unsupported == ["2026"]
+    calc = calculator(1, "2026 - 2025", "1")
+    assert check_answer("2026 - 2025 = 1", "", [calc]).grounding == "verified"
+
+
+def test_figures_from_the_question_are_found_without_a_footnote():
+    report = check_answer("Yes, 250 euros is above the cap.", "Is 250 euros above the cap?", [doc(1, HOTELS)])
+    assert report.unsupported == []
+    assert report.figures[0].citation is None
+    assert report.grounding == "verified"
+
+
+def test_ignore_skips_figures():
+    report = check_answer("Step 3: the cap is 160 euros.", "", [doc(1, HOTELS)], ignore=["3"])
+    assert [f.text for f in report.figures] == ["160 euros"]
+    assert report.grounding == "verified"
+
+
+def test_invented_source_misspelt_variant():
+    evidence = [doc(1, HOTELS, source="travel/travel-policy.md")]
+    answer = "The cap is 160 euros [travel-polcy.md]; see also (source: travel-policy.md)."
+    report = check_answer(answer, "", evidence)
+    assert report.invented_sources == ["travel-polcy.md"]
+    assert report.grounding == "partly"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The cap is 160 euros [TRAVEL-POLICY.md].",
+        "The cap is 160 euros [travel/travel-policy.md].",
+        "From travel-policy.md: the cap is 160 euros.",
+        "D'après travel-policy.md, le plafond est de 160 euros.",
+        "The cap is 160 euros (source: travel-policy.md, Hotels).",
+    ],
+)
+def test_real_sources_any_case_base_name_or_path(answer):
+    report = check_answer(answer, "", [doc(1, HOTELS, source="travel/travel-policy.md")])
+    assert report.invented_sources == []
+    assert report.grounding == "verified"
+
+
+def test_only_invented_sources_is_unsupported():
+    report = check_answer("See the policy [hr_policy.md].", "", [doc(1, HOTELS)])
+    assert report.invented_sources == ["hr_policy.md"]
+    assert report.grounding == "unsupported"
+
+
+def test_sources_cited_and_real_without_figures_is_verified():
+    report = check_answer("Rail is preferred [policy.md].", "", [doc(1, HOTELS)])
+    assert report.grounding == "verified"
+
+
+def test_nothing_to_check_is_none():
+    assert check_answer("The capital of France is Paris.", "", []).grounding == "none"
+
+
+def test_figures_in_source_names_do_not_count():
+    evidence = [doc(1, "Revenue grew.", source="sales_2025.csv")]
+    report = check_answer("Revenue grew [sales_2025.csv].", "", evidence)
+    assert report.figures == []
+    assert report.grounding == "verified"
+
+
+def test_quote_is_bounded_around_the_figure():
+    long_sentence = "The figure " + "and more words " * 60 + "is 777 in the end " + "tail " * 40 + "."
+    report = check_answer("It is 777.", "", [doc(1, long_sentence)])
+    (citation,) = report.citations
+    assert len(citation.quote) <= 302
+    assert "777" in citation.quote
+
+
+def test_prebuilt_index_gives_the_same_report():
+    evidence = [doc(1, HOTELS), calculator(2, "160 * 3", "480")]
+    answer = "480 euros for 3 nights at 160 euros; 12 March 2025."
+    index = EvidenceIndex(evidence)
+    assert check_answer(answer, "", evidence, index=index) == check_answer(answer, "", evidence)
+
+
+def test_hostile_inputs_do_not_break_the_check():
+    nested = "[" * 500 + "1" + "]" * 500
+    huge = "9" * 5000
+    report = check_answer(nested + " " + huge + " (source: " + "a" * 150 + ")", "", [doc(1, HOTELS)])
+    assert report.unsupported == [huge]  # too long for a float: matches nothing, flagged
+    assert report.invented_sources == ["a" * 150]
+    assert report.grounding == "unsupported"
+    assert check_answer("", "", []).grounding == "none"

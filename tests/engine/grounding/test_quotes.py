@@ -1,0 +1,175 @@
+"""Evidence-first quoting: units, the best unit for a question (real embedding model), messages."""
+
+import pytest
+
+from engine.grounding import Evidence, best_quote, not_found_message, split_units
+from engine.grounding.figures import extract_figures
+from engine.rag.embeddings import get_embedder
+
+TRAVEL = (
+    "Analysts book rail for any trip under four hours. Air travel needs the approval of the team lead. "
+    "Hotel costs are capped at 160 euros per night in Paris and London, and 120 euros per night elsewhere. "
+    "The meal allowance (per diem) is 45 euros per day."
+)
+FIGURES = (
+    "Fiscal year 2025 (January to December) closed with revenue of 48.2 million euros, up 7.4% on 2024. "
+    "The company employs 312 people, 41 of them in the analytics and finance team.\n\n"
+    "The customer churn rate for 2025 was 6.1%, against a target of 5%."
+)
+CALENDAR = (
+    "The monthly close happens on the fifth business day of the following month. Any restatement of a "
+    "published figure needs the approval of the head of financial planning, currently Margaux Levasseur."
+)
+TELETRAVAIL = (
+    "Les analystes peuvent télétravailler jusqu'à trois jours par semaine. Le mardi est le jour de présence "
+    "commun à Lyon, pour la réunion d'équipe de 10 h."
+)
+OBJECTIFS = (
+    "L'objectif de chiffre d'affaires 2026 est de 52 millions d'euros, soit une croissance de 7,9 %. "
+    "La marge brute visée est de 39,5 %. Le taux d'attrition ciblé reste de 5 %."
+)
+TABLE = "quarter,region,product,revenue_eur\nQ1,France,Centrifuges,1564200\nQ1,Benelux,Pipettes,794300"
+
+
+@pytest.fixture(scope="module")
+def embed():
+    return get_embedder().encode
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return [
+        Evidence(n=1, tool="search_docs", text=TRAVEL, source="travel-policy.md", location="Hotels"),
+        Evidence(n=2, tool="search_docs", text=FIGURES, source="handbook.md", location="Company figures"),
+        Evidence(n=3, tool="search_docs", text=CALENDAR, source="handbook.md", location="Reporting calendar"),
+        Evidence(n=4, tool="search_docs", text=TELETRAVAIL, source="guide_fr.md", location="Télétravail"),
+        Evidence(n=5, tool="search_docs", text=OBJECTIFS, source="guide_fr.md", location="Objectifs 2026"),
+        Evidence(n=6, tool="calculator", text="391", input='{"expression": "17 * 23"}', computed=True),
+    ]
+
+
+def test_split_units_sentences_rows_and_items():
+    evidence = [
+        Evidence(n=1, tool="search_docs", text=TRAVEL + "\n\n- First item, 3 days\n- Second item", source="a.md"),
+        Evidence(n=2, tool="query_table", text=TABLE, computed=True),
+    ]
+    units = split_units(evidence)
+    texts = [u.text for u in units]
+    assert texts[:4] == [
+        "Analysts book rail for any trip under four hours.",
+        "Air travel needs the approval of the team lead.",
+        "Hotel costs are capped at 160 euros per night in Paris and London, and 120 euros per night elsewhere.",
+        "The meal allowance (per diem) is 45 euros per day.",
+    ]
+    assert "- First item, 3 days" in texts and "- Second item" in texts
+    assert texts[-2:] == [
+        "quarter,region,product,revenue_eur\nQ1,France,Centrifuges,1564200",
+        "quarter,region,product,revenue_eur\nQ1,Benelux,Pipettes,794300",
+    ]
+    assert [u.evidence for u in units] == [1] * 6 + [2, 2]
+    assert units[0].source == "a.md"
+    for unit in units[:6]:  # spans point back into the evidence text
+        assert " ".join(evidence[0].text[unit.start : unit.end].split()) == unit.text
+
+
+def test_split_units_keeps_abbreviations_and_decimals_inside_sentences():
+    ev = Evidence(n=1, tool="search_docs", text="See p. 3 for e.g. the 48.2 figure. It costs 5. Next one here.")
+    assert [u.text for u in split_units([ev])] == [
+        "See p. 3 for e.g. the 48.2 figure.",
+        "It costs 5.",
+        "Next one here.",
+    ]
+
+
+def test_split_units_ignores_cut_notes_and_titles():
+    ev = Evidence(n=1, tool="search_docs", text="Objectifs 2026\n\nThe target is 52.\n[… 1298 more characters cut]")
+    assert [u.text for u in split_units([ev])] == ["The target is 52."]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected", "evidence"),
+    [
+        ("What is the hotel cap per night in Paris?", "Hotel costs are capped at 160 euros", 1),
+        ("How much is the meal allowance per day?", "The meal allowance (per diem) is 45 euros per day.", 1),
+        ("What was the churn rate in 2025?", "The customer churn rate for 2025 was 6.1%", 2),
+        ("How many people does the company employ?", "The company employs 312 people", 2),
+        ("Who approves a restatement of a published figure?", "Any restatement of a published figure", 3),
+        ("When is the monthly close?", "The monthly close happens on the fifth business day", 3),
+        ("Combien de jours de télétravail par semaine ?", "Les analystes peuvent télétravailler", 4),
+        ("Quel est l'objectif de chiffre d'affaires 2026 ?", "L'objectif de chiffre d'affaires 2026", 5),
+        ("Quel est le taux d'attrition visé ?", "Le taux d'attrition ciblé reste de 5 %.", 5),
+    ],
+)
+def test_best_quote_picks_the_sentence_that_answers(embed, corpus, question, expected, evidence):
+    quote = best_quote(question, corpus, embed)
+    assert quote is not None
+    assert quote.text.startswith(expected)
+    assert quote.evidence == evidence
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the capital of Peru?",
+        "How many moons does Jupiter have?",
+        "Quelle est la couleur du ciel sur Mars ?",
+        "What is the weather in Paris today?",
+        "How much does a train ticket to London cost?",
+        "Quel est le prix du pain à Lyon ?",
+    ],
+)
+def test_nothing_fits_gives_none(embed, corpus, question):
+    assert best_quote(question, corpus, embed) is None
+
+
+def test_quote_is_verbatim_evidence_with_no_new_figure(embed, corpus):
+    quote = best_quote("What is the hotel cap per night in Paris?", corpus, embed)
+    assert quote.text in TRAVEL
+    evidence_values = {f.value for f in extract_figures(TRAVEL)}
+    assert {f.value for f in extract_figures(quote.text)} <= evidence_values
+
+
+def test_preface_in_the_ui_language(embed, corpus):
+    en = best_quote("What is the hotel cap per night in Paris?", corpus, embed, language="en")
+    fr = best_quote("What is the hotel cap per night in Paris?", corpus, embed, language="fr")
+    assert en.preface == "From travel-policy.md (Hotels):"
+    assert fr.preface == "D'après travel-policy.md (Hotels) :"
+    assert (en.source, en.location) == ("travel-policy.md", "Hotels")
+
+
+def test_computed_result_is_stated_with_its_expression(embed, corpus):
+    quote = best_quote("What is 17 * 23?", corpus, embed)
+    assert quote.text == "17 * 23 = 391"
+    assert quote.source == "calculator"
+    assert quote.preface == "Computed with calculator:"
+    assert best_quote("Combien font 17 * 23 ?", corpus, embed, language="fr").preface == "Calculé avec calculator :"
+
+
+def test_without_embeddings_words_alone_rank(corpus):
+    quote = best_quote("What is the meal allowance per day?", corpus, None)
+    assert quote.text == "The meal allowance (per diem) is 45 euros per day."
+    assert best_quote("What is the capital of Peru?", corpus, None) is None
+
+
+def test_no_evidence_gives_none(embed):
+    assert best_quote("What is the hotel cap?", [], embed) is None
+
+
+def test_not_found_message_names_the_sources_and_no_figure(corpus):
+    en = not_found_message("What is the 2019 revenue of 12 shops?", corpus, "en")
+    assert en == (
+        "I searched travel-policy.md, handbook.md, guide_fr.md, calculator "
+        "but could not find the answer to this question there."
+    )
+    fr = not_found_message("Quel est le CA 2019 ?", corpus, "fr")
+    assert fr.startswith("J'ai consulté travel-policy.md, handbook.md")
+    assert "2019" not in en + fr and "12" not in en
+    assert not_found_message("Anything?", [], "fr") == (
+        "Je n'ai pas trouvé la réponse à cette question : aucune source n'a été consultée."
+    )
+
+
+def test_not_found_message_bounds_a_long_source_list():
+    evidence = [Evidence(n=i, tool="search_docs", text="x", source=f"doc_{chr(97 + i)}.md") for i in range(9)]
+    message = not_found_message("q", evidence, "en")
+    assert message.count(".md") == 5 and "and others" in message
