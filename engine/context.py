@@ -143,6 +143,12 @@ class EngineContext:
                 self._catalogs = {key: cached, **dict(list(self._catalogs.items())[:7])}
         return cached
 
+    def embed(self, texts: list[str]) -> Any:
+        """The embedding model's vectors for ``texts`` (loaded once per process)."""
+        from engine.rag.embeddings import get_embedder
+
+        return get_embedder().encode(texts)
+
     def route(self, prompt: str, tools: ToolRegistry) -> ToolRegistry:
         """The tools to offer for ``prompt``; routing is an optimisation, so any failure offers them all."""
         if not tools.routed:

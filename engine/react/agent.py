@@ -36,8 +36,10 @@ from engine.react.run_state import EngineResult, RunState, SuspendedRun
 from engine.react.step import Step
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
+from engine.react.verify import reads_as_document_question, review, search_step
 from engine.settings import EngineConfig
 from engine.tools.base import Tool, ToolRegistry
+from engine.tools.theme import SEARCH_DOCS
 
 
 class Answered(Exception):
@@ -166,6 +168,11 @@ class ReActEngine:
         try:
             if resume is not None:
                 yield self._apply_user_reply(state, writer, *resume)
+            elif self._searches_first(state, registry):
+                step = search_step(state.prompt)
+                yield writer.block(ReActType.THOUGHT, step.thought) + writer.calls(step.calls)
+                async for token in self._execute(state, registry, writer, step):
+                    yield token
             while True:
                 async for token in self._step(state, registry, writer, started):
                     if token:
@@ -183,7 +190,7 @@ class ReActEngine:
                 async for token in final.stream(state, writer, exc.message):
                     if token:
                         yield token
-                result.answer = final.text
+                yield self._grounded(final.text, state, writer)
                 if final.error is not None:
                     yield writer.block(ReActType.ERROR, final.error)
                     result.status, result.error, result.error_source = "error", final.error, "backend"
@@ -221,7 +228,7 @@ class ReActEngine:
                 yield token
             if step.answer is not None:
                 state.steps.append(step)
-                self.result.answer = step.answer
+                yield self._grounded(step.answer, state, writer)
                 if step.answer_cut:
                     yield writer.block(ReActType.WARNING, "The answer was cut at the length limit.")
                 chart = chart_payload(state.steps)
@@ -266,6 +273,26 @@ class ReActEngine:
         state.messages.extend(self.protocol.step_messages(step))
         if asked is not None:
             raise suspend(state, *asked)
+
+    def _searches_first(self, state: RunState, registry: ToolRegistry) -> bool:
+        """A small model's document question starts with the search the engine makes."""
+        return self.llm.abilities.small and SEARCH_DOCS in registry and reads_as_document_question(state.prompt)
+
+    def _grounded(self, answer: str, state: RunState, writer: StreamWriter) -> str:
+        """Check the answer against the evidence; a small model's failing answer becomes a
+        Draft, and the evidence, quoted, becomes the Answer."""
+        small = self.llm.abilities.small
+        embed = self.context.embed if small else None
+        checked = review(answer, state.prompt, state.steps, small=small, language=self.config.language, embed=embed)
+        self.result.answer, self.result.grounding = checked.answer, checked.report
+        if checked.draft_reason is None:
+            return ""
+        first, _, rest = checked.answer.partition("\n")
+        return (
+            writer.block(ReActType.DRAFT, checked.draft_reason)
+            + writer.block(ReActType.ANSWER, first, end=False)
+            + (writer.untrusted("\n" + rest) if rest else "")
+        )
 
     def _apply_user_reply(self, state: RunState, writer: StreamWriter, suspended: SuspendedRun, answer: str) -> str:
         call, observation = reply_observation(state, suspended, answer)

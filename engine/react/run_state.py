@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from engine.grounding import GroundingReport
 from engine.llm.base import Usage
 from engine.react.step import Step
 from engine.react.types import ReActBlock
@@ -54,3 +55,4 @@ class EngineResult(BaseModel):
     elapsed: float = 0.0
     suspended: SuspendedRun | None = None
     backend: str = ""
+    grounding: GroundingReport | None = None  # the answer's figures traced to the evidence, or flagged

@@ -11,6 +11,9 @@ from engine.rag.embeddings import get_embedder
 from engine.rag.manager import IndexManager, default_manager
 from engine.rag.store import Hit, IndexProblem
 from engine.tools.base import Tool
+from engine.tools.results import Passage, ToolResult
+
+SEARCH_DOCS = "search_docs"
 
 
 class SearchDocsArgs(BaseModel):
@@ -35,7 +38,7 @@ def format_hits(hits: list[Hit], max_chars: int = 600) -> str:
 
 
 class SearchDocs(Tool):
-    name = "search_docs"
+    name = SEARCH_DOCS
     toolkit = "theme"
     always_on = True  # the analyst chose this theme: its documents are always searchable
     Args = SearchDocsArgs
@@ -48,8 +51,12 @@ class SearchDocs(Tool):
             "the most relevant passages with their source file."
         )
 
-    def run(self, args: SearchDocsArgs) -> str:
+    def run(self, args: SearchDocsArgs) -> ToolResult | str:
         try:
-            return format_hits(search_hits(self.theme, args.query, args.k, self.manager))
+            hits = search_hits(self.theme, args.query, args.k, self.manager)
         except IndexProblem as exc:
             return f"Error: {exc}"
+        passages = [
+            Passage(source=h.chunk.source, location=h.chunk.location, text=h.chunk.text, score=h.score) for h in hits
+        ]
+        return ToolResult(text=format_hits(hits), passages=passages)

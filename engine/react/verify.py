@@ -1,0 +1,127 @@
+"""After the answer: every figure checked against this run's evidence. A small model's
+answer that fails the check is replaced, visibly, by a quote of the evidence.
+
+The model's answer is never altered silently: when it is replaced, the stream keeps it
+as a Draft with the reason, and the quote follows as the Answer."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from engine.grounding import Evidence, GroundingReport, best_quote, check_answer, not_found_message
+from engine.grounding.quotes import asks_for_figure
+from engine.react.step import Observation, ObservationStatus, Step, ToolCall, observations
+
+Embed = Callable[[list[str]], object]
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_OPERATOR = re.compile(
+    r"\s[-+]\s?|[*/×÷^]|%\s*(?:of|de)\b|\b(?:plus|minus|moins|times|fois|divided|divisé|multiplied|multiplié|"
+    r"sum of|product|squared|square root|racine)\b",
+    re.IGNORECASE,
+)
+_REASONS = {
+    "en": {
+        "unsupported": "This draft states figures that no tool result or document holds ({figures}); "
+        "the answer below quotes the evidence instead.",
+        "invented": "This draft cites sources this run never returned ({sources}); "
+        "the answer below quotes the evidence instead.",
+        "ignored": "This draft does not use the evidence that was found; the answer below quotes it instead.",
+    },
+    "fr": {
+        "unsupported": "Ce brouillon donne des chiffres qu'aucun résultat ni document ne contient ({figures}) ; "
+        "la réponse ci-dessous cite les éléments trouvés.",
+        "invented": "Ce brouillon cite des sources que cette recherche n'a jamais renvoyées ({sources}) ; "
+        "la réponse ci-dessous cite les éléments trouvés.",
+        "ignored": "Ce brouillon n'utilise pas les éléments trouvés ; la réponse ci-dessous les cite.",
+    },
+}
+
+
+class Review(BaseModel):
+    report: GroundingReport
+    answer: str  # the answer the run ends with
+    draft_reason: str | None = None  # set when the model's answer was replaced
+
+
+def evidence_of(steps: list[Step]) -> list[Evidence]:
+    """This run's Observations as evidence: one per document passage, else one per result."""
+    out: list[Evidence] = []
+    for obs in observations(steps):
+        if not obs.is_evidence or not obs.text:
+            continue
+        if obs.passages:
+            out += [
+                Evidence(n=obs.n, tool=obs.tool, text=p.text, source=p.source, location=p.location or None)
+                for p in obs.passages
+            ]
+        else:
+            out.append(Evidence(n=obs.n, tool=obs.tool, text=obs.text, computed=obs.computed, input=_input(obs)))
+    return out
+
+
+def _input(obs: Observation) -> str:
+    if obs.status is ObservationStatus.USER_REPLY:
+        return ""
+    return json.dumps(obs.args, ensure_ascii=False)
+
+
+def reads_as_document_question(question: str) -> bool:
+    """Not a bare computation: worth searching the documents before the model answers."""
+    text = question.strip()
+    return bool(text) and not (len(_NUMBER.findall(text)) >= 2 and _OPERATOR.search(text))
+
+
+def _why_replace(report: GroundingReport, evidence: list[Evidence], question: str, language: str) -> str | None:
+    reasons = _REASONS.get(language, _REASONS["en"])
+    if report.unsupported:
+        return reasons["unsupported"].format(figures=", ".join(report.unsupported[:5]))
+    if report.invented_sources:
+        return reasons["invented"].format(sources=", ".join(report.invented_sources[:3]))
+    found_any = any(f.citation is not None for f in report.figures)
+    if evidence and not found_any and asks_for_figure(question):
+        return reasons["ignored"]
+    return None
+
+
+def review(answer: str, question: str, steps: list[Step], *, small: bool, language: str, embed: Embed | None) -> Review:
+    evidence = evidence_of(steps)
+    report = check_answer(answer, question, evidence)
+    if not small:
+        return Review(report=report, answer=answer)
+    reason = _why_replace(report, evidence, question, language)
+    if reason is None:
+        return Review(report=report, answer=answer)
+    quote = best_quote(question, evidence, embed, language=language)
+    if quote is None:
+        text = not_found_message(question, evidence, language)
+        checked = check_answer(text, question, evidence)
+        return Review(report=checked.model_copy(update={"grounding": "not_found"}), answer=text, draft_reason=reason)
+    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in quote.text.splitlines())
+    text = f"{quote.preface}\n\n{quoted}"
+    checked = check_answer(text, question, evidence, ignore=_preface_figures(quote.preface))
+    return Review(report=checked.model_copy(update={"grounding": "quoted"}), answer=text, draft_reason=reason)
+
+
+def _preface_figures(preface: str) -> list[str]:
+    """Figures inside a preface (a file name such as report-2025.md) are not claims."""
+    from engine.grounding.figures import extract_figures
+
+    return [f.text for f in extract_figures(preface)]
+
+
+def search_step(question: str) -> Step:
+    """The document search the engine makes itself before a small model's first step."""
+    args = {"query": question[:500]}
+    thought = "This is about the analyst's documents, so I search them first."
+    model_text = f"Thought: {thought}\nAction: search_docs\nAction Input: {json.dumps(args, ensure_ascii=False)}"
+    return Step(
+        number=0,
+        thought=thought,
+        model_text=model_text,
+        calls=[ToolCall(id="call_search0", name="search_docs", args=args)],
+    )
