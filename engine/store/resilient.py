@@ -24,6 +24,7 @@ from engine.store.errors import BadInput, NotFound, Unavailable
 from engine.store.models import ConversationRecord, ConversationSummary
 from engine.store.repository import MAX_SETTINGS_BYTES, ConversationStore
 
+SEEN = 16  # conversations kept from the last reads, to show while the database is down
 DOWN = "The conversation database cannot be reached: this chat is kept in memory and will be saved when it is back."
 
 
@@ -66,6 +67,7 @@ class ResilientStore:
         self._queue: OrderedDict[tuple[str, ...], _Write] = OrderedDict()
         self._created: dict[str, tuple[str, ConversationRecord]] = {}  # made while down, not yet in the database
         self._lost: list[tuple[str, str]] = []  # (turn id, why)
+        self._seen: OrderedDict[tuple[str, str], ConversationRecord] = OrderedDict()  # last reads, for outages
         self._down = False
         self._last_try = float("-inf")
         self.flush()
@@ -163,6 +165,15 @@ class ResilientStore:
         with self._lock:
             self._queue[key] = write
 
+    def _remember(self, user: str, conversation_id: str, record: ConversationRecord | None) -> None:
+        with self._lock:
+            key = (user, conversation_id)
+            self._seen.pop(key, None)
+            if record is not None:
+                self._seen[key] = record.model_copy(deep=True)
+                while len(self._seen) > SEEN:
+                    self._seen.popitem(last=False)
+
     def _waiting_turns(self, user: str, conversation_id: str) -> list[dict[str, Any]]:
         """Turns this user saved in this conversation that still wait for the database."""
         with self._lock:
@@ -229,6 +240,12 @@ class ResilientStore:
                 record = self._inner.get(user, conversation_id)
             except Unavailable:
                 self._went_down()
+            else:
+                self._remember(user, conversation_id, record)
+        if self._down and made_here is None:
+            with self._lock:
+                seen = self._seen.get((user, conversation_id))
+                record = seen.model_copy(deep=True) if seen is not None else None
         if record is None:
             return None
         for turn in self._waiting_turns(user, conversation_id):
@@ -249,6 +266,7 @@ class ResilientStore:
 
     def delete(self, user: str, conversation_id: str) -> None:
         user = inputs.check_user(user)
+        self._remember(user, conversation_id, None)
         with self._lock:
             made_here = self._created.get(conversation_id)
             if made_here is not None and made_here[0] == user:
