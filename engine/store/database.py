@@ -9,14 +9,14 @@ starting together do not both create the tables.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 
 from engine.settings import current
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 DEFAULT_SQLITE = Path("data/app.db")
@@ -58,24 +58,32 @@ def make_engine(url: str | None, busy_timeout_s: float = 5.0, connect_timeout_s:
 
 
 def alembic_config() -> Config:
+    from alembic.config import Config  # imported when used: keeps the app's start light
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     return config
 
 
 def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     return head
 
 
 def current_revision(engine: sa.Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
 
 
 def migrate(engine: sa.Engine, revision: str = "head") -> None:
     """Bring the schema to ``revision`` (default: the newest), keeping the data; idempotent."""
+    from alembic import command
+
     config = alembic_config()
     with engine.connect() as connection:
         if engine.dialect.name == "sqlite":
