@@ -72,7 +72,9 @@ def open_conversation(store: ConversationRepository, user: str, conversation_id:
 def _status(store: Any, lang: str) -> None:
     import streamlit as st
 
-    if getattr(store, "is_down", False):
+    if getattr(store, "misconfigured", False):
+        st.warning(t("conv_store_misconfigured", lang), icon=":material/cloud_off:")
+    elif getattr(store, "is_down", False):
         st.warning(t("conv_store_down", lang), icon=":material/cloud_off:")
     lost = store.lost_turns() if hasattr(store, "lost_turns") else []
     if lost:

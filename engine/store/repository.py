@@ -16,6 +16,7 @@ import json
 import threading
 import uuid
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
@@ -63,12 +64,21 @@ class ConversationStore:
     """
 
     def __init__(self, url: str | None = None, *, busy_timeout_s: float = 5.0, connect_timeout_s: int = 5) -> None:
-        self.engine = make_engine(url, busy_timeout_s=busy_timeout_s, connect_timeout_s=connect_timeout_s)
+        try:
+            self.engine = make_engine(url, busy_timeout_s=busy_timeout_s, connect_timeout_s=connect_timeout_s)
+        except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError):
+            # from None: the parser's message quotes the URL, password included
+            raise BadInput(
+                "DATABASE_URL is not a database URL this app can use (expected postgresql://user@host/db)."
+            ) from None
         dialect = self.engine.dialect.name
         if dialect not in ("sqlite", "postgresql"):
             raise BadInput("Conversations can be kept in SQLite or PostgreSQL only.")
         self._insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
         self._lock = threading.Lock()
+        # SQLite has one writer at a time: threads of this process take turns here, in order,
+        # instead of polling the file lock (whose back-off starves some of them under load).
+        self._write_lock = threading.Lock() if dialect == "sqlite" else None
         self._user_ids: dict[str, int] = {}
         self._live: set[tuple[str, str]] = set()
         self._last = datetime.min
@@ -82,6 +92,9 @@ class ConversationStore:
         self.engine.dispose()
 
     # ---- helpers -------------------------------------------------------------------
+
+    def _writer(self) -> AbstractContextManager[object]:
+        return self._write_lock if self._write_lock is not None else nullcontext()
 
     def _now(self) -> datetime:
         """UTC now, naive, strictly increasing within this process (a stable newest-first order)."""
@@ -143,7 +156,7 @@ class ConversationStore:
         if not inputs.valid_id(conversation_id):
             raise BadInput("A conversation id is made of letters, digits, '-' or '_' (at most 64 characters).")
         now = self._now()
-        with self.engine.begin() as conn:
+        with self._writer(), self.engine.begin() as conn:
             user_id = self._user_id(conn, user, create=True)
             values = {
                 "id": conversation_id,
@@ -212,7 +225,7 @@ class ConversationStore:
         title = inputs.clean_title(title)
         if not inputs.valid_id(conversation_id):
             raise NotFound(str(conversation_id)[:64])
-        with self.engine.begin() as conn:
+        with self._writer(), self.engine.begin() as conn:
             result = conn.execute(
                 conversations.update()
                 .where(conversations.c.id == conversation_id, self._owned(user))
@@ -227,7 +240,7 @@ class ConversationStore:
         user = inputs.check_user(user)
         if not inputs.valid_id(conversation_id):
             raise NotFound(str(conversation_id)[:64])
-        with self.engine.begin() as conn:
+        with self._writer(), self.engine.begin() as conn:
             owned = conn.execute(
                 sa.select(conversations.c.id).where(conversations.c.id == conversation_id, self._owned(user))
             ).scalar()
@@ -282,7 +295,7 @@ class ConversationStore:
             | {"updated_at": stmt.excluded.updated_at},
         ).returning(t.id)
         title = inputs.title_from_question(str(data.get("content", ""))) if role == "user" else ""
-        with self.engine.begin() as conn:
+        with self._writer(), self.engine.begin() as conn:
             if conn.execute(stmt).first() is None:  # no row: not this user's conversation
                 raise NotFound(conversation_id)
             values: dict[str, Any] = {"updated_at": now}
@@ -303,7 +316,7 @@ class ConversationStore:
         if record is None:
             raise NotFound(str(conversation_id)[:64])
         marked = []
-        with self.engine.begin() as conn:
+        with self._writer(), self.engine.begin() as conn:
             for turn in record.turns:
                 if turn["status"] != "interrupted":
                     continue

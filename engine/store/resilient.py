@@ -69,6 +69,7 @@ class ResilientStore:
         self._lost: list[tuple[str, str]] = []  # (turn id, why)
         self._seen: OrderedDict[tuple[str, str], ConversationRecord] = OrderedDict()  # last reads, for outages
         self._down = False
+        self._misconfigured: str | None = None
         self._last_try = float("-inf")
         self.flush()
 
@@ -77,6 +78,8 @@ class ResilientStore:
     @property
     def problem(self) -> str | None:
         """One sentence for the user when something is wrong, else None."""
+        if self._misconfigured:
+            return f"{self._misconfigured} This chat is kept in memory only."
         if self._down:
             return DOWN
         if self._lost:
@@ -86,6 +89,11 @@ class ResilientStore:
     @property
     def is_down(self) -> bool:
         return self._down
+
+    @property
+    def misconfigured(self) -> bool:
+        """True when ``DATABASE_URL`` cannot name a usable database (no retry will help)."""
+        return self._misconfigured is not None
 
     def unsaved_turns(self) -> list[str]:
         """Ids of the turns waiting for the database."""
@@ -126,6 +134,10 @@ class ResilientStore:
                 try:
                     self._inner = self._factory()
                 except Unavailable:
+                    self._went_down()
+                    return False
+                except BadInput as exc:  # a wrong DATABASE_URL: say so, keep the chat in memory
+                    self._misconfigured = str(exc)
                     self._went_down()
                     return False
             while True:
@@ -281,6 +293,10 @@ class ResilientStore:
 
     def save_turn(self, user: str, conversation_id: str, turn: dict[str, Any]) -> None:
         user, data = inputs.check_user(user), inputs.check_turn(turn)
+        with self._lock:
+            made_here = self._created.get(conversation_id)
+            if made_here and made_here[0] == user and not made_here[1].title and data["role"] == "user":
+                made_here[1].title = inputs.title_from_question(str(data.get("content", "")))
         key = ("turn", conversation_id, data["id"])
         self._write(_Write("turn", user, conversation_id, {"turn": data}), key)
 

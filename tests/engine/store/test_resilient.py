@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from engine.store import ConversationStore
+from engine.store import BadInput, ConversationStore
 from engine.store.resilient import DOWN, ResilientStore
 from tests.pg import PgServer
 
@@ -148,3 +148,25 @@ def test_sqlite_locked_by_another_writer_mid_session(tmp_path):
     assert store.flush() is True
     assert stored(url, "alice", conv.id) == [("u1", "answered"), ("a1", "answered")]
     store.close()
+
+
+@pytest.mark.parametrize("url", ["not a url at all", "nosuchdb://user:hunter2@host/db", "mysql://user:hunter2@host/db"])
+def test_a_wrong_database_url_is_one_sentence_without_the_password(url):
+    with pytest.raises(BadInput) as info:
+        ConversationStore(url)
+    assert "hunter2" not in str(info.value) and info.value.__cause__ is None
+    store = ResilientStore(url, retry_every_s=0)
+    assert store.misconfigured and "DATABASE_URL" in store.problem and "hunter2" not in store.problem
+    conv = store.create("alice", "in memory")
+    store.save_turn("alice", conv.id, turn("u1"))
+    assert [t["id"] for t in store.get("alice", conv.id).turns] == ["u1"]
+    assert store.unsaved_turns() == ["u1"]
+
+
+def test_offline_conversation_takes_its_title_from_the_first_question(tmp_path):
+    blocker = tmp_path / "data"
+    blocker.write_text("not a folder")
+    store = ResilientStore(f"sqlite:///{blocker / 'app.db'}", retry_every_s=0)
+    conv = store.create("alice")
+    store.save_turn("alice", conv.id, turn("u1", text="What is the hotel cap?\nin Paris"))
+    assert [c.title for c in store.list("alice")] == ["What is the hotel cap?"]
