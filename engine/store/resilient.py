@@ -177,6 +177,14 @@ class ResilientStore:
         with self._lock:
             self._queue[key] = write
 
+    def _check_owner(self, user: str, conversation_id: str) -> tuple[str, ConversationRecord] | None:
+        """The conversation made here while the database was down, if any; NotFound if it is another user's."""
+        with self._lock:
+            made_here = self._created.get(conversation_id)
+        if made_here is not None and made_here[0] != user:
+            raise NotFound(conversation_id)
+        return made_here
+
     def _remember(self, user: str, conversation_id: str, record: ConversationRecord | None) -> None:
         with self._lock:
             key = (user, conversation_id)
@@ -270,32 +278,33 @@ class ResilientStore:
 
     def rename(self, user: str, conversation_id: str, title: str) -> None:
         user, title = inputs.check_user(user), inputs.clean_title(title)
-        with self._lock:
-            made_here = self._created.get(conversation_id)
-            if made_here is not None and made_here[0] == user:
+        made_here = self._check_owner(user, conversation_id)
+        if made_here is not None:
+            with self._lock:
                 made_here[1].title = title
         self._write(_Write("rename", user, conversation_id, {"title": title}), ("rename", conversation_id))
 
     def delete(self, user: str, conversation_id: str) -> None:
         user = inputs.check_user(user)
+        made_here = self._check_owner(user, conversation_id)
         self._remember(user, conversation_id, None)
         with self._lock:
-            made_here = self._created.get(conversation_id)
-            if made_here is not None and made_here[0] == user:
-                del self._created[conversation_id]
+            if made_here is not None:
+                self._created.pop(conversation_id, None)
                 for key in [k for k, w in self._queue.items() if w.conversation_id == conversation_id]:
                     del self._queue[key]
                 return
         self._write(_Write("delete", user, conversation_id, {}), ("delete", conversation_id))
         with self._lock:
-            for key in [k for k, w in self._queue.items() if w.conversation_id == conversation_id and k[0] != "delete"]:
-                del self._queue[key]
+            for key, write in list(self._queue.items()):
+                if write.conversation_id == conversation_id and write.user == user and key[0] != "delete":
+                    del self._queue[key]
 
     def save_turn(self, user: str, conversation_id: str, turn: dict[str, Any]) -> None:
         user, data = inputs.check_user(user), inputs.check_turn(turn)
-        with self._lock:
-            made_here = self._created.get(conversation_id)
-            if made_here and made_here[0] == user and not made_here[1].title and data["role"] == "user":
+        made_here = self._check_owner(user, conversation_id)
+        if made_here is not None and not made_here[1].title and data["role"] == "user":
+            with self._lock:
                 made_here[1].title = inputs.title_from_question(str(data.get("content", "")))
         key = ("turn", conversation_id, data["id"])
         self._write(_Write("turn", user, conversation_id, {"turn": data}), key)

@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from engine.store import BadInput, ConversationStore
+from engine.store import BadInput, ConversationStore, NotFound
 from engine.store.resilient import DOWN, ResilientStore
 from tests.pg import PgServer
 
@@ -170,3 +170,29 @@ def test_offline_conversation_takes_its_title_from_the_first_question(tmp_path):
     conv = store.create("alice")
     store.save_turn("alice", conv.id, turn("u1", text="What is the hotel cap?\nin Paris"))
     assert [c.title for c in store.list("alice")] == ["What is the hotel cap?"]
+
+
+def test_while_down_another_user_can_touch_nothing(own_pg):
+    url = own_pg.create_database()
+    store = ResilientStore(url, retry_every_s=0)
+    stored_conv = store.create("alice", "in the database")
+    own_pg.stop()
+    offline = store.create("alice", "made offline")
+    store.save_turn("alice", stored_conv.id, turn("u1"))
+    store.save_turn("alice", offline.id, turn("o1"))
+    for conversation_id in (offline.id,):
+        with pytest.raises(NotFound):
+            store.rename("bob", conversation_id, "mine now")
+        with pytest.raises(NotFound):
+            store.save_turn("bob", conversation_id, turn("b1"))
+        with pytest.raises(NotFound):
+            store.delete("bob", conversation_id)
+    store.delete("bob", stored_conv.id)  # cannot be checked while down: queued, refused later
+    store.save_turn("bob", stored_conv.id, turn("b2"))
+    assert store.unsaved_turns() == ["u1", "o1", "b2"]  # alice's waiting turns are all still there
+    own_pg.start()
+    assert store.flush() is True
+    assert stored(url, "alice", stored_conv.id) == [("u1", "answered")]
+    assert stored(url, "alice", offline.id) == [("o1", "answered")]
+    assert store.lost_turns() == ["b2"]
+    store.close()
