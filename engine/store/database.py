@@ -1,0 +1,97 @@
+"""The database behind the conversation store: URL, engine, schema migrations.
+
+SQLite file ``data/app.db`` by default (WAL, a busy timeout), PostgreSQL through
+psycopg 3 when ``DATABASE_URL`` names it. Migrations are Alembic revisions in
+``migrations/``, applied at start (``upgrade head``) under a lock, so two app servers
+starting together do not both create the tables.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import sqlalchemy as sa
+
+from engine.settings import current
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+DEFAULT_SQLITE = Path("data/app.db")
+_LOCK_KEY = 0x5EAC7A  # any constant: PostgreSQL advisory lock shared by every migrating process
+
+
+def resolve_url(url: str | None) -> str:
+    """``url``, else ``DATABASE_URL``, else the SQLite file; PostgreSQL URLs get the psycopg 3 driver."""
+    url = url or current().database_url
+    if not url:
+        DEFAULT_SQLITE.parent.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{DEFAULT_SQLITE}"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str | None, busy_timeout_s: float = 5.0, connect_timeout_s: int = 5) -> sa.Engine:
+    """A thread-safe engine. SQLite: WAL, ``busy_timeout``, foreign keys. PostgreSQL: pre-ping, connect timeout."""
+    url = resolve_url(url)
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": busy_timeout_s})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection, _record) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.close()
+
+        return engine
+    connect_args = {"connect_timeout": connect_timeout_s} if url.startswith("postgresql") else {}
+    return sa.create_engine(
+        url, pool_pre_ping=True, pool_size=10, max_overflow=30, pool_timeout=30, connect_args=connect_args
+    )
+
+
+def alembic_config() -> Config:
+    from alembic.config import Config  # imported when used: keeps the app's start light
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: sa.Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def migrate(engine: sa.Engine, revision: str = "head") -> None:
+    """Bring the schema to ``revision`` (default: the newest), keeping the data; idempotent."""
+    from alembic import command
+
+    config = alembic_config()
+    with engine.connect() as connection:
+        if engine.dialect.name == "sqlite":
+            # One write transaction for the whole upgrade: DDL becomes atomic and a second
+            # process waits here (busy timeout), then finds the schema already upgraded.
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        elif engine.dialect.name == "postgresql":
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+        connection.commit()

@@ -1,0 +1,52 @@
+"""Typed records the store hands out, and the protocol the front end programs against."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+
+class ConversationSummary(BaseModel):
+    """One line of the conversation list (no turns)."""
+
+    id: str
+    title: str
+    theme: str | None = None
+    created_at: datetime
+    updated_at: datetime
+
+
+class ConversationRecord(ConversationSummary):
+    """A conversation with its settings and its turns, in order.
+
+    Each turn is the dict the app saved (``id``, ``role``, ``status`` and every other
+    field, e.g. the raw stream, the answer, footer figures, a suspended run), so a new
+    turn field needs no migration.
+    """
+
+    settings: dict[str, Any] = Field(default_factory=dict)
+    turns: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class ConversationRepository(Protocol):
+    """What the front end calls; ``ConversationStore`` and ``ResilientStore`` both provide it."""
+
+    def create(
+        self, user: str, title: str = "", theme: str | None = None, settings: dict[str, Any] | None = None
+    ) -> ConversationRecord: ...
+
+    def list(self, user: str, search: str | None = None, limit: int = 100) -> list[ConversationSummary]: ...
+
+    def get(self, user: str, conversation_id: str) -> ConversationRecord | None: ...
+
+    def rename(self, user: str, conversation_id: str, title: str) -> None: ...
+
+    def delete(self, user: str, conversation_id: str) -> None: ...
+
+    def save_turn(self, user: str, conversation_id: str, turn: dict[str, Any]) -> None: ...
+
+    def mark_interrupted(self, user: str, conversation_id: str) -> list[str]: ...
+
+    def export(self, user: str, conversation_id: str) -> str: ...

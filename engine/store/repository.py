@@ -1,0 +1,334 @@
+"""Conversations and their turns, kept per user in SQLite or PostgreSQL.
+
+Every method is scoped to the user: another user's conversation id behaves exactly
+like a missing one (``get`` returns None, the others raise ``NotFound``).
+
+A turn is written when it starts (``running``) and again when it ends, by upsert on its
+id. A turn still ``running`` in the database that this process is not running was left
+by a process that died: ``get`` shows it as ``interrupted`` and ``mark_interrupted``
+records that.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+import uuid
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from datetime import UTC, datetime, timedelta
+from typing import Any, ParamSpec, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+
+from engine.store import inputs
+from engine.store.database import make_engine, migrate
+from engine.store.errors import BadInput, NotFound, Unavailable
+from engine.store.models import ConversationRecord, ConversationSummary
+from engine.store.schema import conversations, turns, users
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+UNAVAILABLE = "The conversation database cannot be reached right now."
+MAX_SETTINGS_BYTES = 256 * 1024
+
+
+def _database_errors(method: Callable[P, R]) -> Callable[P, R]:
+    """Connection-level failures become ``Unavailable`` (one sentence); other errors stay as they are."""
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError) as exc:
+            raise Unavailable(UNAVAILABLE) from exc
+        except sa.exc.DBAPIError as exc:
+            if exc.connection_invalidated:
+                raise Unavailable(UNAVAILABLE) from exc
+            raise
+
+    return wrapper
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+class ConversationStore:
+    """The repository. ``url``: SQLAlchemy URL, else ``DATABASE_URL``, else ``data/app.db``.
+
+    Thread-safe: one instance serves every session of an app server.
+    """
+
+    def __init__(self, url: str | None = None, *, busy_timeout_s: float = 5.0, connect_timeout_s: int = 5) -> None:
+        try:
+            self.engine = make_engine(url, busy_timeout_s=busy_timeout_s, connect_timeout_s=connect_timeout_s)
+        except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError):
+            # from None: the parser's message quotes the URL, password included
+            raise BadInput(
+                "DATABASE_URL is not a database URL this app can use (expected postgresql://user@host/db)."
+            ) from None
+        dialect = self.engine.dialect.name
+        if dialect not in ("sqlite", "postgresql"):
+            raise BadInput("Conversations can be kept in SQLite or PostgreSQL only.")
+        self._insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
+        self._lock = threading.Lock()
+        # SQLite has one writer at a time: threads of this process take turns here, in order,
+        # instead of polling the file lock (whose back-off starves some of them under load).
+        self._write_lock = threading.Lock() if dialect == "sqlite" else None
+        self._user_ids: dict[str, int] = {}
+        self._live: set[tuple[str, str]] = set()
+        self._last = datetime.min
+        try:
+            migrate(self.engine)
+        except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:
+            self.engine.dispose()
+            raise Unavailable(UNAVAILABLE) from exc
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---- helpers -------------------------------------------------------------------
+
+    def _writer(self) -> AbstractContextManager[object]:
+        return self._write_lock if self._write_lock is not None else nullcontext()
+
+    def _now(self) -> datetime:
+        """UTC now, naive, strictly increasing within this process (a stable newest-first order)."""
+        with self._lock:
+            now = datetime.now(UTC).replace(tzinfo=None)
+            if now <= self._last:
+                now = self._last + timedelta(microseconds=1)
+            self._last = now
+            return now
+
+    def _user_id(self, conn: sa.Connection, name: str, create: bool) -> int | None:
+        cached = self._user_ids.get(name)
+        if cached is not None:
+            return cached
+        query = sa.select(users.c.id).where(users.c.name == name)
+        found = conn.execute(query).scalar()
+        if found is None and create:
+            stmt = self._insert(users).values(name=name, created_at=self._now())
+            conn.execute(stmt.on_conflict_do_nothing(index_elements=["name"]))
+            found = conn.execute(query).scalar()
+        if found is not None:
+            self._user_ids[name] = found
+        return found
+
+    @staticmethod
+    def _owned(user: str) -> sa.ColumnElement[bool]:
+        """SQL condition: the conversation belongs to ``user``."""
+        owner = sa.select(users.c.id).where(users.c.name == user).scalar_subquery()
+        return conversations.c.user_id == owner
+
+    @staticmethod
+    def _summary(row: sa.Row) -> dict[str, Any]:
+        return {
+            "id": row.id,
+            "title": row.title,
+            "theme": row.theme,
+            "created_at": _utc(row.created_at),
+            "updated_at": _utc(row.updated_at),
+        }
+
+    # ---- conversations ---------------------------------------------------------------
+
+    @_database_errors
+    def create(
+        self,
+        user: str,
+        title: str = "",
+        theme: str | None = None,
+        settings: dict[str, Any] | None = None,
+        *,
+        conversation_id: str | None = None,
+    ) -> ConversationRecord:
+        """A new, empty conversation. Creating again with the same ``conversation_id`` returns the existing one."""
+        user = inputs.check_user(user)
+        title = inputs.clean_title(title)
+        theme = inputs.check_theme(theme)
+        settings = inputs.as_json_dict(settings, "settings", MAX_SETTINGS_BYTES)
+        conversation_id = conversation_id or uuid.uuid4().hex
+        if not inputs.valid_id(conversation_id):
+            raise BadInput("A conversation id is made of letters, digits, '-' or '_' (at most 64 characters).")
+        now = self._now()
+        with self._writer(), self.engine.begin() as conn:
+            user_id = self._user_id(conn, user, create=True)
+            values = {
+                "id": conversation_id,
+                "user_id": user_id,
+                "title": title,
+                "title_search": inputs.fold(title),
+                "theme": theme,
+                "settings": settings,
+                "created_at": now,
+                "updated_at": now,
+            }
+            conn.execute(self._insert(conversations).values(values).on_conflict_do_nothing(index_elements=["id"]))
+            row = conn.execute(
+                sa.select(conversations).where(
+                    conversations.c.id == conversation_id, conversations.c.user_id == user_id
+                )
+            ).first()
+        if row is None:
+            raise NotFound(conversation_id)
+        return ConversationRecord(**self._summary(row), settings=row.settings or {})
+
+    @_database_errors
+    def list(self, user: str, search: str | None = None, limit: int = 100) -> list[ConversationSummary]:
+        """The user's conversations, most recently active first; ``search`` matches titles (no case, no accents)."""
+        user = inputs.check_user(user)
+        limit = max(1, min(int(limit), 1000))
+        c = conversations.c
+        query = sa.select(c.id, c.title, c.theme, c.created_at, c.updated_at).where(self._owned(user))
+        if search and inputs.one_line(search):
+            query = query.where(c.title_search.like(inputs.like_pattern(search), escape="\\"))
+        query = query.order_by(c.updated_at.desc(), c.created_at.desc(), c.id.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [ConversationSummary(**self._summary(row)) for row in rows]
+
+    @_database_errors
+    def get(self, user: str, conversation_id: str) -> ConversationRecord | None:
+        """The conversation with its turns in order, or None (missing, or not this user's)."""
+        user = inputs.check_user(user)
+        if not inputs.valid_id(conversation_id):
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(conversations).where(conversations.c.id == conversation_id, self._owned(user))
+            ).first()
+            if row is None:
+                return None
+            rows = conn.execute(
+                sa.select(turns.c.id, turns.c.status, turns.c.data)
+                .where(turns.c.conversation_id == conversation_id)
+                .order_by(turns.c.seq, turns.c.created_at, turns.c.id)
+            ).all()
+        with self._lock:
+            live = {turn_id for (cid, turn_id) in self._live if cid == conversation_id}
+        out = []
+        for turn_row in rows:
+            data = dict(turn_row.data)
+            status = turn_row.status
+            data["status"] = "interrupted" if status == "running" and turn_row.id not in live else status
+            out.append(data)
+        return ConversationRecord(**self._summary(row), settings=row.settings or {}, turns=out)
+
+    @_database_errors
+    def rename(self, user: str, conversation_id: str, title: str) -> None:
+        user = inputs.check_user(user)
+        title = inputs.clean_title(title)
+        if not inputs.valid_id(conversation_id):
+            raise NotFound(str(conversation_id)[:64])
+        with self._writer(), self.engine.begin() as conn:
+            result = conn.execute(
+                conversations.update()
+                .where(conversations.c.id == conversation_id, self._owned(user))
+                .values(title=title, title_search=inputs.fold(title))
+            )
+        if result.rowcount == 0:
+            raise NotFound(conversation_id)
+
+    @_database_errors
+    def delete(self, user: str, conversation_id: str) -> None:
+        """Delete the conversation and all its turns."""
+        user = inputs.check_user(user)
+        if not inputs.valid_id(conversation_id):
+            raise NotFound(str(conversation_id)[:64])
+        with self._writer(), self.engine.begin() as conn:
+            owned = conn.execute(
+                sa.select(conversations.c.id).where(conversations.c.id == conversation_id, self._owned(user))
+            ).scalar()
+            if owned is None:
+                raise NotFound(conversation_id)
+            conn.execute(turns.delete().where(turns.c.conversation_id == conversation_id))
+            conn.execute(conversations.delete().where(conversations.c.id == conversation_id))
+        with self._lock:
+            self._live = {key for key in self._live if key[0] != conversation_id}
+
+    @_database_errors
+    def export(self, user: str, conversation_id: str) -> str:
+        """The whole conversation as JSON (settings and every turn field)."""
+        record = self.get(user, conversation_id)
+        if record is None:
+            raise NotFound(str(conversation_id)[:64])
+        return json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=2)
+
+    # ---- turns ---------------------------------------------------------------------------
+
+    @_database_errors
+    def save_turn(self, user: str, conversation_id: str, turn: dict[str, Any]) -> None:
+        """Insert the turn at the end of the conversation, or update it if its id is already there.
+
+        The conversation's first user turn gives it a title when it has none.
+        """
+        user = inputs.check_user(user)
+        data = inputs.check_turn(turn)
+        if not inputs.valid_id(conversation_id):
+            raise NotFound(str(conversation_id)[:64])
+        turn_id, role, status = data["id"], data["role"], data["status"]
+        now = self._now()
+        c, t = conversations.c, turns.c
+        next_seq = (
+            sa.select(sa.func.coalesce(sa.func.max(t.seq), -1) + 1).where(t.conversation_id == c.id).scalar_subquery()
+        )
+        source = sa.select(
+            c.id,
+            sa.literal(turn_id, sa.String),
+            next_seq,
+            sa.literal(role, sa.String),
+            sa.literal(status, sa.String),
+            sa.literal(now, sa.DateTime),
+            sa.literal(now, sa.DateTime),
+            sa.bindparam("turn_data", data, type_=sa.JSON),
+        ).where(c.id == conversation_id, self._owned(user))
+        columns = ["conversation_id", "id", "seq", "role", "status", "created_at", "updated_at", "data"]
+        stmt = self._insert(turns).from_select(columns, source)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["conversation_id", "id"],
+            set_={"role": stmt.excluded.role, "status": stmt.excluded.status, "data": stmt.excluded.data}
+            | {"updated_at": stmt.excluded.updated_at},
+        ).returning(t.id)
+        title = inputs.title_from_question(str(data.get("content", ""))) if role == "user" else ""
+        with self._writer(), self.engine.begin() as conn:
+            if conn.execute(stmt).first() is None:  # no row: not this user's conversation
+                raise NotFound(conversation_id)
+            values: dict[str, Any] = {"updated_at": now}
+            if title:
+                values["title"] = sa.case((c.title == "", title), else_=c.title)
+                values["title_search"] = sa.case((c.title == "", inputs.fold(title)), else_=c.title_search)
+            conn.execute(conversations.update().where(c.id == conversation_id, self._owned(user)).values(values))
+        with self._lock:
+            if status == "running":
+                self._live.add((conversation_id, turn_id))
+            else:
+                self._live.discard((conversation_id, turn_id))
+
+    @_database_errors
+    def mark_interrupted(self, user: str, conversation_id: str) -> list[str]:
+        """Record as ``interrupted`` the turns left ``running`` by a process that died; returns their ids."""
+        record = self.get(user, conversation_id)
+        if record is None:
+            raise NotFound(str(conversation_id)[:64])
+        marked = []
+        with self._writer(), self.engine.begin() as conn:
+            for turn in record.turns:
+                if turn["status"] != "interrupted":
+                    continue
+                result = conn.execute(
+                    turns.update()
+                    .where(
+                        turns.c.conversation_id == conversation_id,
+                        turns.c.id == turn["id"],
+                        turns.c.status == "running",
+                    )
+                    .values(status="interrupted", data=turn)
+                )
+                if result.rowcount:
+                    marked.append(turn["id"])
+        return marked

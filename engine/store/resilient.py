@@ -1,0 +1,328 @@
+"""A conversation store that survives its database going away.
+
+If the database cannot be reached (at start or mid-session), ``problem`` says so in one
+sentence, the chat goes on in memory, and writes wait in an ordered queue (one entry
+per turn: a newer version of a turn replaces the waiting one). The queue is flushed in
+order as soon as the database answers again; what cannot be saved at all (e.g. the
+conversation was deleted meanwhile) is listed by ``lost_turns()``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from engine.store import inputs
+from engine.store.errors import BadInput, NotFound, Unavailable
+from engine.store.models import ConversationRecord, ConversationSummary
+from engine.store.repository import MAX_SETTINGS_BYTES, ConversationStore
+
+SEEN = 16  # conversations kept from the last reads, to show while the database is down
+DOWN = "The conversation database cannot be reached: this chat is kept in memory and will be saved when it is back."
+
+
+@dataclass
+class _Write:
+    """One waiting write: ``kind`` is create, turn, rename or delete."""
+
+    kind: str
+    user: str
+    conversation_id: str
+    args: dict[str, Any]
+
+    def apply(self, store: ConversationStore) -> None:
+        if self.kind == "create":
+            store.create(self.user, conversation_id=self.conversation_id, **self.args)
+        elif self.kind == "turn":
+            store.save_turn(self.user, self.conversation_id, self.args["turn"])
+        elif self.kind == "rename":
+            store.rename(self.user, self.conversation_id, self.args["title"])
+        elif self.kind == "delete":
+            store.delete(self.user, self.conversation_id)
+
+
+class ResilientStore:
+    """``ConversationStore``'s methods, never failing for want of a database. Thread-safe."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        retry_every_s: float = 2.0,
+        factory: Callable[[], ConversationStore] | None = None,
+        **store_kwargs: Any,
+    ) -> None:
+        self._factory = factory or (lambda: ConversationStore(url, **store_kwargs))
+        self.retry_every_s = retry_every_s
+        self._inner: ConversationStore | None = None
+        self._lock = threading.RLock()
+        self._flushing = threading.Lock()
+        self._queue: OrderedDict[tuple[str, ...], _Write] = OrderedDict()
+        self._created: dict[str, tuple[str, ConversationRecord]] = {}  # made while down, not yet in the database
+        self._lost: list[tuple[str, str]] = []  # (turn id, why)
+        self._seen: OrderedDict[tuple[str, str], ConversationRecord] = OrderedDict()  # last reads, for outages
+        self._down = False
+        self._misconfigured: str | None = None
+        self._last_try = float("-inf")
+        self.flush()
+
+    # ---- state ---------------------------------------------------------------------------
+
+    @property
+    def problem(self) -> str | None:
+        """One sentence for the user when something is wrong, else None."""
+        if self._misconfigured:
+            return f"{self._misconfigured} This chat is kept in memory only."
+        if self._down:
+            return DOWN
+        if self._lost:
+            return f"{len(self._lost)} turn(s) could not be saved: {self._lost[-1][1]}"
+        return None
+
+    @property
+    def is_down(self) -> bool:
+        return self._down
+
+    @property
+    def misconfigured(self) -> bool:
+        """True when ``DATABASE_URL`` cannot name a usable database (no retry will help)."""
+        return self._misconfigured is not None
+
+    def unsaved_turns(self) -> list[str]:
+        """Ids of the turns waiting for the database."""
+        with self._lock:
+            return [key[2] for key in self._queue if key[0] == "turn"]
+
+    def lost_turns(self) -> list[str]:
+        """Ids of the turns that will never be saved (their conversation is gone, or they were refused)."""
+        with self._lock:
+            return [turn_id for turn_id, _ in self._lost]
+
+    def close(self) -> None:
+        if self._inner is not None:
+            self._inner.close()
+
+    # ---- flushing --------------------------------------------------------------------------
+
+    def _went_down(self) -> None:
+        with self._lock:
+            self._down = True
+            self._last_try = time.monotonic()
+
+    def _due(self) -> None:
+        """Try the database again when writes wait (or it was never reached) and the retry delay has passed."""
+        with self._lock:
+            waiting = self._inner is None or self._down or bool(self._queue)
+            due = time.monotonic() - self._last_try >= self.retry_every_s
+        if waiting and due:
+            self.flush()
+
+    def flush(self) -> bool:
+        """Connect if needed and write every waiting change in order; True when nothing waits any more."""
+        if not self._flushing.acquire(blocking=False):
+            return False
+        try:
+            self._last_try = time.monotonic()
+            if self._inner is None:
+                try:
+                    self._inner = self._factory()
+                except Unavailable:
+                    self._went_down()
+                    return False
+                except BadInput as exc:  # a wrong DATABASE_URL: say so, keep the chat in memory
+                    self._misconfigured = str(exc)
+                    self._went_down()
+                    return False
+            while True:
+                with self._lock:
+                    if not self._queue:
+                        self._down = False
+                        return True
+                    key, write = next(iter(self._queue.items()))
+                try:
+                    write.apply(self._inner)
+                except Unavailable:
+                    self._went_down()
+                    return False
+                except (NotFound, BadInput) as exc:
+                    if write.kind == "turn":
+                        with self._lock:
+                            self._lost.append((write.args["turn"]["id"], str(exc)))
+                with self._lock:
+                    if self._queue.get(key) is write:  # not replaced by a newer version meanwhile
+                        del self._queue[key]
+                    if write.kind == "create":
+                        self._created.pop(write.conversation_id, None)
+        finally:
+            self._flushing.release()
+
+    def _write(self, write: _Write, key: tuple[str, ...]) -> None:
+        self._due()
+        with self._lock:
+            direct = self._inner is not None and not self._down and not self._queue
+            inner = self._inner
+        if direct and inner is not None:
+            try:
+                write.apply(inner)
+                return
+            except Unavailable:
+                self._went_down()
+        with self._lock:
+            self._queue[key] = write
+
+    def _check_owner(self, user: str, conversation_id: str) -> tuple[str, ConversationRecord] | None:
+        """The conversation made here while the database was down, if any; NotFound if it is another user's."""
+        with self._lock:
+            made_here = self._created.get(conversation_id)
+        if made_here is not None and made_here[0] != user:
+            raise NotFound(conversation_id)
+        return made_here
+
+    def _remember(self, user: str, conversation_id: str, record: ConversationRecord | None) -> None:
+        with self._lock:
+            key = (user, conversation_id)
+            self._seen.pop(key, None)
+            if record is not None:
+                self._seen[key] = record.model_copy(deep=True)
+                while len(self._seen) > SEEN:
+                    self._seen.popitem(last=False)
+
+    def _waiting_turns(self, user: str, conversation_id: str) -> list[dict[str, Any]]:
+        """Turns this user saved in this conversation that still wait for the database."""
+        with self._lock:
+            return [
+                w.args["turn"]
+                for key, w in self._queue.items()
+                if key[0] == "turn" and w.conversation_id == conversation_id and w.user == user
+            ]
+
+    # ---- the repository's methods ------------------------------------------------------------
+
+    def create(
+        self, user: str, title: str = "", theme: str | None = None, settings: dict[str, Any] | None = None
+    ) -> ConversationRecord:
+        user, title = inputs.check_user(user), inputs.clean_title(title)
+        theme = inputs.check_theme(theme)
+        settings = inputs.as_json_dict(settings, "settings", MAX_SETTINGS_BYTES)
+        self._due()
+        with self._lock:
+            inner = self._inner if not self._down and not self._queue else None
+        if inner is not None:
+            try:
+                return inner.create(user, title, theme, settings)
+            except Unavailable:
+                self._went_down()
+        now = datetime.now(UTC)
+        record = ConversationRecord(
+            id=uuid.uuid4().hex, title=title, theme=theme, settings=settings, created_at=now, updated_at=now
+        )
+        args = {"title": title, "theme": theme, "settings": settings}
+        with self._lock:
+            self._created[record.id] = (user, record)
+            self._queue[("create", record.id)] = _Write("create", user, record.id, args)
+        return record
+
+    def list(self, user: str, search: str | None = None, limit: int = 100) -> list[ConversationSummary]:
+        user = inputs.check_user(user)
+        self._due()
+        found: list[ConversationSummary] = []
+        if self._inner is not None and not self._down:
+            try:
+                found = self._inner.list(user, search, limit)
+            except Unavailable:
+                self._went_down()
+        needle = inputs.fold(inputs.one_line(search or ""))
+        with self._lock:
+            made_here = [
+                ConversationSummary(**record.model_dump(exclude={"settings", "turns"}))
+                for owner, record in self._created.values()
+                if owner == user and needle in inputs.fold(record.title)
+            ]
+        return (sorted(made_here, key=lambda s: s.updated_at, reverse=True) + found)[: max(1, limit)]
+
+    def get(self, user: str, conversation_id: str) -> ConversationRecord | None:
+        user = inputs.check_user(user)
+        self._due()
+        with self._lock:
+            owner, made_here = self._created.get(conversation_id, (None, None))
+        record: ConversationRecord | None = None
+        if made_here is not None:
+            record = made_here.model_copy(deep=True) if owner == user else None
+        elif self._inner is not None and not self._down:
+            try:
+                record = self._inner.get(user, conversation_id)
+            except Unavailable:
+                self._went_down()
+            else:
+                self._remember(user, conversation_id, record)
+        if self._down and made_here is None:
+            with self._lock:
+                seen = self._seen.get((user, conversation_id))
+                record = seen.model_copy(deep=True) if seen is not None else None
+        if record is None:
+            return None
+        for turn in self._waiting_turns(user, conversation_id):
+            ids = [t.get("id") for t in record.turns]
+            if turn["id"] in ids:
+                record.turns[ids.index(turn["id"])] = dict(turn)
+            else:
+                record.turns.append(dict(turn))
+        return record
+
+    def rename(self, user: str, conversation_id: str, title: str) -> None:
+        user, title = inputs.check_user(user), inputs.clean_title(title)
+        made_here = self._check_owner(user, conversation_id)
+        if made_here is not None:
+            with self._lock:
+                made_here[1].title = title
+        self._write(_Write("rename", user, conversation_id, {"title": title}), ("rename", conversation_id))
+
+    def delete(self, user: str, conversation_id: str) -> None:
+        user = inputs.check_user(user)
+        made_here = self._check_owner(user, conversation_id)
+        self._remember(user, conversation_id, None)
+        with self._lock:
+            if made_here is not None:
+                self._created.pop(conversation_id, None)
+                for key in [k for k, w in self._queue.items() if w.conversation_id == conversation_id]:
+                    del self._queue[key]
+                return
+        self._write(_Write("delete", user, conversation_id, {}), ("delete", conversation_id))
+        with self._lock:
+            for key, write in list(self._queue.items()):
+                if write.conversation_id == conversation_id and write.user == user and key[0] != "delete":
+                    del self._queue[key]
+
+    def save_turn(self, user: str, conversation_id: str, turn: dict[str, Any]) -> None:
+        user, data = inputs.check_user(user), inputs.check_turn(turn)
+        made_here = self._check_owner(user, conversation_id)
+        if made_here is not None and not made_here[1].title and data["role"] == "user":
+            with self._lock:
+                made_here[1].title = inputs.title_from_question(str(data.get("content", "")))
+        key = ("turn", conversation_id, data["id"])
+        self._write(_Write("turn", user, conversation_id, {"turn": data}), key)
+
+    def mark_interrupted(self, user: str, conversation_id: str) -> list[str]:
+        self._due()
+        if self._inner is None or self._down:
+            return []
+        try:
+            return self._inner.mark_interrupted(user, conversation_id)
+        except Unavailable:
+            self._went_down()
+            return []
+
+    def export(self, user: str, conversation_id: str) -> str:
+        record = self.get(user, conversation_id)
+        if record is None:
+            if self._down:
+                raise Unavailable(DOWN)
+            raise NotFound(str(conversation_id)[:64])
+        return json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=2)

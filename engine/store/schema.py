@@ -1,0 +1,49 @@
+"""The tables as the newest migration leaves them (SQLAlchemy Core), for the repository's queries.
+
+The migrations in ``migrations/versions`` are what create and change them; keep the two in step.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+users = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("created_at", sa.DateTime, nullable=False),
+)
+
+conversations = sa.Table(
+    "conversations",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("title", sa.String(200), nullable=False, server_default=""),
+    sa.Column("title_search", sa.String(200), nullable=False, server_default=""),
+    sa.Column("theme", sa.String(100)),
+    sa.Column("settings", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime, nullable=False),
+    sa.Column("updated_at", sa.DateTime, nullable=False),
+)
+
+turns = sa.Table(
+    "turns",
+    metadata,
+    sa.Column(
+        "conversation_id",
+        sa.String(64),
+        sa.ForeignKey("conversations.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("role", sa.String(20), nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("created_at", sa.DateTime, nullable=False),
+    sa.Column("updated_at", sa.DateTime, nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+)

@@ -1,0 +1,98 @@
+"""Schema upgrades keep the data; two processes starting on an empty database both succeed."""
+
+import subprocess
+import sys
+from datetime import datetime
+
+import sqlalchemy as sa
+
+from engine.store import ConversationStore
+from engine.store.database import current_revision, head_revision, make_engine, migrate
+from tests.conftest import ROOT
+
+
+def fill_at_revision_1(url: str) -> None:
+    engine = make_engine(url)
+    migrate(engine, "0001")
+    assert current_revision(engine) == "0001"
+    assert "title_search" not in {c["name"] for c in sa.inspect(engine).get_columns("conversations")}
+    when = datetime(2026, 1, 2, 3, 4, 5)
+    with engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO users (name, created_at) VALUES ('alice', :w)"), {"w": when})
+        user_id = conn.execute(sa.text("SELECT id FROM users WHERE name = 'alice'")).scalar()
+        conn.execute(
+            sa.text(
+                "INSERT INTO conversations (id, user_id, title, theme, settings, created_at, updated_at) "
+                "VALUES ('c1', :u, 'Résumé des VENTES', 'handbook', :s, :w, :w)"
+            ),
+            {"u": user_id, "s": '{"language": "fr"}', "w": when},
+        )
+        for seq, (turn_id, role, data) in enumerate(
+            [
+                ("u1", "user", '{"id": "u1", "role": "user", "content": "Résumé des ventes ?"}'),
+                ("a1", "assistant", '{"id": "a1", "role": "assistant", "answer": "1.2 M€", "tokens": 31}'),
+            ]
+        ):
+            conn.execute(
+                sa.text(
+                    "INSERT INTO turns (conversation_id, id, seq, role, status, created_at, updated_at, data) "
+                    "VALUES ('c1', :id, :seq, :role, 'answered', :w, :w, :d)"
+                ),
+                {"id": turn_id, "seq": seq, "role": role, "w": when, "d": data},
+            )
+    engine.dispose()
+
+
+def test_upgrade_from_revision_1_keeps_the_data(db_url):
+    fill_at_revision_1(db_url)
+    store = ConversationStore(db_url)  # upgrades to head at start
+    assert current_revision(store.engine) == head_revision() == "0002"
+    record = store.get("alice", "c1")
+    assert (record.title, record.theme, record.settings) == ("Résumé des VENTES", "handbook", {"language": "fr"})
+    assert record.turns == [
+        {"id": "u1", "role": "user", "content": "Résumé des ventes ?", "status": "answered"},
+        {"id": "a1", "role": "assistant", "answer": "1.2 M€", "tokens": 31, "status": "answered"},
+    ]
+    # the new column was filled for the old rows: accent-free search finds the old conversation
+    assert [c.id for c in store.list("alice", "resume des ventes")] == ["c1"]
+    indexes = {ix["name"] for ix in sa.inspect(store.engine).get_indexes("conversations")}
+    assert "ix_conversations_user_updated" in indexes
+    # and the upgraded database takes new turns after the old ones
+    store.save_turn("alice", "c1", {"id": "u2", "role": "user", "content": "Et au T4 ?"})
+    assert [t["id"] for t in store.get("alice", "c1").turns] == ["u1", "a1", "u2"]
+    store.close()
+
+
+def test_migrating_twice_changes_nothing(db_url):
+    ConversationStore(db_url).close()
+    store = ConversationStore(db_url)
+    assert current_revision(store.engine) == head_revision()
+    store.close()
+
+
+STARTER = """
+import sys
+from engine.store import ConversationStore
+store = ConversationStore(sys.argv[1])
+conv = store.create(sys.argv[2], "started")
+print(conv.id)
+"""
+
+
+def test_two_processes_starting_together_on_an_empty_database(db_url):
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", STARTER, db_url, f"user{i}"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(2)
+    ]
+    outputs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [err[-2000:] for _, err in outputs]
+    store = ConversationStore(db_url)
+    for i, (out, _) in enumerate(outputs):
+        assert [c.id for c in store.list(f"user{i}")] == [out.strip()]
+    store.close()
