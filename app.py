@@ -13,7 +13,9 @@ import streamlit as st
 
 from components.app_context import engine_context
 from components.export import to_json, to_markdown
+from components.grounding_view import annotator, grounding_widgets
 from components.i18n import plural, t
+from components.render import draw
 from components.state import Conversation, Settings, Turn, session
 from components.tracer import StreamlitChatTracer
 from components.turn_runner import consume
@@ -36,7 +38,13 @@ def backend_label() -> str:
 
 def tracer_for(turn: Turn) -> StreamlitChatTracer:
     """The one renderer of a turn, live or replayed: same widgets, same keys."""
-    return StreamlitChatTracer(st.container(), lang=lang, show_trace=settings.show_thoughts, key=turn.id)
+    return StreamlitChatTracer(
+        st.container(),
+        lang=lang,
+        show_trace=settings.show_thoughts,
+        key=turn.id,
+        annotate=annotator(turn.answer, turn.grounding, lang),
+    )
 
 
 def render_footer(turn: Turn) -> None:
@@ -44,9 +52,11 @@ def render_footer(turn: Turn) -> None:
         st.caption(f":material/stop_circle: {t('stopped', lang)}")
     if turn.status == "running":
         return
+    unsupported = len(turn.grounding.unsupported) if turn.grounding else 0
+    flagged = f" · :orange[{plural('unsupported', unsupported, lang)}]" if unsupported else ""
     st.caption(
         f"{plural('step', turn.iterations, lang)} · {turn.tokens:,} {t('tokens', lang)} · "
-        f"{turn.elapsed:.1f} s · {turn.backend}"
+        f"{turn.elapsed:.1f} s · {turn.backend}{flagged}"
     )
 
 
@@ -85,6 +95,7 @@ def render_turn(turn: Turn) -> None:
         st.markdown(turn.content)
         return
     tracer_for(turn).replay(turn.content)
+    draw(grounding_widgets(turn.grounding, lang))
     render_question(turn)
     render_footer(turn)
 
@@ -137,7 +148,7 @@ with st.sidebar:
             ("export_md", to_markdown, "conversation.md", "text/markdown"),
             ("export_json", to_json, "conversation.json", "application/json"),
         ):
-            data = export(conversation, settings.export_thoughts)
+            data = export(conversation, settings.export_thoughts, settings)
             st.download_button(t(label, lang), data, file_name=name, mime=mime, width="stretch")
 
 # ---- the conversation -----------------------------------------------------------------

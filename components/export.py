@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from components.state import Conversation
+from components.state import Conversation, Settings
 from engine.react.types import ANSWER_TYPES, CANONICAL_LABEL, ReActType
 
 
@@ -37,13 +37,15 @@ def _data_blocks(turn_blocks: list, kind: ReActType) -> list:
     return out
 
 
-def to_markdown(conversation: Conversation, with_thoughts: bool = False) -> str:
-    lines = ["# Conversation", ""]
+def to_markdown(conversation: Conversation, with_thoughts: bool = False, settings: Settings | None = None) -> str:
+    lines = [f"# {conversation.title or 'Conversation'}", ""]
+    if settings is not None:
+        lines += [f"_Theme: {settings.theme or '—'} · language: {settings.language} · detail: {settings.detail}_", ""]
     for turn in conversation.turns:
         if turn.role == "user":
-            lines += [f"**You:** {turn.content}", ""]
+            lines += [f"**You** ({turn.created_at}): {turn.content}", ""]
             continue
-        lines.append("**Assistant:**")
+        lines.append(f"**Assistant** ({turn.created_at}):")
         for block in turn.blocks:
             if block.type in ANSWER_TYPES:
                 lines += ["", block.content]
@@ -55,16 +57,29 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False) -> str:
                 label = CANONICAL_LABEL.get(block.type, "Note")
                 body = block.content.replace("\n", "\n> ")
                 lines += ["", f"> *{label}:* {body}"]
-        if turn.status in ("stopped", "suspended"):
+        report = turn.grounding
+        if report is not None and report.citations:
+            lines += [
+                "",
+                *[
+                    f"[{c.n}] {c.source}{f' ({c.location})' if c.location else ''}: “{c.quote}”"
+                    for c in report.citations
+                ],
+            ]
+        if report is not None and report.unsupported:
+            lines += ["", f"_Unsupported figures: {', '.join(report.unsupported)}_"]
+        if turn.status in ("stopped", "suspended", "interrupted"):
             lines += ["", f"_({turn.status})_"]
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
 
-def to_json(conversation: Conversation, with_thoughts: bool = False) -> str:
+def to_json(conversation: Conversation, with_thoughts: bool = False, settings: Settings | None = None) -> str:
     turns = []
     for turn in conversation.turns:
-        item: dict = {"role": turn.role, "status": turn.status}
+        item: dict = {"role": turn.role, "status": turn.status, "created_at": turn.created_at}
+        if turn.ended_at:
+            item["ended_at"] = turn.ended_at
         if turn.role == "user":
             item["content"] = turn.content
         else:
@@ -83,7 +98,16 @@ def to_json(conversation: Conversation, with_thoughts: bool = False) -> str:
                 item["tables"] = tables
             if charts:
                 item["charts"] = charts
+            report = turn.grounding
+            item["citations"] = (
+                [c.model_dump(include={"n", "source", "location", "quote"}) for c in report.citations] if report else []
+            )
+            item["unsupported"] = list(report.unsupported) if report else []
+            item["grounding"] = report.grounding if report else "none"
             if with_thoughts:
                 item["blocks"] = [{"type": b.type.value, "content": b.content} for b in blocks]
         turns.append(item)
-    return json.dumps({"turns": turns}, ensure_ascii=False, indent=2)
+    head = {"id": conversation.id, "title": conversation.title}
+    if settings is not None:
+        head |= {"theme": settings.theme, "settings": settings.model_dump(include={"language", "detail", "theme"})}
+    return json.dumps({**head, "turns": turns}, ensure_ascii=False, indent=2)

@@ -4,10 +4,12 @@ engine gets a fresh copy of the history each turn and keeps nothing."""
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from engine.grounding import GroundingReport
 from engine.react.parser import parse_blocks
 from engine.react.run_state import SuspendedRun
 from engine.react.types import ReActBlock
@@ -35,6 +37,9 @@ class Turn(BaseModel):
     elapsed: float = 0.0
     backend: str = ""
     suspended: SuspendedRun | None = None
+    grounding: GroundingReport | None = None
+    created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    ended_at: str | None = None
 
     @property
     def blocks(self) -> list[ReActBlock]:
@@ -42,6 +47,8 @@ class Turn(BaseModel):
 
 
 class Conversation(BaseModel):
+    id: str | None = None  # the stored conversation's id, once its first turn is saved
+    title: str = ""
     turns: list[Turn] = Field(default_factory=list)
 
     def history(self) -> list[dict[str, str]]:

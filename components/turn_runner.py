@@ -4,6 +4,7 @@ answer, an error, a Stop, a rerun) the turn keeps what was produced."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 
 from components.state import Turn
 from components.tracer import StreamlitChatTracer
@@ -14,6 +15,7 @@ def apply_result(turn: Turn, result: EngineResult) -> None:
     turn.status = result.status
     turn.answer = result.answer
     turn.error = result.error
+    turn.grounding = result.grounding
     apply_figures(turn, result)
 
 
@@ -24,6 +26,7 @@ def apply_figures(turn: Turn, result: EngineResult) -> None:
     turn.elapsed = result.elapsed
     turn.backend = result.backend
     turn.suspended = result.suspended
+    turn.ended_at = datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def consume(

@@ -134,6 +134,7 @@ def _run(engine: Any, args: argparse.Namespace, history: list[dict[str, Any]]) -
             "iterations": total_iterations,
             "usage": result.usage.model_dump() | {"total_tokens": result.usage.total_tokens},
             "elapsed": round(elapsed, 3),
+            **grounding_fields(result.grounding),
         }
         print(json.dumps(done, ensure_ascii=False), flush=True)
     else:
@@ -145,6 +146,18 @@ def _run(engine: Any, args: argparse.Namespace, history: list[dict[str, Any]]) -
         print(f"error: {result.error}", file=sys.stderr)
         return EXIT_BACKEND if result.error_source == "backend" else EXIT_INTERNAL
     return EXIT_OK
+
+
+def grounding_fields(report: Any) -> dict[str, Any]:
+    """The done object's citations, unsupported figures and grounding verdict."""
+    if report is None:
+        return {"citations": [], "unsupported": [], "grounding": "none"}
+    return {
+        "citations": [c.model_dump(include={"n", "source", "location", "quote"}) for c in report.citations],
+        "unsupported": list(report.unsupported),
+        "invented_sources": list(report.invented_sources),
+        "grounding": report.grounding,
+    }
 
 
 def _ingest(args: argparse.Namespace) -> int:

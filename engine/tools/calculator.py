@@ -141,6 +141,7 @@ class Calculator(Tool):
     description = "Evaluates an arithmetic expression exactly (+ - * / // % **, sqrt, log, round, min, max...)."
     Args = CalculatorArgs
     always_on = True
+    computes = True
 
     def run(self, args: CalculatorArgs) -> str:
         result = evaluate(args.expression)

@@ -98,6 +98,7 @@ class Statistics(Tool):
     name = "statistics"
     description = "Descriptive statistics over a list or a small table: mean, median, stdev, quantiles, min/max, correlation, linear regression."
     Args = StatisticsArgs
+    computes = True
 
     def run(self, args: StatisticsArgs) -> dict:
         result = compute_statistics(args)
@@ -270,6 +271,7 @@ class UnitConverter(Tool):
     name = "unit_converter"
     description = "Converts a value between units of length, mass, volume, time, data size, energy and temperature."
     Args = UnitArgs
+    computes = True
 
     def run(self, args: UnitArgs) -> str:
         result = convert_units(args.value, args.from_unit, args.to_unit)

@@ -1,0 +1,90 @@
+"""Every answer is checked against this run's evidence; a small model's failing answer
+is replaced, visibly, by a quote of the evidence."""
+
+from engine.react.parser import parse_blocks
+from engine.react.types import ANSWER_TYPES, ReActType
+from engine.tools.function_tool import tool
+from engine.tools.results import Passage, ToolResult
+from engine.tools.toolkits import general_toolkit
+from tests.helpers import call, make_engine, run
+
+POLICY = (
+    "Hotels. The hotel cap in Paris is 180 euros per night. Elsewhere in France the cap is 120 euros per night.\n\n"
+    "Meals. The meal allowance is 35 euros per day."
+)
+
+
+def docs_tool(text: str = POLICY):
+    @tool(name="search_docs")
+    def search(query: str) -> ToolResult:
+        """Searches the analyst's documents."""
+        return ToolResult(text=text, passages=[Passage(source="travel/policy.md", location="Hotels", text=text)])
+
+    return search
+
+
+def blocks(text, kind):
+    return [b.content for b in parse_blocks(text) if b.type is kind]
+
+
+def test_a_figure_the_evidence_contradicts_is_flagged_and_kept_for_a_large_model():
+    engine = make_engine([call("calculator", {"expression": "17 * 23"}), "Thought: done\nAnswer: 17 * 23 = 291."])
+    run(engine)
+    report = engine.result.grounding
+    assert engine.result.answer == "17 * 23 = 291."  # never altered silently
+    assert report.unsupported == ["291"] and report.grounding == "partly"
+
+
+def test_a_small_model_wrong_figure_is_replaced_by_the_computed_result():
+    engine = make_engine([call("calculator", {"expression": "17 * 23"}), "Thought: done\nAnswer: 17 * 23 = 291."])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What is 17 * 23?")
+    assert engine.result.answer.endswith("17 * 23 = 391")
+    assert "291" not in engine.result.answer
+    assert blocks(text, ReActType.DRAFT) == ["17 * 23 = 291."]  # the replaced answer stays visible, marked
+    assert "291" in blocks(text, ReActType.WARNING)[-1]  # with the reason
+    assert [b for b in parse_blocks(text) if b.type in ANSWER_TYPES][-1].content == engine.result.answer
+    assert engine.result.grounding.grounding == "quoted" and not engine.result.grounding.unsupported
+
+
+def test_a_worked_example_figure_never_answers_an_unrelated_question():
+    """The prompt's worked example says 12 * 9 = 108; a small model copying it is caught."""
+    engine = make_engine(["Thought: I can answer now.\nAnswer: 12 * 9 = 108."], tools=[*general_toolkit(), docs_tool()])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What is the hotel cap per night in Paris?")
+    assert "108" not in engine.result.answer
+    assert "180 euros per night" in engine.result.answer and "travel/policy.md" in engine.result.answer
+    assert blocks(text, ReActType.OBSERVATION)  # the engine searched the documents first
+    assert engine.llm.calls[0][-1]["content"].startswith("Observation:") or any(
+        m.get("role") == "tool" for m in engine.llm.calls[0]
+    )
+    assert engine.result.grounding.citations[0].source == "travel/policy.md"
+
+
+def test_a_small_model_with_nothing_that_fits_says_it_could_not_find_it():
+    empty = docs_tool("Office hours. The office opens at nine.")
+    engine = make_engine(["Answer: The budget is 4,7 M€."], tools=[*general_toolkit(), empty])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "What is the 2026 marketing budget?")
+    assert "4,7" not in engine.result.answer
+    assert engine.result.grounding.grounding == "not_found"
+    assert "travel/policy.md" in engine.result.answer  # says what it searched
+
+
+def test_a_french_preface_keeps_the_quote_in_its_language():
+    engine = make_engine(["Answer: 999 euros."], tools=[*general_toolkit(), docs_tool()], language="fr")
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "What is the hotel cap per night in Paris?")
+    assert engine.result.answer.startswith("D'après travel/policy.md")
+    assert "180 euros per night" in engine.result.answer
+
+
+def test_an_invented_source_is_flagged():
+    engine = make_engine(
+        [call("search_docs", {"query": "hotel cap"}), "Answer: The cap is 180 euros [polcy.md] [made_up.pdf]."],
+        tools=[*general_toolkit(), docs_tool()],
+    )
+    run(engine, "Hotel cap?")
+    report = engine.result.grounding
+    assert "made_up.pdf" in report.invented_sources and "polcy.md" in report.invented_sources
+    assert all(c.source == "travel/policy.md" for c in report.citations)
