@@ -185,3 +185,26 @@ def test_new_conversation_clears_the_turns(app_env):
     at.chat_input[0].set_value("What is 17*23+9?").run()
     at.sidebar.button[0].click().run()
     assert len(at.chat_message) == 0
+
+
+def test_an_unsupported_figure_is_marked_noted_and_counted(app_env):
+    app_env.script.extend(
+        [
+            {
+                "text": "Thought: multiply.",
+                "tool_calls": [{"id": "m1", "name": "calculator", "arguments": '{"expression": "17*23"}'}],
+            },
+            {"text": "Answer: 17 * 23 = 291."},
+        ]
+    )
+    at = new_app()
+    at.chat_input[0].set_value("What is 17*23?").run()
+    assert not at.exception
+    answers = [c.value for c in assistant_children(at) if type(c).__name__ == "Markdown"]
+    assert any(":orange-background[291] ⚠" in a for a in answers)
+    assert any("1 figure could not be traced to a source." in w.value for w in at.warning)
+    assert any("1 unsupported figure" in c.value for c in at.caption)
+    at.session_state["settings"].language = "fr"
+    at.run()
+    assert any("1 chiffre" in w.value for w in at.warning)
+    assert any("1 chiffre non sourcé" in c.value for c in at.caption)
