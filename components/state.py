@@ -14,7 +14,7 @@ from engine.react.parser import parse_blocks
 from engine.react.run_state import SuspendedRun
 from engine.react.types import ReActBlock
 
-TurnStatus = Literal["running", "answered", "error", "suspended", "replied", "stopped", "interrupted"]
+TurnStatus = Literal["running", "answered", "error", "suspended", "replied", "stopped", "interrupted", "replaced"]
 
 
 class Settings(BaseModel):
@@ -23,6 +23,7 @@ class Settings(BaseModel):
     detail: Literal["brief", "normal", "detailed"] = "normal"
     show_thoughts: bool = True
     export_thoughts: bool = False
+    files_to: Literal["conversation", "theme"] = "conversation"  # where files dropped into the chat go
 
 
 class Turn(BaseModel):

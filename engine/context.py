@@ -55,6 +55,8 @@ class EngineContext:
         self._hub = hub
         self._hub_key: tuple | None = None if hub is _NOT_STARTED else ("given",)
         self._catalogs: dict[tuple, TableCatalog] = {}
+        self._other_indexes: dict[str, IndexManager] = {}
+        self._other_indexes: dict[str, IndexManager] = {}
         self._lock = threading.Lock()
 
     @property
@@ -125,10 +127,31 @@ class EngineContext:
 
         return build_llm(resolve_spec(settings=self.settings, api_key=api_key))
 
-    def registry(self, theme: str | None, *, attachments: list[Path] = (), small_model: bool = False) -> ToolRegistry:
+    def registry(
+        self,
+        theme: str | None,
+        *,
+        attachments: list[Path] = (),
+        attachments_index: Path | None = None,
+        small_model: bool = False,
+    ) -> ToolRegistry:
         from engine.tools.toolkits import build_registry
 
-        return build_registry(self, theme, attachments=list(attachments), small_model=small_model)
+        return build_registry(
+            self, theme, attachments=list(attachments), attachments_index=attachments_index, small_model=small_model
+        )
+
+    def indexes_at(self, root: Path) -> IndexManager:
+        """The loaded indexes under another root (a conversation's own files)."""
+        from engine.rag.manager import IndexManager
+
+        with self._lock:
+            manager = self._other_indexes.get(str(root))
+            if manager is None:
+                manager = self._other_indexes[str(root)] = IndexManager(root=root)
+                while len(self._other_indexes) > 16:
+                    self._other_indexes.pop(next(iter(self._other_indexes)))
+            return manager
 
     def table_catalog(self, paths: list[Path]) -> TableCatalog:
         """The tables of these files, loaded once and again only when a file changes."""

@@ -98,6 +98,7 @@ class ReActEngine:
             self._tools = self.context.registry(
                 self.ragkwargs.get("theme"),
                 attachments=self.ragkwargs.get("attachments") or [],
+                attachments_index=self.ragkwargs.get("attachments_index"),
                 small_model=self.llm.abilities.small,
             )
         return self._tools

@@ -43,13 +43,20 @@ class SearchDocs(Tool):
     always_on = True  # the analyst chose this theme: its documents are always searchable
     Args = SearchDocsArgs
 
-    def __init__(self, theme: str, manager: IndexManager | None = None) -> None:
+    def __init__(self, theme: str, manager: IndexManager | None = None, name: str = SEARCH_DOCS) -> None:
         self.theme = theme
         self.manager = manager
-        self.description = (
-            f"Searches the analyst's documents of the theme '{theme}' (policies, figures, reports) and returns "
-            "the most relevant passages with their source file."
-        )
+        self.name = name
+        if name == SEARCH_DOCS:
+            self.description = (
+                f"Searches the analyst's documents of the theme '{theme}' (policies, figures, reports) and returns "
+                "the most relevant passages with their source file."
+            )
+        else:
+            self.description = (
+                "Searches the files the analyst attached to this conversation and returns the most relevant "
+                "passages with their source file."
+            )
 
     def run(self, args: SearchDocsArgs) -> ToolResult | str:
         try:

@@ -20,12 +20,14 @@ def general_toolkit() -> list[Tool]:
     return [Calculator(), AskUser(), Statistics(), TextTools(), DateTimeTool(), UnitConverter()]
 
 
-def theme_toolkit(context: EngineContext, theme: str | None) -> list[Tool]:
-    if not theme:
-        return []
+def theme_toolkit(context: EngineContext, theme: str | None, attachments_index: Path | None = None) -> list[Tool]:
+    """search_docs over the theme, and search_attachments over the conversation's own files."""
     from engine.tools.theme import SearchDocs
 
-    return [SearchDocs(theme, context.indexes)]
+    tools: list[Tool] = [SearchDocs(theme, context.indexes)] if theme else []
+    if attachments_index is not None:
+        tools.append(SearchDocs("attachments", context.indexes_at(attachments_index), name="search_attachments"))
+    return tools
 
 
 def table_tools(context: EngineContext, theme: str | None, attachments: list[Path], small_model: bool) -> list[Tool]:
@@ -45,11 +47,15 @@ def realtime_tools(context: EngineContext) -> list[Tool]:
 
 
 def build_registry(
-    context: EngineContext, theme: str | None = None, *, attachments: list[Path] = (), small_model: bool = False
+    context: EngineContext,
+    theme: str | None = None,
+    *,
+    attachments: list[Path] = (),
+    attachments_index: Path | None = None,
+    small_model: bool = False,
 ) -> ToolRegistry:
     """The tools for one run, offered through the context's router."""
-    tools = (
-        general_toolkit() + theme_toolkit(context, theme) + table_tools(context, theme, list(attachments), small_model)
-    )
+    tools = general_toolkit() + theme_toolkit(context, theme, attachments_index)
+    tools += table_tools(context, theme, list(attachments), small_model)
     tools += realtime_tools(context)
     return ToolRegistry(tools, routed=True)

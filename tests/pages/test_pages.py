@@ -24,7 +24,7 @@ def test_settings_change_language_and_theme_for_the_next_message(app_env, tmp_pa
     assert (settings.language, settings.theme, settings.detail) == ("fr", "finance", "brief")
 
     app_env.script.append({"text": "Réponse : bonjour"})
-    at.switch_page("app.py").run()
+    at.switch_page("pages/chat.py").run()
     assert at.title[0].value == "Analyste ReAct"
     at.chat_input[0].set_value("Bonjour ?").run()
     system = app_env.requests[-1]["messages"][0]["content"]

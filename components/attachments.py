@@ -1,0 +1,71 @@
+"""Files dropped into the chat: saved under safe names and ingested with a progress
+bar, into the theme or into this conversation only. A CSV becomes a table for the
+table tools at once; every refused file gets its own line; nothing else is lost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from components.i18n import t
+from components.state import Conversation, Settings
+
+FILE_TYPES = ["csv", "pdf", "md", "markdown", "txt", "html", "htm"]
+ATTACHMENTS_THEME = "attachments"  # the index name inside a conversation's own folder
+
+
+def attachments_dir(root: Path, conversation: Conversation) -> Path | None:
+    """Where this conversation's own files live (None before it is stored)."""
+    return root / conversation.id if conversation.id else None
+
+
+def ragkwargs_for(settings: Settings, folder: Path | None) -> dict[str, Any]:
+    """What a run gets: the theme, the answer style, and this conversation's files."""
+    out: dict[str, Any] = {"theme": settings.theme, "language": settings.language, "detail": settings.detail}
+    if folder is not None and folder.is_dir():
+        out["attachments"] = [folder / "files"]
+        if (folder / "index").is_dir():
+            out["attachments_index"] = folder / "index"
+    return out
+
+
+def ingest_dropped(files: list[Any], settings: Settings, folder: Path | None, themes_root: Path, lang: str) -> None:
+    """Save and ingest ``files`` (Streamlit UploadedFile objects) where the analyst chose."""
+    from engine.rag.locking import IndexBusy
+    from engine.rag.themes import BadThemeName
+    from engine.rag.uploads import save_uploads
+
+    from engine.rag.ingest import ingest_paths
+    from engine.rag.manager import IndexManager
+    from engine.rag.store import IndexProblem
+
+    to_theme = settings.files_to == "theme" and settings.theme
+    if not to_theme and folder is None:
+        st.error(t("files_no_conversation", lang))
+        return
+    target = themes_root / settings.theme if to_theme else folder / "files"
+    paths, refused = save_uploads(target, [(f.name, f.getvalue()) for f in files])
+    documents = [p for p in paths if p.suffix.lower() != ".csv"]
+    bar = st.progress(0.0, text=t("files_ingesting", lang))
+    try:
+        if documents:
+            theme = settings.theme if to_theme else ATTACHMENTS_THEME
+            manager = None if to_theme else IndexManager(root=folder / "index")
+            report = ingest_paths(
+                theme,
+                documents,
+                base=target,
+                manager=manager,
+                progress=lambda done, total, msg: bar.progress(done / max(total, 1), text=msg[:80]),
+            )
+            refused += report.skipped
+    except (IndexProblem, IndexBusy, BadThemeName) as exc:
+        refused.append(str(exc))
+    bar.progress(1.0, text=t("files_done", lang, n=len(paths) - len([r for r in refused if r])))
+    tables = [p.name for p in paths if p.suffix.lower() == ".csv"]
+    if tables:
+        st.success(t("files_tables", lang, names=", ".join(tables)), icon=":material/table_chart:")
+    for line in refused:
+        st.error(f"{t('skipped', lang)}: {line}", icon=":material/block:")

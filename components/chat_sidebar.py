@@ -1,0 +1,53 @@
+"""The chat page's sidebar: past conversations, Show Thoughts, where dropped files go,
+the backend and theme, and the exports."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components.conversations import SidebarAction, conversation_sidebar
+from components.export import to_json, to_markdown
+from components.i18n import t
+from components.state import Conversation, Settings
+from engine.store.models import ConversationRepository
+
+
+def backend_label() -> str:
+    """The model's one label, as the footer and Settings show it."""
+    from engine.llm.factory import resolve_spec
+
+    try:
+        return resolve_spec().label()
+    except ValueError as exc:
+        return str(exc)
+
+
+def chat_sidebar(
+    store: ConversationRepository, user: str, conversation: Conversation, settings: Settings
+) -> SidebarAction:
+    lang = settings.language
+    action = conversation_sidebar(store, user, conversation.id, lang)
+    with st.sidebar:
+        st.divider()
+        settings.show_thoughts = st.toggle(t("show_thoughts", lang), value=settings.show_thoughts, key="show_thoughts")
+        options = ["conversation", "theme"] if settings.theme else ["conversation"]
+        settings.files_to = st.radio(
+            t("files_to", lang),
+            options,
+            index=options.index(settings.files_to) if settings.files_to in options else 0,
+            format_func=lambda o: t(f"files_to_{o}", lang),
+            key="files_to",
+        )
+        st.caption(f"{t('backend', lang)}: {backend_label()}")
+        st.caption(f"{t('theme', lang)}: {settings.theme or t('no_theme', lang)}")
+        with st.expander(t("export", lang), icon=":material/download:"):
+            settings.export_thoughts = st.checkbox(
+                t("export_with_thoughts", lang), value=settings.export_thoughts, key="export_thoughts"
+            )
+            for label, export, name, mime in (
+                ("export_md", to_markdown, "conversation.md", "text/markdown"),
+                ("export_json", to_json, "conversation.json", "application/json"),
+            ):
+                data = export(conversation, settings.export_thoughts, settings)
+                st.download_button(t(label, lang), data, file_name=name, mime=mime, width="stretch")
+    return action

@@ -1,0 +1,69 @@
+"""The open conversation and the store: which conversation the URL names, and every
+turn saved when it starts and when it ends, under the current user."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components.conversations import SidebarAction, conversation_id_from_url, open_conversation, set_url_conversation
+from components.i18n import t
+from components.state import Conversation, Settings, Turn
+from engine.store.errors import StoreError
+from engine.store.inputs import title_from_question
+from engine.store.models import ConversationRepository
+
+HIDDEN = ("replaced",)  # turns a regenerate or an edit set aside
+
+
+def open_from_url(store: ConversationRepository, user: str, action: SidebarAction, lang: str) -> Conversation:
+    """The conversation this run shows: the one the URL names (loaded once), or a new one."""
+    conversation: Conversation = st.session_state.conversation
+    wanted = conversation_id_from_url()
+    if action.kind == "new" or (action.kind == "deleted" and action.conversation_id == conversation.id):
+        conversation = Conversation()
+    elif wanted and wanted != conversation.id:
+        try:
+            record = open_conversation(store, user, wanted)
+        except StoreError as exc:
+            st.warning(str(exc))
+            record = None
+        if record is None:
+            st.warning(t("conv_not_found", lang), icon=":material/search_off:")
+            set_url_conversation(None)
+            conversation = Conversation()
+        else:
+            turns = [Turn.model_validate(item) for item in record.turns]
+            conversation = Conversation(
+                id=record.id, title=record.title, turns=[x for x in turns if x.status not in HIDDEN]
+            )
+    elif wanted is None and conversation.id is not None and action.kind == "none":
+        st.query_params["c"] = conversation.id  # keep the URL naming the open conversation
+    st.session_state.conversation = conversation
+    return conversation
+
+
+def ensure_stored(
+    store: ConversationRepository, user: str, conversation: Conversation, settings: Settings, question: str
+) -> None:
+    """Create the stored conversation, titled by its first question, and name it in the URL."""
+    if conversation.id is not None:
+        return
+    record = store.create(
+        user,
+        title=title_from_question(question),
+        theme=settings.theme,
+        settings=settings.model_dump(include={"theme", "language", "detail"}),
+    )
+    conversation.id, conversation.title = record.id, record.title
+    st.query_params["c"] = record.id
+
+
+def save(store: ConversationRepository, user: str, conversation: Conversation, settings: Settings, turn: Turn) -> None:
+    """Write ``turn`` (creating the stored conversation with its first question); a store
+    that is down queues it, and says so in the sidebar."""
+    try:
+        first = next((x.content for x in conversation.turns if x.role == "user"), turn.content)
+        ensure_stored(store, user, conversation, settings, first)
+        store.save_turn(user, conversation.id, turn.model_dump(mode="json"))
+    except StoreError as exc:
+        st.toast(str(exc), icon=":material/cloud_off:")

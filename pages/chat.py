@@ -1,0 +1,161 @@
+"""The analyst chat: a live ReAct trace, inline questions, Stop, files dropped into the
+chat, and conversations that last (stored per user, reopened from the URL).
+
+Every turn builds a fresh engine, gives it the history, and streams; every rerun
+redraws every past turn from its stored stream. Turns are saved when they start and
+when they end."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import streamlit as st
+
+from components.app_context import engine_context
+from components.attachments import FILE_TYPES, attachments_dir, ingest_dropped, ragkwargs_for
+from components.chat_sidebar import chat_sidebar
+from components.conversations import shared_store
+from components.i18n import t
+from components.persistence import ensure_stored, open_from_url, save
+from components.samples import sample_questions
+from components.state import Turn, session
+from components.turn_runner import consume
+from components.turn_view import EDITED, PENDING_REPLY, REGENERATE, render_turn, tracer_for
+from components.users import current_user
+from engine.react.run_state import EngineResult
+
+HEARTBEAT_S = 0.3  # how soon a Stop is noticed while a tool runs
+
+_, settings = session()
+lang = settings.language
+context = engine_context()
+user = current_user(lang)
+store = shared_store()
+action = chat_sidebar(store, user, st.session_state.conversation, settings)
+conversation = open_from_url(store, user, action, lang)
+folder = attachments_dir(context.settings.index_root.parent / "attachments", conversation)
+
+
+def make_engine(history: list[dict[str, str]]):
+    from engine.react.agent import ReActEngine
+
+    engine = ReActEngine(ragkwargs=ragkwargs_for(settings, folder), context=context)
+    engine.set_history(history)
+    return engine
+
+
+def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: list[dict[str, str]]) -> None:
+    """Stream a run into ``turn``; what is produced is kept (and saved) even if the user stops."""
+    save(store, user, conversation, settings, turn)
+    with st.chat_message("assistant"):
+        tracer = tracer_for(turn, settings)
+        spinner = st.empty()
+        spinner.caption(f":material/hourglass_top: {t('running', lang)}")
+        try:
+            try:
+                engine = make_engine(history)
+            except Exception as exc:  # the engine cannot even start: one readable sentence, history kept
+                message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+                failed = EngineResult(status="error", error=message)
+                consume(turn, iter([f"Error: {message}\n"]), tracer, lambda: failed)
+            else:
+                beats = [0]
+
+                def heartbeat() -> None:
+                    beats[0] += 1
+                    spinner.caption(f":material/hourglass_top: {t('running', lang)} {'·' * (beats[0] % 4)}")
+
+                consume(turn, start(engine), tracer, lambda: engine.result, heartbeat)
+        finally:
+            spinner.empty()
+            save(store, user, conversation, settings, turn)
+
+
+def ask(question: str) -> None:
+    history = conversation.history()
+    asked = Turn(role="user", content=question)
+    conversation.turns.append(asked)
+    save(store, user, conversation, settings, asked)
+    with st.chat_message("user"):
+        st.markdown(question)
+    turn = Turn(role="assistant", status="running")
+    conversation.turns.append(turn)
+    stream_into(turn, lambda engine: engine.stream_sync(question, HEARTBEAT_S), history)
+
+
+def set_aside_from(index: int) -> None:
+    """Turns from ``index`` on are replaced (a regenerate, an edited question): hidden, kept in the store."""
+    for turn in conversation.turns[index:]:
+        turn.status = "replaced"
+        save(store, user, conversation, settings, turn)
+    del conversation.turns[index:]
+
+
+# ---- the conversation -----------------------------------------------------------------
+st.title(conversation.title or t("app_title", lang))
+for earlier in conversation.turns:
+    if earlier.status == "running":  # a run cut short by a stop or a rerun
+        earlier.status = "stopped"
+
+pending = conversation.pending
+reply = st.session_state.pop(PENDING_REPLY, None) if pending is not None else None
+last_user = max((i for i, x in enumerate(conversation.turns) if x.role == "user"), default=None)
+
+for i, turn in enumerate(conversation.turns):
+    with st.chat_message(turn.role):
+        render_turn(turn, conversation, settings, last=i == len(conversation.turns) - 1 or i == last_user)
+
+sample = None
+if not conversation.turns and settings.theme:
+    try:
+        index = context.indexes.get(settings.theme)
+    except Exception:  # no index yet: the samples come from the tables alone
+        index = None
+    catalog = context.table_catalog([context.settings.themes_root / settings.theme])
+    samples = sample_questions(index, catalog, lang)
+    if samples:
+        st.caption(t("samples", lang))
+        sample = st.pills(t("samples", lang), samples, key="sample", label_visibility="collapsed")
+
+placeholder = t("answer_placeholder" if pending is not None else "chat_placeholder", lang)
+prompt = st.chat_input(placeholder, submit_mode="stop", key="chat", accept_file="multiple", file_type=FILE_TYPES)
+text = (prompt if isinstance(prompt, str) else getattr(prompt, "text", "")) if prompt else ""
+dropped = list(getattr(prompt, "files", None) or []) if prompt else []
+
+if dropped:
+    ensure_stored(store, user, conversation, settings, text or dropped[0].name)
+    folder = attachments_dir(context.settings.index_root.parent / "attachments", conversation)
+    ingest_dropped(dropped, settings, folder, context.settings.themes_root, lang)
+
+if text and pending is not None and reply is None:
+    st.session_state[PENDING_REPLY] = text  # typed in the main box: it answers the question
+    st.rerun()
+
+if pending is not None and reply is not None and pending.suspended is not None:
+    suspended = pending.suspended
+    pending.status = "replied"  # the question stays in its turn; the reply is the analyst's message
+    save(store, user, conversation, settings, pending)
+    answer = Turn(role="user", content=reply)
+    conversation.turns.append(answer)
+    save(store, user, conversation, settings, answer)
+    with st.chat_message("user"):
+        st.markdown(reply)
+    resumed = Turn(role="assistant", status="running")
+    conversation.turns.append(resumed)
+    stream_into(resumed, lambda engine: engine.resume_sync(suspended, reply, HEARTBEAT_S), [])
+    st.rerun()
+elif st.session_state.pop(REGENERATE, False) and last_user is not None:
+    question = conversation.turns[last_user].content
+    set_aside_from(last_user + 1)
+    history = conversation.history()[:-1]
+    turn = Turn(role="assistant", status="running")
+    conversation.turns.append(turn)
+    stream_into(turn, lambda engine: engine.stream_sync(question, HEARTBEAT_S), history)
+    st.rerun()
+elif (edited := st.session_state.pop(EDITED, None)) and last_user is not None:
+    set_aside_from(last_user)
+    ask(edited)
+    st.rerun()
+elif (text.strip() or sample) and pending is None:
+    ask(text.strip() or sample)
+    st.rerun()
