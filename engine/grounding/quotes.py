@@ -34,6 +34,7 @@ SEMANTIC_ALONE_PENALTY = 0.05  # a close paraphrase that shares no word still fi
 MAX_EMBEDDED_UNITS = 48  # units sent to the embedding model, best lexical first
 
 _WORD_RE = re.compile(r"[a-z0-9]+")
+_TOOL_FAILURES = ("Error:", "Blocked:", "Not run:")  # what the engine writes when a tool did not answer
 _ASKS_FIGURE = re.compile(
     r"(?i)\b(how\s+(?:much|many|long|often|old)|what\s+(?:is|was|are|were)\s+the\s+(?:amount|rate|number|total|"
     r"share|percentage|price|cost|cap|limit|budget|target|margin|revenue)|combien|quel(?:le)?s?\s+(?:est|sont|était)?"
@@ -150,7 +151,8 @@ def best_quote(question: str, evidence: list[Evidence], embed: Embed | None, *, 
 
     ``embed`` is the loaded embedding model's ``encode`` (L2-normalised rows); without it
     only word overlap ranks the units."""
-    units = split_units(evidence)
+    usable = [ev for ev in evidence if not ev.text.lstrip().startswith(_TOOL_FAILURES)]
+    units = split_units(usable)
     if not units:
         return None
     scores = score_units(question, units, embed)

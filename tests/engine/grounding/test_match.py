@@ -231,3 +231,9 @@ def test_hostile_inputs_do_not_break_the_check():
     assert report.invented_sources == ["a" * 150]
     assert report.grounding == "unsupported"
     assert check_answer("", "", []).grounding == "none"
+
+
+def test_file_name_printed_by_a_tool_is_a_real_source():
+    listing = Evidence(n=1, tool="list_documents", text="Documents: travel/policy.md, hr/leave.md")
+    assert check_answer("See [leave.md].", "", [listing]).invented_sources == []
+    assert check_answer("See [leaves.md].", "", [listing]).invented_sources == ["leaves.md"]

@@ -173,3 +173,8 @@ def test_not_found_message_bounds_a_long_source_list():
     evidence = [Evidence(n=i, tool="search_docs", text="x", source=f"doc_{chr(97 + i)}.md") for i in range(9)]
     message = not_found_message("q", evidence, "en")
     assert message.count(".md") == 5 and "and others" in message
+
+
+def test_tool_errors_are_never_quoted(embed):
+    error = Evidence(n=1, tool="search_docs", text="Error: the hotel cap index for Paris is missing a file.")
+    assert best_quote("What is the hotel cap for Paris?", [error], embed) is None
