@@ -15,7 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.grounding.dates import find_dates, month_of, partial_keys
+from engine.grounding.dates import DATE_RE, date_keys, find_dates, month_of, partial_keys
 from engine.grounding.figures import Found, scan_numbers
 from engine.grounding.models import Evidence
 
@@ -71,10 +71,11 @@ class EvidenceIndex:
         self.evidence = list(evidence)
         self.texts = [without_cut_notes(e.text) for e in self.evidence]
         entries: list[_Entry] = []
+        self._numeric_dates: list[tuple[int, bool, int, int]] = []  # (position, in input, span)
         for pos, ev in enumerate(self.evidence):
-            _add_numbers(pos, cells(self.texts[pos]), ev.computed, False, entries)
+            self._add_numbers(pos, cells(self.texts[pos]), ev.computed, False, entries)
             if ev.computed and ev.input:
-                _add_numbers(pos, ev.input, True, True, entries)
+                self._add_numbers(pos, ev.input, True, True, entries)
         entries.sort()
         self._entries = entries
         self._values = [e[0] for e in entries]
@@ -127,18 +128,35 @@ class EvidenceIndex:
 
     def _index_dates(self, months: frozenset[int]) -> None:
         """Index the numeric dates (once) and the dates naming ``months`` (once per month)."""
-        numeric = not self._numeric_dates_done
-        lowered = self.lowered()
-        for pos, ev in enumerate(self.evidence):
-            sources = [(self.texts[pos], False, lowered[pos])]
-            if ev.computed and ev.input:
-                sources.append((ev.input, True, None))
-            for text, in_input, low in sources:
-                for keys, start, end in find_dates(text, months, numeric, low):
-                    for key in dict.fromkeys(k for full in keys for k in (full, *partial_keys(full))):
-                        self._dates.setdefault(key, []).append(Hit(pos, start, end, "date", in_input))
+        found: list[tuple[int, bool, list[str], int, int]] = []
+        if not self._numeric_dates_done:
+            for pos, in_input, start, end in self._numeric_dates:
+                text = self.evidence[pos].input if in_input else self.texts[pos]
+                match = DATE_RE.match(text, start)
+                if match and (keys := date_keys(match)):
+                    found.append((pos, in_input, keys, start, end))
+        if months:
+            lowered = self.lowered()
+            for pos, ev in enumerate(self.evidence):
+                found += [(pos, False, *date) for date in find_dates(self.texts[pos], months, lowered[pos])]
+                if ev.computed and ev.input:
+                    found += [(pos, True, *date) for date in find_dates(ev.input, months)]
+        for pos, in_input, keys, start, end in found:
+            for key in dict.fromkeys(k for full in keys for k in (full, *partial_keys(full))):
+                self._dates.setdefault(key, []).append(Hit(pos, start, end, "date", in_input))
         self._numeric_dates_done = True
         self._months_done |= months
+
+    def _add_numbers(self, pos: int, text: str, computed: bool, in_input: bool, entries: list[_Entry]) -> None:
+        dates: list[tuple[int, int]] = []
+        for value, start, end, percent in scan_numbers(text, dates):
+            if not math.isfinite(value):
+                continue
+            kind = "percent" if percent else "number"
+            entries.append((value, pos, start, end, kind, in_input))
+            if computed and 0 < value <= 1 and not percent:  # a computed ratio is a percentage
+                entries.append((value * 100, pos, start, end, "percent", in_input))
+        self._numeric_dates += [(pos, in_input, start, end) for start, end in dates]
 
     def _find_word(self, figure: Found) -> Hit | None:
         """Small numbers written as words in the evidence ("three days", "trois jours")."""
@@ -155,13 +173,3 @@ class EvidenceIndex:
                         return Hit(pos, at, end, figure.kind, False, True)
                     at = text.find(name, end)
         return None
-
-
-def _add_numbers(pos: int, text: str, computed: bool, in_input: bool, entries: list[_Entry]) -> None:
-    for value, start, end, percent in scan_numbers(text):
-        if not math.isfinite(value):
-            continue
-        kind = "percent" if percent else "number"
-        entries.append((value, pos, start, end, kind, in_input))
-        if computed and 0 < value <= 1 and not percent:  # a computed ratio is a percentage
-            entries.append((value * 100, pos, start, end, "percent", in_input))

@@ -48,7 +48,12 @@ _FIGURE = rf"(?P<fig>(?<!\d,){_PREFIX}{_NUM}{_SCALE}(?:{_PERCENT}|{_CURRENCY}|{_
 # ("March 12, 2025") are found from their number, looking back for the month.
 FIGURE_RE = re.compile(rf"(?=[\d€$£EUGC])(?<![\w.])(?:{DATE_PATTERN}|{_FIGURE})")
 # The evidence needs values only: numbers (with scale, and % for ranking); dates are looked up apart.
-EVIDENCE_NUMBER_RE = re.compile(rf"(?=\d)(?<![\w.])(?<!\d,){_NUM}{_SCALE}(?P<pct>{_SP}?%)?")  # (?=\d): 2x faster
+# (?=\d) first makes the scan twice as fast; numeric dates are caught in the same pass.
+EVIDENCE_NUMBER_RE = re.compile(
+    r"(?=\d)(?<![\w.])(?:(?P<nd>\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}|\d{4}-\d{2})(?![\w-])"
+    rf"|(?<!\d,){_NUM}{_SCALE}(?P<pct>{_SP}?%)?)"
+)
+_DATE_PARTS = re.compile(r"\d+")
 
 _SCALES = {"k": 1_000, "thousand": 1_000, "mille": 1_000, "m": 1_000_000, "million": 1_000_000, "bn": 10**9}
 _SCALES |= {"billion": 10**9, "milliard": 10**9, "md": 10**9}
@@ -231,13 +236,19 @@ def extract_figures(text: str) -> list[Found]:
     return found
 
 
-def scan_numbers(text: str) -> list[tuple[float, int, int, bool]]:
+def scan_numbers(text: str, dates: list[tuple[int, int]] | None = None) -> list[tuple[float, int, int, bool]]:
     """(value, start, end, is_percent) of every number reading in an evidence text; a scaled
-    number ("48.2 million") gives its scaled and its written value."""
+    number ("48.2 million") gives its scaled and its written value. Numeric dates give their
+    parts as numbers, and their spans are appended to ``dates``."""
     out = []
     for match in EVIDENCE_NUMBER_RE.finditer(text):
-        num, scale_word, pct = match.group("num", "scale", "pct")
+        num, scale_word, pct, date = match.group("num", "scale", "pct", "nd")
         start, end = match.span()
+        if date is not None:
+            out.extend((float(part), start, end, False) for part in _DATE_PARTS.findall(date))
+            if dates is not None:
+                dates.append((start, end))
+            continue
         percent = pct is not None
         if scale_word is None and num.isdigit():  # the common case, kept cheap
             out.append((float(num), start, end, percent))
