@@ -25,18 +25,19 @@ _ABBREVIATIONS = frozenset("e.g i.e p pp cf etc vs no nr fig dr mr mrs ms st m m
 
 
 def expression(ev: Evidence) -> str:
-    """The tool input as the expression it computes: ``{"expression": "17 * 23"}`` → ``17 * 23``."""
+    """The tool input as the expression it computes: ``{"expression": "17 * 23"}`` → ``17 * 23``;
+    empty when the input is structured data rather than one expression."""
     text = ev.input.strip()
-    if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return text
-        if isinstance(data, dict):
-            values = [v for v in data.values() if isinstance(v, str)]
-            if len(values) == 1:
-                return values[0].strip()
-    return text
+    if not text.startswith(("{", "[")):
+        return text
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(data, dict) and len(data) == 1:
+        (value,) = data.values()
+        return value.strip() if isinstance(value, str) else ""
+    return ""
 
 
 def computed_unit(ev: Evidence, text: str) -> Unit | None:
