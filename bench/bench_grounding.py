@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import machine, percentiles, tokenize  # noqa: E402
 from engine.grounding import Evidence, check_answer  # noqa: E402
 from engine.grounding.dates import DATE_RE, date_keys  # noqa: E402
-from engine.grounding.evidence_index import EvidenceIndex, without_cut_notes  # noqa: E402
+from engine.grounding.evidence_index import EvidenceIndex, without_engine_notes  # noqa: E402
 from engine.grounding.figures import extract_figures, scan_numbers  # noqa: E402
 
 WORDS = ("revenue margin region quarter churn forecast budget growth customers orders invoice hotel cap night "
@@ -80,7 +80,7 @@ def scenario(seed: int = 7) -> tuple[str, str, list[Evidence]]:
 def naive(answer: str, question: str, evidence: list[Evidence]) -> list[str]:
     """For each figure, scan every evidence text again and compare the values."""
     unsupported = []
-    texts = [without_cut_notes(ev.text) for ev in evidence] + [question]
+    texts = [without_engine_notes(ev.text) for ev in evidence] + [question]
     texts += [ev.input for ev in evidence if ev.computed and ev.input]
     for figure in extract_figures(answer):
         found = False

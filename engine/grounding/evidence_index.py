@@ -20,6 +20,7 @@ from engine.grounding.figures import Found, scan_numbers
 from engine.grounding.models import Evidence
 
 CUT_NOTE_RE = re.compile(r"\[(?:…|\.\.\.) ?\d[\d,.\u202f\u00a0 ]* more characters cut\]")
+SEARCH_HEADER_RE = re.compile(r"(?m)^\[\d+\] source: [^\n]*· score [\d.]+[ \t]*$|^Cite the sources you use[^\n]*$")
 _CELL_COMMA = re.compile(r",(?!\d{3}(?:\D|$))[^\s,]")  # a comma that delimits cells, not thousands
 _WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -31,11 +32,15 @@ _WORDS = {
 _Entry = tuple[float, int, int, int, str, bool]
 
 
-def without_cut_notes(text: str) -> str:
-    """The text with the engine's cut notes blanked (same length, so offsets still hold)."""
-    if "more characters cut" not in text:
-        return text
-    return CUT_NOTE_RE.sub(lambda m: " " * len(m.group()), text)
+def without_engine_notes(text: str) -> str:
+    """The text with what the engine itself wrote blanked out (same length, so offsets
+    still hold): cut notes ("[… 1298 more characters cut]") and search-result headers
+    ("[1] source: a.md · Travel · score 0.71"). Their numbers are no evidence."""
+    if "more characters cut" in text:
+        text = CUT_NOTE_RE.sub(lambda m: " " * len(m.group()), text)
+    if "· score " in text or "Cite the sources" in text:
+        text = SEARCH_HEADER_RE.sub(lambda m: " " * len(m.group()), text)
+    return text
 
 
 def cells(text: str) -> str:
@@ -69,7 +74,7 @@ class EvidenceIndex:
 
     def __init__(self, evidence: Sequence[Evidence]) -> None:
         self.evidence = list(evidence)
-        self.texts = [without_cut_notes(e.text) for e in self.evidence]
+        self.texts = [without_engine_notes(e.text) for e in self.evidence]
         entries: list[_Entry] = []
         self._numeric_dates: list[tuple[int, bool, int, int]] = []  # (position, in input, span)
         for pos, ev in enumerate(self.evidence):

@@ -12,13 +12,12 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from engine.grounding.evidence_index import without_cut_notes
+from engine.grounding.evidence_index import without_engine_notes
 from engine.grounding.models import Evidence, Unit
 
 MAX_QUOTE_CHARS = 300
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+\S")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]")
-_SEARCH_HEADER = re.compile(r"^\[\d+\] source: .*· score [\d.]+$|^Cite the sources you use")
 _MD_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 _SENTENCE_END = re.compile(r"[.!?…]+[\"'»”)\]]*(?=\s+[\"'«“(\[]?[A-ZÀ-ÖØ-Þ0-9])")
 _ABBREVIATIONS = frozenset("e.g i.e p pp cf etc vs no nr fig dr mr mrs ms st m mme env art ch sect approx".split())
@@ -112,7 +111,7 @@ def _block_spans(text: str, block: list[tuple[int, int]]) -> Iterator[tuple[int,
     para: list[tuple[int, int]] = []
     for s, e in block:
         line = text[s:e]
-        if _HEADING.match(line) or _SEARCH_HEADER.match(line.strip()):
+        if _HEADING.match(line):
             yield from ((a, b, "") for a, b in _paragraph(text, para))
             para = []
         elif _LIST_ITEM.match(line):
@@ -142,7 +141,7 @@ def _unit(ev: Evidence, text: str, start: int, end: int, header: str) -> Unit | 
 
 def evidence_units(ev: Evidence, text: str | None = None) -> list[Unit]:
     """The units of one evidence; ``text`` is its text with cut notes already blanked."""
-    text = without_cut_notes(ev.text) if text is None else text
+    text = without_engine_notes(ev.text) if text is None else text
     if ev.computed and (unit := computed_unit(ev, text)) is not None:
         return [unit]
     return [unit for span in unit_spans(text) if (unit := _unit(ev, text, *span))]

@@ -3,7 +3,7 @@
 import pytest
 
 from engine.grounding import Evidence, check_answer
-from engine.grounding.evidence_index import EvidenceIndex, cells, without_cut_notes
+from engine.grounding.evidence_index import EvidenceIndex, cells, without_engine_notes
 
 HOTELS = (
     "Analysts book rail for any trip under four hours. Hotel costs are capped at 160 euros per night in Paris "
@@ -46,7 +46,7 @@ def test_cut_note_number_is_not_evidence():
     text = HOTELS + "\n[… 1298 more characters cut]"
     report = check_answer("The document has 1298 more characters.", "How long is it?", [doc(1, text)])
     assert report.unsupported == ["1298"]
-    assert without_cut_notes(text).strip() == HOTELS
+    assert without_engine_notes(text).strip() == HOTELS
 
 
 def test_document_figure_cited_with_its_sentence():
@@ -237,3 +237,11 @@ def test_file_name_printed_by_a_tool_is_a_real_source():
     listing = Evidence(n=1, tool="list_documents", text="Documents: travel/policy.md, hr/leave.md")
     assert check_answer("See [leave.md].", "", [listing]).invented_sources == []
     assert check_answer("See [leaves.md].", "", [listing]).invented_sources == ["leaves.md"]
+
+
+def test_search_result_headers_are_no_evidence():
+    raw = f"[1] source: travel/policy.md · Hotels · score 0.71\n{HOTELS}\n\nCite the sources you use as [source file]."
+    report = check_answer("Score 0.71, rank 1: the cap is 160 euros [policy.md].", "", [doc(1, raw, source=None)])
+    assert report.unsupported == ["0.71", "1"]
+    assert report.invented_sources == []  # the header named it: the run returned it
+    assert report.citations[0].quote.startswith("Hotel costs are capped")
