@@ -19,7 +19,7 @@ import numpy as np
 
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Evidence, Quote, Unit
-from engine.grounding.units import MAX_QUOTE_CHARS, split_units
+from engine.grounding.units import MAX_QUOTE_CHARS, bounded, split_units
 
 Embed = Callable[[list[str]], np.ndarray]
 
@@ -161,7 +161,7 @@ def best_quote(question: str, evidence: list[Evidence], embed: Embed | None, *, 
         return None
     unit = units[best]
     return Quote(
-        text=unit.text,
+        text=bounded(unit.text, limit=2 * MAX_QUOTE_CHARS),
         evidence=unit.evidence,
         source=unit.source or unit.tool,
         location=unit.location or "",
