@@ -250,9 +250,14 @@ def scan_numbers(text: str, dates: list[tuple[int, int]] | None = None) -> list[
                 dates.append((start, end))
             continue
         percent = pct is not None
-        if scale_word is None and num.isdigit():  # the common case, kept cheap
-            out.append((float(num), start, end, percent))
-            continue
+        if scale_word is None:  # the common cases, kept cheap: 1303, 37.3
+            if num.isdigit():
+                out.append((float(num), start, end, percent))
+                continue
+            dot = num.find(".")
+            if dot > 0 and len(num) - dot != 4 and num[:dot].isdigit() and num[dot + 1 :].isdigit():
+                out.append((float(num), start, end, percent))
+                continue
         scale = _scale(scale_word)
         for number, _ in number_readings(num):
             out.append((float(number), start, end, percent))

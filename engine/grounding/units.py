@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
 from collections.abc import Iterator
 
 from engine.grounding.evidence_index import without_engine_notes
 from engine.grounding.models import Evidence, Unit
 
 MAX_QUOTE_CHARS = 300
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+\S")
-_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]")
-_MD_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+\S")
+_HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
+_MD_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 _SENTENCE_END = re.compile(r"[.!?…]+[\"'»”)\]]*(?=\s+[\"'«“(\[]?[A-ZÀ-ÖØ-Þ0-9])")
 _ABBREVIATIONS = frozenset("e.g i.e p pp cf etc vs no nr fig dr mr mrs ms st m mme env art ch sect approx".split())
 
@@ -88,15 +87,19 @@ def _is_table(text: str, block: list[tuple[int, int]]) -> bool:
     return len(counts) == 1
 
 
+def _is_boundary(text: str, match: re.Match[str]) -> bool:
+    """A sentence end, not the dot of an abbreviation ("e.g.", "p. 3") or an initial."""
+    cut = match.start()
+    token = text[text.rfind(" ", max(0, cut - 40), cut) + 1 : cut].lstrip("(\"'«")
+    return not (token.lower() in _ABBREVIATIONS or (len(token) == 1 and token.isalpha()))
+
+
 def _sentences(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     cursor = start
     for match in _SENTENCE_END.finditer(text, start, end):
-        cut = match.start()
-        token = text[max(text.rfind(" ", cursor, cut), cursor - 1) + 1 : cut].lstrip("(\"'«")
-        if token.lower() in _ABBREVIATIONS or (len(token) == 1 and token.isalpha()):
-            continue
-        yield cursor, match.end()
-        cursor = match.end()
+        if _is_boundary(text, match):
+            yield cursor, match.end()
+            cursor = match.end()
     yield cursor, end
 
 
@@ -152,18 +155,72 @@ def unit_spans(text: str) -> list[tuple[int, int, str]]:
     return [span for block in _blocks(text) for span in _block_spans(text, block)]
 
 
-def span_at(spans: list[tuple[int, int, str]], offset: int) -> tuple[int, int, str] | None:
-    """The span of ``unit_spans`` holding ``offset``, if any."""
-    i = bisect_right(spans, (offset, float("inf"), "")) - 1
-    return spans[i] if i >= 0 and spans[i][0] <= offset < spans[i][1] else None
+def block_bounds(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each block of non-blank lines, in order."""
+    return [(lines[0][0], lines[-1][1]) for lines in _blocks(text)]
+
+
+def table_header(text: str, block: tuple[int, int]) -> str | None:
+    """The header line when the block is a table (CSV, TSV, markdown), else None."""
+    lines = list(_lines_between(text, *block))
+    return text[lines[0][0] : lines[0][1]].strip() if _is_table(text, lines) else None
+
+
+def _lines_between(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    while start <= end:
+        stop = text.find("\n", start, end)
+        stop = end if stop < 0 else stop
+        yield start, stop
+        start = stop + 1
+
+
+def span_at(text: str, offset: int, block: tuple[int, int], header: str | None) -> tuple[int, int, str] | None:
+    """(start, end, header) of the unit holding ``offset`` in ``block`` (``header`` from
+    ``table_header``), reading only around the offset: the same units ``split_units``
+    gives, at a cost that does not grow with the evidence."""
+    lo, hi = block
+    line_start = max(lo, text.rfind("\n", lo, offset) + 1)
+    line_end = text.find("\n", offset, hi)
+    line_end = hi if line_end < 0 else line_end
+    # Patterns read the text in place (``match(text, pos, endpos)``): a huge line is never copied.
+    if header is not None:
+        is_rule = _MD_RULE.match(text, line_start, line_end)
+        return None if line_start == lo or is_rule else (line_start, line_end, header)
+    if _HEADING.match(text, line_start, line_end):
+        return None
+    if _LIST_ITEM.match(text, line_start, line_end):
+        return line_start, line_end, ""
+    start, end = line_start, line_end  # the paragraph: neighbour lines that are no heading or list item
+    while start > lo and start > offset - 2 * MAX_QUOTE_CHARS:
+        prev = max(lo, text.rfind("\n", lo, start - 1) + 1)
+        if _HEADING.match(text, prev, start - 1) or _LIST_ITEM.match(text, prev, start - 1):
+            break
+        start = prev
+    while end < hi and end < offset + 2 * MAX_QUOTE_CHARS:
+        nxt = text.find("\n", end + 1, hi)
+        nxt = hi if nxt < 0 else nxt
+        if _HEADING.match(text, end + 1, nxt) or _LIST_ITEM.match(text, end + 1, nxt):
+            break
+        end = nxt
+    first = start
+    for match in _SENTENCE_END.finditer(text, max(start, offset - 2 * MAX_QUOTE_CHARS), min(end, offset + 2)):
+        if match.end() <= offset and _is_boundary(text, match):
+            first = match.end()
+    for match in _SENTENCE_END.finditer(text, offset, min(end, offset + 2 * MAX_QUOTE_CHARS)):
+        if _is_boundary(text, match):
+            return first, match.end(), ""
+    return first, end, ""
 
 
 def unit_at(ev: Evidence, text: str, offset: int) -> Unit | None:
-    """The unit holding ``offset`` of ``text`` (cut notes blanked)."""
+    """The unit holding ``offset`` of ``text`` (engine notes blanked)."""
     if ev.computed and (unit := computed_unit(ev, text)) is not None:
         return unit
-    span = span_at(unit_spans(text), offset)
-    return _unit(ev, text, *span) if span else None
+    for block in block_bounds(text):
+        if block[0] <= offset <= block[1]:
+            span = span_at(text, offset, block, table_header(text, block))
+            return _unit(ev, text, *span) if span else None
+    return None
 
 
 def split_units(evidence: list[Evidence]) -> list[Unit]:
