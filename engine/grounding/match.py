@@ -15,7 +15,16 @@ from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.models import Citation, Evidence, Figure, Grounding, GroundingReport, Unit
 from engine.grounding.sources import invented_sources
-from engine.grounding.units import block_bounds, bounded, computed_unit, expression, span_at, table_header, window
+from engine.grounding.units import (
+    block_bounds,
+    bounded,
+    computed_unit,
+    expression,
+    newlines,
+    span_at,
+    table_header,
+    window,
+)
 
 
 class _Citations:
@@ -28,6 +37,7 @@ class _Citations:
         self._keys: dict[tuple[int, int], int] = {}
         self._blocks: dict[int, list[tuple[int, int]]] = {}
         self._headers: dict[tuple[int, int], str | None] = {}
+        self._breaks: dict[int, list[int]] = {}
         self._whole: dict[int, Unit | None] = {}
 
     def cite(self, hit: Hit) -> int:
@@ -76,7 +86,9 @@ class _Citations:
         block = blocks[i]
         if (pos, block[0]) not in self._headers:
             self._headers[(pos, block[0])] = table_header(text, block)
-        return span_at(text, offset, block, self._headers[(pos, block[0])])
+        if pos not in self._breaks:
+            self._breaks[pos] = newlines(text)
+        return span_at(text, offset, block, self._headers[(pos, block[0])], self._breaks[pos])
 
 
 def _figure(found: Found, citation: int | None) -> Figure:

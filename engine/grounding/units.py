@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from engine.grounding.evidence_index import without_engine_notes
@@ -19,6 +20,7 @@ _LIST_ITEM = re.compile(r"[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+\S")
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
 _MD_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 _SENTENCE_END = re.compile(r"[.!?…]+[\"'»”)\]]*(?=\s+[\"'«“(\[]?[A-ZÀ-ÖØ-Þ0-9])")
+_NEWLINE = re.compile("\n")
 _ABBREVIATIONS = frozenset("e.g i.e p pp cf etc vs no nr fig dr mr mrs ms st m mme env art ch sect approx".split())
 
 
@@ -174,14 +176,26 @@ def _lines_between(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
         start = stop + 1
 
 
-def span_at(text: str, offset: int, block: tuple[int, int], header: str | None) -> tuple[int, int, str] | None:
+def newlines(text: str) -> list[int]:
+    """Offsets of every line break: with them, finding a line is a bisect, whatever its length."""
+    return [m.start() for m in _NEWLINE.finditer(text)]
+
+
+def span_at(
+    text: str, offset: int, block: tuple[int, int], header: str | None, breaks: list[int] | None = None
+) -> tuple[int, int, str] | None:
     """(start, end, header) of the unit holding ``offset`` in ``block`` (``header`` from
-    ``table_header``), reading only around the offset: the same units ``split_units``
-    gives, at a cost that does not grow with the evidence."""
+    ``table_header``, ``breaks`` from ``newlines``), reading only around the offset: the
+    same units ``split_units`` gives, at a cost that does not grow with the evidence."""
     lo, hi = block
-    line_start = max(lo, text.rfind("\n", lo, offset) + 1)
-    line_end = text.find("\n", offset, hi)
-    line_end = hi if line_end < 0 else line_end
+    breaks = newlines(text) if breaks is None else breaks
+
+    def line(i: int) -> tuple[int, int]:
+        start = breaks[i - 1] + 1 if i > 0 else 0
+        return max(lo, start), min(hi, breaks[i] if i < len(breaks) else len(text))
+
+    index = bisect_left(breaks, offset)
+    line_start, line_end = line(index)
     # Patterns read the text in place (``match(text, pos, endpos)``): a huge line is never copied.
     if header is not None:
         is_rule = _MD_RULE.match(text, line_start, line_end)
@@ -191,17 +205,19 @@ def span_at(text: str, offset: int, block: tuple[int, int], header: str | None) 
     if _LIST_ITEM.match(text, line_start, line_end):
         return line_start, line_end, ""
     start, end = line_start, line_end  # the paragraph: neighbour lines that are no heading or list item
-    while start > lo and start > offset - 2 * MAX_QUOTE_CHARS:
-        prev = max(lo, text.rfind("\n", lo, start - 1) + 1)
-        if _HEADING.match(text, prev, start - 1) or _LIST_ITEM.match(text, prev, start - 1):
+    up, down = index, index
+    while up > 0 and start > lo and start > offset - 2 * MAX_QUOTE_CHARS:
+        up -= 1
+        prev_start, prev_end = line(up)
+        if _HEADING.match(text, prev_start, prev_end) or _LIST_ITEM.match(text, prev_start, prev_end):
             break
-        start = prev
-    while end < hi and end < offset + 2 * MAX_QUOTE_CHARS:
-        nxt = text.find("\n", end + 1, hi)
-        nxt = hi if nxt < 0 else nxt
-        if _HEADING.match(text, end + 1, nxt) or _LIST_ITEM.match(text, end + 1, nxt):
+        start = prev_start
+    while down < len(breaks) and end < hi and end < offset + 2 * MAX_QUOTE_CHARS:
+        down += 1
+        next_start, next_end = line(down)
+        if _HEADING.match(text, next_start, next_end) or _LIST_ITEM.match(text, next_start, next_end):
             break
-        end = nxt
+        end = next_end
     first = start
     for match in _SENTENCE_END.finditer(text, max(start, offset - 2 * MAX_QUOTE_CHARS), min(end, offset + 2)):
         if match.end() <= offset and _is_boundary(text, match):
