@@ -14,14 +14,16 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Evidence, Quote, Unit
 from engine.grounding.units import MAX_QUOTE_CHARS, bounded, split_units
 
-Embed = Callable[[list[str]], np.ndarray]
+if TYPE_CHECKING:
+    import numpy as np
+
+Embed = Callable[[list[str]], "np.ndarray"]  # Embedder.encode: L2-normalised float32 rows
 
 # Calibrated on the demo handbook (EN and FR) with all-MiniLM-L6-v2: questions the
 # documents answer score 0.79-0.95 (close paraphrases 0.5-0.65), questions they do not
@@ -123,6 +125,8 @@ def score_units(question: str, units: list[Unit], embed: Embed | None) -> list[f
     wants_figure = asks_for_figure(question)
     semantic = [0.0] * len(units)
     if embed is not None and units:
+        import numpy as np  # imported here: loading the package costs nothing until a quote is ranked
+
         order = sorted(range(len(units)), key=lambda i: -lexical[i])[:MAX_EMBEDDED_UNITS]
         vectors = np.asarray(embed([question] + [units[i].text[:MAX_QUOTE_CHARS] for i in order]), dtype=np.float32)
         sims = vectors[1:] @ vectors[0]

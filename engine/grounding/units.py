@@ -228,17 +228,6 @@ def span_at(
     return first, end, ""
 
 
-def unit_at(ev: Evidence, text: str, offset: int) -> Unit | None:
-    """The unit holding ``offset`` of ``text`` (engine notes blanked)."""
-    if ev.computed and (unit := computed_unit(ev, text)) is not None:
-        return unit
-    for block in block_bounds(text):
-        if block[0] <= offset <= block[1]:
-            span = span_at(text, offset, block, table_header(text, block))
-            return _unit(ev, text, *span) if span else None
-    return None
-
-
 def split_units(evidence: list[Evidence]) -> list[Unit]:
     """The sentences, list items and table rows (header kept) of every evidence, in order."""
     return [unit for ev in evidence for unit in evidence_units(ev)]
