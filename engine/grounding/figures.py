@@ -2,9 +2,10 @@
 
 One compiled pattern finds every figure in one pass. Each figure carries its numeric
 readings (an ambiguous ``1,500`` reads as 1500 and 1.5; ``03/12/2025`` as two dates) so
-the matcher can try each one against the evidence. What is not a figure is skipped by
-the same pass: URLs, file names (``sales_2025.csv``), footnote marks (``[1]``, ``⁽¹⁾``)
-and list markers at a line start (``1.``).
+the matcher can try each one against the evidence. What is not a figure is found first
+from cheap anchors and skipped: URLs, file names (``sales_2025.csv``), footnote marks
+(``[1]``, ``⁽¹⁾``) and list markers at a line start (``1.``). Signs are not part of a
+figure: "-3.2%" is checked as 3.2%.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ _FIGURE = rf"(?P<fig>(?<!\d,){_PREFIX}{_NUM}{_SCALE}(?:{_PERCENT}|{_CURRENCY}|{_
 # Tried only where a word starts with a digit or a currency; dates led by a month name
 # ("March 12, 2025") are found from their number, looking back for the month.
 FIGURE_RE = re.compile(rf"(?=[\d€$£EUGC])(?<![\w.])(?:{DATE_PATTERN}|{_FIGURE})")
-# The evidence needs values only: numbers (with scale, and % for ranking); dates are looked up apart.
-# (?=\d) first makes the scan twice as fast; numeric dates are caught in the same pass.
+# The evidence needs values only: numbers (with scale, and % for ranking) and where numeric
+# dates are; dates naming a month are looked up apart. (?=\d) first makes the scan twice as fast.
 EVIDENCE_NUMBER_RE = re.compile(
     r"(?=\d)(?<![\w.])(?:(?P<nd>\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}|\d{4}-\d{2})(?![\w-])"
     rf"|(?<!\d,){_NUM}{_SCALE}(?P<pct>{_SP}?%)?)"
