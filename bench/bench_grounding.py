@@ -123,14 +123,21 @@ def main() -> None:
         f"{sum(len(e.text) for e in evidence):,} characters"
     )
     assert sorted(set(naive(answer, question, evidence))) == sorted(report.unsupported), "baseline and check disagree"
-    index_warm = EvidenceIndex(evidence)
-    check_answer(answer, question, evidence, index=index_warm)  # its dates are indexed too
+    rounds = 300
+    grown = []  # each built the way the engine can: one add() per Observation as it arrives
+    for _ in range(rounds):
+        index = EvidenceIndex()
+        for ev in evidence:
+            index.add(ev)
+        grown.append(index)
     fns = {
         "check_answer": lambda: check_answer(answer, question, evidence),
-        "check_answer, evidence indexed beforehand": lambda: check_answer(answer, question, evidence, index=index_warm),
+        "check_answer, evidence indexed as it arrived": lambda: check_answer(
+            answer, question, evidence, index=grown.pop()
+        ),
         "baseline (rescan evidence per figure)": lambda: naive(answer, question, evidence),
     }
-    samples = measure(fns, 300, {"baseline (rescan evidence per figure)": 10})
+    samples = measure(fns, rounds, {"baseline (rescan evidence per figure)": 10})
     results = {}
     for name, (wall, cpu) in samples.items():
         w50, w95 = percentiles(wall)
@@ -141,8 +148,9 @@ def main() -> None:
         )
     ours, base = results["check_answer"], results["baseline (rescan evidence per figure)"]
     print(f"ratio baseline/ours at p50: wall {base[0] / ours[0]:.1f}x, CPU {base[2] / ours[2]:.1f}x")
-    verdict = "OK" if ours[2] * 1e3 < TARGET_MS else "ABOVE TARGET"
-    print(f"target: check_answer < {TARGET_MS:g} ms (CPU p50 {ours[2] * 1e3:.2f} ms): {verdict}")
+    for name in ("check_answer", "check_answer, evidence indexed as it arrived"):
+        cpu50 = results[name][2] * 1e3
+        print(f"target < {TARGET_MS:g} ms, {name}: CPU p50 {cpu50:.2f} ms, {'OK' if cpu50 < TARGET_MS else 'ABOVE'}")
 
 
 if __name__ == "__main__":

@@ -70,24 +70,44 @@ class Hit:
 
 
 class EvidenceIndex:
-    """The values of a list of evidence; built once per check, queried per figure."""
+    """The values of a run's evidence, queried per figure.
 
-    def __init__(self, evidence: Sequence[Evidence]) -> None:
-        self.evidence = list(evidence)
-        self.texts = [without_engine_notes(e.text) for e in self.evidence]
-        entries: list[_Entry] = []
+    Built from a list, or grown with ``add`` as each Observation arrives, so that checking
+    the answer only looks values up. Dates and number words are indexed on first need."""
+
+    def __init__(self, evidence: Sequence[Evidence] = ()) -> None:
+        self.evidence: list[Evidence] = []
+        self.texts: list[str] = []
+        self._entries: list[_Entry] = []
+        self._values: list[float] = []
+        self._sorted = True
         self._numeric_dates: list[tuple[int, bool, int, int]] = []  # (position, in input, span)
-        for pos, ev in enumerate(self.evidence):
-            self._add_numbers(pos, cells(self.texts[pos]), ev.computed, False, entries)
-            if ev.computed and ev.input:
-                self._add_numbers(pos, ev.input, True, True, entries)
-        entries.sort()
-        self._entries = entries
-        self._values = [e[0] for e in entries]
+        self._reset_lazy()
+        for ev in evidence:
+            self.add(ev)
+
+    def add(self, ev: Evidence) -> None:
+        """Index one more piece of evidence (its numbers now; its dates when a figure needs them)."""
+        pos = len(self.evidence)
+        self.evidence.append(ev)
+        self.texts.append(without_engine_notes(ev.text))
+        self._add_numbers(pos, cells(self.texts[pos]), ev.computed, False, self._entries)
+        if ev.computed and ev.input:
+            self._add_numbers(pos, ev.input, True, True, self._entries)
+        self._sorted = False
+        self._reset_lazy()
+
+    def _reset_lazy(self) -> None:
         self._dates: dict[str, list[Hit]] = {}
         self._months_done: set[int] = set()
         self._numeric_dates_done = False
         self._lowered: list[str] | None = None
+
+    def _ensure_sorted(self) -> None:
+        if not self._sorted:
+            self._entries.sort()
+            self._values = [e[0] for e in self._entries]
+            self._sorted = True
 
     @classmethod
     def of_text(cls, text: str) -> EvidenceIndex:
@@ -98,6 +118,7 @@ class EvidenceIndex:
         kind before another, a tool's output before its input, earlier evidence first."""
         if figure.dates:
             return self._find_date(figure.dates)
+        self._ensure_sorted()
         for reading in figure.readings:
             value = reading.value
             if not math.isfinite(value):  # a number too long for a float matches nothing

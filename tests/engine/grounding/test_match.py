@@ -245,3 +245,15 @@ def test_search_result_headers_are_no_evidence():
     assert report.unsupported == ["0.71", "1"]
     assert report.invented_sources == []  # the header named it: the run returned it
     assert report.citations[0].quote.startswith("Hotel costs are capped")
+
+
+def test_index_grown_one_observation_at_a_time():
+    evidence = [doc(1, HOTELS), calculator(2, "160 * 3", "480"), doc(3, "Paid on 12 March 2025.", source="b.md")]
+    index = EvidenceIndex()
+    index.add(evidence[0])
+    answer = "480 euros for 3 nights at 160 euros, paid on 12 March 2025."
+    assert check_answer(answer, "", evidence[:1], index=index).unsupported == ["480 euros", "3", "12 March 2025"]
+    for ev in evidence[1:]:
+        index.add(ev)  # dates indexed before the add are indexed again with the new evidence
+    assert check_answer(answer, "", evidence, index=index) == check_answer(answer, "", evidence)
+    assert check_answer(answer, "", evidence, index=index).unsupported == []
