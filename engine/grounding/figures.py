@@ -41,6 +41,9 @@ _DURATION = (
     r"(?![^\W\d_]))"
 )
 _MARK_RE = re.compile(r"\[\^?\d+\]|⁽[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾|https?://\S+")  # footnote marks, URLs
+# A citation in brackets: "[policy.md, p. 3]", "(source: policy.md, section 2)". Its page or
+# section numbers belong to the reference, not to the answer's figures.
+_CITATION_RE = re.compile(r"\[([^\[\]\n]{1,200})\]|\(((?i:sources?|src)\s?:[^()\n]{1,200})\)")
 _LIST_MARKER_RE = re.compile(r"[ \t]*\d{1,2}[.)][ \t]")
 _EXTENSION_RE = re.compile(r"\.(?i:md|txt|pdf|html?|csv|tsv|json|xml|ya?ml|docx?|xlsx?|pptx?)(?!\w)")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./\\-")
@@ -198,6 +201,10 @@ def not_figure_spans(text: str) -> list[tuple[int, int]]:
     than tried at every position."""
     spans = [m.span() for m in _MARK_RE.finditer(text)] if "[" in text or "⁽" in text or "://" in text else []
     spans += file_names(text)
+    if "[" in text or "(" in text:
+        for match in _CITATION_RE.finditer(text):
+            if match.group(2) or _EXTENSION_RE.search(match.group(1)):
+                spans.append(match.span())
     offset = 0
     for line in text.split("\n"):
         marker = _LIST_MARKER_RE.match(line)

@@ -257,3 +257,11 @@ def test_index_grown_one_observation_at_a_time():
         index.add(ev)  # dates indexed before the add are indexed again with the new evidence
     assert check_answer(answer, "", evidence, index=index) == check_answer(answer, "", evidence)
     assert check_answer(answer, "", evidence, index=index).unsupported == []
+
+
+def test_page_numbers_inside_a_citation_are_not_figures():
+    report = check_answer(
+        "The cap is 160 euros [policy.md, p. 3] (source: policy.md, section 2).", "", [doc(1, HOTELS)]
+    )
+    assert [f.text for f in report.figures] == ["160 euros"]
+    assert report.grounding == "verified"
