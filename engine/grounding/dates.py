@@ -55,8 +55,6 @@ DATE_PATTERN = (
 DATE_RE = re.compile(rf"(?<![\w.])(?:{DATE_PATTERN})")
 # A month name just before a number: "March 12, 2025" and "mars 2025" start there.
 MONTH_BEFORE_RE = re.compile(rf"(?<![\w.])(?:{_MON}){_SP}$")
-# Where a date may start in evidence: a digit-led numeric date, or a month name.
-NUMERIC_DATE_RE = re.compile(r"(?=\d)(?<![\w.])(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}|\d{4}-\d{2})(?![\w-])")
 
 
 def _month(word: str) -> int:
@@ -107,31 +105,50 @@ def _names(months: frozenset[int]) -> list[str]:
     return [name for name, number in MONTHS.items() if number in months]
 
 
-def find_dates(
-    text: str, months: frozenset[int], numeric: bool = True, lowered: str | None = None
-) -> Iterator[tuple[list[str], int, int]]:
-    """(keys, start, end) of the dates in ``text`` that name one of ``months``, and of the
-    numeric dates when ``numeric``. Only places where a date can start are tried: numeric
-    candidates, and the month names found by plain string search in ``lowered`` text."""
-    numeric = numeric and ("/" in text or "-" in text or "." in text)
-    for candidate in NUMERIC_DATE_RE.finditer(text) if numeric else ():
-        match = DATE_RE.match(text, candidate.start())
-        if match and (keys := date_keys(match)):
-            yield keys, match.start(), match.end()
+_DAY_BEFORE = re.compile(rf"(?<![\w.])(\d{{1,2}}){_ORD}{_SP}$")
+_YEAR_AFTER = re.compile(rf"\.?,?{_SP}(\d{{4}})(?!\d)")
+_DAY_YEAR_AFTER = re.compile(rf"\.?{_SP}(\d{{1,2}}){_ORD},?{_SP}(\d{{4}})(?!\d)")
+_FULL_SET = frozenset(_FULL)
+
+
+def find_dates(text: str, months: frozenset[int], lowered: str | None = None) -> Iterator[tuple[list[str], int, int]]:
+    """(keys, start, end) of the dates in ``text`` that name one of ``months`` ("12 March
+    2025", "March 12, 2025", "mars 2025", "1er janvier"). Month names are found by plain
+    string search in ``lowered`` text, then the day and year around them are read."""
     if not months:
         return
     lowered = text.lower() if lowered is None else lowered
-    seen: set[int] = set()
     for name in _names(months):
+        month = MONTHS[name]
         at = lowered.find(name)
         while at >= 0:
             end = at + len(name)
             if not (at and lowered[at - 1].isalpha()) and not (end < len(lowered) and lowered[end].isalpha()):
-                for match in DATE_RE.finditer(text, max(0, at - 8), min(len(text), end + 14)):
-                    if match.start() <= at < match.end() and match.start() not in seen and (keys := date_keys(match)):
-                        seen.add(match.start())
-                        yield keys, match.start(), match.end()
+                found = _around(text, at, end, month, name in _FULL_SET)
+                if found:
+                    yield found
             at = lowered.find(name, end)
+
+
+def _around(text: str, at: int, end: int, month: int, full_name: bool) -> tuple[list[str], int, int] | None:
+    before = _DAY_BEFORE.search(text, max(0, at - 8), at)
+    if before:
+        day = int(before.group(1))
+        year = _YEAR_AFTER.match(text, end)
+        if year:
+            key = _full(int(year.group(1)), month, day)
+            return ([key], before.start(), year.end()) if key else None
+        if full_name and _full(2024, month, day):
+            return [f"--{month:02d}-{day:02d}"], before.start(), end
+        return None
+    day_year = _DAY_YEAR_AFTER.match(text, end)
+    if day_year:
+        key = _full(int(day_year.group(2)), month, int(day_year.group(1)))
+        return ([key], at, day_year.end()) if key else None
+    year = _YEAR_AFTER.match(text, end)
+    if year:
+        return [f"{int(year.group(1)):04d}-{month:02d}"], at, year.end()
+    return None
 
 
 def month_of(key: str) -> int:

@@ -15,11 +15,12 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.grounding.dates import find_dates, month_of, partial_keys
+from engine.grounding.dates import DATE_RE, date_keys, find_dates, month_of, partial_keys
 from engine.grounding.figures import Found, scan_numbers
 from engine.grounding.models import Evidence
 
 CUT_NOTE_RE = re.compile(r"\[(?:…|\.\.\.) ?\d[\d,.\u202f\u00a0 ]* more characters cut\]")
+SEARCH_HEADER_RE = re.compile(r"(?m)^\[\d+\] source: [^\n]*· score [\d.]+[ \t]*$|^Cite the sources you use[^\n]*$")
 _CELL_COMMA = re.compile(r",(?!\d{3}(?:\D|$))[^\s,]")  # a comma that delimits cells, not thousands
 _WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -31,11 +32,15 @@ _WORDS = {
 _Entry = tuple[float, int, int, int, str, bool]
 
 
-def without_cut_notes(text: str) -> str:
-    """The text with the engine's cut notes blanked (same length, so offsets still hold)."""
-    if "more characters cut" not in text:
-        return text
-    return CUT_NOTE_RE.sub(lambda m: " " * len(m.group()), text)
+def without_engine_notes(text: str) -> str:
+    """The text with what the engine itself wrote blanked out (same length, so offsets
+    still hold): cut notes ("[… 1298 more characters cut]") and search-result headers
+    ("[1] source: a.md · Travel · score 0.71"). Their numbers are no evidence."""
+    if "more characters cut" in text:
+        text = CUT_NOTE_RE.sub(lambda m: " " * len(m.group()), text)
+    if "· score " in text or "Cite the sources" in text:
+        text = SEARCH_HEADER_RE.sub(lambda m: " " * len(m.group()), text)
+    return text
 
 
 def cells(text: str) -> str:
@@ -65,23 +70,44 @@ class Hit:
 
 
 class EvidenceIndex:
-    """The values of a list of evidence; built once per check, queried per figure."""
+    """The values of a run's evidence, queried per figure.
 
-    def __init__(self, evidence: Sequence[Evidence]) -> None:
-        self.evidence = list(evidence)
-        self.texts = [without_cut_notes(e.text) for e in self.evidence]
-        entries: list[_Entry] = []
-        for pos, ev in enumerate(self.evidence):
-            _add_numbers(pos, cells(self.texts[pos]), ev.computed, False, entries)
-            if ev.computed and ev.input:
-                _add_numbers(pos, ev.input, True, True, entries)
-        entries.sort()
-        self._entries = entries
-        self._values = [e[0] for e in entries]
+    Built from a list, or grown with ``add`` as each Observation arrives, so that checking
+    the answer only looks values up. Dates and number words are indexed on first need."""
+
+    def __init__(self, evidence: Sequence[Evidence] = ()) -> None:
+        self.evidence: list[Evidence] = []
+        self.texts: list[str] = []
+        self._entries: list[_Entry] = []
+        self._values: list[float] = []
+        self._sorted = True
+        self._numeric_dates: list[tuple[int, bool, int, int]] = []  # (position, in input, span)
+        self._reset_lazy()
+        for ev in evidence:
+            self.add(ev)
+
+    def add(self, ev: Evidence) -> None:
+        """Index one more piece of evidence (its numbers now; its dates when a figure needs them)."""
+        pos = len(self.evidence)
+        self.evidence.append(ev)
+        self.texts.append(without_engine_notes(ev.text))
+        self._add_numbers(pos, cells(self.texts[pos]), ev.computed, False, self._entries)
+        if ev.computed and ev.input:
+            self._add_numbers(pos, ev.input, True, True, self._entries)
+        self._sorted = False
+        self._reset_lazy()
+
+    def _reset_lazy(self) -> None:
         self._dates: dict[str, list[Hit]] = {}
         self._months_done: set[int] = set()
         self._numeric_dates_done = False
         self._lowered: list[str] | None = None
+
+    def _ensure_sorted(self) -> None:
+        if not self._sorted:
+            self._entries.sort()
+            self._values = [e[0] for e in self._entries]
+            self._sorted = True
 
     @classmethod
     def of_text(cls, text: str) -> EvidenceIndex:
@@ -92,6 +118,7 @@ class EvidenceIndex:
         kind before another, a tool's output before its input, earlier evidence first."""
         if figure.dates:
             return self._find_date(figure.dates)
+        self._ensure_sorted()
         for reading in figure.readings:
             value = reading.value
             if not math.isfinite(value):  # a number too long for a float matches nothing
@@ -127,18 +154,35 @@ class EvidenceIndex:
 
     def _index_dates(self, months: frozenset[int]) -> None:
         """Index the numeric dates (once) and the dates naming ``months`` (once per month)."""
-        numeric = not self._numeric_dates_done
-        lowered = self.lowered()
-        for pos, ev in enumerate(self.evidence):
-            sources = [(self.texts[pos], False, lowered[pos])]
-            if ev.computed and ev.input:
-                sources.append((ev.input, True, None))
-            for text, in_input, low in sources:
-                for keys, start, end in find_dates(text, months, numeric, low):
-                    for key in dict.fromkeys(k for full in keys for k in (full, *partial_keys(full))):
-                        self._dates.setdefault(key, []).append(Hit(pos, start, end, "date", in_input))
+        found: list[tuple[int, bool, list[str], int, int]] = []
+        if not self._numeric_dates_done:
+            for pos, in_input, start, end in self._numeric_dates:
+                text = self.evidence[pos].input if in_input else self.texts[pos]
+                match = DATE_RE.match(text, start)
+                if match and (keys := date_keys(match)):
+                    found.append((pos, in_input, keys, start, end))
+        if months:
+            lowered = self.lowered()
+            for pos, ev in enumerate(self.evidence):
+                found += [(pos, False, *date) for date in find_dates(self.texts[pos], months, lowered[pos])]
+                if ev.computed and ev.input:
+                    found += [(pos, True, *date) for date in find_dates(ev.input, months)]
+        for pos, in_input, keys, start, end in found:
+            for key in dict.fromkeys(k for full in keys for k in (full, *partial_keys(full))):
+                self._dates.setdefault(key, []).append(Hit(pos, start, end, "date", in_input))
         self._numeric_dates_done = True
         self._months_done |= months
+
+    def _add_numbers(self, pos: int, text: str, computed: bool, in_input: bool, entries: list[_Entry]) -> None:
+        dates: list[tuple[int, int]] = []
+        for value, start, end, percent in scan_numbers(text, dates):
+            if not math.isfinite(value):
+                continue
+            kind = "percent" if percent else "number"
+            entries.append((value, pos, start, end, kind, in_input))
+            if computed and 0 < value <= 1 and not percent:  # a computed ratio is a percentage
+                entries.append((value * 100, pos, start, end, "percent", in_input))
+        self._numeric_dates += [(pos, in_input, start, end) for start, end in dates]
 
     def _find_word(self, figure: Found) -> Hit | None:
         """Small numbers written as words in the evidence ("three days", "trois jours")."""
@@ -155,13 +199,3 @@ class EvidenceIndex:
                         return Hit(pos, at, end, figure.kind, False, True)
                     at = text.find(name, end)
         return None
-
-
-def _add_numbers(pos: int, text: str, computed: bool, in_input: bool, entries: list[_Entry]) -> None:
-    for value, start, end, percent in scan_numbers(text):
-        if not math.isfinite(value):
-            continue
-        kind = "percent" if percent else "number"
-        entries.append((value, pos, start, end, kind, in_input))
-        if computed and 0 < value <= 1 and not percent:  # a computed ratio is a percentage
-            entries.append((value * 100, pos, start, end, "percent", in_input))

@@ -2,9 +2,10 @@
 
 One compiled pattern finds every figure in one pass. Each figure carries its numeric
 readings (an ambiguous ``1,500`` reads as 1500 and 1.5; ``03/12/2025`` as two dates) so
-the matcher can try each one against the evidence. What is not a figure is skipped by
-the same pass: URLs, file names (``sales_2025.csv``), footnote marks (``[1]``, ``⁽¹⁾``)
-and list markers at a line start (``1.``).
+the matcher can try each one against the evidence. What is not a figure is found first
+from cheap anchors and skipped: URLs, file names (``sales_2025.csv``), footnote marks
+(``[1]``, ``⁽¹⁾``) and list markers at a line start (``1.``). Signs are not part of a
+figure: "-3.2%" is checked as 3.2%.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ _DURATION = (
     r"(?![^\W\d_]))"
 )
 _MARK_RE = re.compile(r"\[\^?\d+\]|⁽[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾|https?://\S+")  # footnote marks, URLs
+# A citation in brackets: "[policy.md, p. 3]", "(source: policy.md, section 2)". Its page or
+# section numbers belong to the reference, not to the answer's figures.
+_CITATION_RE = re.compile(r"\[([^\[\]\n]{1,200})\]|\(((?i:sources?|src)\s?:[^()\n]{1,200})\)")
 _LIST_MARKER_RE = re.compile(r"[ \t]*\d{1,2}[.)][ \t]")
 _EXTENSION_RE = re.compile(r"\.(?i:md|txt|pdf|html?|csv|tsv|json|xml|ya?ml|docx?|xlsx?|pptx?)(?!\w)")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./\\-")
@@ -47,8 +51,13 @@ _FIGURE = rf"(?P<fig>(?<!\d,){_PREFIX}{_NUM}{_SCALE}(?:{_PERCENT}|{_CURRENCY}|{_
 # Tried only where a word starts with a digit or a currency; dates led by a month name
 # ("March 12, 2025") are found from their number, looking back for the month.
 FIGURE_RE = re.compile(rf"(?=[\d€$£EUGC])(?<![\w.])(?:{DATE_PATTERN}|{_FIGURE})")
-# The evidence needs values only: numbers (with scale, and % for ranking); dates are looked up apart.
-EVIDENCE_NUMBER_RE = re.compile(rf"(?=\d)(?<![\w.])(?<!\d,){_NUM}{_SCALE}(?P<pct>{_SP}?%)?")  # (?=\d): 2x faster
+# The evidence needs values only: numbers (with scale, and % for ranking) and where numeric
+# dates are; dates naming a month are looked up apart. (?=\d) first makes the scan twice as fast.
+EVIDENCE_NUMBER_RE = re.compile(
+    r"(?=\d)(?<![\w.])(?:(?P<nd>\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}|\d{4}-\d{2})(?![\w-])"
+    rf"|(?<!\d,){_NUM}{_SCALE}(?P<pct>{_SP}?%)?)"
+)
+_DATE_PARTS = re.compile(r"\d+")
 
 _SCALES = {"k": 1_000, "thousand": 1_000, "mille": 1_000, "m": 1_000_000, "million": 1_000_000, "bn": 10**9}
 _SCALES |= {"billion": 10**9, "milliard": 10**9, "md": 10**9}
@@ -192,6 +201,10 @@ def not_figure_spans(text: str) -> list[tuple[int, int]]:
     than tried at every position."""
     spans = [m.span() for m in _MARK_RE.finditer(text)] if "[" in text or "⁽" in text or "://" in text else []
     spans += file_names(text)
+    if "[" in text or "(" in text:
+        for match in _CITATION_RE.finditer(text):
+            if match.group(2) or _EXTENSION_RE.search(match.group(1)):
+                spans.append(match.span())
     offset = 0
     for line in text.split("\n"):
         marker = _LIST_MARKER_RE.match(line)
@@ -231,17 +244,28 @@ def extract_figures(text: str) -> list[Found]:
     return found
 
 
-def scan_numbers(text: str) -> list[tuple[float, int, int, bool]]:
+def scan_numbers(text: str, dates: list[tuple[int, int]] | None = None) -> list[tuple[float, int, int, bool]]:
     """(value, start, end, is_percent) of every number reading in an evidence text; a scaled
-    number ("48.2 million") gives its scaled and its written value."""
+    number ("48.2 million") gives its scaled and its written value. Numeric dates give their
+    parts as numbers, and their spans are appended to ``dates``."""
     out = []
     for match in EVIDENCE_NUMBER_RE.finditer(text):
-        num, scale_word, pct = match.group("num", "scale", "pct")
+        num, scale_word, pct, date = match.group("num", "scale", "pct", "nd")
         start, end = match.span()
-        percent = pct is not None
-        if scale_word is None and num.isdigit():  # the common case, kept cheap
-            out.append((float(num), start, end, percent))
+        if date is not None:
+            out.extend((float(part), start, end, False) for part in _DATE_PARTS.findall(date))
+            if dates is not None:
+                dates.append((start, end))
             continue
+        percent = pct is not None
+        if scale_word is None:  # the common cases, kept cheap: 1303, 37.3
+            if num.isdigit():
+                out.append((float(num), start, end, percent))
+                continue
+            dot = num.find(".")
+            if dot > 0 and len(num) - dot != 4 and num[:dot].isdigit() and num[dot + 1 :].isdigit():
+                out.append((float(num), start, end, percent))
+                continue
         scale = _scale(scale_word)
         for number, _ in number_readings(num):
             out.append((float(number), start, end, percent))

@@ -8,13 +8,23 @@ question. Found figures get a footnote quoting the sentence or row that holds th
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.models import Citation, Evidence, Figure, Grounding, GroundingReport, Unit
 from engine.grounding.sources import invented_sources
-from engine.grounding.units import bounded, computed_unit, expression, span_at, unit_spans, window
+from engine.grounding.units import (
+    block_bounds,
+    bounded,
+    computed_unit,
+    expression,
+    newlines,
+    span_at,
+    table_header,
+    window,
+)
 
 
 class _Citations:
@@ -25,7 +35,9 @@ class _Citations:
         self.index = index
         self.items: list[Citation] = []
         self._keys: dict[tuple[int, int], int] = {}
-        self._spans: dict[int, list[tuple[int, int, str]]] = {}
+        self._blocks: dict[int, list[tuple[int, int]]] = {}
+        self._headers: dict[tuple[int, int], str | None] = {}
+        self._breaks: dict[int, list[int]] = {}
         self._whole: dict[int, Unit | None] = {}
 
     def cite(self, hit: Hit) -> int:
@@ -40,9 +52,7 @@ class _Citations:
         elif hit.in_input:
             key = (pos, -2)
         else:
-            if pos not in self._spans:
-                self._spans[pos] = unit_spans(text)
-            span = span_at(self._spans[pos], hit.start)
+            span = self._span(pos, text, hit.start)
             key = (pos, span[0] if span else -3 - hit.start)
         if key not in self._keys:
             if whole is not None:
@@ -65,6 +75,20 @@ class _Citations:
                 )
             )
         return self._keys[key]
+
+    def _span(self, pos: int, text: str, offset: int) -> tuple[int, int, str] | None:
+        blocks = self._blocks.get(pos)
+        if blocks is None:
+            blocks = self._blocks[pos] = block_bounds(text)
+        i = bisect_right(blocks, (offset, len(text) + 1)) - 1
+        if i < 0 or offset > blocks[i][1]:
+            return None
+        block = blocks[i]
+        if (pos, block[0]) not in self._headers:
+            self._headers[(pos, block[0])] = table_header(text, block)
+        if pos not in self._breaks:
+            self._breaks[pos] = newlines(text)
+        return span_at(text, offset, block, self._headers[(pos, block[0])], self._breaks[pos])
 
 
 def _figure(found: Found, citation: int | None) -> Figure:
@@ -110,6 +134,7 @@ def check_answer(
     citations = _Citations(index)
     figures: list[Figure] = []
     unsupported: list[str] = []
+    flagged: set[str] = set()
     found = missing = 0
     for item in extract_figures(answer):
         if item.text in skip or item.value in skip:
@@ -124,7 +149,8 @@ def check_answer(
             found += 1
         else:
             missing += 1
-            if item.text not in unsupported:
+            if item.text not in flagged:
+                flagged.add(item.text)
                 unsupported.append(item.text)
         figures.append(_figure(item, None))
     real, invented = invented_sources(answer, evidence)

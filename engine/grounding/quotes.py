@@ -14,14 +14,16 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Evidence, Quote, Unit
-from engine.grounding.units import MAX_QUOTE_CHARS, split_units
+from engine.grounding.units import MAX_QUOTE_CHARS, bounded, split_units
 
-Embed = Callable[[list[str]], np.ndarray]
+if TYPE_CHECKING:
+    import numpy as np
+
+Embed = Callable[[list[str]], "np.ndarray"]  # Embedder.encode: L2-normalised float32 rows
 
 # Calibrated on the demo handbook (EN and FR) with all-MiniLM-L6-v2: questions the
 # documents answer score 0.79-0.95 (close paraphrases 0.5-0.65), questions they do not
@@ -34,6 +36,7 @@ SEMANTIC_ALONE_PENALTY = 0.05  # a close paraphrase that shares no word still fi
 MAX_EMBEDDED_UNITS = 48  # units sent to the embedding model, best lexical first
 
 _WORD_RE = re.compile(r"[a-z0-9]+")
+_TOOL_FAILURES = ("Error:", "Blocked:", "Not run:")  # what the engine writes when a tool did not answer
 _ASKS_FIGURE = re.compile(
     r"(?i)\b(how\s+(?:much|many|long|often|old)|what\s+(?:is|was|are|were)\s+the\s+(?:amount|rate|number|total|"
     r"share|percentage|price|cost|cap|limit|budget|target|margin|revenue)|combien|quel(?:le)?s?\s+(?:est|sont|était)?"
@@ -122,6 +125,8 @@ def score_units(question: str, units: list[Unit], embed: Embed | None) -> list[f
     wants_figure = asks_for_figure(question)
     semantic = [0.0] * len(units)
     if embed is not None and units:
+        import numpy as np  # imported here: loading the package costs nothing until a quote is ranked
+
         order = sorted(range(len(units)), key=lambda i: -lexical[i])[:MAX_EMBEDDED_UNITS]
         vectors = np.asarray(embed([question] + [units[i].text[:MAX_QUOTE_CHARS] for i in order]), dtype=np.float32)
         sims = vectors[1:] @ vectors[0]
@@ -150,7 +155,8 @@ def best_quote(question: str, evidence: list[Evidence], embed: Embed | None, *, 
 
     ``embed`` is the loaded embedding model's ``encode`` (L2-normalised rows); without it
     only word overlap ranks the units."""
-    units = split_units(evidence)
+    usable = [ev for ev in evidence if not ev.text.lstrip().startswith(_TOOL_FAILURES)]
+    units = split_units(usable)
     if not units:
         return None
     scores = score_units(question, units, embed)
@@ -159,7 +165,7 @@ def best_quote(question: str, evidence: list[Evidence], embed: Embed | None, *, 
         return None
     unit = units[best]
     return Quote(
-        text=unit.text,
+        text=bounded(unit.text, limit=2 * MAX_QUOTE_CHARS),
         evidence=unit.evidence,
         source=unit.source or unit.tool,
         location=unit.location or "",

@@ -58,17 +58,19 @@ def named_sources(answer: str) -> list[str]:
 
 
 def _known(evidence: Iterable[Evidence]) -> tuple[set[str], set[str]]:
-    """(file names and paths, loose names without punctuation: tools and extension-less stems)."""
+    """(file names and paths, loose names without punctuation: tools and extension-less stems).
+
+    A file name a tool printed (a document list, a search result header) counts as
+    returned by the run, as does every evidence source."""
     exact: set[str] = set()
     loose: set[str] = set()
     for ev in evidence:
         loose.add(_loose(ev.tool))
-        if not ev.source:
-            continue
-        path = _norm(ev.source)
-        parts = path.split("/")
-        exact.update("/".join(parts[i:]) for i in range(len(parts)))
-        loose.add(_loose(parts[-1].rsplit(".", 1)[0]))
+        names = [ev.text[a:b] for a, b in file_names(ev.text)] if "." in ev.text else []
+        for name in [ev.source, *names] if ev.source else names:
+            parts = _norm(name).split("/")
+            exact.update("/".join(parts[i:]) for i in range(len(parts)))
+            loose.add(_loose(parts[-1].rsplit(".", 1)[0]))
     return exact, loose
 
 

@@ -9,34 +9,35 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
+from bisect import bisect_left
 from collections.abc import Iterator
 
-from engine.grounding.evidence_index import without_cut_notes
+from engine.grounding.evidence_index import without_engine_notes
 from engine.grounding.models import Evidence, Unit
 
 MAX_QUOTE_CHARS = 300
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+\S")
-_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]")
-_SEARCH_HEADER = re.compile(r"^\[\d+\] source: .*· score [\d.]+$|^Cite the sources you use")
-_MD_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+\S")
+_HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
+_MD_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 _SENTENCE_END = re.compile(r"[.!?…]+[\"'»”)\]]*(?=\s+[\"'«“(\[]?[A-ZÀ-ÖØ-Þ0-9])")
+_NEWLINE = re.compile("\n")
 _ABBREVIATIONS = frozenset("e.g i.e p pp cf etc vs no nr fig dr mr mrs ms st m mme env art ch sect approx".split())
 
 
 def expression(ev: Evidence) -> str:
-    """The tool input as the expression it computes: ``{"expression": "17 * 23"}`` → ``17 * 23``."""
+    """The tool input as the expression it computes: ``{"expression": "17 * 23"}`` → ``17 * 23``;
+    empty when the input is structured data rather than one expression."""
     text = ev.input.strip()
-    if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return text
-        if isinstance(data, dict):
-            values = [v for v in data.values() if isinstance(v, str)]
-            if len(values) == 1:
-                return values[0].strip()
-    return text
+    if not text.startswith(("{", "[")):
+        return text
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(data, dict) and len(data) == 1:
+        (value,) = data.values()
+        return value.strip() if isinstance(value, str) else ""
+    return ""
 
 
 def computed_unit(ev: Evidence, text: str) -> Unit | None:
@@ -88,15 +89,19 @@ def _is_table(text: str, block: list[tuple[int, int]]) -> bool:
     return len(counts) == 1
 
 
+def _is_boundary(text: str, match: re.Match[str]) -> bool:
+    """A sentence end, not the dot of an abbreviation ("e.g.", "p. 3") or an initial."""
+    cut = match.start()
+    token = text[text.rfind(" ", max(0, cut - 40), cut) + 1 : cut].lstrip("(\"'«")
+    return not (token.lower() in _ABBREVIATIONS or (len(token) == 1 and token.isalpha()))
+
+
 def _sentences(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     cursor = start
     for match in _SENTENCE_END.finditer(text, start, end):
-        cut = match.start()
-        token = text[max(text.rfind(" ", cursor, cut), cursor - 1) + 1 : cut].lstrip("(\"'«")
-        if token.lower() in _ABBREVIATIONS or (len(token) == 1 and token.isalpha()):
-            continue
-        yield cursor, match.end()
-        cursor = match.end()
+        if _is_boundary(text, match):
+            yield cursor, match.end()
+            cursor = match.end()
     yield cursor, end
 
 
@@ -111,7 +116,7 @@ def _block_spans(text: str, block: list[tuple[int, int]]) -> Iterator[tuple[int,
     para: list[tuple[int, int]] = []
     for s, e in block:
         line = text[s:e]
-        if _HEADING.match(line) or _SEARCH_HEADER.match(line.strip()):
+        if _HEADING.match(line):
             yield from ((a, b, "") for a, b in _paragraph(text, para))
             para = []
         elif _LIST_ITEM.match(line):
@@ -141,7 +146,7 @@ def _unit(ev: Evidence, text: str, start: int, end: int, header: str) -> Unit | 
 
 def evidence_units(ev: Evidence, text: str | None = None) -> list[Unit]:
     """The units of one evidence; ``text`` is its text with cut notes already blanked."""
-    text = without_cut_notes(ev.text) if text is None else text
+    text = without_engine_notes(ev.text) if text is None else text
     if ev.computed and (unit := computed_unit(ev, text)) is not None:
         return [unit]
     return [unit for span in unit_spans(text) if (unit := _unit(ev, text, *span))]
@@ -152,18 +157,75 @@ def unit_spans(text: str) -> list[tuple[int, int, str]]:
     return [span for block in _blocks(text) for span in _block_spans(text, block)]
 
 
-def span_at(spans: list[tuple[int, int, str]], offset: int) -> tuple[int, int, str] | None:
-    """The span of ``unit_spans`` holding ``offset``, if any."""
-    i = bisect_right(spans, (offset, float("inf"), "")) - 1
-    return spans[i] if i >= 0 and spans[i][0] <= offset < spans[i][1] else None
+def block_bounds(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each block of non-blank lines, in order."""
+    return [(lines[0][0], lines[-1][1]) for lines in _blocks(text)]
 
 
-def unit_at(ev: Evidence, text: str, offset: int) -> Unit | None:
-    """The unit holding ``offset`` of ``text`` (cut notes blanked)."""
-    if ev.computed and (unit := computed_unit(ev, text)) is not None:
-        return unit
-    span = span_at(unit_spans(text), offset)
-    return _unit(ev, text, *span) if span else None
+def table_header(text: str, block: tuple[int, int]) -> str | None:
+    """The header line when the block is a table (CSV, TSV, markdown), else None."""
+    lines = list(_lines_between(text, *block))
+    return text[lines[0][0] : lines[0][1]].strip() if _is_table(text, lines) else None
+
+
+def _lines_between(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    while start <= end:
+        stop = text.find("\n", start, end)
+        stop = end if stop < 0 else stop
+        yield start, stop
+        start = stop + 1
+
+
+def newlines(text: str) -> list[int]:
+    """Offsets of every line break: with them, finding a line is a bisect, whatever its length."""
+    return [m.start() for m in _NEWLINE.finditer(text)]
+
+
+def span_at(
+    text: str, offset: int, block: tuple[int, int], header: str | None, breaks: list[int] | None = None
+) -> tuple[int, int, str] | None:
+    """(start, end, header) of the unit holding ``offset`` in ``block`` (``header`` from
+    ``table_header``, ``breaks`` from ``newlines``), reading only around the offset: the
+    same units ``split_units`` gives, at a cost that does not grow with the evidence."""
+    lo, hi = block
+    breaks = newlines(text) if breaks is None else breaks
+
+    def line(i: int) -> tuple[int, int]:
+        start = breaks[i - 1] + 1 if i > 0 else 0
+        return max(lo, start), min(hi, breaks[i] if i < len(breaks) else len(text))
+
+    index = bisect_left(breaks, offset)
+    line_start, line_end = line(index)
+    # Patterns read the text in place (``match(text, pos, endpos)``): a huge line is never copied.
+    if header is not None:
+        is_rule = _MD_RULE.match(text, line_start, line_end)
+        return None if line_start == lo or is_rule else (line_start, line_end, header)
+    if _HEADING.match(text, line_start, line_end):
+        return None
+    if _LIST_ITEM.match(text, line_start, line_end):
+        return line_start, line_end, ""
+    start, end = line_start, line_end  # the paragraph: neighbour lines that are no heading or list item
+    up, down = index, index
+    while up > 0 and start > lo and start > offset - 2 * MAX_QUOTE_CHARS:
+        up -= 1
+        prev_start, prev_end = line(up)
+        if _HEADING.match(text, prev_start, prev_end) or _LIST_ITEM.match(text, prev_start, prev_end):
+            break
+        start = prev_start
+    while down < len(breaks) and end < hi and end < offset + 2 * MAX_QUOTE_CHARS:
+        down += 1
+        next_start, next_end = line(down)
+        if _HEADING.match(text, next_start, next_end) or _LIST_ITEM.match(text, next_start, next_end):
+            break
+        end = next_end
+    first = start
+    for match in _SENTENCE_END.finditer(text, max(start, offset - 2 * MAX_QUOTE_CHARS), min(end, offset + 2)):
+        if match.end() <= offset and _is_boundary(text, match):
+            first = match.end()
+    for match in _SENTENCE_END.finditer(text, offset, min(end, offset + 2 * MAX_QUOTE_CHARS)):
+        if _is_boundary(text, match):
+            return first, match.end(), ""
+    return first, end, ""
 
 
 def split_units(evidence: list[Evidence]) -> list[Unit]:

@@ -3,7 +3,7 @@
 import pytest
 
 from engine.grounding import Evidence, check_answer
-from engine.grounding.evidence_index import EvidenceIndex, cells, without_cut_notes
+from engine.grounding.evidence_index import EvidenceIndex, cells, without_engine_notes
 
 HOTELS = (
     "Analysts book rail for any trip under four hours. Hotel costs are capped at 160 euros per night in Paris "
@@ -46,7 +46,7 @@ def test_cut_note_number_is_not_evidence():
     text = HOTELS + "\n[… 1298 more characters cut]"
     report = check_answer("The document has 1298 more characters.", "How long is it?", [doc(1, text)])
     assert report.unsupported == ["1298"]
-    assert without_cut_notes(text).strip() == HOTELS
+    assert without_engine_notes(text).strip() == HOTELS
 
 
 def test_document_figure_cited_with_its_sentence():
@@ -231,3 +231,37 @@ def test_hostile_inputs_do_not_break_the_check():
     assert report.invented_sources == ["a" * 150]
     assert report.grounding == "unsupported"
     assert check_answer("", "", []).grounding == "none"
+
+
+def test_file_name_printed_by_a_tool_is_a_real_source():
+    listing = Evidence(n=1, tool="list_documents", text="Documents: travel/policy.md, hr/leave.md")
+    assert check_answer("See [leave.md].", "", [listing]).invented_sources == []
+    assert check_answer("See [leaves.md].", "", [listing]).invented_sources == ["leaves.md"]
+
+
+def test_search_result_headers_are_no_evidence():
+    raw = f"[1] source: travel/policy.md · Hotels · score 0.71\n{HOTELS}\n\nCite the sources you use as [source file]."
+    report = check_answer("Score 0.71, rank 1: the cap is 160 euros [policy.md].", "", [doc(1, raw, source=None)])
+    assert report.unsupported == ["0.71", "1"]
+    assert report.invented_sources == []  # the header named it: the run returned it
+    assert report.citations[0].quote.startswith("Hotel costs are capped")
+
+
+def test_index_grown_one_observation_at_a_time():
+    evidence = [doc(1, HOTELS), calculator(2, "160 * 3", "480"), doc(3, "Paid on 12 March 2025.", source="b.md")]
+    index = EvidenceIndex()
+    index.add(evidence[0])
+    answer = "480 euros for 3 nights at 160 euros, paid on 12 March 2025."
+    assert check_answer(answer, "", evidence[:1], index=index).unsupported == ["480 euros", "3", "12 March 2025"]
+    for ev in evidence[1:]:
+        index.add(ev)  # dates indexed before the add are indexed again with the new evidence
+    assert check_answer(answer, "", evidence, index=index) == check_answer(answer, "", evidence)
+    assert check_answer(answer, "", evidence, index=index).unsupported == []
+
+
+def test_page_numbers_inside_a_citation_are_not_figures():
+    report = check_answer(
+        "The cap is 160 euros [policy.md, p. 3] (source: policy.md, section 2).", "", [doc(1, HOTELS)]
+    )
+    assert [f.text for f in report.figures] == ["160 euros"]
+    assert report.grounding == "verified"

@@ -173,3 +173,16 @@ def test_not_found_message_bounds_a_long_source_list():
     evidence = [Evidence(n=i, tool="search_docs", text="x", source=f"doc_{chr(97 + i)}.md") for i in range(9)]
     message = not_found_message("q", evidence, "en")
     assert message.count(".md") == 5 and "and others" in message
+
+
+def test_tool_errors_are_never_quoted(embed):
+    error = Evidence(n=1, tool="search_docs", text="Error: the hotel cap index for Paris is missing a file.")
+    assert best_quote("What is the hotel cap for Paris?", [error], embed) is None
+
+
+def test_structured_input_is_not_shown_as_an_expression():
+    stats = Evidence(n=1, tool="statistics", text="2.0", input='{"values": [1, 2, 3], "op": "mean"}', computed=True)
+    (unit,) = split_units([stats])
+    assert unit.text == "2.0"
+    plain = Evidence(n=2, tool="calculator", text="65.5", input="250 / 4 + 3", computed=True)
+    assert split_units([plain])[0].text == "250 / 4 + 3 = 65.5"
