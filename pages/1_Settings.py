@@ -50,7 +50,7 @@ from engine.llm.factory import build_llm, resolve_spec  # noqa: E402
 
 try:
     spec = resolve_spec()
-    st.markdown(f"**{t('backend', lang)}:** `{spec.kind}` · `{spec.model or 'default'}`")
+    st.markdown(f"**{t('backend', lang)}:** `{spec.label()}`")
     if spec.base_url:
         from engine.llm.errors import public_address
 

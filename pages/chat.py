@@ -67,8 +67,11 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
 
                 consume(turn, start(engine), tracer, lambda: engine.result, heartbeat)
         finally:
-            spinner.empty()
             save(store, user, conversation, settings, turn)
+            if turn.status == "stopped":  # shown at once, without waiting for another click
+                spinner.caption(f":material/stop_circle: {t('stopped', lang)}")
+            else:
+                spinner.empty()
 
 
 def ask(question: str) -> None:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from engine.llm.base import Abilities, BaseLLM, LLMError, Message, Usage, final_chunk
+from engine.llm.base import Abilities, BaseLLM, LLMError, Message, Usage, aiterate_sync, final_chunk
 
 _LOCK = threading.Lock()  # one llama.cpp context per process; one generation at a time
 _MODELS: dict[str, Any] = {}
@@ -56,17 +56,39 @@ def _quiet_llama_logs() -> None:
     llama_cpp.llama_log_set(callback, ctypes.c_void_p(0))
 
 
+class _Abort:
+    """llama.cpp's abort callback for one model: a Stop sets the running generation's
+    event, and llama.cpp gives up at its next check, even in the middle of reading a
+    long prompt (which no token boundary would interrupt)."""
+
+    def __init__(self) -> None:
+        self.current: threading.Event | None = None
+        import llama_cpp
+
+        self.callback = llama_cpp.ggml_abort_callback(self._should_abort)  # kept referenced while the model lives
+
+    def _should_abort(self, _data: Any) -> bool:
+        event = self.current
+        return bool(event is not None and event.is_set())
+
+
+_ABORTS: dict[str, _Abort] = {}
+
+
 def load_llama(path: str, n_ctx: int = 4096) -> Any:
     """The process-wide llama.cpp model for ``path``, loaded on first use."""
     with _LOCK:
         model = _MODELS.get(path)
         if model is None:
+            import llama_cpp
             from llama_cpp import Llama
 
             _quiet_llama_logs()
             model = Llama(
                 model_path=path, n_ctx=n_ctx, n_threads=max(1, os.cpu_count() or 1), n_batch=512, verbose=False
             )
+            abort = _ABORTS[path] = _Abort()
+            llama_cpp.llama_set_abort_callback(model.ctx, abort.callback, None)
             _MODELS[path] = model
         return model
 
@@ -113,8 +135,20 @@ class EmbeddedLLM(BaseLLM):
                 f"The embedded model could not be loaded ({type(exc).__name__}: {exc}).", "unreachable"
             ) from None
 
-    def stream_generate(self, messages: list[Message], **kw: Any) -> Iterator[dict[str, Any]]:
+    async def astream_generate(self, messages: list[Message], **kw: Any) -> AsyncIterator[dict[str, Any]]:
+        """The stream for the engine; closing it (a Stop) aborts llama.cpp at once."""
+        cancel = threading.Event()
+        try:
+            async for item in aiterate_sync(lambda: self.stream_generate(messages, cancel=cancel, **kw)):
+                yield item
+        finally:
+            cancel.set()
+
+    def stream_generate(
+        self, messages: list[Message], cancel: threading.Event | None = None, **kw: Any
+    ) -> Iterator[dict[str, Any]]:
         llama = self._llama()
+        abort = _ABORTS.get(self._path or default_model_path())
         prompt = render_prompt(messages, kw.get("assistant_prefix", ""))
         max_tokens = int(kw.get("max_tokens", 256))
         tokens = llama.tokenize(prompt.encode("utf-8"), add_bos=True, special=False)
@@ -128,21 +162,40 @@ class EmbeddedLLM(BaseLLM):
         completion = 0
         finish = None
         with _LOCK:
-            for chunk in llama.create_completion(
-                prompt,
-                max_tokens=max_tokens,
-                temperature=float(kw.get("temperature", 0.2)),
-                top_k=40,
-                top_p=0.95,
-                repeat_penalty=1.1,
-                stop=list(kw.get("stop") or []),
-                stream=True,
-            ):
-                choice = chunk["choices"][0]
-                text = choice.get("text") or ""
-                if text:
-                    completion += 1
-                    yield {"delta": text}
-                if choice.get("finish_reason"):
-                    finish = choice["finish_reason"]
+            if abort is not None:
+                abort.current = cancel
+            try:
+                chunks = self._completion(llama, prompt, max_tokens, kw)
+                for chunk in chunks:
+                    if cancel is not None and cancel.is_set():
+                        return
+                    choice = chunk["choices"][0]
+                    text = choice.get("text") or ""
+                    if text:
+                        completion += 1
+                        yield {"delta": text}
+                    if choice.get("finish_reason"):
+                        finish = choice["finish_reason"]
+            except (RuntimeError, ValueError):
+                if cancel is not None and cancel.is_set():
+                    return  # aborted by a Stop
+                raise
+            finally:
+                if abort is not None:
+                    abort.current = None
+                if cancel is not None and cancel.is_set():
+                    llama.reset()  # an aborted evaluation leaves the cache unusable for the next prompt
         yield final_chunk(Usage(prompt_tokens=len(tokens), completion_tokens=completion), finish or "stop")
+
+    @staticmethod
+    def _completion(llama: Any, prompt: str, max_tokens: int, kw: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        return llama.create_completion(
+            prompt,
+            max_tokens=max_tokens,
+            temperature=float(kw.get("temperature", 0.2)),
+            top_k=40,
+            top_p=0.95,
+            repeat_penalty=1.1,
+            stop=list(kw.get("stop") or []),
+            stream=True,
+        )

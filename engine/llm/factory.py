@@ -4,6 +4,7 @@ server; else ``models.json``; else the embedded model."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -28,7 +29,8 @@ class BackendSpec(BaseModel):
 
     def label(self) -> str:
         default = {"embedded": "gemma-3-270m-q4_k_m", "mistral": "mistral-small-latest"}.get(self.kind, "default")
-        return f"{self.kind} · {self.model or default}"
+        model = os.path.basename(self.model) if self.kind == "embedded" and self.model else self.model
+        return f"{self.kind} · {model or default}"
 
 
 class ModelsFile(BaseModel):
