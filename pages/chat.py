@@ -22,6 +22,7 @@ from components.state import Turn, session
 from components.turn_runner import consume
 from components.turn_view import EDITED, PENDING_REPLY, REGENERATE, render_turn, tracer_for
 from components.users import current_user
+from components.warmup import show_status, start_warmup
 from engine.react.run_state import EngineResult
 
 HEARTBEAT_S = 0.3  # how soon a Stop is noticed while a tool runs
@@ -34,6 +35,7 @@ store = shared_store()
 action = chat_sidebar(store, user, st.session_state.conversation, settings)
 conversation = open_from_url(store, user, action, lang)
 folder = attachments_dir(context.settings.index_root.parent / "attachments", conversation)
+warmup = start_warmup(context, settings.theme)
 
 
 def make_engine(history: list[dict[str, str]]):
@@ -50,6 +52,10 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
     with st.chat_message("assistant"):
         tracer = tracer_for(turn, settings)
         spinner = st.empty()
+        waited = 0.0
+        if not warmup.done.is_set():
+            spinner.caption(f":material/downloading: {t('warm_waiting', lang)}")
+            waited = warmup.wait()
         spinner.caption(f":material/hourglass_top: {t('running', lang)}")
         try:
             try:
@@ -67,6 +73,7 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
 
                 consume(turn, start(engine), tracer, lambda: engine.result, heartbeat)
         finally:
+            turn.elapsed += waited  # the analyst waited for it too
             save(store, user, conversation, settings, turn)
             if turn.status == "stopped":  # shown at once, without waiting for another click
                 spinner.caption(f":material/stop_circle: {t('stopped', lang)}")
@@ -96,6 +103,7 @@ def set_aside_from(index: int) -> None:
 
 # ---- the conversation -----------------------------------------------------------------
 st.title(conversation.title or t("app_title", lang))
+show_status(warmup, lang)
 for earlier in conversation.turns:
     if earlier.status == "running":  # a run cut short by a stop or a rerun
         earlier.status = "stopped"
