@@ -150,28 +150,42 @@ def score_units(question: str, units: list[Unit], embed: Embed | None) -> list[f
     return scores
 
 
+def best_quotes(
+    question: str, evidence: list[Evidence], embed: Embed | None, *, language: str = "en", limit: int = 1
+) -> list[Quote]:
+    """The evidence units that best answer ``question``, verbatim, best first: at most
+    ``limit``, each above the fit threshold (empty when nothing fits)."""
+    usable = [ev for ev in evidence if not ev.text.lstrip().startswith(_TOOL_FAILURES)]
+    units = split_units(usable)
+    if not units:
+        return []
+    scores = score_units(question, units, embed)
+    ranked = sorted(range(len(units)), key=lambda i: -scores[i])
+    quotes: list[Quote] = []
+    for i in ranked[:limit]:
+        if scores[i] < MIN_SCORE:
+            break
+        unit = units[i]
+        quotes.append(
+            Quote(
+                text=bounded(unit.text, limit=2 * MAX_QUOTE_CHARS),
+                evidence=unit.evidence,
+                source=unit.source or unit.tool,
+                location=unit.location or "",
+                score=round(scores[i], 4),
+                preface=_preface(unit, language),
+            )
+        )
+    return quotes
+
+
 def best_quote(question: str, evidence: list[Evidence], embed: Embed | None, *, language: str = "en") -> Quote | None:
     """The evidence unit that best answers ``question``, verbatim, or None when nothing fits.
 
     ``embed`` is the loaded embedding model's ``encode`` (L2-normalised rows); without it
     only word overlap ranks the units."""
-    usable = [ev for ev in evidence if not ev.text.lstrip().startswith(_TOOL_FAILURES)]
-    units = split_units(usable)
-    if not units:
-        return None
-    scores = score_units(question, units, embed)
-    best = max(range(len(units)), key=lambda i: scores[i])
-    if scores[best] < MIN_SCORE:
-        return None
-    unit = units[best]
-    return Quote(
-        text=bounded(unit.text, limit=2 * MAX_QUOTE_CHARS),
-        evidence=unit.evidence,
-        source=unit.source or unit.tool,
-        location=unit.location or "",
-        score=round(scores[best], 4),
-        preface=_preface(unit, language),
-    )
+    quotes = best_quotes(question, evidence, embed, language=language, limit=1)
+    return quotes[0] if quotes else None
 
 
 def not_found_message(question: str, evidence: list[Evidence], language: str = "en") -> str:

@@ -36,7 +36,7 @@ from engine.react.run_state import EngineResult, RunState, SuspendedRun
 from engine.react.step import Step
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
-from engine.react.verify import reads_as_document_question, review, search_step
+from engine.react.verify import reads_as_document_question, replacement_text, review, search_step
 from engine.settings import EngineConfig
 from engine.tools.base import Tool, ToolRegistry
 from engine.tools.theme import SEARCH_DOCS
@@ -284,16 +284,12 @@ class ReActEngine:
         Draft, and the evidence, quoted, becomes the Answer."""
         small = self.llm.abilities.small
         embed = self.context.embed if small else None
-        checked = review(answer, state.prompt, state.steps, small=small, language=self.config.language, embed=embed)
+        checked = review(
+            answer, state.prompt, state.steps, small=small, language=self.config.language, embed=embed,
+            detail=self.config.detail,
+        )  # fmt: skip
         self.result.answer, self.result.grounding = checked.answer, checked.report
-        if checked.draft_reason is None:
-            return ""
-        first, _, rest = checked.answer.partition("\n")
-        return (
-            writer.block(ReActType.DRAFT, checked.draft_reason)
-            + writer.block(ReActType.ANSWER, first, end=False)
-            + (writer.untrusted("\n" + rest) if rest else "")
-        )
+        return replacement_text(checked, writer)
 
     def _apply_user_reply(self, state: RunState, writer: StreamWriter, suspended: SuspendedRun, answer: str) -> str:
         call, observation = reply_observation(state, suspended, answer)

@@ -12,11 +12,14 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from engine.grounding import Evidence, GroundingReport, best_quote, check_answer, not_found_message
-from engine.grounding.quotes import asks_for_figure
+from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
+from engine.grounding.quotes import asks_for_figure, best_quotes
 from engine.react.step import Observation, ObservationStatus, Step, ToolCall, observations
+from engine.react.stream import StreamWriter
+from engine.react.types import ReActType
 
 Embed = Callable[[list[str]], object]
+QUOTES_BY_DETAIL = {"brief": 1, "normal": 1, "detailed": 3}  # how much evidence an evidence answer quotes
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _OPERATOR = re.compile(
@@ -88,7 +91,16 @@ def _why_replace(report: GroundingReport, evidence: list[Evidence], question: st
     return None
 
 
-def review(answer: str, question: str, steps: list[Step], *, small: bool, language: str, embed: Embed | None) -> Review:
+def review(
+    answer: str,
+    question: str,
+    steps: list[Step],
+    *,
+    small: bool,
+    language: str,
+    embed: Embed | None,
+    detail: str = "normal",
+) -> Review:
     evidence = evidence_of(steps)
     report = check_answer(answer, question, evidence)
     if not small:
@@ -96,15 +108,27 @@ def review(answer: str, question: str, steps: list[Step], *, small: bool, langua
     reason = _why_replace(report, evidence, question, language)
     if reason is None:
         return Review(report=report, answer=answer)
-    quote = best_quote(question, evidence, embed, language=language)
-    if quote is None:
+    quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
+    if not quotes:
         text = not_found_message(question, evidence, language)
         checked = check_answer(text, question, evidence)
         return Review(report=checked.model_copy(update={"grounding": "not_found"}), answer=text, draft_reason=reason)
-    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in quote.text.splitlines())
-    text = f"{quote.preface}\n\n{quoted}"
-    checked = check_answer(text, question, evidence, ignore=_preface_figures(quote.preface))
+    if detail == "brief":
+        quotes = [quotes[0].model_copy(update={"text": first_sentence(quotes[0].text)})]
+    text = "\n\n".join(_quoted(q) for q in quotes)
+    checked = check_answer(text, question, evidence, ignore=[f for q in quotes for f in _preface_figures(q.preface)])
     return Review(report=checked.model_copy(update={"grounding": "quoted"}), answer=text, draft_reason=reason)
+
+
+def _quoted(quote: Quote) -> str:
+    lines = "\n".join(f"> {line}" if line.strip() else ">" for line in quote.text.splitlines())
+    return f"{quote.preface}\n\n{lines}"
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a quote (a brief answer), or the quote when it is one sentence or a row."""
+    match = re.search(r"(?<=[.!?])\s+(?=[A-ZÀ-Ý])", text)
+    return text[: match.start()] if match and "\n" not in text[: match.start()] else text
 
 
 def _preface_figures(preface: str) -> list[str]:
@@ -125,3 +149,13 @@ def search_step(question: str) -> Step:
         model_text=model_text,
         calls=[ToolCall(id="call_search0", name="search_docs", args=args)],
     )
+
+
+def replacement_text(checked: Review, writer: StreamWriter) -> str:
+    """The stream text of a replaced answer: the Draft marker with its reason, then the
+    evidence answer (document text: no line of it can open a block)."""
+    if checked.draft_reason is None:
+        return ""
+    first, _, rest = checked.answer.partition("\n")
+    out = writer.block(ReActType.DRAFT, checked.draft_reason) + writer.block(ReActType.ANSWER, first, end=False)
+    return out + (writer.untrusted("\n" + rest) if rest else "")

@@ -23,7 +23,7 @@ from typing import Any, ParamSpec, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from engine.store import inputs
+import engine.store.inputs as inputs
 from engine.store.database import make_engine, migrate
 from engine.store.errors import BadInput, NotFound, Unavailable
 from engine.store.models import ConversationRecord, ConversationSummary

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.store import inputs
+import engine.store.inputs as inputs
 from engine.store.errors import BadInput, NotFound, Unavailable
 from engine.store.models import ConversationRecord, ConversationSummary
 from engine.store.repository import MAX_SETTINGS_BYTES, ConversationStore

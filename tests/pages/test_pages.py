@@ -28,7 +28,11 @@ def test_settings_change_language_and_theme_for_the_next_message(app_env, tmp_pa
     assert at.title[0].value == "Analyste ReAct"
     at.chat_input[0].set_value("Bonjour ?").run()
     system = app_env.requests[-1]["messages"][0]["content"]
-    assert "Rédige la réponse en français, et tes lignes Thought aussi" in system and "'finance'" in system and "one or two sentences" in system
+    assert (
+        "Rédige la réponse en français, et tes lignes Thought aussi" in system
+        and "'finance'" in system
+        and "one or two sentences" in system
+    )
 
 
 def test_settings_test_connection_reports_one_sentence(app_env):
