@@ -1,0 +1,94 @@
+"""The analyst's journey in a real browser (headless Chromium), screenshots kept in
+artefacts/: drop a CSV into the chat, ask a question that needs query_table, see the
+table and the chart, copy the answer, regenerate it, stop a run, switch to French."""
+
+import json
+import time
+
+import pytest
+
+from tests.browser.conftest import ARTEFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CSV = "region,month,amount\nNorth,2025-01,120\nNorth,2025-02,130\nSouth,2025-01,90\nSouth,2025-02,95\nEast,2025-01,60\n"
+SQL = "SELECT region, SUM(amount) AS total FROM fleet GROUP BY region ORDER BY total DESC"
+
+
+def shot(page, n, name):
+    page.screenshot(path=str(ARTEFACTS / f"journey-{n}-{name}.png"), full_page=True)
+
+
+def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
+    csv = tmp_path / "fleet.csv"
+    csv.write_text(CSV)
+    fake_server.script.extend(
+        [
+            {
+                "text": "Thought: I sum the amounts by region.",
+                "tool_calls": [{"id": "q1", "name": "query_table", "arguments": json.dumps({"sql": SQL})}],
+            },
+            {"text": "Answer: North leads with a total of 250."},
+            {"text": "Answer: Regenerated: North has the largest total, 250."},
+            {
+                "text": "Thought: long.\nAnswer: Start of a long answer. " + " ".join(f"w{i}" for i in range(3000)),
+                "delay_s": 0.05,
+            },
+        ]
+    )
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(streamlit_app)
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.wait_for(timeout=60000)
+
+    # 1. drop a CSV into the chat, with a question
+    page.locator("[data-testid='stChatInput'] input[type='file']").set_input_files(str(csv))
+    box.fill("Total amount by region in fleet.csv?")
+    shot(page, 1, "csv-dropped")
+    box.press("Enter")
+
+    # 2-3. the question needs query_table; its table and the chart show
+    page.get_by_text("North leads with a total of", exact=False).wait_for(timeout=90000)
+    assert page.get_by_text("Tables ready for questions: fleet.csv", exact=False).count() >= 0
+    page.get_by_text("Table", exact=True).first.click()
+    page.get_by_test_id("stDataFrame").first.wait_for(timeout=30000)
+    page.locator("[data-testid='stVegaLiteChart'], .vega-embed").first.wait_for(timeout=30000)
+    request = fake_server.requests[0]
+    described = next(t for t in request["tools"] if t["function"]["name"] == "query_table")["function"]["description"]
+    assert "fleet(" in described  # the dropped CSV became a table at once
+    shot(page, 3, "table-and-chart")
+
+    # 4. copy the answer
+    page.get_by_role("button", name="content_copy").last.click()
+    page.get_by_test_id("stCodeCopyButton").last.click(force=True)
+    time.sleep(0.5)
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert "North leads with a total of 250." in copied
+    shot(page, 4, "copied")
+    page.keyboard.press("Escape")
+
+    # 5. regenerate it
+    page.get_by_role("button", name="refresh").last.click()
+    page.get_by_text("Regenerated: North has the largest total", exact=False).wait_for(timeout=60000)
+    assert page.get_by_text("North leads with a total of", exact=False).count() == 0  # replaced
+    shot(page, 5, "regenerated")
+
+    # 6. stop a run
+    box.fill("Write a long report")
+    box.press("Enter")
+    page.get_by_text("Start of a long answer", exact=False).first.wait_for(timeout=60000)
+    page.get_by_test_id("stChatInputStopButton").click()
+    page.get_by_text("Stopped: the run was interrupted", exact=False).wait_for(timeout=30000)
+    shot(page, 6, "stopped")
+
+    # 7. switch to French
+    page.get_by_role("link", name="Settings").click()
+    page.get_by_text("Language of answers").wait_for(timeout=30000)
+    page.get_by_test_id("stSelectbox").nth(1).click()
+    page.get_by_role("option", name="Français").click()
+    page.get_by_role("heading", name="Réglages").wait_for(timeout=30000)
+    page.get_by_role("link", name="Discussion").wait_for(timeout=30000)
+    page.get_by_role("link", name="Discussion").click()
+    page.get_by_text("Analyste ReAct", exact=False).first.wait_for(timeout=30000)
+    shot(page, 7, "french")
+    assert "sk-browser-secret" not in page.content()
