@@ -1,7 +1,9 @@
 """IndexManager: loaded theme indexes shared by every session of the process.
 
 Least-recently-used indexes are evicted when the memory budget is exceeded. All
-methods are thread-safe: Streamlit serves many sessions from one process.
+methods are thread-safe: Streamlit serves many sessions from one process. Before
+handing out a cached index, ``get`` reads the theme's ``CURRENT`` pointer (a few
+bytes): when another process (a CLI ingest) wrote a newer generation, it is loaded.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.rag.store import ThemeIndex
+from engine.rag.store import ThemeIndex, read_generation
 
 
 def default_budget_bytes() -> int:
@@ -39,18 +41,28 @@ class IndexManager:
         with self._lock:
             return self._theme_locks.setdefault(theme, threading.Lock())
 
-    def get(self, theme: str) -> ThemeIndex:
-        """The loaded index of ``theme`` (loading it once, even under concurrent calls)."""
+    def _fresh(self, theme: str) -> ThemeIndex | None:
+        """The cached index when it is still the current generation on disk."""
         with self._lock:
             index = self._cache.get(theme)
-            if index is not None:
+        if index is None:
+            return None
+        if index.generation is not None and read_generation(theme, self.root) != index.generation:
+            return None
+        with self._lock:
+            if self._cache.get(theme) is index:
                 self._cache.move_to_end(theme)
-                return index
+        return index
+
+    def get(self, theme: str) -> ThemeIndex:
+        """The loaded index of ``theme`` (loading it once, even under concurrent calls)."""
+        index = self._fresh(theme)
+        if index is not None:
+            return index
         with self._theme_lock(theme):
-            with self._lock:
-                if theme in self._cache:
-                    self._cache.move_to_end(theme)
-                    return self._cache[theme]
+            index = self._fresh(theme)
+            if index is not None:
+                return index
             index = self._loader(theme, self.root)
             self.put(index)
             return index

@@ -26,10 +26,10 @@ def corpus(tmp_path):
 
 
 def test_every_supported_format_goes_in(corpus, manager, embedder):
-    report = ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    report = ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
     assert sorted(report.added) == ["faq.html", "notes.txt", "policy.md", "report.pdf", "sales.csv"]
     assert report.skipped == []
-    index = manager.get("t")
+    index = manager.get("tt")
     locations = {(c.source, c.location) for c in index.chunks}
     assert ("policy.md", "Policy > Travel") in locations
     assert ("report.pdf", "page 2") in locations
@@ -40,8 +40,8 @@ def test_every_supported_format_goes_in(corpus, manager, embedder):
 
 
 def test_search_returns_the_right_chunk_with_source_and_score(corpus, manager, embedder):
-    ingest_paths("t", [corpus], manager=manager, embedder=embedder)
-    hits = search_hits("t", "hotel price limit in Paris", k=3, manager=manager)
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
+    hits = search_hits("tt", "hotel price limit in Paris", k=3, manager=manager)
     assert hits[0].chunk.source == "policy.md" and "160 euros" in hits[0].chunk.text
     assert hits[0].score > hits[-1].score
     text = format_hits(hits)
@@ -65,7 +65,7 @@ def test_bad_files_are_skipped_with_one_line_and_the_rest_goes_in(tmp_path, mana
     good.write_text("# Good\n\nA perfectly fine document.")
     bad = tmp_path / name
     bad.write_bytes(content)
-    report = ingest_paths("t", [bad, good], manager=manager, embedder=embedder)
+    report = ingest_paths("tt", [bad, good], manager=manager, embedder=embedder)
     assert report.added == ["good.md"]
     assert len(report.skipped) == 1 and report.skipped[0].startswith(name) and reason in report.skipped[0]
     assert "\n" not in report.skipped[0]
@@ -81,38 +81,38 @@ def test_oversized_file_is_skipped(tmp_path):
 
 
 def test_reingest_of_unchanged_files_costs_nothing(corpus, manager, embedder, monkeypatch):
-    ingest_paths("t", [corpus], manager=manager, embedder=embedder)
-    before = manager.get("t")
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
+    before = manager.get("tt")
     calls = []
     monkeypatch.setattr(embedder, "encode", lambda texts, **kw: calls.append(texts))
-    report = ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    report = ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
     assert calls == [] and report.added == [] and report.replaced == []
     assert len(report.unchanged) == 5
-    assert manager.get("t") is before
+    assert manager.get("tt") is before
 
 
 def test_changed_file_replaces_its_old_chunks(corpus, manager, embedder):
-    ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
     (corpus / "notes.txt").write_text("The refresh now runs at 04:30 every night.")
-    report = ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    report = ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
     assert report.replaced == ["notes.txt"] and report.chunks_added == 1
-    texts = [c.text for c in manager.get("t").chunks_of("notes.txt")]
+    texts = [c.text for c in manager.get("tt").chunks_of("notes.txt")]
     assert texts == ["The refresh now runs at 04:30 every night."]
-    reloaded = ThemeIndex.load("t", manager.root)
+    reloaded = ThemeIndex.load("tt", manager.root)
     assert [c.text for c in reloaded.chunks_of("notes.txt")] == texts
 
 
 def test_delete_document(corpus, manager, embedder):
-    ingest_paths("t", [corpus], manager=manager, embedder=embedder)
-    assert delete_document("t", "policy.md", manager=manager)
-    index = ThemeIndex.load("t", manager.root)
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
+    assert delete_document("tt", "policy.md", manager=manager)
+    index = ThemeIndex.load("tt", manager.root)
     assert "policy.md" not in index.manifest.documents and not index.chunks_of("policy.md")
     assert index.index.ntotal == len(index.chunks)
-    assert not delete_document("t", "policy.md", manager=manager)
+    assert not delete_document("tt", "policy.md", manager=manager)
 
 
 def test_progress_is_reported(corpus, manager, embedder):
     seen = []
-    ingest_paths("t", [corpus], manager=manager, embedder=embedder, progress=lambda d, t, m: seen.append((d, t, m)))
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder, progress=lambda d, t, m: seen.append((d, t, m)))
     assert seen[0][0] == 0 and seen[-1] == (5, 5, "done")
     assert any(m.startswith("embedding") for _, _, m in seen)
