@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from engine.rag.embeddings import get_embedder
 from engine.rag.manager import IndexManager, default_manager
 from engine.rag.store import Hit, IndexProblem
+from engine.rag.themes import BadThemeName
 from engine.tools.base import Tool
 
 
@@ -51,5 +52,5 @@ class SearchDocs(Tool):
     def run(self, args: SearchDocsArgs) -> str:
         try:
             return format_hits(search_hits(self.theme, args.query, args.k, self.manager))
-        except IndexProblem as exc:
+        except (IndexProblem, BadThemeName) as exc:
             return f"Error: {exc}"
