@@ -46,7 +46,7 @@ def check_file(path: Path, name: str | None = None, max_bytes: int = MAX_FILE_BY
         raise UnreadableFile(f"{name}: the file is empty.")
     if info.st_size > max_bytes:
         raise UnreadableFile(
-            f"{name}: the file is {info.st_size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit."
+            f"{name}: the file is {info.st_size / 2**20:.1f} MB, over the {max_bytes / 2**20:.0f} MB limit."
         )
     return info.st_size
 
@@ -61,7 +61,7 @@ def read_bytes(path: Path, name: str | None = None, max_bytes: int = MAX_FILE_BY
     except OSError as exc:
         raise UnreadableFile(f"{name}: cannot be read ({exc.strerror}).") from None
     if len(data) > max_bytes:
-        raise UnreadableFile(f"{name}: the file is over the {max_bytes / 1e6:.0f} MB limit.")
+        raise UnreadableFile(f"{name}: the file is over the {max_bytes / 2**20:.0f} MB limit.")
     return data
 
 
