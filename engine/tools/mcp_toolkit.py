@@ -121,14 +121,14 @@ class MCPHub:
         return self.status[name]
 
     def health_check(self, name: str, timeout_s: float = 5.0) -> ServerStatus:
-        """Ping a server that is up (marking it down when it does not answer); restart one that is down."""
+        """Ask a server that is up for its tools (marking it down when it does not answer); restart one that is down."""
         status = self.status[name]
         if status.state != "up":
             return self.restart(name, wait_s=max(timeout_s, 1.0))
         client = self._clients.get(name)
         if client is None:
             return self.restart(name, wait_s=max(timeout_s, 1.0))
-        future = asyncio.run_coroutine_threadsafe(asyncio.wait_for(client.send_ping(), timeout_s), self._loop)
+        future = asyncio.run_coroutine_threadsafe(asyncio.wait_for(client.list_tools(), timeout_s), self._loop)
         try:
             future.result(timeout_s + 1)
         except Exception as exc:  # no answer, or a broken pipe: the server is down
