@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from engine.errors import RetryException
-from engine.tools.base import Tool
+from engine.tools.bounded import BoundedTool
 
 MAX_EXPRESSION_CHARS = 500
 MAX_EXPONENT = 10_000
@@ -149,7 +149,7 @@ class CalculatorArgs(BaseModel):
     expression: str = Field(..., description="Arithmetic expression, e.g. '(17 * 23) / 4' or 'sqrt(2)'.")
 
 
-class Calculator(Tool):
+class Calculator(BoundedTool):
     name = "calculator"
     description = "Evaluates an arithmetic expression exactly (+ - * / // % **, sqrt, log, round, min, max...)."
     Args = CalculatorArgs

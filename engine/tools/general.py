@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, Field
 
 from engine.errors import RetryException
-from engine.tools.base import Tool
+from engine.tools.bounded import BoundedTool
 
 MAX_VALUES = 100_000
 MAX_TEXT = 200_000
@@ -123,7 +123,7 @@ def _compute(args: StatisticsArgs) -> dict:
         raise RetryException(f"statistics {op}: the values are too large to compute with.") from None
 
 
-class Statistics(Tool):
+class Statistics(BoundedTool):
     name = "statistics"
     description = "Descriptive statistics over a list or a small table: mean, median, stdev, quantiles, min/max, correlation, linear regression."
     Args = StatisticsArgs
@@ -156,7 +156,7 @@ _DATES = [
 ]
 
 
-class TextTools(Tool):
+class TextTools(BoundedTool):
     name = "text_tools"
     description = "Text utilities: word/character count, find and replace, extract numbers or dates from a passage."
     Args = TextArgs
@@ -227,7 +227,7 @@ def _iso(value: str | None, field: str) -> datetime:
     return parsed
 
 
-class DateTimeTool(Tool):
+class DateTimeTool(BoundedTool):
     name = "datetime"
     description = (
         "Dates: the current time in a timezone, the difference between two dates, or parsing an ISO 8601 date."
@@ -326,7 +326,7 @@ def _checked_conversion(value: float, from_unit: str, to_unit: str) -> float:
     return result
 
 
-class UnitConverter(Tool):
+class UnitConverter(BoundedTool):
     name = "unit_converter"
     description = "Converts a value between units of length, mass, volume, time, data size, energy and temperature."
     Args = UnitArgs
