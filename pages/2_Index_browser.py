@@ -9,7 +9,7 @@ from components.i18n import t
 from components.state import session
 from engine.rag.locking import IndexBusy
 from engine.rag.store import IndexProblem, list_themes, theme_dir, themes_root
-from engine.rag.themes import BadThemeName, validate_theme
+from engine.rag.themes import BadThemeName, theme_path
 
 # Labels this page adds to the shared ones (components/locales), in both languages.
 _LABELS = {
@@ -48,11 +48,12 @@ with st.expander(t("create_theme", lang), icon=":material/create_new_folder:"):
     new_name = st.text_input(t("theme_name", lang), key="new_theme", max_chars=40)
     if st.button(t("create", lang), key="create_theme", icon=":material/add:"):
         try:
-            name = validate_theme(new_name)
+            folder = theme_path(THEMES_ROOT, new_name)
         except BadThemeName:
             st.error(t("bad_theme_name", lang))
         else:
-            (THEMES_ROOT / name).mkdir(parents=True, exist_ok=True)
+            name = folder.name
+            folder.mkdir(parents=True, exist_ok=True)
             st.success(t("theme_created", lang, name=name))
             themes = list_themes()
             st.session_state["browser_theme"] = name  # the new theme is selected
