@@ -57,7 +57,9 @@ def _open_index(theme: str, embedder: Embedder, manager: IndexManager, report: I
         index = manager.get(theme)
     except IndexProblem as exc:
         if "no index yet" not in str(exc):
-            report.rebuilt = f"the previous index could not be read ({str(exc).split('. ')[0]}); it was rebuilt from these documents"
+            report.rebuilt = (
+                f"the previous index could not be read ({str(exc).split('. ')[0]}); it was rebuilt from these documents"
+            )
         return ThemeIndex.empty(theme, embedder.name, embedder.dim)
     if index.manifest.dim != embedder.dim or index.manifest.embedding_model != embedder.name:
         raise IndexProblem(
