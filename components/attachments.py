@@ -31,28 +31,26 @@ def ragkwargs_for(settings: Settings, folder: Path | None) -> dict[str, Any]:
     return out
 
 
-def ingest_dropped(files: list[Any], settings: Settings, folder: Path | None, themes_root: Path, lang: str) -> None:
+def ingest_dropped(files: list[Any], settings: Settings, folder: Path | None, context: Any, lang: str) -> None:
     """Save and ingest ``files`` (Streamlit UploadedFile objects) where the analyst chose."""
+    from engine.rag.ingest import ingest_paths
     from engine.rag.locking import IndexBusy
+    from engine.rag.store import IndexProblem
     from engine.rag.themes import BadThemeName
     from engine.rag.uploads import save_uploads
-
-    from engine.rag.ingest import ingest_paths
-    from engine.rag.manager import IndexManager
-    from engine.rag.store import IndexProblem
 
     to_theme = settings.files_to == "theme" and settings.theme
     if not to_theme and folder is None:
         st.error(t("files_no_conversation", lang))
         return
-    target = themes_root / settings.theme if to_theme else folder / "files"
+    target = context.settings.themes_root / settings.theme if to_theme else folder / "files"
     paths, refused = save_uploads(target, [(f.name, f.getvalue()) for f in files])
     documents = [p for p in paths if p.suffix.lower() != ".csv"]
     bar = st.progress(0.0, text=t("files_ingesting", lang))
     try:
         if documents:
             theme = settings.theme if to_theme else ATTACHMENTS_THEME
-            manager = None if to_theme else IndexManager(root=folder / "index")
+            manager = context.indexes if to_theme else context.indexes_at(folder / "index")
             report = ingest_paths(
                 theme,
                 documents,

@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m engine", description="The ReAct analyst engine.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     ask = sub.add_parser("ask", help="ask the agent a question")
-    ask.add_argument("question")
+    ask.add_argument("question", help='the question, or "-" to read it from stdin')
     ask.add_argument("--theme")
     ask.add_argument("--language", default="en")
     ask.add_argument("--detail", default="normal", choices=["brief", "normal", "detailed"])
@@ -39,13 +39,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+MAX_HISTORY_BYTES = 50 * 1024 * 1024
+MAX_QUESTION_BYTES = 1024 * 1024
+
+
 def _load_history(path: Path | None) -> list[dict[str, Any]]:
     if path is None:
         return []
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        size = path.stat().st_size
+        text = path.read_text(encoding="utf-8") if size <= MAX_HISTORY_BYTES else ""
     except OSError as exc:
         raise ValueError(f"cannot read history file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"history file {path} is not UTF-8 text") from None
+    if size > MAX_HISTORY_BYTES:
+        raise ValueError(f"history file {path} is over the {MAX_HISTORY_BYTES // 2**20} MB limit")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"history file {path} is nested too deeply to be a conversation") from None
     except ValueError:
         raise ValueError(f"history file {path} is not valid JSON") from None
     if not isinstance(data, list) or not all(isinstance(m, dict) and "role" in m and "content" in m for m in data):
@@ -78,12 +91,29 @@ class _JsonlPrinter:
         self.printed = max(self.printed, len(ready))
 
 
+def _read_question(question: str) -> str:
+    """The question argument, or stdin for "-" (bounded, UTF-8)."""
+    if question != "-":
+        return question
+    data = sys.stdin.buffer.read(MAX_QUESTION_BYTES + 1)
+    if len(data) > MAX_QUESTION_BYTES:
+        raise ValueError(f"the question on stdin is over the {MAX_QUESTION_BYTES // 2**20} MB limit")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("the question on stdin is not UTF-8 text") from None
+
+
 def _ask(args: argparse.Namespace) -> int:
     from engine.context import EngineContext
     from engine.llm.base import LLMError
+    from engine.rag.themes import validate_theme
     from engine.react.agent import ReActEngine
 
     try:
+        if args.theme is not None:
+            validate_theme(args.theme)
+        args.question = _read_question(args.question)
         history = _load_history(args.history)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)

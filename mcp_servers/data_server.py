@@ -5,13 +5,19 @@ queries over the sales dataset that ships with the demo theme.
 
 Run: python mcp_servers/data_server.py            (stdio)
      python mcp_servers/data_server.py --http 8765  (streamable HTTP at http://127.0.0.1:8765/mcp)
+     python mcp_servers/data_server.py --disk-path /srv/data   (disk_usage may report this path too)
+
+``disk_usage`` only reports the configured paths (``/`` and the project's data folder
+by default, plus each ``--disk-path``): it never says whether any other path exists.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import logging
 import os
+import re
 import shutil
 import statistics
 from datetime import datetime
@@ -30,6 +36,9 @@ DATASET = Path(
     os.environ.get("SALES_CSV", Path(__file__).resolve().parent.parent / "data/themes/handbook/sales_2025.csv")
 )
 NUMERIC = {"revenue_eur", "units", "margin_pct"}
+PROJECT_DATA = Path(__file__).resolve().parent.parent / "data"
+DISK_PATHS: list[str] = ["/", str(PROJECT_DATA)]
+_ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+){0,2}")
 server = MCPServer("analyst-data")
 
 
@@ -41,10 +50,13 @@ def _rows() -> list[dict[str, str]]:
 @server.tool()
 def clock(timezone: str = "UTC") -> str:
     """Current date and time in an IANA timezone such as Europe/Paris."""
+    hint = "use an IANA name like Europe/Paris"
+    if len(timezone) > 64 or not _ZONE.fullmatch(timezone):
+        raise ToolError(f"unknown timezone {timezone[:40]!r}; {hint}")
     try:
         now = datetime.now(ZoneInfo(timezone))
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ToolError(f"unknown timezone {timezone!r}; use an IANA name like Europe/Paris") from None
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise ToolError(f"unknown timezone {timezone[:40]!r}; {hint}") from None
     return f"{now.isoformat(timespec='seconds')} ({now.strftime('%A')}, {timezone})"
 
 
@@ -72,8 +84,13 @@ def system_load() -> dict:
 
 @server.tool()
 def disk_usage(path: str = "/") -> dict:
-    """Total, used and free disk space (GB) of the filesystem holding a path."""
-    usage = shutil.disk_usage(path)
+    """Total, used and free disk space (GB) of the filesystem holding one of the configured paths."""
+    if path not in DISK_PATHS:
+        raise ToolError(f"disk_usage reports only these paths: {', '.join(DISK_PATHS)}")
+    try:
+        usage = shutil.disk_usage(path)
+    except OSError:
+        raise ToolError(f"the disk usage of {path} cannot be read right now") from None
     gb = 1e9
     return {
         "path": path,
@@ -117,10 +134,17 @@ def sales_query(
     return {"metric": metric, "aggregate": aggregate, "group_by": keys, "rows_used": len(rows), "result": result}
 
 
-if __name__ == "__main__":
-    import sys
-
-    if len(sys.argv) == 3 and sys.argv[1] == "--http":
-        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="The analyst data MCP server.")
+    parser.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT")
+    parser.add_argument("--disk-path", action="append", default=[], help="a path disk_usage may report")
+    args = parser.parse_args(argv)
+    DISK_PATHS.extend(p for p in args.disk_path if p not in DISK_PATHS)
+    if args.http:
+        server.run("streamable-http", host="127.0.0.1", port=args.http)
     else:
         server.run()
+
+
+if __name__ == "__main__":
+    main()

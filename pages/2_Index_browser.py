@@ -1,50 +1,90 @@
 """Index browser: documents and chunks per theme, search like search_docs, upload,
-delete, and create a theme."""
+delete a document or the theme's whole index, and create a theme."""
 
 from __future__ import annotations
-
-import re
-from pathlib import Path
 
 import streamlit as st
 
 from components.i18n import t
 from components.state import session
-from engine.rag.store import IndexProblem, list_themes, themes_root
+from engine.rag.locking import IndexBusy
+from engine.rag.store import IndexProblem, list_themes, theme_dir, themes_root
+from engine.rag.themes import BadThemeName, theme_path
 
-st.set_page_config(page_title="Index browser", page_icon="📚")
+# Labels this page adds to the shared ones (components/locales), in both languages.
+_LABELS = {
+    "en": {
+        "remove_index": "Remove this theme's index",
+        "remove_confirm": "Remove the whole index of theme {theme}? Its documents stay in the theme's folder.",
+        "remove_yes": "Yes, remove the index",
+        "cancel": "Cancel",
+        "removed": "The index of theme {theme} was removed; ingest its documents to build it again.",
+        "rebuilt": "Note: {why}.",
+    },
+    "fr": {
+        "remove_index": "Supprimer l'index de ce thème",
+        "remove_confirm": "Supprimer tout l'index du thème {theme} ? Ses documents restent dans le dossier du thème.",
+        "remove_yes": "Oui, supprimer l'index",
+        "cancel": "Annuler",
+        "removed": "L'index du thème {theme} a été supprimé ; ingérez ses documents pour le reconstruire.",
+        "rebuilt": "Remarque : {why}.",
+    },
+}
+
+
+def label(key: str, lang: str, **values: object) -> str:
+    text = _LABELS.get(lang, _LABELS["en"]).get(key) or _LABELS["en"][key]
+    return text.format(**values) if values else text
+
+
+st.set_page_config(page_title="Index browser", page_icon=":material/library_books:")
 conversation, settings = session()
 lang = settings.language
 THEMES_ROOT = themes_root()
-st.title(f"📚 {t('index_browser', lang)}")
+st.title(t("index_browser", lang))
 
 themes = list_themes()
-with st.expander(t("create_theme", lang)):
-    new_name = st.text_input(t("theme_name", lang), key="new_theme")
-    if st.button(t("create", lang), key="create_theme"):
-        if re.fullmatch(r"[A-Za-z0-9_-]{2,40}", new_name or ""):
-            (THEMES_ROOT / new_name).mkdir(parents=True, exist_ok=True)
-            st.success(t("theme_created", lang, name=new_name))
-            themes = list_themes()
-        else:
+with st.expander(t("create_theme", lang), icon=":material/create_new_folder:"):
+    new_name = st.text_input(t("theme_name", lang), key="new_theme", max_chars=40)
+    if st.button(t("create", lang), key="create_theme", icon=":material/add:"):
+        try:
+            folder = theme_path(THEMES_ROOT, new_name)
+        except BadThemeName:
             st.error(t("bad_theme_name", lang))
+        else:
+            name = folder.name
+            folder.mkdir(parents=True, exist_ok=True)
+            st.success(t("theme_created", lang, name=name))
+            themes = list_themes()
+            st.session_state["browser_theme"] = name  # the new theme is selected
 
 if not themes:
     st.info(t("no_index", lang))
     st.stop()
-default = settings.theme if settings.theme in themes else themes[0]
-theme = st.selectbox(t("theme", lang), themes, index=themes.index(default), key="browser_theme")
+if st.session_state.get("browser_theme") not in themes:
+    st.session_state["browser_theme"] = settings.theme if settings.theme in themes else themes[0]
+theme = st.selectbox(t("theme", lang), themes, key="browser_theme")
 
-from engine.rag.manager import default_manager  # noqa: E402
+from components.app_context import engine_context  # noqa: E402
+
+for kind, message in st.session_state.pop("browser_messages", []):  # the outcome of the last action
+    getattr(st, kind)(message)
 
 index = None
 try:
-    index = default_manager().get(theme)
+    index = engine_context().indexes.get(theme)
 except IndexProblem as exc:
     if "no index yet" in str(exc):
         st.info(t("no_index", lang))
     else:
         st.error(str(exc))
+
+
+def finish(messages: list[tuple[str, str]]) -> None:
+    """Show ``messages`` on the next run, which draws the index as it now is."""
+    st.session_state["browser_messages"] = messages
+    st.rerun()
+
 
 if index is not None and index.manifest.documents:
     st.subheader(t("documents", lang))
@@ -52,55 +92,79 @@ if index is not None and index.manifest.documents:
         {"name": d.source, "size (KB)": round(d.size / 1024, 1), "chunks": d.chunks, "ingested at": d.ingested_at}
         for d in sorted(index.manifest.documents.values(), key=lambda d: d.source)
     ]
-    st.dataframe(rows, hide_index=True, use_container_width=True)
+    st.dataframe(rows, hide_index=True, width="stretch")
     names = [r["name"] for r in rows]
     chosen = st.selectbox(t("chunks_of", lang), names, key="browser_doc")
     for chunk in index.chunks_of(chosen):
         with st.expander(f"{chunk.chunk_id} · {chunk.location}"):
             st.text(chunk.text)
-    if st.button(f"🗑️ {t('delete', lang)} {chosen}", key="delete_doc"):
+    if st.button(f"{t('delete', lang)} {chosen}", key="delete_doc", icon=":material/delete:"):
         from engine.rag.ingest import delete_document
+        from engine.rag.uploads import source_file
 
-        delete_document(theme, chosen)
-        source_file = THEMES_ROOT / theme / chosen
-        if source_file.is_file():
-            source_file.unlink()
-        st.success(t("deleted", lang, name=chosen))
-        st.rerun()
+        try:
+            delete_document(theme, chosen, engine_context().indexes)
+        except (IndexProblem, IndexBusy) as exc:
+            finish([("error", str(exc))])
+        path = source_file(THEMES_ROOT / theme, chosen)
+        if path is not None and path.is_file():
+            path.unlink()
+        finish([("success", t("deleted", lang, name=chosen))])
 
-    query = st.text_input(t("search_box", lang), key="browser_query")
+    query = st.text_input(t("search_box", lang), key="browser_query", max_chars=500)
     if query.strip():
         from engine.tools.theme import format_hits, search_hits
 
         st.code(format_hits(search_hits(theme, query, 4)), language=None, wrap_lines=True)
 
 st.subheader(t("upload", lang))
-uploads = st.file_uploader(
-    t("upload", lang),
-    accept_multiple_files=True,
-    type=["txt", "md", "pdf", "html", "htm", "csv"],
-    key="uploads",
-    label_visibility="collapsed",
-)
-if uploads and st.button(t("ingest", lang), key="ingest_button"):
+uploads = st.file_uploader(t("upload", lang), accept_multiple_files=True, key="uploads", label_visibility="collapsed")
+if uploads and st.button(t("ingest", lang), key="ingest_button", icon=":material/upload_file:"):
     from engine.rag.ingest import ingest_paths
+    from engine.rag.uploads import save_uploads
 
     target = THEMES_ROOT / theme
-    target.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for upload in uploads:
-        safe = Path(upload.name).name
-        path = target / safe
-        path.write_bytes(upload.getvalue())
-        paths.append(path)
+    paths, refused = save_uploads(target, [(u.name, u.getvalue()) for u in uploads])
     bar = st.progress(0.0, text="…")
+    messages: list[tuple[str, str]] = []
     try:
         report = ingest_paths(
-            theme, paths, progress=lambda done, total, msg: bar.progress(done / max(total, 1), text=msg)
+            theme,
+            paths,
+            base=target,
+            manager=engine_context().indexes,
+            progress=lambda done, total, msg: bar.progress(done / max(total, 1), text=msg),
         )
-    except IndexProblem as exc:
-        st.error(str(exc))
+    except (IndexProblem, IndexBusy, BadThemeName) as exc:
+        messages.append(("error", str(exc)))
     else:
-        st.success(t("ingested", lang, summary=report.summary()))
-        for line in report.skipped:
-            st.error(f"{t('skipped', lang)}: {line}")
+        messages.append(("success", t("ingested", lang, summary=report.summary())))
+        if report.rebuilt:
+            messages.append(("warning", label("rebuilt", lang, why=report.rebuilt)))
+        refused += report.skipped
+    messages += [("error", f"{t('skipped', lang)}: {line}") for line in refused]
+    finish(messages)
+
+if index is not None or theme_dir(theme).exists():
+    with st.expander(label("remove_index", lang), icon=":material/delete_forever:"):
+        if not st.session_state.get("confirm_remove"):
+            if st.button(label("remove_index", lang), key="remove_index", icon=":material/delete_forever:"):
+                st.session_state["confirm_remove"] = theme
+                st.rerun()
+        elif st.session_state["confirm_remove"] == theme:
+            st.warning(label("remove_confirm", lang, theme=theme))
+            yes, no = st.columns(2)
+            if yes.button(label("remove_yes", lang), key="remove_yes", icon=":material/delete_forever:"):
+                from engine.rag.ingest import remove_theme_index
+
+                st.session_state.pop("confirm_remove", None)
+                try:
+                    remove_theme_index(theme, engine_context().indexes)
+                except IndexBusy as exc:
+                    finish([("error", str(exc))])
+                finish([("success", label("removed", lang, theme=theme))])
+            if no.button(label("cancel", lang), key="remove_cancel", icon=":material/close:"):
+                st.session_state.pop("confirm_remove", None)
+                st.rerun()
+        else:
+            st.session_state.pop("confirm_remove", None)

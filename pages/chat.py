@@ -26,6 +26,7 @@ from components.warmup import show_status, start_warmup
 from engine.react.run_state import EngineResult
 
 HEARTBEAT_S = 0.3  # how soon a Stop is noticed while a tool runs
+REDRAW = "redraw_after_stop"
 
 _, settings = session()
 lang = settings.language
@@ -46,8 +47,17 @@ def make_engine(history: list[dict[str, str]]):
     return engine
 
 
+@st.fragment(run_every=0.5)
+def stop_watcher() -> None:
+    """Registered with every streaming run: once a Stop has ended it, the page is drawn
+    again at once, showing the turn as stopped with what it produced."""
+    if st.session_state.pop(REDRAW, False):
+        st.rerun()
+
+
 def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: list[dict[str, str]]) -> None:
     """Stream a run into ``turn``; what is produced is kept (and saved) even if the user stops."""
+    stop_watcher()
     save(store, user, conversation, settings, turn)
     with st.chat_message("assistant"):
         tracer = tracer_for(turn, settings)
@@ -75,8 +85,8 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
         finally:
             turn.elapsed += waited  # the analyst waited for it too
             save(store, user, conversation, settings, turn)
-            if turn.status == "stopped":  # shown at once, without waiting for another click
-                spinner.caption(f":material/stop_circle: {t('stopped', lang)}")
+            if turn.status == "stopped":
+                st.session_state[REDRAW] = True  # the page cannot draw in a stopped run: the watcher reruns it
             else:
                 spinner.empty()
 
@@ -136,7 +146,7 @@ dropped = list(getattr(prompt, "files", None) or []) if prompt else []
 if dropped:
     ensure_stored(store, user, conversation, settings, text or dropped[0].name)
     folder = attachments_dir(context.settings.index_root.parent / "attachments", conversation)
-    ingest_dropped(dropped, settings, folder, context.settings.themes_root, lang)
+    ingest_dropped(dropped, settings, folder, context, lang)
 
 if text and pending is not None and reply is None:
     st.session_state[PENDING_REPLY] = text  # typed in the main box: it answers the question

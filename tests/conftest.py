@@ -44,7 +44,4 @@ def app_env(fake_server, monkeypatch, tmp_path):
     monkeypatch.setenv("MCP_SERVERS", "off")
     monkeypatch.setenv("INDEX_ROOT", str(tmp_path / "indexes"))
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'app.db'}")
-    import engine.rag.manager as manager
-
-    monkeypatch.setattr(manager, "_DEFAULT", None)
     return fake_server

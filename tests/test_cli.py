@@ -11,11 +11,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def cli(*args, env=None, timeout=240):
+def cli(*args, env=None, timeout=240, stdin=None):
     full_env = {k: v for k, v in os.environ.items() if not k.startswith(("MISTRAL_", "OPENAI_"))}
     full_env.update(env or {})
     return subprocess.run(
-        [sys.executable, "-m", "engine", *args], cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "engine", *args],
+        cwd=ROOT,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        input=stdin,
     )
 
 
@@ -186,8 +192,44 @@ def test_ingest_reports_bad_files_and_missing_paths(tmp_path):
     env = {"INDEX_ROOT": str(tmp_path / "indexes")}
     (tmp_path / "empty.md").write_text("")
     (tmp_path / "ok.md").write_text("# Fine\n\nSome content.")
-    proc = cli("ingest", "--theme", "x", str(tmp_path / "empty.md"), str(tmp_path / "ok.md"), env=env)
+    proc = cli("ingest", "--theme", "xx", str(tmp_path / "empty.md"), str(tmp_path / "ok.md"), env=env)
     assert proc.returncode == 0
     assert "skipped: empty.md: the file is empty." in proc.stdout and "1 added" in proc.stdout
-    missing = cli("ingest", "--theme", "x", str(tmp_path / "nope.md"), env=env)
+    missing = cli("ingest", "--theme", "xx", str(tmp_path / "nope.md"), env=env)
     assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def test_ask_dash_reads_a_long_question_from_stdin(fake_server):
+    fake_server.script.append({"text": "Answer: read it"})
+    question = "Summarise this: " + "figures and words " * 5000 + "END-OF-QUESTION"
+    proc = cli("ask", "-", "--format", "jsonl", env=mistral_env(fake_server), stdin=question)
+    assert proc.returncode == 0, proc.stderr
+    assert jsonl(proc.stdout)[-1]["answer"] == "read it"
+    sent = fake_server.requests[0]["messages"][-1]["content"]
+    assert "END-OF-QUESTION" in sent and len(sent) >= len(question)
+
+
+def test_ask_dash_with_empty_or_undecodable_stdin_exits_2():
+    assert cli("ask", "-", stdin="   ").returncode == 2
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "ask", "-"], cwd=ROOT, input=b"\xff\xfe\xfa", capture_output=True, timeout=120
+    )
+    assert proc.returncode == 2 and proc.stderr.decode().strip() == "error: the question on stdin is not UTF-8 text"
+
+
+@pytest.mark.parametrize("theme", ["x" * 300, "/tmp/t", "../x", "", "a b"])
+@pytest.mark.parametrize("command", ["ingest", "ask"])
+def test_hostile_theme_names_exit_2_with_one_line(theme, command, tmp_path):
+    args = ("ingest", "--theme", theme, "README.md") if command == "ingest" else ("ask", "q", "--theme", theme)
+    proc = cli(*args, env={"INDEX_ROOT": str(tmp_path / "indexes")})
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: The theme name")
+    assert not (tmp_path / "indexes").exists() or list((tmp_path / "indexes").iterdir()) == []
+
+
+def test_deeply_nested_history_exits_2_with_one_line(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    proc = cli("ask", "q", "--history", str(deep))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"error: history file {deep} is nested too deeply to be a conversation"

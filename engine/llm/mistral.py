@@ -1,8 +1,17 @@
-"""Mistral through the official ``mistralai`` SDK (v3), with native function calling."""
+"""Mistral through the official ``mistralai`` SDK (v3), with native function calling.
+
+The SDK's async HTTP client pools connections that belong to the event loop that
+opened them. Sync callers run each call on a fresh loop (``iterate_async``), so a
+pooled connection reused from a closed loop fails with "Event loop is closed". One
+SDK client per event loop (sharing the TLS context, so this costs about a
+millisecond) keeps every connection on its own loop.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -42,13 +51,19 @@ class MistralLLM(BaseLLM):
         max_retry_wait_s: float = 30.0,
         retry_initial_s: float = 0.5,
     ) -> None:
-        from mistralai.client import Mistral
+        import httpx
         from mistralai.client.utils import BackoffStrategy, RetryConfig
 
         self.model = model
         self._key = api_key
         self._where = public_address(server_url, "api.mistral.ai")
-        retry = RetryConfig(
+        self._server_url = server_url or None
+        self._timeout_ms = int(timeout_s * 1000)
+        self._tls = httpx.create_ssl_context()
+        self._sync_http = httpx.Client(verify=self._tls, timeout=timeout_s)
+        self._clients: dict[int, tuple[asyncio.AbstractEventLoop, Any]] = {}
+        self._clients_lock = threading.Lock()
+        self._retry = RetryConfig(
             "backoff",
             BackoffStrategy(
                 initial_interval=int(retry_initial_s * 1000),
@@ -58,9 +73,29 @@ class MistralLLM(BaseLLM):
             ),
             retry_connection_errors=False,
         )
-        self._client = Mistral(
-            api_key=api_key, server_url=server_url or None, timeout_ms=int(timeout_s * 1000), retry_config=retry
-        )
+
+    def _client(self) -> Any:
+        """The SDK client of the running event loop (created on first use in that loop)."""
+        import httpx
+        from mistralai.client import Mistral
+
+        loop = asyncio.get_running_loop()
+        with self._clients_lock:
+            for key, (old, _) in list(self._clients.items()):
+                if old.is_closed():  # its connections died with it
+                    del self._clients[key]
+            client = self._clients[id(loop)][1] if id(loop) in self._clients else None
+            if client is None:
+                client = Mistral(
+                    api_key=self._key,
+                    server_url=self._server_url,
+                    timeout_ms=self._timeout_ms,
+                    retry_config=self._retry,
+                    client=self._sync_http,
+                    async_client=httpx.AsyncClient(verify=self._tls, timeout=self._timeout_ms / 1000),
+                )
+                self._clients[id(loop)] = (loop, client)
+            return client
 
     def _request(self, messages: list[Message], kw: dict[str, Any]) -> dict[str, Any]:
         req: dict[str, Any] = {
@@ -82,7 +117,7 @@ class MistralLLM(BaseLLM):
         finish: str | None = None
         calls: list[ToolCallRequest] = []
         try:
-            stream = await self._client.chat.stream_async(**self._request(messages, kw))
+            stream = await self._client().chat.stream_async(**self._request(messages, kw))
             async with stream as events:
                 async for event in events:
                     chunk = event.data

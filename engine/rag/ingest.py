@@ -1,15 +1,17 @@
 """Ingest: files → sections → chunks → embeddings → the theme's index, incrementally.
 
 A file whose content hash is unchanged costs nothing; a changed file replaces its
-old chunks; a bad file is skipped with one clear line and the rest goes in. The
-index is written atomically once at the end.
+old chunks; a bad file (or file name) is skipped with one clear line and the rest
+goes in. One writer per theme at a time, across processes (``locking``): the index
+is read under the lock, so a concurrent ingest is never lost, and written
+atomically once at the end. An unreadable index never blocks a repair: the ingest
+starts again from the documents it is given.
 """
 
 from __future__ import annotations
 
 import hashlib
 import sys
-import threading
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,13 +20,16 @@ from pydantic import BaseModel, Field
 
 from engine.rag.chunking import Chunk, chunk_sections
 from engine.rag.embeddings import Embedder, get_embedder
-from engine.rag.manager import IndexManager, default_manager
-from engine.rag.readers import SUPPORTED, UnreadableFile, read_sections
-from engine.rag.store import DocumentInfo, IndexProblem, ThemeIndex, theme_dir
+from engine.rag.locking import IndexBusy, theme_write_lock
+from engine.rag.manager import IndexManager
+from engine.rag.readers import UnreadableFile, read_bytes, sections_from_bytes
+from engine.rag.sources import SourceFile, collect_sources, expand_paths
+from engine.rag.store import DocumentInfo, IndexProblem, ThemeIndex, index_root, remove_index
+from engine.rag.themes import BadThemeName, validate_theme
+
+__all__ = ["IngestReport", "delete_document", "expand_paths", "ingest_cli", "ingest_paths", "remove_theme_index"]
 
 Progress = Callable[[int, int, str], None]
-_WRITE_LOCKS: dict[str, threading.Lock] = {}
-_WRITE_LOCKS_GUARD = threading.Lock()
 
 
 class IngestReport(BaseModel):
@@ -34,6 +39,7 @@ class IngestReport(BaseModel):
     unchanged: list[str] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list)  # one readable sentence each
     chunks_added: int = 0
+    rebuilt: str | None = None  # why the previous index was set aside, when it was unreadable
 
     def summary(self) -> str:
         return (
@@ -42,34 +48,32 @@ class IngestReport(BaseModel):
         )
 
 
-def _write_lock(theme: str) -> threading.Lock:
-    with _WRITE_LOCKS_GUARD:
-        return _WRITE_LOCKS.setdefault(theme, threading.Lock())
+def _root(manager: IndexManager) -> Path:
+    return manager.root or index_root()
 
 
-def expand_paths(paths: Iterable[Path]) -> list[Path]:
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED))
-        else:
-            files.append(path)
-    return files
-
-
-def _open_index(theme: str, embedder: Embedder, manager: IndexManager) -> ThemeIndex:
+def _open_index(theme: str, embedder: Embedder, manager: IndexManager, report: IngestReport) -> ThemeIndex:
     try:
         index = manager.get(theme)
-    except IndexProblem:
-        if theme_dir(theme, manager.root).joinpath("CURRENT").exists():
-            raise
+    except IndexProblem as exc:
+        if "no index yet" not in str(exc):
+            report.rebuilt = (
+                f"the previous index could not be read ({str(exc).split('. ')[0]}); it was rebuilt from these documents"
+            )
         return ThemeIndex.empty(theme, embedder.name, embedder.dim)
     if index.manifest.dim != embedder.dim or index.manifest.embedding_model != embedder.name:
         raise IndexProblem(
             f"Theme '{theme}' was indexed with {index.manifest.embedding_model}, not {embedder.name}; "
-            f"delete data/indexes/{theme} and re-ingest theme {theme}."
+            f"remove the theme's index (Index browser) and re-ingest theme {theme}."
         )
     return index
+
+
+def _read(source: SourceFile) -> tuple[bytes, str]:
+    if source.problem:
+        raise UnreadableFile(source.problem)
+    data = read_bytes(source.path, source.key)
+    return data, hashlib.sha256(data).hexdigest()
 
 
 def ingest_paths(
@@ -79,53 +83,47 @@ def ingest_paths(
     progress: Progress | None = None,
     manager: IndexManager | None = None,
     embedder: Embedder | None = None,
+    base: Path | None = None,
 ) -> IngestReport:
-    manager = manager or default_manager()
+    """Add or refresh the documents under ``paths`` in the index of ``theme``.
+
+    Keys are paths relative to ``base`` when given, else to each directory given (or
+    a single file's parent). Raises ``BadThemeName``, ``IndexBusy`` or ``IndexProblem``."""
+    validate_theme(theme)
+    manager = manager or IndexManager()
     embedder = embedder or get_embedder()
     report = IngestReport(theme=theme)
-    files = expand_paths(paths)
-    total = len(files)
-    with _write_lock(theme):
-        index = _open_index(theme, embedder, manager)
+    sources = collect_sources(paths, base)
+    total = len(sources)
+    with theme_write_lock(theme, _root(manager)):
+        index = _open_index(theme, embedder, manager, report)
         new_chunks: list[Chunk] = []
         documents: list[DocumentInfo] = []
         replace: set[str] = set()
-        for done, path in enumerate(files, start=1):
-            name = path.name
+        for done, source in enumerate(sources, start=1):
+            name = source.key
             if progress:
                 progress(done - 1, total, f"reading {name}")
             try:
-                digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
-            except OSError as exc:
-                report.skipped.append(f"{name}: cannot be read ({exc.strerror}).")
-                continue
-            if not path.is_file():
-                report.skipped.append(f"{name}: no such file.")
-                continue
-            known = index.manifest.documents.get(name)
-            if known is not None and known.sha256 == digest:
-                report.unchanged.append(name)
-                continue
-            try:
-                chunks = chunk_sections(name, read_sections(path))
+                data, digest = _read(source)
+                known = index.manifest.documents.get(name)
+                if known is not None and known.sha256 == digest:
+                    report.unchanged.append(name)
+                    continue
+                chunks = chunk_sections(name, sections_from_bytes(name, source.path.suffix.lower(), data))
             except UnreadableFile as exc:
                 report.skipped.append(str(exc))
                 continue
             (report.replaced if known is not None else report.added).append(name)
             replace.add(name)
             new_chunks.extend(chunks)
+            now = datetime.now(UTC).isoformat(timespec="seconds")
             documents.append(
-                DocumentInfo(
-                    source=name,
-                    size=path.stat().st_size,
-                    sha256=digest,
-                    chunks=len(chunks),
-                    ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
-                )
+                DocumentInfo(source=name, size=len(data), sha256=digest, chunks=len(chunks), ingested_at=now)
             )
         if progress:
             progress(total, total, f"embedding {len(new_chunks)} chunks")
-        if replace:
+        if replace or report.rebuilt:
             vectors = embedder.encode([c.text for c in new_chunks])
             updated = index.replaced(replace, new_chunks, vectors, documents)
             updated.save(manager.root)
@@ -137,8 +135,8 @@ def ingest_paths(
 
 
 def delete_document(theme: str, source: str, manager: IndexManager | None = None) -> bool:
-    manager = manager or default_manager()
-    with _write_lock(theme):
+    manager = manager or IndexManager()
+    with theme_write_lock(theme, _root(manager)):
         index = manager.get(theme)
         if source not in index.manifest.documents:
             return False
@@ -146,6 +144,15 @@ def delete_document(theme: str, source: str, manager: IndexManager | None = None
         updated.save(manager.root)
         manager.put(updated)
         return True
+
+
+def remove_theme_index(theme: str, manager: IndexManager | None = None) -> bool:
+    """Delete the theme's whole index (its documents stay); False when it had none."""
+    manager = manager or IndexManager()
+    with theme_write_lock(theme, _root(manager)):
+        removed = remove_index(theme, manager.root)
+        manager.invalidate(theme)
+        return removed
 
 
 def _text_progress(done: int, total: int, message: str) -> None:
@@ -158,15 +165,28 @@ def _text_progress(done: int, total: int, message: str) -> None:
 
 
 def ingest_cli(theme: str, paths: list[Path]) -> int:
-    missing = [str(p) for p in paths if not p.exists()]
+    """The ``ingest`` command: one line per skipped file, a summary; exit 2 with one line on bad input."""
+    from engine.rag.sources import shown_name
+
+    try:
+        validate_theme(theme)
+    except BadThemeName as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    missing = [shown_name(str(p)) for p in paths if not p.exists()]
     if missing:
-        print(f"error: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+        print(f"error: no such file or directory: {', '.join(missing[:5])}", file=sys.stderr)
         return 2
     try:
         report = ingest_paths(theme, paths, progress=_text_progress if sys.stderr.isatty() else None)
-    except IndexProblem as exc:
+    except (IndexProblem, IndexBusy, BadThemeName) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"error: the index of theme {theme} cannot be written ({exc.strerror}).", file=sys.stderr)
+        return 2
+    if report.rebuilt:
+        print(f"note: {report.rebuilt}")
     for line in report.skipped:
         print(f"skipped: {line}")
     print(report.summary())

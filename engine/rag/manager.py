@@ -1,17 +1,23 @@
 """IndexManager: loaded theme indexes shared by every session of the process.
 
 Least-recently-used indexes are evicted when the memory budget is exceeded. All
-methods are thread-safe: Streamlit serves many sessions from one process.
+methods are thread-safe: Streamlit serves many sessions from one process. Before
+handing out a cached index, ``get`` checks the theme's ``CURRENT`` pointer (one
+``stat``; the pointer is read only when it changed): when another process (a CLI
+ingest) wrote a newer generation, it is loaded.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.rag.store import ThemeIndex
+from engine.rag.store import ThemeIndex, read_generation, theme_dir
+
+Stamp = tuple[int, int, int] | None
 
 
 def default_budget_bytes() -> int:
@@ -33,30 +39,57 @@ class IndexManager:
         self._cache: OrderedDict[str, ThemeIndex] = OrderedDict()
         self._lock = threading.RLock()
         self._theme_locks: dict[str, threading.Lock] = {}
+        self._pointers: dict[str, Path] = {}
+        self._stamps: dict[str, Stamp] = {}  # the pointer's (inode, mtime, size) when last found current
         self.evictions = 0
 
     def _theme_lock(self, theme: str) -> threading.Lock:
         with self._lock:
             return self._theme_locks.setdefault(theme, threading.Lock())
 
-    def get(self, theme: str) -> ThemeIndex:
-        """The loaded index of ``theme`` (loading it once, even under concurrent calls)."""
+    def _stamp(self, theme: str) -> Stamp:
+        pointer = self._pointers.get(theme)
+        if pointer is None:
+            pointer = self._pointers.setdefault(theme, theme_dir(theme, self.root) / "CURRENT")
+        try:
+            info = os.stat(pointer)
+        except OSError:
+            return None
+        return (info.st_ino, info.st_mtime_ns, info.st_size)
+
+    def _fresh(self, theme: str) -> ThemeIndex | None:
+        """The cached index when it is still the current generation on disk."""
         with self._lock:
             index = self._cache.get(theme)
-            if index is not None:
+        if index is None:
+            return None
+        if index.generation is not None:
+            stamp = self._stamp(theme)
+            if stamp is None or stamp != self._stamps.get(theme):
+                if read_generation(theme, self.root) != index.generation:
+                    return None
+                self._stamps[theme] = stamp
+        with self._lock:
+            if self._cache.get(theme) is index:
                 self._cache.move_to_end(theme)
-                return index
+        return index
+
+    def get(self, theme: str) -> ThemeIndex:
+        """The loaded index of ``theme`` (loading it once, even under concurrent calls)."""
+        index = self._fresh(theme)
+        if index is not None:
+            return index
         with self._theme_lock(theme):
-            with self._lock:
-                if theme in self._cache:
-                    self._cache.move_to_end(theme)
-                    return self._cache[theme]
+            index = self._fresh(theme)
+            if index is not None:
+                return index
             index = self._loader(theme, self.root)
             self.put(index)
             return index
 
     def put(self, index: ThemeIndex) -> None:
         with self._lock:
+            self._stamps.pop(index.theme, None)  # checked against the pointer on the next get
             self._cache[index.theme] = index
             self._cache.move_to_end(index.theme)
             self._evict()
@@ -64,6 +97,7 @@ class IndexManager:
     def invalidate(self, theme: str) -> None:
         with self._lock:
             self._cache.pop(theme, None)
+            self._stamps.pop(theme, None)
 
     def loaded(self) -> list[str]:
         with self._lock:
@@ -78,15 +112,3 @@ class IndexManager:
         while len(self._cache) > 1 and sum(i.nbytes for i in self._cache.values()) > self.budget_bytes:
             self._cache.popitem(last=False)
             self.evictions += 1
-
-
-_DEFAULT: IndexManager | None = None
-_DEFAULT_LOCK = threading.Lock()
-
-
-def default_manager() -> IndexManager:
-    global _DEFAULT
-    with _DEFAULT_LOCK:
-        if _DEFAULT is None:
-            _DEFAULT = IndexManager()
-        return _DEFAULT

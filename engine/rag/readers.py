@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,36 +28,63 @@ class Section:
     location: str  # "page 3", "Expenses > Travel", "rows 21-40"
 
 
-def read_sections(path: Path, max_bytes: int = MAX_FILE_BYTES) -> list[Section]:
+def check_file(path: Path, name: str | None = None, max_bytes: int = MAX_FILE_BYTES) -> int:
+    """The file's size, after checking its type and size without reading it."""
+    name = name or path.name
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED:
         raise UnreadableFile(
-            f"{path.name}: unsupported file type '{suffix or 'none'}' (supported: {', '.join(sorted(SUPPORTED))})."
+            f"{name}: unsupported file type '{suffix[:20] or 'none'}' (supported: {', '.join(sorted(SUPPORTED))})."
         )
     try:
-        size = path.stat().st_size
-        if size == 0:
-            raise UnreadableFile(f"{path.name}: the file is empty.")
-        if size > max_bytes:
-            raise UnreadableFile(
-                f"{path.name}: the file is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit."
-            )
-        data = path.read_bytes()
+        info = path.stat()
     except OSError as exc:
-        raise UnreadableFile(f"{path.name}: cannot be read ({exc.strerror}).") from None
+        raise UnreadableFile(f"{name}: cannot be read ({exc.strerror}).") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise UnreadableFile(f"{name}: not a regular file.")
+    if info.st_size == 0:
+        raise UnreadableFile(f"{name}: the file is empty.")
+    if info.st_size > max_bytes:
+        raise UnreadableFile(
+            f"{name}: the file is {info.st_size / 2**20:.1f} MB, over the {max_bytes / 2**20:.0f} MB limit."
+        )
+    return info.st_size
+
+
+def read_bytes(path: Path, name: str | None = None, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The file's content, checked first and never more than ``max_bytes`` (a file growing meanwhile)."""
+    name = name or path.name
+    check_file(path, name, max_bytes)
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise UnreadableFile(f"{name}: cannot be read ({exc.strerror}).") from None
+    if len(data) > max_bytes:
+        raise UnreadableFile(f"{name}: the file is over the {max_bytes / 2**20:.0f} MB limit.")
+    return data
+
+
+def read_sections(path: Path, max_bytes: int = MAX_FILE_BYTES, name: str | None = None) -> list[Section]:
+    name = name or path.name
+    return sections_from_bytes(name, path.suffix.lower(), read_bytes(path, name, max_bytes))
+
+
+def sections_from_bytes(name: str, suffix: str, data: bytes) -> list[Section]:
+    """The sections of a file's content; ``name`` is only used in messages and CSV headers."""
     if suffix == ".pdf":
-        sections = _pdf(path.name, data)
+        sections = _pdf(name, data)
     else:
-        text = _decode(path.name, data)
+        text = _decode(name, data)
         if suffix in (".html", ".htm"):
             sections = _html(text)
         elif suffix == ".csv":
-            sections = _csv(path.name, text)
+            sections = _csv(name, text)
         else:
             sections = _markdown(text)
     sections = [s for s in sections if s.text.strip()]
     if not sections:
-        raise UnreadableFile(f"{path.name}: no text could be extracted.")
+        raise UnreadableFile(f"{name}: no text could be extracted.")
     return sections
 
 
@@ -108,24 +136,9 @@ def _markdown(text: str) -> list[Section]:
 
 
 def _html(text: str) -> list[Section]:
-    from bs4 import BeautifulSoup
+    from engine.rag.html_text import html_to_text
 
-    soup = BeautifulSoup(text, "html.parser")
-    for tag in soup(["script", "style", "noscript", "template"]):
-        tag.decompose()
-    lines: list[str] = []
-    for element in soup.find_all(["h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "td", "th", "pre", "blockquote"]):
-        content = " ".join(element.get_text(" ", strip=True).split())
-        if not content:
-            continue
-        if element.name and element.name[0] == "h" and element.name[1:].isdigit():
-            lines.append("#" * int(element.name[1:]) + " " + content)
-        else:
-            lines.append(content + "\n")
-    if not lines:
-        body = soup.get_text("\n", strip=True)
-        return [Section(body, "top")] if body else []
-    return _markdown("\n".join(lines))
+    return _markdown(html_to_text(text))
 
 
 def _csv(name: str, text: str) -> list[Section]:

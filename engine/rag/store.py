@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 import zlib
@@ -28,12 +29,14 @@ import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
 from engine.rag.chunking import Chunk
+from engine.rag.themes import THEME_NAME, theme_path
 
 FORMAT_VERSION = 1
 EXACT_LIMIT = 20_000
 HNSW_M = 32
 HNSW_EF_SEARCH = 512
 HNSW_EF_CONSTRUCTION = 200
+LOAD_ATTEMPTS = 3
 
 
 def index_root() -> Path:
@@ -133,14 +136,52 @@ def build_faiss(vectors: np.ndarray, dim: int):
 
 
 def theme_dir(theme: str, root: Path | None = None) -> Path:
-    return (root or index_root()) / theme
+    """The index directory of a validated theme name, checked to stay under the index root."""
+    return theme_path(root or index_root(), theme)
+
+
+def read_generation(theme: str, root: Path | None = None) -> str | None:
+    """The generation ``CURRENT`` points to (a cheap read), or None when there is none."""
+    try:
+        data = json.loads((theme_dir(theme, root) / "CURRENT").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    generation = data.get("generation") if isinstance(data, dict) else None
+    return str(generation) if generation else None
+
+
+def _own_generations(base: Path) -> list[Path]:
+    """This theme's generation and temporary directories (never anything else)."""
+    return [p for p in base.iterdir() if p.is_dir() and not p.is_symlink() and p.name.startswith(("gen-", ".tmp-gen-"))]
+
+
+def remove_index(theme: str, root: Path | None = None) -> bool:
+    """Delete the theme's index directory (generations and pointer); False when there was none."""
+    base = theme_dir(theme, root)
+    if not base.exists():
+        return False
+    pointer = base / "CURRENT"
+    if pointer.exists():
+        pointer.unlink()
+    for path in _own_generations(base):
+        shutil.rmtree(path, ignore_errors=True)
+    for leftover in ("CURRENT.tmp",):
+        (base / leftover).unlink(missing_ok=True)
+    try:
+        base.rmdir()
+    except OSError:  # something else lives there: leave it
+        pass
+    return True
 
 
 class ThemeIndex:
     """A loaded, immutable theme index. Changes produce a new instance."""
 
-    def __init__(self, manifest: Manifest, chunks: list[Chunk], vectors: np.ndarray, index=None) -> None:
+    def __init__(
+        self, manifest: Manifest, chunks: list[Chunk], vectors: np.ndarray, index=None, generation: str | None = None
+    ) -> None:
         self.manifest = manifest
+        self.generation = generation  # the directory it was loaded from or saved to
         self.chunks = chunks
         self.vectors = vectors
         self.index = index if index is not None else build_faiss(vectors, manifest.dim)
@@ -225,13 +266,26 @@ class ThemeIndex:
         os.replace(pointer, base / "CURRENT")
         _fsync_dir(base)
         self.manifest = manifest
-        for old in base.iterdir():  # earlier generations and abandoned temporaries
-            if old.is_dir() and old.name != name and (old.name.startswith("gen-") or old.name.startswith(".tmp-")):
+        self.generation = name
+        for old in _own_generations(base):  # earlier generations and abandoned temporaries
+            if old.name != name:  # a reader still loading one sees CURRENT move and loads again
                 shutil.rmtree(old, ignore_errors=True)
         return base / name
 
     @classmethod
     def load(cls, theme: str, root: Path | None = None) -> ThemeIndex:
+        """Load the current generation; when a writer switched it mid-load, load the new one."""
+        for _ in range(LOAD_ATTEMPTS - 1):
+            before = read_generation(theme, root)
+            try:
+                return cls._load_once(theme, root)
+            except IndexProblem:
+                if read_generation(theme, root) == before:
+                    raise
+        return cls._load_once(theme, root)
+
+    @classmethod
+    def _load_once(cls, theme: str, root: Path | None = None) -> ThemeIndex:
         import faiss
 
         base = theme_dir(theme, root)
@@ -246,7 +300,10 @@ class ThemeIndex:
                     f"The index of theme '{theme}' was written by another version (format {current.get('format_version')}, "
                     f"expected {FORMAT_VERSION}). {fix}"
                 )
-            gen = base / str(current["generation"])
+            generation = str(current["generation"])
+            if not re.fullmatch(r"gen-\d+", generation):
+                raise IndexProblem(f"The index of theme '{theme}' has a damaged CURRENT pointer. {fix}")
+            gen = base / generation
             manifest = Manifest.model_validate_json((gen / "manifest.json").read_text(encoding="utf-8"))
             if manifest.format_version != FORMAT_VERSION:
                 raise IndexProblem(f"The index of theme '{theme}' has an unknown format. {fix}")
@@ -268,7 +325,7 @@ class ThemeIndex:
             raise IndexProblem(f"The index of theme '{theme}' cannot be read ({type(exc).__name__}). {fix}") from None
         if not (index.ntotal == len(chunks) == len(vectors) == manifest.count) or index.d != manifest.dim:
             raise IndexProblem(f"The index of theme '{theme}' is inconsistent (counts do not match). {fix}")
-        return cls(manifest, chunks, vectors, index)
+        return cls(manifest, chunks, vectors, index, generation=gen.name)
 
 
 def list_themes(indexes: Path | None = None, themes: Path | None = None) -> list[str]:
@@ -276,5 +333,5 @@ def list_themes(indexes: Path | None = None, themes: Path | None = None) -> list
     names: set[str] = set()
     for root in (indexes or index_root(), themes or themes_root()):
         if root.exists():
-            names.update(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+            names.update(p.name for p in root.iterdir() if p.is_dir() and THEME_NAME.fullmatch(p.name))
     return sorted(names)

@@ -3,7 +3,9 @@
 The app sends the whole conversation every turn. Old assistant turns are reduced to
 their answers (no Thoughts, no tool traces), then the history is fitted to a token
 budget: recent turns verbatim, older ones summarised by the LLM (or truncated when
-that fails). Messages marked ``pinned`` are never dropped.
+that fails). Messages marked ``pinned`` are never dropped, but together they get at
+most ``PINNED_SHARE`` of the budget (each cut to its part). The summariser reads at
+most ``SUMMARY_INPUT_FACTOR`` times the budget, the most recent part of the older turns.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from engine.react.prompts import render
 from engine.react.types import ANSWER_TYPES, ReActType
 
 Message = dict[str, Any]
+PINNED_SHARE = 0.4
+SUMMARY_INPUT_FACTOR = 4
 
 
 def estimate_tokens(text: str) -> int:
@@ -67,7 +71,7 @@ def compress_history(
     total = sum(estimate_tokens(m["content"]) for m in history)
     if total <= budget_tokens:
         return [dict(m) for m in history]
-    pinned = [m for m in history if m.get("pinned")]
+    pinned = _fit_pinned([m for m in history if m.get("pinned")], int(budget_tokens * PINNED_SHARE))
     pinned_cost = sum(estimate_tokens(m["content"]) for m in pinned)
     recent_budget = max(0, int(budget_tokens * recent_share) - pinned_cost)
     recent: list[Message] = []
@@ -89,7 +93,7 @@ def compress_history(
     summary_budget = max(0, budget_tokens - pinned_cost - used)
     summary_msg: list[Message] = []
     if older and summary_budget > 20:
-        transcript = "\n".join(f"{m['role']}: {m['content']}" for m in older)
+        transcript = _recent_transcript(older, budget_tokens * SUMMARY_INPUT_FACTOR * 4)
         text = ""
         if summarise is not None:
             try:
@@ -104,6 +108,27 @@ def compress_history(
         prefix = "Summary of the earlier conversation: "
         room = summary_budget - estimate_tokens(prefix) - 2
         summary_msg = [{"role": "system", "content": prefix + _truncate(text, room)}]
-    pinned_ids = {id(m) for m in pinned}
-    ordered = [dict(m) for m in history if id(m) in pinned_ids]
-    return ordered + summary_msg + [dict(m) for m in recent]
+    return [dict(m) for m in pinned] + summary_msg + [dict(m) for m in recent]
+
+
+def _fit_pinned(pinned: list[Message], budget_tokens: int) -> list[Message]:
+    """Pinned messages, in order, each cut to an equal part of ``budget_tokens`` when they do not fit."""
+    if sum(estimate_tokens(m["content"]) for m in pinned) <= budget_tokens:
+        return pinned
+    share = max(10, budget_tokens // max(1, len(pinned)))
+    return [{**m, "content": _truncate(m["content"], share)} for m in pinned]
+
+
+def _recent_transcript(messages: list[Message], max_chars: int) -> str:
+    """The latest ``max_chars`` of the conversation as ``role: text`` lines (older lines dropped first)."""
+    lines: list[str] = []
+    used = 0
+    for m in reversed(messages):
+        line = f"{m['role']}: {m['content']}"
+        if used + len(line) > max_chars:
+            if not lines:
+                lines.append(line[: max(0, max_chars - 8)].rstrip() + " […]")
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return "\n".join(reversed(lines))

@@ -10,11 +10,11 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from engine.errors import RetryException
-from engine.tools.base import Tool
+from engine.tools.bounded import BoundedTool
 
 MAX_EXPRESSION_CHARS = 500
 MAX_EXPONENT = 10_000
-MAX_RESULT_BITS = 20_000
+MAX_RESULT_BITS = 13_000  # about 3,900 digits: under Python's 4,300-digit limit for printing an integer
 MAX_FACTORIAL = 500
 MAX_NODES = 300
 
@@ -65,11 +65,23 @@ _FUNCTIONS: dict[str, Any] = {
 def _check_size(value: Any) -> Any:
     if isinstance(value, bool):
         raise RetryException("booleans are not numbers here.")
+    if isinstance(value, complex):
+        raise RetryException(
+            "the result is not a real number (a fractional power of a negative number); "
+            "for a real cube root write -(8 ** (1/3))."
+        )
     if isinstance(value, int) and value.bit_length() > MAX_RESULT_BITS:
         raise RetryException("the result is too large to compute.")
     if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
         raise RetryException("the result is not a finite number.")
     return value
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, int) and value.bit_length() > 200:
+        return f"a {len(str(abs(value)))}-digit number"
+    text = f"{value:.10g}" if isinstance(value, float) else str(value)
+    return text[:40]
 
 
 def _eval(node: ast.AST) -> Any:
@@ -92,7 +104,7 @@ def _eval(node: ast.AST) -> Any:
         except OverflowError:
             raise RetryException("the result is too large to compute.") from None
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-        return _UNARY[type(node.op)](_eval(node.operand))
+        return _check_size(_UNARY[type(node.op)](_eval(node.operand)))
     if isinstance(node, ast.Name):
         if node.id in _CONSTANTS:
             return _CONSTANTS[node.id]
@@ -105,7 +117,8 @@ def _eval(node: ast.AST) -> Any:
         try:
             return _check_size(func(*args))
         except (ValueError, TypeError) as exc:
-            raise RetryException(f"{node.func.id}{tuple(args)} is not defined: {exc}.") from None
+            shown = ", ".join(_short(a) for a in args[:4]) + (", …" if len(args) > 4 else "")
+            raise RetryException(f"{node.func.id}({shown}) is not defined: {str(exc)[:120]}.") from None
         except OverflowError:
             raise RetryException("the result is too large to compute.") from None
     raise RetryException(
@@ -136,7 +149,7 @@ class CalculatorArgs(BaseModel):
     expression: str = Field(..., description="Arithmetic expression, e.g. '(17 * 23) / 4' or 'sqrt(2)'.")
 
 
-class Calculator(Tool):
+class Calculator(BoundedTool):
     name = "calculator"
     description = "Evaluates an arithmetic expression exactly (+ - * / // % **, sqrt, log, round, min, max...)."
     Args = CalculatorArgs

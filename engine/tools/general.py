@@ -4,6 +4,8 @@ call the tool correctly."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 import statistics as stats
 from datetime import date, datetime
@@ -13,10 +15,24 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, Field
 
 from engine.errors import RetryException
-from engine.tools.base import Tool
+from engine.tools.bounded import BoundedTool
 
 MAX_VALUES = 100_000
 MAX_TEXT = 200_000
+MAX_OUTPUT_CHARS = 200_000  # a replace may not grow the text past this
+MAX_ITEMS = 1_000  # numbers or dates listed by text_tools
+MAX_COLUMNS = 200
+
+
+def _shown(text: object, limit: int = 40) -> str:
+    """A short, printable echo of user or model text for an error message."""
+    value = "".join(ch if ch.isprintable() else "?" for ch in str(text))
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+def _finite(values: list[float] | None, what: str) -> None:
+    if values and not all(math.isfinite(v) for v in values):
+        raise RetryException(f"statistics: {what} must be finite numbers (no NaN or infinity).")
 
 
 # ---- statistics ---------------------------------------------------------------------
@@ -38,23 +54,36 @@ def _series(args: StatisticsArgs) -> tuple[list[float], list[float] | None]:
     x, y = args.values, args.y
     if args.table is not None:
         columns = list(args.table)
+        if len(columns) > MAX_COLUMNS or sum(len(v) for v in args.table.values()) > MAX_VALUES:
+            raise RetryException(f"statistics accepts at most {MAX_COLUMNS} columns and {MAX_VALUES} values in all.")
+        listed = ", ".join(_shown(c) for c in columns[:20]) + (", …" if len(columns) > 20 else "")
         x_col = args.x_column or (columns[0] if columns else None)
         if x_col not in args.table:
-            raise RetryException(f"statistics: column '{x_col}' is not in the table; columns are {columns}.")
+            raise RetryException(f"statistics: column '{_shown(x_col)}' is not in the table; columns are: {listed}.")
         x = args.table[x_col]
         if args.y_column or args.operation in ("correlation", "regression"):
             y_col = args.y_column or (columns[1] if len(columns) > 1 else None)
             if y_col not in args.table:
-                raise RetryException(f"statistics: give y_column, one of {columns}.")
+                raise RetryException(f"statistics: give y_column, one of: {listed}.")
             y = args.table[y_col]
     if not x:
         raise RetryException('statistics needs numbers: {"operation": "mean", "values": [3, 5, 8]}.')
     if len(x) > MAX_VALUES or (y is not None and len(y) > MAX_VALUES):
         raise RetryException(f"statistics accepts at most {MAX_VALUES} values.")
+    _finite(x, "the values")
+    _finite(y, "the y values")
     return x, y
 
 
 def compute_statistics(args: StatisticsArgs) -> dict:
+    result = _compute(args)
+    flat = [v for value in result.values() for v in (value if isinstance(value, list) else [value])]
+    if not all(math.isfinite(v) for v in flat if isinstance(v, float)):
+        raise RetryException(f"statistics {args.operation}: the values are too large to compute with.")
+    return result
+
+
+def _compute(args: StatisticsArgs) -> dict:
     x, y = _series(args)
     op = args.operation
     try:
@@ -90,11 +119,11 @@ def compute_statistics(args: StatisticsArgs) -> dict:
         return summary
     except stats.StatisticsError as exc:
         raise RetryException(f"statistics {op}: {exc}.") from None
-    except OverflowError:
-        raise RetryException(f"statistics {op}: the values are too large.") from None
+    except (OverflowError, ArithmeticError, ValueError):
+        raise RetryException(f"statistics {op}: the values are too large to compute with.") from None
 
 
-class Statistics(Tool):
+class Statistics(BoundedTool):
     name = "statistics"
     description = "Descriptive statistics over a list or a small table: mean, median, stdev, quantiles, min/max, correlation, linear regression."
     Args = StatisticsArgs
@@ -109,8 +138,8 @@ class Statistics(Tool):
 class TextArgs(BaseModel):
     operation: Literal["count", "replace", "extract_numbers", "extract_dates"]
     text: str = Field(..., max_length=MAX_TEXT)
-    find: str | None = Field(None, description="For replace: the text to find.")
-    replace_with: str | None = Field(None, description="For replace: the replacement.")
+    find: str | None = Field(None, max_length=MAX_TEXT, description="For replace: the text to find.")
+    replace_with: str | None = Field(None, max_length=MAX_TEXT, description="For replace: the replacement.")
 
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d{1,3}(?:[ ,\u202f]\d{3})+(?:[.,]\d+)?(?![\w])|[-+]?\d+(?:[.,]\d+)?%?")
@@ -128,7 +157,7 @@ _DATES = [
 ]
 
 
-class TextTools(Tool):
+class TextTools(BoundedTool):
     name = "text_tools"
     description = "Text utilities: word/character count, find and replace, extract numbers or dates from a passage."
     Args = TextArgs
@@ -140,13 +169,27 @@ class TextTools(Tool):
             if not args.find:
                 raise RetryException('text_tools replace needs "find" (and "replace_with").')
             count = args.text.count(args.find)
-            return {"text": args.text.replace(args.find, args.replace_with or ""), "replacements": count}
+            replacement = args.replace_with or ""
+            size = len(args.text) + count * (len(replacement) - len(args.find))  # known before building it
+            if size > MAX_OUTPUT_CHARS:
+                raise RetryException(
+                    f"text_tools replace would produce {size:,} characters, over the {MAX_OUTPUT_CHARS:,} limit; "
+                    "replace in a shorter text or with a shorter replacement."
+                )
+            return {"text": args.text.replace(args.find, replacement), "replacements": count}
         if args.operation == "extract_numbers":
-            return {"numbers": [m.group(0) for m in _NUMBER.finditer(args.text)]}
+            numbers = list(itertools.islice((m.group(0) for m in _NUMBER.finditer(args.text)), MAX_ITEMS + 1))
+            return _listed("numbers", numbers)
         found: list[tuple[int, str]] = []
         for pattern in _DATES:
-            found.extend((m.start(), m.group(0)) for m in pattern.finditer(args.text))
-        return {"dates": [d for _, d in sorted(found)]}
+            found.extend((m.start(), m.group(0)) for m in itertools.islice(pattern.finditer(args.text), MAX_ITEMS + 1))
+        return _listed("dates", [d for _, d in sorted(found)])
+
+
+def _listed(key: str, items: list[str]) -> dict:
+    if len(items) <= MAX_ITEMS:
+        return {key: items}
+    return {key: items[:MAX_ITEMS], "note": f"only the first {MAX_ITEMS} {key} are listed"}
 
 
 # ---- dates ----------------------------------------------------------------------------------
@@ -158,6 +201,20 @@ class DateTimeArgs(BaseModel):
     value: str | None = Field(None, description="For parse: an ISO 8601 date or date-time.")
 
 
+_ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+){0,2}")
+
+
+def _zone(name: str) -> ZoneInfo:
+    """An IANA time zone; anything else (a path, a huge name) is refused before any file is opened."""
+    hint = "use an IANA name like Europe/Paris."
+    if len(name) > 64 or not _ZONE.fullmatch(name):
+        raise RetryException(f"unknown timezone '{_shown(name)}'; {hint}")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise RetryException(f"unknown timezone '{_shown(name)}'; {hint}") from None
+
+
 def _iso(value: str | None, field: str) -> datetime:
     if not value:
         raise RetryException(f"datetime needs '{field}' as an ISO 8601 date like 2026-01-31.")
@@ -167,11 +224,11 @@ def _iso(value: str | None, field: str) -> datetime:
     try:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise RetryException(f"'{field}' expects an ISO 8601 date like 2026-01-31, not '{text[:40]}'.") from None
+        raise RetryException(f"'{field}' expects an ISO 8601 date like 2026-01-31, not '{_shown(text)}'.") from None
     return parsed
 
 
-class DateTimeTool(Tool):
+class DateTimeTool(BoundedTool):
     name = "datetime"
     description = (
         "Dates: the current time in a timezone, the difference between two dates, or parsing an ISO 8601 date."
@@ -180,13 +237,7 @@ class DateTimeTool(Tool):
 
     def run(self, args: DateTimeArgs) -> dict:
         if args.operation == "now":
-            try:
-                zone = ZoneInfo(args.timezone)
-            except (ZoneInfoNotFoundError, ValueError):
-                raise RetryException(
-                    f"unknown timezone '{args.timezone}'; use an IANA name like Europe/Paris."
-                ) from None
-            now = datetime.now(zone)
+            now = datetime.now(_zone(args.timezone))
             return {"now": now.isoformat(timespec="seconds"), "weekday": now.strftime("%A"), "timezone": args.timezone}
         if args.operation == "difference":
             start, end = _iso(args.start, "start"), _iso(args.end, "end")
@@ -260,19 +311,28 @@ def convert_units(value: float, from_unit: str, to_unit: str) -> float:
         return {"c": kelvin - 273.15, "f": (kelvin - 273.15) * 9 / 5 + 32, "k": kelvin}[dst[0]]
     if src not in _UNITS or dst not in _UNITS:
         unknown = from_unit if src not in _UNITS else to_unit
-        raise RetryException(f"unknown unit '{unknown}'; known units: {', '.join(sorted(_UNITS))}, C, F, K.")
+        raise RetryException(f"unknown unit '{_shown(unknown)}'; known units: {', '.join(sorted(_UNITS))}, C, F, K.")
     (kind_a, factor_a), (kind_b, factor_b) = _UNITS[src], _UNITS[dst]
     if kind_a != kind_b:
-        raise RetryException(f"cannot convert {kind_a} ({from_unit}) to {kind_b} ({to_unit}).")
+        raise RetryException(f"cannot convert {kind_a} ({_shown(from_unit)}) to {kind_b} ({_shown(to_unit)}).")
     return value * factor_a / factor_b
 
 
-class UnitConverter(Tool):
+def _checked_conversion(value: float, from_unit: str, to_unit: str) -> float:
+    if not math.isfinite(value):
+        raise RetryException("unit_converter needs a finite number as value.")
+    result = convert_units(value, from_unit, to_unit)
+    if not math.isfinite(result):
+        raise RetryException(f"{value:g} {_shown(from_unit)} is too large to express in {_shown(to_unit)}.")
+    return result
+
+
+class UnitConverter(BoundedTool):
     name = "unit_converter"
     description = "Converts a value between units of length, mass, volume, time, data size, energy and temperature."
     Args = UnitArgs
     computes = True
 
     def run(self, args: UnitArgs) -> str:
-        result = convert_units(args.value, args.from_unit, args.to_unit)
-        return f"{args.value:g} {args.from_unit} = {result:.6g} {args.to_unit}"
+        result = _checked_conversion(args.value, args.from_unit, args.to_unit)
+        return f"{args.value:g} {_shown(args.from_unit)} = {result:.6g} {_shown(args.to_unit)}"

@@ -6,7 +6,9 @@ whole process (like the embedding model, it is infrastructure, not conversation
 state). Each server's tools are listed at start-up and wrapped as ``Tool``s with
 their JSON schemas. A server that fails to start or dies mid-call becomes a
 readable error Observation and is marked down in the catalogue; the app keeps
-working.
+working. A server that does not answer a call in time (hung, stopped) is marked
+down too: later calls fail at once with a readable sentence until ``restart`` or
+``health_check`` brings it back.
 """
 
 from __future__ import annotations
@@ -118,6 +120,23 @@ class MCPHub:
             self._mark_down(name, f"did not start within {wait_s:.0f} s")
         return self.status[name]
 
+    def health_check(self, name: str, timeout_s: float = 5.0) -> ServerStatus:
+        """Ask a server that is up for its tools (marking it down when it does not answer); restart one that is down."""
+        status = self.status[name]
+        if status.state != "up":
+            return self.restart(name, wait_s=max(timeout_s, 1.0))
+        client = self._clients.get(name)
+        if client is None:
+            return self.restart(name, wait_s=max(timeout_s, 1.0))
+        future = asyncio.run_coroutine_threadsafe(asyncio.wait_for(client.list_tools(), timeout_s), self._loop)
+        try:
+            future.result(timeout_s + 1)
+        except Exception as exc:  # no answer, or a broken pipe: the server is down
+            future.cancel()
+            self._mark_down(name, f"did not answer a health check ({_short(exc)})")
+            self.stop_server(name)
+        return self.status[name]
+
     def stop_server(self, name: str) -> None:
         stop = self._stops.get(name)
         if stop is not None:
@@ -218,7 +237,12 @@ class MCPHub:
         try:
             return await asyncio.wrap_future(future)
         except (TimeoutError, FutureTimeout):
-            return f"Error: the real-time data server '{server}' did not answer {tool} within {timeout_s:g} s."
+            self._mark_down(server, f"did not answer {tool} within {timeout_s:g} s")
+            self.stop_server(server)
+            return (
+                f"Error: the real-time data server '{server}' did not answer {tool} within {timeout_s:g} s; "
+                "it is marked down until it is restarted. Answer without it."
+            )
         except Exception as exc:
             self._mark_down(server, f"died during a call: {_short(exc)}")
             self.stop_server(server)

@@ -8,8 +8,9 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from engine.rag.embeddings import get_embedder
-from engine.rag.manager import IndexManager, default_manager
+from engine.rag.manager import IndexManager
 from engine.rag.store import Hit, IndexProblem
+from engine.rag.themes import BadThemeName
 from engine.tools.base import Tool
 from engine.tools.results import Passage, ToolResult
 
@@ -22,7 +23,7 @@ class SearchDocsArgs(BaseModel):
 
 
 def search_hits(theme: str, query: str, k: int = 4, manager: IndexManager | None = None) -> list[Hit]:
-    index = (manager or default_manager()).get(theme)
+    index = (manager or IndexManager()).get(theme)
     vector = get_embedder().encode([query])[0]
     return index.search(vector, k)
 
@@ -61,7 +62,7 @@ class SearchDocs(Tool):
     def run(self, args: SearchDocsArgs) -> ToolResult | str:
         try:
             hits = search_hits(self.theme, args.query, args.k, self.manager)
-        except IndexProblem as exc:
+        except (IndexProblem, BadThemeName) as exc:
             return f"Error: {exc}"
         passages = [
             Passage(source=h.chunk.source, location=h.chunk.location, text=h.chunk.text, score=h.score) for h in hits

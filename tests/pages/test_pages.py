@@ -91,3 +91,65 @@ def test_catalogue_lists_the_mcp_tools_and_router_scores(app_env, monkeypatch):
     table = at.dataframe[0].value
     assert "sales_query" in table["tool"].tolist()[:6]
     assert set(table.columns) == {"tool", "score", "offered", "why"}
+
+
+def test_index_browser_after_create_the_new_theme_is_selected(app_env, tmp_path, monkeypatch):
+    monkeypatch.setenv("THEMES_ROOT", str(tmp_path / "themes"))
+    (tmp_path / "themes" / "alpha").mkdir(parents=True)
+    at = new_app(BROWSER)
+    assert at.selectbox(key="browser_theme").value == "alpha"
+    at.text_input(key="new_theme").set_value("zulu").run()
+    at.button(key="create_theme").click().run()
+    assert not at.exception
+    assert at.selectbox(key="browser_theme").value == "zulu"
+
+
+def test_index_browser_shows_the_index_after_ingest_and_refuses_files_one_line_each(app_env, tmp_path, monkeypatch):
+    monkeypatch.setenv("THEMES_ROOT", str(tmp_path / "themes"))
+    (tmp_path / "themes" / "ops").mkdir(parents=True)
+    at = new_app(BROWSER)
+    long_name = "n" * 300 + ".md"
+    at.file_uploader(key="uploads").set_value(
+        [
+            ("route.md", b"# Route\n\nTrucks leave at six.\n", "text/markdown"),
+            ("blob.bin", b"\x00\x01", "application/octet-stream"),
+            (long_name, b"# Long\n\nname.\n", "text/markdown"),
+        ]
+    ).run()
+    at.button(key="ingest_button").click().run()
+    assert not at.exception
+    assert "1 added" in at.success[0].value
+    errors = [e.value for e in at.error]
+    assert len(errors) == 2
+    assert any("blob.bin: unsupported file type '.bin'" in e for e in errors)
+    assert any("over the 200 limit" in e and long_name not in e for e in errors)
+    assert not any("no index yet" in i.value for i in at.info)  # the page shows the index as it now is
+    assert at.dataframe[0].value["name"].tolist() == ["route.md"]
+
+
+def test_index_browser_removes_a_damaged_index_after_confirmation(app_env, tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.setenv("THEMES_ROOT", str(tmp_path / "themes"))
+    (tmp_path / "themes" / "ops").mkdir(parents=True)
+    (tmp_path / "themes" / "ops" / "a.md").write_text("# A\n\nAlpha content.\n")
+    from engine.rag.ingest import ingest_paths
+    from engine.rag.manager import IndexManager
+    from engine.rag.store import ThemeIndex
+
+    indexes = Path(os.environ["INDEX_ROOT"])
+    ingest_paths("ops", [tmp_path / "themes" / "ops"], manager=IndexManager(root=indexes))
+    gen = indexes / "ops" / ThemeIndex.load("ops", indexes).generation
+    (gen / "vectors.npy").write_bytes(b"broken")
+    at = new_app(BROWSER)
+    at.selectbox(key="browser_theme").set_value("ops").run()
+    assert any("damaged" in e.value for e in at.error)
+    at.button(key="remove_index").click().run()
+    assert "Remove the whole index of theme ops" in at.warning[0].value
+    at.button(key="remove_cancel").click().run()
+    assert (indexes / "ops" / "CURRENT").exists()
+    at.button(key="remove_index").click().run()
+    at.button(key="remove_yes").click().run()
+    assert not at.exception
+    assert not (indexes / "ops").exists() and (tmp_path / "themes" / "ops" / "a.md").exists()
+    assert any("was removed" in s.value for s in at.success)

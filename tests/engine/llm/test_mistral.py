@@ -108,3 +108,13 @@ def test_engine_turns_a_dead_backend_into_an_error_block(fake_server):
     last = parse_blocks(text)[-1]
     assert last.type is ReActType.ERROR and "HTTP 503" in last.content
     assert engine.result.status == "error"
+
+
+def test_sync_calls_after_a_refused_one_use_a_client_of_their_own_loop(fake_server):
+    fake_server.script.extend([{"status": 400}, {"text": "Answer: second"}, {"text": "Answer: third"}])
+    llm = make(fake_server)
+    with pytest.raises(LLMError, match="HTTP 400"):
+        llm.generate([{"role": "user", "content": "first"}])
+    assert llm.generate([{"role": "user", "content": "again"}]).text == "Answer: second"
+    assert llm.generate([{"role": "user", "content": "and again"}]).text == "Answer: third"
+    assert len(llm._clients) <= 1  # clients of finished event loops are dropped

@@ -1,10 +1,16 @@
 """Ingest of every format, every bad-file case, incremental re-ingest."""
 
+import os
+import tracemalloc
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
-from engine.rag.ingest import delete_document, ingest_paths
+from engine.rag.ingest import delete_document, ingest_paths, remove_theme_index
+from engine.rag.manager import IndexManager
 from engine.rag.readers import read_sections
-from engine.rag.store import ThemeIndex
+from engine.rag.store import IndexProblem, ThemeIndex, theme_dir
+from engine.rag.themes import BadThemeName
 from engine.tools.theme import format_hits, search_hits
 from tests.engine.rag.conftest import make_pdf
 
@@ -26,10 +32,10 @@ def corpus(tmp_path):
 
 
 def test_every_supported_format_goes_in(corpus, manager, embedder):
-    report = ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    report = ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
     assert sorted(report.added) == ["faq.html", "notes.txt", "policy.md", "report.pdf", "sales.csv"]
     assert report.skipped == []
-    index = manager.get("t")
+    index = manager.get("tt")
     locations = {(c.source, c.location) for c in index.chunks}
     assert ("policy.md", "Policy > Travel") in locations
     assert ("report.pdf", "page 2") in locations
@@ -40,8 +46,8 @@ def test_every_supported_format_goes_in(corpus, manager, embedder):
 
 
 def test_search_returns_the_right_chunk_with_source_and_score(corpus, manager, embedder):
-    ingest_paths("t", [corpus], manager=manager, embedder=embedder)
-    hits = search_hits("t", "hotel price limit in Paris", k=3, manager=manager)
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
+    hits = search_hits("tt", "hotel price limit in Paris", k=3, manager=manager)
     assert hits[0].chunk.source == "policy.md" and "160 euros" in hits[0].chunk.text
     assert hits[0].score > hits[-1].score
     text = format_hits(hits)
@@ -65,7 +71,7 @@ def test_bad_files_are_skipped_with_one_line_and_the_rest_goes_in(tmp_path, mana
     good.write_text("# Good\n\nA perfectly fine document.")
     bad = tmp_path / name
     bad.write_bytes(content)
-    report = ingest_paths("t", [bad, good], manager=manager, embedder=embedder)
+    report = ingest_paths("tt", [bad, good], manager=manager, embedder=embedder)
     assert report.added == ["good.md"]
     assert len(report.skipped) == 1 and report.skipped[0].startswith(name) and reason in report.skipped[0]
     assert "\n" not in report.skipped[0]
@@ -81,38 +87,104 @@ def test_oversized_file_is_skipped(tmp_path):
 
 
 def test_reingest_of_unchanged_files_costs_nothing(corpus, manager, embedder, monkeypatch):
-    ingest_paths("t", [corpus], manager=manager, embedder=embedder)
-    before = manager.get("t")
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
+    before = manager.get("tt")
     calls = []
     monkeypatch.setattr(embedder, "encode", lambda texts, **kw: calls.append(texts))
-    report = ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    report = ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
     assert calls == [] and report.added == [] and report.replaced == []
     assert len(report.unchanged) == 5
-    assert manager.get("t") is before
+    assert manager.get("tt") is before
 
 
 def test_changed_file_replaces_its_old_chunks(corpus, manager, embedder):
-    ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
     (corpus / "notes.txt").write_text("The refresh now runs at 04:30 every night.")
-    report = ingest_paths("t", [corpus], manager=manager, embedder=embedder)
+    report = ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
     assert report.replaced == ["notes.txt"] and report.chunks_added == 1
-    texts = [c.text for c in manager.get("t").chunks_of("notes.txt")]
+    texts = [c.text for c in manager.get("tt").chunks_of("notes.txt")]
     assert texts == ["The refresh now runs at 04:30 every night."]
-    reloaded = ThemeIndex.load("t", manager.root)
+    reloaded = ThemeIndex.load("tt", manager.root)
     assert [c.text for c in reloaded.chunks_of("notes.txt")] == texts
 
 
 def test_delete_document(corpus, manager, embedder):
-    ingest_paths("t", [corpus], manager=manager, embedder=embedder)
-    assert delete_document("t", "policy.md", manager=manager)
-    index = ThemeIndex.load("t", manager.root)
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
+    assert delete_document("tt", "policy.md", manager=manager)
+    index = ThemeIndex.load("tt", manager.root)
     assert "policy.md" not in index.manifest.documents and not index.chunks_of("policy.md")
     assert index.index.ntotal == len(index.chunks)
-    assert not delete_document("t", "policy.md", manager=manager)
+    assert not delete_document("tt", "policy.md", manager=manager)
 
 
 def test_progress_is_reported(corpus, manager, embedder):
     seen = []
-    ingest_paths("t", [corpus], manager=manager, embedder=embedder, progress=lambda d, t, m: seen.append((d, t, m)))
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder, progress=lambda d, t, m: seen.append((d, t, m)))
     assert seen[0][0] == 0 and seen[-1] == (5, 5, "done")
     assert any(m.startswith("embedding") for _, _, m in seen)
+
+
+def test_sizes_are_checked_before_reading(tmp_path, manager, embedder):
+    huge = tmp_path / "huge.txt"
+    with huge.open("wb") as fh:
+        fh.truncate(3 * 1024**3)  # sparse: 3 GB that take no disk
+    good = tmp_path / "good.md"
+    good.write_text("# Good\n\nFine.")
+    tracemalloc.start()
+    try:
+        report = ingest_paths("tt", [huge, good], manager=manager, embedder=embedder)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert report.added == ["good.md"] and "over the 20 MB limit" in report.skipped[0]
+    assert peak < 50_000_000
+
+
+def test_fifo_is_skipped_without_blocking(tmp_path, manager, embedder):
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)
+    report = ingest_paths("tt", [fifo], manager=manager, embedder=embedder)
+    assert report.skipped == ["pipe.md: not a regular file."]
+
+
+def test_a_second_process_cache_sees_the_new_generation(corpus, tmp_path, embedder):
+    app, cli = IndexManager(root=tmp_path / "idx"), IndexManager(root=tmp_path / "idx")
+    ingest_paths("tt", [corpus / "policy.md"], manager=app, embedder=embedder)
+    cached = app.get("tt")
+    ingest_paths("tt", [corpus / "notes.txt"], manager=cli, embedder=embedder)  # another process's ingest
+    assert app.get("tt") is not cached
+    ingest_paths("tt", [corpus / "faq.html"], manager=app, embedder=embedder)
+    assert set(ThemeIndex.load("tt", tmp_path / "idx").manifest.documents) == {"policy.md", "notes.txt", "faq.html"}
+
+
+def test_concurrent_ingests_take_turns_and_keep_both(corpus, tmp_path, embedder):
+    managers = [IndexManager(root=tmp_path / "idx") for _ in range(4)]
+    files = ["policy.md", "notes.txt", "faq.html", "sales.csv"]
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda mf: ingest_paths("tt", [corpus / mf[1]], manager=mf[0], embedder=embedder),
+                      zip(managers, files, strict=True)))  # fmt: skip
+    assert set(ThemeIndex.load("tt", tmp_path / "idx").manifest.documents) == set(files)
+
+
+def test_an_unreadable_index_is_rebuilt_from_the_documents(corpus, manager, embedder):
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
+    gen = theme_dir("tt", manager.root) / manager.get("tt").generation
+    (gen / "chunks.jsonl").write_text("garbage")
+    manager.invalidate("tt")
+    report = ingest_paths("tt", [corpus / "policy.md"], manager=manager, embedder=embedder)
+    assert report.rebuilt and "damaged" in report.rebuilt and report.added == ["policy.md"]
+    assert set(ThemeIndex.load("tt", manager.root).manifest.documents) == {"policy.md"}
+
+
+def test_remove_theme_index_then_ingest_again(corpus, manager, embedder):
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
+    assert remove_theme_index("tt", manager=manager)
+    with pytest.raises(IndexProblem, match="no index yet"):
+        manager.get("tt")
+    assert ingest_paths("tt", [corpus], manager=manager, embedder=embedder).added
+
+
+def test_a_bad_theme_name_is_refused_before_anything_is_written(corpus, manager, embedder):
+    with pytest.raises(BadThemeName):
+        ingest_paths("../up", [corpus], manager=manager, embedder=embedder)
+    assert not manager.root.exists() or list(manager.root.iterdir()) == []

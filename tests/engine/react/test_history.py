@@ -1,3 +1,5 @@
+import re
+
 from engine.llm.base import LLMError
 from engine.llm.scripted import ScriptedLLM
 from engine.react.agent import ReActEngine
@@ -74,3 +76,22 @@ def test_set_history_uses_the_llm_to_summarise_and_sends_it():
     system = llm.calls[1][0]["content"]
     assert "Earlier they asked about Q1 revenue." in system
     assert llm.calls[1][-1] == {"role": "user", "content": "next question"}
+
+
+def test_pinned_messages_are_bounded_by_their_share_of_the_budget():
+    huge = "P" * 10_000_000
+    history = [{"role": "user", "content": huge, "pinned": True}, {"role": "user", "content": "latest question"}]
+    out = compress_history(history, budget_tokens=1000, summarise=lambda p: "summary")
+    assert out[0].get("pinned") and out[0]["content"].startswith("PPPP") and out[0]["content"].endswith("[…]")
+    assert sum(estimate_tokens(m["content"]) for m in out) <= 1000
+    assert out[-1]["content"] == "latest question"
+
+
+def test_the_summariser_reads_a_bounded_transcript_of_the_latest_turns():
+    seen = []
+    history = [{"role": "user", "content": f"old turn {i} " + "x" * 2_000} for i in range(100)]
+    history.append({"role": "user", "content": "now"})
+    compress_history(history, budget_tokens=1000, summarise=lambda p: seen.append(p) or "summary")
+    assert len(seen) == 1 and len(seen[0]) < 1000 * 4 * 4 + 2000
+    turns = [int(n) for n in re.findall(r"old turn (\d+) ", seen[0])]
+    assert turns and min(turns) > 80 and max(turns) >= 97  # the latest older turns, never the first ones

@@ -94,3 +94,30 @@ def test_fuzz_arbitrary_text(text):
         assert exc.message.strip()
     else:
         assert isinstance(result, (int, float)) and not isinstance(result, bool)
+
+
+@pytest.mark.parametrize(
+    ("expression", "message"),
+    [
+        ("(-8)**(1/3)", "not a real number"),
+        ("(-1)**0.5", "not a real number"),
+        ("9**9999", "too large"),
+        ("factorial(500) * factorial(500) * factorial(500) * factorial(500)", "too large"),
+        ("1e308 * 10", "not a finite number"),
+        ("-(1e308 * 10)", "not a finite number"),
+    ],
+)
+def test_hostile_results_are_one_readable_sentence(expression, message):
+    with pytest.raises(RetryException, match=message):
+        evaluate(expression)
+
+
+def test_the_largest_allowed_integer_prints():
+    text = Calculator().run(CalculatorArgs(expression="factorial(500) * factorial(500) * factorial(500)"))
+    assert len(text) > 3000 and text.isdigit()
+
+
+def test_error_messages_do_not_echo_huge_numbers():
+    with pytest.raises(RetryException) as info:
+        evaluate("log(-(10**3000))")
+    assert "3001-digit number" in info.value.message and len(info.value.message) < 200

@@ -122,3 +122,54 @@ def test_ask_user_arguments():
     assert tool.validate({"question": "Which year?", "choices": ["2025"]}).choices == ["2025"]
     with pytest.raises(RetryException, match="'question'"):
         tool.validate({"question": ""})
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"operation": "mean", "values": [1.0, float("nan")]},
+        {"operation": "stdev", "values": [1.0, float("inf")]},
+        {"operation": "summary", "values": [float("-inf"), 2.0]},
+        {"operation": "correlation", "values": [1.0, 2.0], "y": [float("nan"), 1.0]},
+    ],
+)
+def test_statistics_refuses_non_finite_values_in_one_sentence(args):
+    with pytest.raises(RetryException, match="finite numbers"):
+        run(Statistics(), **args)
+
+
+def test_statistics_overflow_and_huge_tables_are_readable():
+    with pytest.raises(RetryException, match="too large"):
+        run(Statistics(), operation="mean", values=[1e308, 1e308])
+    with pytest.raises(RetryException, match="at most"):
+        run(Statistics(), operation="mean", table={f"c{i}": [1.0] for i in range(500)})
+    with pytest.raises(RetryException) as info:
+        run(Statistics(), operation="mean", table={"a" * 5000: [1.0]}, x_column="b" * 5000)
+    assert len(info.value.message) < 300
+
+
+def test_text_tools_bound_their_output():
+    with pytest.raises(RetryException, match="over the 200,000 limit"):
+        run(TextTools(), operation="replace", text="ab" * 1000, find="a", replace_with="x" * 1000)
+    numbers = run(TextTools(), operation="extract_numbers", text="7 " * 5000)
+    assert len(numbers["numbers"]) == 1000 and "first 1000" in numbers["note"]
+    dates = run(TextTools(), operation="extract_dates", text="2026-01-31 " * 3000)
+    assert len(dates["dates"]) == 1000
+
+
+@pytest.mark.parametrize("zone", ["x" * 300, "../../../../etc/passwd", "/etc/localtime", "Europe/../../x", "a\x00b"])
+def test_datetime_refuses_path_like_or_huge_zones_without_echoing_paths(zone):
+    with pytest.raises(RetryException) as info:
+        run(DateTimeTool(), operation="now", timezone=zone)
+    message = info.value.message
+    assert message.startswith("unknown timezone") and len(message) < 140 and "site-packages" not in message
+
+
+def test_unit_converter_refuses_infinite_results():
+    with pytest.raises(RetryException, match="too large"):
+        run(UnitConverter(), value=1e308, from_unit="TB", to_unit="B")
+    with pytest.raises(RetryException, match="finite number"):
+        run(UnitConverter(), value=float("nan"), from_unit="km", to_unit="m")
+    with pytest.raises(RetryException) as info:
+        run(UnitConverter(), value=1, from_unit="q" * 10_000, to_unit="m")
+    assert len(info.value.message) < 400

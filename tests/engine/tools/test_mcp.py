@@ -146,3 +146,40 @@ def test_streamable_http_server_by_url():
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def _hub_call(hub, server, tool, args, timeout_s):
+    import asyncio
+
+    return asyncio.run(hub.call(server, tool, args, timeout_s=timeout_s))
+
+
+def test_a_hung_server_is_marked_down_and_later_calls_fail_fast(flaky_hub, monkeypatch):
+    pid = int(_hub_call(flaky_hub, "flaky", "pid", {}, 10))
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        first = _hub_call(flaky_hub, "flaky", "echo", {"text": "hello?"}, 1.0)
+        assert "did not answer echo within 1 s" in first and "marked down" in first
+        assert flaky_hub.status["flaky"].state == "down"
+        sent = []
+        real_call = flaky_hub._call
+        monkeypatch.setattr(flaky_hub, "_call", lambda *a: sent.append(a) or real_call(*a))
+        second = _hub_call(flaky_hub, "flaky", "echo", {"text": "again"}, 10)
+        assert second.startswith("Error: the real-time data server 'flaky' is down (did not answer echo")
+        assert sent == []  # failed at once: nothing was sent to the hung server
+        monkeypatch.undo()
+    finally:
+        os.kill(pid, signal.SIGKILL)
+    assert flaky_hub.health_check("flaky", timeout_s=20).state == "up"
+    assert _hub_call(flaky_hub, "flaky", "echo", {"text": "back"}, 10) == "echo: back"
+    assert flaky_hub.health_check("flaky").state == "up"  # a ping of a healthy server keeps it up
+
+
+def test_disk_usage_reports_only_configured_paths(data_hub):
+    root = _hub_call(data_hub, "analyst-data", "disk_usage", {"path": "/"}, 20)
+    assert json.loads(root)["total_gb"] > 0
+    for probe in ("/etc", "/nonexistent/secret", "/root/.ssh"):
+        answer = _hub_call(data_hub, "analyst-data", "disk_usage", {"path": probe}, 20)
+        assert answer.startswith("Error: disk_usage refused the call") and "reports only these paths" in answer
+    clock = _hub_call(data_hub, "analyst-data", "clock", {"timezone": "../../" + "x" * 300}, 20)
+    assert "unknown timezone" in clock and "site-packages" not in clock
