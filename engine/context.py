@@ -40,6 +40,15 @@ def _files_signature(paths: list[Path]) -> tuple:
     return tuple(entries)
 
 
+class _Encode:
+    def __init__(self, encode: Any, similarity_range: tuple[float, float]) -> None:
+        self._encode = encode
+        self.similarity_range = similarity_range
+
+    def __call__(self, texts: list[str]) -> Any:
+        return self._encode(texts)
+
+
 class EngineContext:
     def __init__(
         self,
@@ -166,11 +175,13 @@ class EngineContext:
                 self._catalogs = {key: cached, **dict(list(self._catalogs.items())[:7])}
         return cached
 
-    def embed(self, texts: list[str]) -> Any:
-        """The embedding model's vectors for ``texts`` (loaded once per process)."""
+    @property
+    def embed(self) -> Any:
+        """The embedding model's ``encode`` (loaded once per process), carrying its similarity range."""
         from engine.rag.embeddings import get_embedder
 
-        return get_embedder().encode(texts)
+        embedder = get_embedder()
+        return _Encode(embedder.encode, getattr(embedder, "similarity_range", (0.0, 1.0)))
 
     def route(self, prompt: str, tools: ToolRegistry) -> ToolRegistry:
         """The tools to offer for ``prompt``; routing is an optimisation, so any failure offers them all."""

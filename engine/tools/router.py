@@ -36,12 +36,19 @@ class ToolRouter:
         self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
-    def _encode(self, texts: list[str]) -> np.ndarray:
-        if self._embed is None:
-            from engine.rag.embeddings import get_embedder
+    def _encode_query(self, texts: list[str]) -> np.ndarray:
+        if self._embed is not None:  # one function given for both
+            return self._embed(texts)
+        from engine.rag.embeddings import get_embedder
 
-            self._embed = get_embedder().encode
-        return self._embed(texts)
+        return get_embedder().encode_query(texts)
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        if self._embed is not None:
+            return self._embed(texts)
+        from engine.rag.embeddings import get_embedder
+
+        return get_embedder().encode(texts)
 
     def _tool_vectors(self, registry: ToolRegistry) -> dict[str, np.ndarray]:
         texts = {t.name: f"{t.name.replace('_', ' ')}: {t.description}" for t in registry}
@@ -56,7 +63,7 @@ class ToolRouter:
     def explain(self, prompt: str, registry: ToolRegistry) -> list[ToolScore]:
         """Every tool's score for ``prompt`` and whether it would be offered, best first."""
         vectors = self._tool_vectors(registry)
-        query = self._encode([prompt])[0]
+        query = self._encode_query([prompt])[0]
         scored = sorted(((float(np.dot(query, v)), name) for name, v in vectors.items()), reverse=True)
         always = {t.name for t in registry if t.always_on}
         fallback = not scored or scored[0][0] < self.min_score

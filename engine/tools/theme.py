@@ -24,7 +24,14 @@ class SearchDocsArgs(BaseModel):
 
 def search_hits(theme: str, query: str, k: int = 4, manager: IndexManager | None = None) -> list[Hit]:
     index = (manager or IndexManager()).get(theme)
-    vector = get_embedder().encode([query])[0]
+    embedder = get_embedder()
+    if index.manifest.count and index.manifest.embedding_model != embedder.name:
+        raise IndexProblem(
+            f"Theme '{theme}' was indexed with {index.manifest.embedding_model}, and the app now uses "
+            f"{embedder.name}: remove its index in the Index browser and ingest it again "
+            f"(python -m engine ingest --theme {theme} data/themes/{theme})."
+        )
+    vector = embedder.encode_query([query])[0]
     return index.search(vector, k)
 
 
