@@ -4,7 +4,6 @@ import pytest
 
 from engine.grounding import Evidence, best_quote, not_found_message, split_units
 from engine.grounding.figures import extract_figures
-from engine.rag.embeddings import get_embedder
 
 TRAVEL = (
     "Analysts book rail for any trip under four hours. Air travel needs the approval of the team lead. "
@@ -33,7 +32,10 @@ TABLE = "quarter,region,product,revenue_eur\nQ1,France,Centrifuges,1564200\nQ1,B
 
 @pytest.fixture(scope="module")
 def embed():
-    return get_embedder().encode
+    """The embedding function the engine hands to the quote ranking (with its similarity range)."""
+    from engine.context import EngineContext
+
+    return EngineContext().embed
 
 
 @pytest.fixture(scope="module")

@@ -57,7 +57,7 @@ def registry():
 
 @pytest.fixture(scope="module")
 def router():
-    return ToolRouter(get_embedder().encode, top_k=5)
+    return ToolRouter(top_k=5)  # the default encoders: questions as queries, descriptions as passages
 
 
 @pytest.mark.parametrize(
