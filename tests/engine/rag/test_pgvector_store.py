@@ -73,6 +73,7 @@ def test_search_finds_the_vector_itself_and_scores_are_cosines(store):
     assert hits[0].chunk.chunk_id == "a.md#7" and hits[0].score == pytest.approx(1.0, abs=1e-5)
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
     assert hits[1].score == pytest.approx(float(vectors[7] @ vectors[int(hits[1].chunk.chunk_id.split("#")[1])]))
+    assert len(theme.search(vectors[0], k=10**6)) == 30  # past pgvector's ef_search bound: no error
 
 
 def test_replacing_a_file_swaps_all_its_chunks_and_keeps_the_others(store):
@@ -261,9 +262,7 @@ def test_from_settings_reads_database_url_at_call_time(monkeypatch, pg_server):
     with pytest.raises(IndexProblem, match="needs DATABASE_URL"):
         PgVectorStore.from_settings()
     monkeypatch.setenv("DATABASE_URL", pg_server.create_database("env").replace("+psycopg", ""))
-    store = PgVectorStore.from_settings()
-    assert store.themes() == []
-    store.close()
+    assert PgVectorStore.from_settings().themes() == []
 
 
 def test_connections_cut_by_the_server_are_replaced(store):
