@@ -8,6 +8,7 @@ from pydantic import ValidationError
 
 from bench.qa.qa_set import DOCS_DIR, KINDS, QAQuestion, load_questions, select
 from bench.qa.scoring import contains_fact, normalise, says_not_found, summarise, verdict
+from bench.qa.scripted_wrong import wrong_figure, wrong_script
 from engine.rag.readers import read_sections
 
 
@@ -188,3 +189,13 @@ def test_summary_counts():
         "not_found_total": 2,
         "not_found_right": 1,
     }
+
+
+def test_scripted_wrong_answers_are_wrong_for_every_question(questions):
+    for q in questions:
+        script = wrong_script(q)
+        assert json.loads(script[0]["tool_calls"][0]["arguments"])["query"]
+        answer = script[-1]["text"]
+        assert "[made_up.pdf]" in answer and script[-1]["repeat"] is True
+        assert verdict(q, ANSWERED | {"answer": answer}) == "confidently_wrong", q.id
+        assert verdict(q, ANSWERED | {"answer": answer, "unsupported": [wrong_figure(q)]}) == "flagged", q.id
