@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,14 @@ def ask(question: QAQuestion, env: dict[str, str]) -> tuple[dict[str, Any], list
     return {"status": "error", "answer": reason}, lines, seconds
 
 
-def run(questions: list[QAQuestion], backend: str, index_root: Path, top4: dict[str, bool]) -> list[QAResult]:
+def run(
+    questions: list[QAQuestion],
+    backend: str,
+    index_root: Path,
+    top4: dict[str, bool],
+    on_result: Callable[[list[QAResult]], None] = lambda results: None,
+) -> list[QAResult]:
+    """Asks every question in turn; ``on_result`` sees the results so far after each one."""
     server = None
     if backend == "scripted-wrong":
         from bench.qa.scripted_wrong import wrong_script
@@ -120,6 +128,7 @@ def run(questions: list[QAQuestion], backend: str, index_root: Path, top4: dict[
             )
             results.append(result)
             print(row(result), flush=True)
+            on_result(results)
     finally:
         if server is not None:
             server.stop()
@@ -145,6 +154,29 @@ def summary_line(questions: list[QAQuestion], results: list[QAResult]) -> str:
     )
 
 
+def by_kind(results: list[QAResult]) -> str:
+    kinds = dict.fromkeys(r.kind for r in results)
+    cells = []
+    for kind in kinds:
+        mine = [r for r in results if r.kind == kind]
+        right = sum(r.verdict == "right" for r in mine)
+        confident = sum(r.verdict == "confidently_wrong" for r in mine)
+        cells.append(f"{kind} {right}/{len(mine)} right, {confident} confidently wrong")
+    return "by kind: " + "; ".join(cells)
+
+
+def save(out: Path, backend: str, questions: list[QAQuestion], results: list[QAResult], top4: dict[str, bool]) -> None:
+    payload = {
+        "backend": backend,
+        "summary": summary_line(questions, results),
+        "retrieval": qa_retrieval.recall_split(questions, top4, "@4"),
+        "results": [r.model_dump() for r in results],
+    }
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.replace(out)  # a reader never sees half a file
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", choices=BACKENDS, default="embedded")
@@ -160,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         questions = select(load_questions(), args.ids, args.limit)
+        if args.out and not args.out.parent.is_dir():
+            raise ValueError(f"the folder of --out does not exist: {args.out.parent}")
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -170,15 +204,16 @@ def main(argv: list[str] | None = None) -> int:
         search, _, sources, _ = qa_retrieval.engine_ranker(index_root)
         top4 = qa_retrieval.source_hits(questions, sources, search)
         print(HEADER, flush=True)
-        results = run(questions, args.backend, index_root, top4)
+
+        def keep(results: list[QAResult]) -> None:
+            if args.out:
+                save(args.out, args.backend, questions, results, top4)
+
+        results = run(questions, args.backend, index_root, top4, on_result=keep)
     print(summary_line(questions, results))
-    split = qa_retrieval.recall_split(questions, top4, "@4")
+    print(by_kind(results))
     print("retrieval, the answer's source among the top-4 passages of search_docs:")
-    print(qa_retrieval.format_results({"search_docs": split}))
-    if args.out:
-        payload = {"backend": args.backend, "summary": summary_line(questions, results), "retrieval": split}
-        payload["results"] = [r.model_dump() for r in results]
-        args.out.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
+    print(qa_retrieval.format_results({"search_docs": qa_retrieval.recall_split(questions, top4, "@4")}))
     return 0
 
 

@@ -54,6 +54,8 @@ def load_questions(path: Path = QUESTIONS_FILE) -> list[QAQuestion]:
 
 def select(questions: list[QAQuestion], ids: str | None = None, limit: int | None = None) -> list[QAQuestion]:
     """The questions named in ``ids`` (comma-separated), then at most ``limit`` of them."""
+    if limit is not None and limit < 1:
+        raise ValueError(f"the limit must be at least 1, not {limit}")
     if ids:
         wanted = [i.strip() for i in ids.split(",") if i.strip()]
         unknown = sorted(set(wanted) - {q.id for q in questions})

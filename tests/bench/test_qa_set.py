@@ -94,6 +94,8 @@ def test_duplicate_ids_and_unknown_selection_are_refused(tmp_path, questions):
         select(questions, ids="nope")
     assert [q.id for q in select(questions, ids="calc_cost,nf_ceo")] == ["calc_cost", "nf_ceo"]
     assert len(select(questions, limit=3)) == 3
+    with pytest.raises(ValueError, match="at least 1"):
+        select(questions, limit=0)
 
 
 @pytest.mark.parametrize(
