@@ -35,6 +35,7 @@ _NOT_FOUND = (
     "aucun passage", "ne contient pas", "ne contiennent pas", "ne precise pas", "ne precisent pas",
     "aucune mention", "n'indique pas", "n'indiquent pas", "pas d'information", "ne trouve pas",
 )  # fmt: skip
+_NOT_ABOUT_TRUST = ("cut at the length limit",)  # engine warnings that say nothing about the answer's support
 _SUPPORT_WORDS = (
     "unsupported", "not supported", "no source", "not verified", "could not be verified", "cannot be verified",
     "evidence", "non verifie", "sans source", "non etaye",
@@ -67,7 +68,7 @@ def says_not_found(answer: str) -> bool:
 
 
 def warning_flags_answer(blocks: list[dict[str, Any]]) -> bool:
-    """A warning block shown after the answer began, or one that speaks of the answer's support."""
+    """A warning block shown after the answer began (except a length cut), or one that speaks of the answer's support."""
     answered = False
     for block in blocks:
         kind = block.get("type")
@@ -75,7 +76,9 @@ def warning_flags_answer(blocks: list[dict[str, Any]]) -> bool:
             answered = True
         elif kind == "warning":
             content = normalise(str(block.get("content", "")))
-            if answered or any(word in content for word in _SUPPORT_WORDS):
+            if any(word in content for word in _SUPPORT_WORDS):
+                return True
+            if answered and not any(phrase in content for phrase in _NOT_ABOUT_TRUST):
                 return True
     return False
 

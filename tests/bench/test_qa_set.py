@@ -171,6 +171,18 @@ ANSWERED = {"type": "done", "status": "answered"}
             [{"type": "warning", "content": "The answer was cut at the length limit."}, {"type": "answer"}],
             "confidently_wrong",
         ),
+        (
+            DOC_Q,
+            ANSWERED | {"answer": "112 trucks."},
+            [{"type": "answer"}, {"type": "warning", "content": "The answer was cut at the length limit."}],
+            "confidently_wrong",
+        ),
+        (
+            DOC_Q,
+            ANSWERED | {"answer": "112 trucks."},
+            [{"type": "warning", "content": "Unsupported figures: 112."}, {"type": "answer"}],
+            "flagged",
+        ),
         (NF_Q, ANSWERED | {"answer": "The documents do not mention the CEO."}, [], "right"),
         (NF_Q, ANSWERED | {"answer": "Voici ce que j'ai.", "grounding": "not_found"}, [], "right"),
         (NF_Q, ANSWERED | {"answer": "The CEO is Martin Dubreuil [made_up.pdf]."}, [], "confidently_wrong"),
