@@ -57,6 +57,17 @@ try:
             clock["now"] += 0.002
             tracer.feed(token)
         tracer.close()
+    elif mode == "table_turn":
+        tracer = StreamlitChatTracer(st.container())
+        tracer.replay("".join(tokens))
+    elif mode == "table_direct":
+        import json
+
+        import pandas as pd
+
+        data = json.loads(tokens[0])
+        st.dataframe(pd.DataFrame(data["rows"], columns=data["columns"]), hide_index=True)
+        st.vega_lite_chart(json.loads(tokens[1]))
     elif mode == "naive":
         box = st.empty()
         text = ""
@@ -82,6 +93,33 @@ def answer_tokens(n: int) -> list[str]:
         if i % 80 == 0:
             tokens.append("\n\n")  # answers come in paragraphs
     return tokens[:n]
+
+
+def table_turn(rows: int = 10_000) -> tuple[list[str], list[str]]:
+    """A turn whose query_table result has ``rows`` rows, with its chart: the raw stream,
+    and the same table and chart as the direct baseline draws them."""
+    import json
+
+    from engine.react.stream import StreamWriter
+    from engine.react.types import ReActType
+    from engine.tools.charts import suggest_chart, to_vega_lite
+    from engine.tools.results import TableData
+
+    table = TableData(
+        columns=["day", "region", "revenue"],
+        dtypes=["date", "text", "number"],
+        rows=[[f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}", f"R{i % 9}", 1000 + i] for i in range(rows)],
+        total_rows=rows,
+    )
+    spec = to_vega_lite(suggest_chart(table), table)
+    writer = StreamWriter()
+    stream = writer.block(ReActType.THOUGHT, "I query the table.")
+    stream += writer.block(ReActType.ACTION, "query_table") + writer.block(ReActType.ACTION_INPUT, '{"sql": "..."}')
+    stream += writer.block(ReActType.OBSERVATION, "day | region | revenue (first rows)")
+    stream += writer.block(ReActType.TABLE, table.model_dump_json())
+    stream += writer.block(ReActType.ANSWER, "Revenue by day.")
+    stream += writer.block(ReActType.CHART, json.dumps(spec))
+    return [stream], [table.model_dump_json(), json.dumps(spec)]
 
 
 def render(mode: str, tokens: list[str]) -> dict:
@@ -124,6 +162,13 @@ def main() -> None:
     big = render("ours_paced", answer_tokens(20_000))
     print(f"ours at 20,000 tokens: {big['seconds'] / 20_000 * 1e6:.1f} µs/token, {big['bytes'] / 1e6:.3f} MB, "
           f"{'no failure' if big['error'] is None else big['error']}")  # fmt: skip
+    stream, direct = table_turn()
+    turn, baseline = render("table_turn", stream), render("table_direct", direct)
+    print(
+        f"turn with a 10,000-row table and a chart: {turn['seconds'] * 1e3:.0f} ms, {turn['bytes'] / 1e6:.2f} MB "
+        f"({turn['messages']} messages); st.dataframe + st.vega_lite_chart alone: {baseline['seconds'] * 1e3:.0f} ms, "
+        f"{baseline['bytes'] / 1e6:.2f} MB (ratio {turn['bytes'] / baseline['bytes']:.2f}x bytes)"
+    )
     lazy = min(cold_start(False) for _ in range(3))
     eager = min(cold_start(True) for _ in range(3))
     print(
