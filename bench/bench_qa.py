@@ -40,6 +40,7 @@ from bench.qa.scoring import Verdict, summarise, verdict  # noqa: E402
 
 BACKENDS = ("embedded", "scripted-wrong")
 QUESTION_TIMEOUT_S = 600
+OPTIONS = {"detail": "normal"}  # the detail level asked of every answer (--detail)
 
 
 class QAResult(BaseModel):
@@ -69,7 +70,7 @@ def clean_env(index_root: Path, server_url: str | None = None) -> dict[str, str]
 def ask(question: QAQuestion, env: dict[str, str]) -> tuple[dict[str, Any], list[dict[str, Any]], float]:
     """Runs one question through the CLI; returns the done object, the blocks before it and the seconds."""
     cmd = [sys.executable, "-m", "engine", "ask", question.question, "--theme", qa_retrieval.THEME]
-    cmd += ["--language", question.language, "--format", "jsonl"]
+    cmd += ["--language", question.language, "--format", "jsonl", "--detail", OPTIONS["detail"]]
     start = time.perf_counter()
     try:
         proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=QUESTION_TIMEOUT_S)
@@ -183,6 +184,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--limit", type=int, help="run at most N questions")
     parser.add_argument("--ids", help="comma-separated question ids")
     parser.add_argument("--out", type=Path, help="write the results as JSON to this file")
+    parser.add_argument(
+        "--detail", choices=["brief", "normal", "detailed"], default="normal", help="detail level asked"
+    )
     return parser.parse_args(argv)
 
 
@@ -190,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench.common import machine
 
     args = parse_args(argv)
+    OPTIONS["detail"] = args.detail
     try:
         questions = select(load_questions(), args.ids, args.limit)
         if args.out and not args.out.parent.is_dir():
