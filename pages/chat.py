@@ -82,16 +82,25 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
                 spinner.empty()
 
 
-def ask(question: str) -> None:
-    history = conversation.history()
-    asked = Turn(role="user", content=question)
-    conversation.turns.append(asked)
-    save(store, user, conversation, settings, asked)
+def say(text: str) -> None:
+    """The analyst's message: kept, saved and shown."""
+    said = Turn(role="user", content=text)
+    conversation.turns.append(said)
+    save(store, user, conversation, settings, said)
     with st.chat_message("user"):
-        st.markdown(question)
+        st.markdown(text)
+
+
+def answer_with(start: Callable[[object], Iterator[str]], history: list[dict[str, str]]) -> None:
     turn = Turn(role="assistant", status="running")
     conversation.turns.append(turn)
-    stream_into(turn, lambda engine: engine.stream_sync(question, HEARTBEAT_S), history)
+    stream_into(turn, start, history)
+
+
+def ask(question: str) -> None:
+    history = conversation.history()
+    say(question)
+    answer_with(lambda engine: engine.stream_sync(question, HEARTBEAT_S), history)
 
 
 def set_aside_from(index: int) -> None:
@@ -147,22 +156,13 @@ if pending is not None and reply is not None and pending.suspended is not None:
     suspended = pending.suspended
     pending.status = "replied"  # the question stays in its turn; the reply is the analyst's message
     save(store, user, conversation, settings, pending)
-    answer = Turn(role="user", content=reply)
-    conversation.turns.append(answer)
-    save(store, user, conversation, settings, answer)
-    with st.chat_message("user"):
-        st.markdown(reply)
-    resumed = Turn(role="assistant", status="running")
-    conversation.turns.append(resumed)
-    stream_into(resumed, lambda engine: engine.resume_sync(suspended, reply, HEARTBEAT_S), [])
+    say(reply)
+    answer_with(lambda engine: engine.resume_sync(suspended, reply, HEARTBEAT_S), [])
     st.rerun()
 elif st.session_state.pop(REGENERATE, False) and last_user is not None:
     question = conversation.turns[last_user].content
     set_aside_from(last_user + 1)
-    history = conversation.history()[:-1]
-    turn = Turn(role="assistant", status="running")
-    conversation.turns.append(turn)
-    stream_into(turn, lambda engine: engine.stream_sync(question, HEARTBEAT_S), history)
+    answer_with(lambda engine: engine.stream_sync(question, HEARTBEAT_S), conversation.history()[:-1])
     st.rerun()
 elif (edited := st.session_state.pop(EDITED, None)) and last_user is not None:
     set_aside_from(last_user)

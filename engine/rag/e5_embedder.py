@@ -9,6 +9,7 @@ E5 is asymmetric: documents are encoded as passages and questions as queries."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import numpy as np
 
@@ -35,18 +36,17 @@ class E5Embedder:
 
     def encode(self, texts: list[str]) -> np.ndarray:
         """Passages (document chunks, tool descriptions, quotable units): L2-normalised float32."""
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
-            rows = self._model.passage(list(texts))
-        return self._vectors(rows, len(texts))
+        return self._run(self._model.passage, texts)
 
     def encode_query(self, texts: list[str]) -> np.ndarray:
         """Questions, with E5's query prefix."""
+        return self._run(self._model.query, texts)
+
+    def _run(self, encode: Callable[[list[str]], object], texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
-            rows = self._model.query(list(texts))
+            rows = encode(list(texts))
         return self._vectors(rows, len(texts))
 
 

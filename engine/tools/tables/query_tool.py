@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from engine.tools.base import Tool
 from engine.tools.results import ToolResult
-from engine.tools.tables.catalog import TableCatalog
+from engine.tools.tables.catalog_tool import CatalogTool
 from engine.tools.tables.render import table_data, text_table
 from engine.tools.tables.sandbox import run_select, single_select
 
@@ -15,20 +14,14 @@ class QueryTableArgs(BaseModel):
     sql: str = Field(..., description="One DuckDB SELECT (or WITH … SELECT) over the tables listed above.")
 
 
-class QueryTable(Tool):
+class QueryTable(CatalogTool):
     name = "query_table"
-    toolkit = "tables"
-    always_on = True  # the analyst's own tables, like their documents, are always offered
-    computes = True
     Args = QueryTableArgs
-
-    def __init__(self, catalog: TableCatalog) -> None:
-        self.catalog = catalog
-        self.description = (
-            "Computes over the analyst's tables (CSV files) with one read-only SQL SELECT (DuckDB dialect): "
-            "totals, averages, maxima, filters, group by, joins. Use it for any figure from a table. "
-            "Quote names with spaces in double quotes. Tables:\n" + catalog.describe()
-        )
+    intro = (
+        "Computes over the analyst's tables (CSV files) with one read-only SQL SELECT (DuckDB dialect): "
+        "totals, averages, maxima, filters, group by, joins. Use it for any figure from a table. "
+        "Quote names with spaces in double quotes."
+    )
 
     def run(self, args: QueryTableArgs) -> ToolResult:
         sql = single_select(args.sql, self.catalog.limits)

@@ -10,9 +10,9 @@ from typing import Any
 from pydantic import BaseModel, Field, field_validator
 
 from engine.errors import RetryException
-from engine.tools.base import Tool
 from engine.tools.results import ToolResult
-from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
+from engine.tools.tables.catalog import ColumnInfo, TableInfo
+from engine.tools.tables.catalog_tool import CatalogTool
 from engine.tools.tables.naming import quote_ident
 from engine.tools.tables.render import table_data, text_table
 from engine.tools.tables.sandbox import run_select
@@ -70,19 +70,13 @@ class AggregateArgs(BaseModel):
     _value_text = field_validator("filter_value", mode="before")(_as_text)
 
 
-class AggregateTable(Tool):
+class AggregateTable(CatalogTool):
     name = "aggregate_table"
-    toolkit = "tables"
-    always_on = True  # the analyst's own tables, like their documents, are always offered
-    computes = True
     Args = AggregateArgs
-
-    def __init__(self, catalog: TableCatalog) -> None:
-        self.catalog = catalog
-        self.description = (
-            "Computes a sum, mean, min, max, count or median of a table column, optionally by group and for rows "
-            "where one column equals a value. Tables:\n" + catalog.describe()
-        )
+    intro = (
+        "Computes a sum, mean, min, max, count or median of a table column, optionally by group and for rows "
+        "where one column equals a value."
+    )
 
     def run(self, args: AggregateArgs) -> ToolResult:
         info, note = self.catalog.table(args.table)
@@ -138,19 +132,10 @@ class LookupArgs(BaseModel):
     _value_text = field_validator("value", mode="before")(_as_text)
 
 
-class LookupTable(Tool):
+class LookupTable(CatalogTool):
     name = "lookup_table"
-    toolkit = "tables"
-    always_on = True  # the analyst's own tables, like their documents, are always offered
-    computes = True
     Args = LookupArgs
-
-    def __init__(self, catalog: TableCatalog) -> None:
-        self.catalog = catalog
-        self.description = (
-            "Finds the rows of a table where a column equals (or contains) a value and shows them whole. Tables:\n"
-            + catalog.describe()
-        )
+    intro = "Finds the rows of a table where a column equals (or contains) a value and shows them whole."
 
     def run(self, args: LookupArgs) -> ToolResult:
         info, note = self.catalog.table(args.table)
