@@ -26,7 +26,10 @@ async def query(
     step: Step,
 ) -> AsyncIterator[str]:
     """The model call: its tokens stream out as they come; the step records what it decided."""
-    kw: dict[str, Any] = {"max_tokens": config.max_tokens_per_step, "temperature": config.temperature}
+    limit = config.max_tokens_per_step
+    if llm.abilities.step_tokens and "max_tokens_per_step" not in config.model_fields_set:
+        limit = min(limit, llm.abilities.step_tokens)
+    kw: dict[str, Any] = {"max_tokens": limit, "temperature": config.temperature}
     kw.update(protocol.call_kwargs(registry, config, llm.abilities))
     reader = protocol.reader(writer)
     meta: dict[str, Any] = {}
