@@ -120,7 +120,14 @@ def render_prompt(messages: list[Message], assistant_prefix: str = "") -> str:
 class EmbeddedLLM(BaseLLM):
     name = "embedded"
     abilities = Abilities(
-        tool_call=False, stop=True, prefill=True, base_model=True, small=True, observation_chars=600, step_tokens=200
+        tool_call=False,
+        stop=True,
+        prefill=True,
+        base_model=True,
+        small=True,
+        observation_chars=600,
+        step_tokens=200,
+        max_steps=4,
     )
 
     def __init__(self, model_path: str | None = None, n_ctx: int = 4096) -> None:

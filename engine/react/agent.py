@@ -71,6 +71,8 @@ class ReActEngine:
             update={k: self.ragkwargs[k] for k in ("language", "detail") if self.ragkwargs.get(k)}
         )
         self.llm = llm if llm is not None else self.context.build_llm(api_key=llmapikey)
+        if self.llm.abilities.max_steps and "max_iterations" not in self.config.model_fields_set:
+            self.config = self.config.model_copy(update={"max_iterations": self.llm.abilities.max_steps})
         self.protocol: WireProtocol = select(self.llm.abilities, self.config.wire_protocol)
         self._tools = tools if isinstance(tools, ToolRegistry) or tools is None else ToolRegistry(tools)
         self.hooks = hooks or Hooks()
