@@ -1,9 +1,7 @@
 """The ReAct loop: stateless, streaming, and never silent.
 
 ``ReActEngine`` is built fresh for every turn. It receives the compressed history,
-streams one raw ReAct text (the model's tokens under canonical labels, plus the
-engine's Actions, Observations, Thoughts, Warnings and Errors), and ends every run
-with an Answer block or an explicit Error block.
+streams one raw ReAct text, and ends every run with an Answer or an explicit Error.
 
 ``run → step → query / execute``: each step is recorded once as a ``Step``; the wire
 protocol turns it into messages and the ``StreamWriter`` into stream text. Every
@@ -105,9 +103,7 @@ class ReActEngine:
             )
         return self._tools
 
-    @property
-    def backend_label(self) -> str:
-        return f"{self.llm.name} · {self.llm.model}"
+    backend_label = property(lambda self: f"{self.llm.name} · {self.llm.model}")
 
     def set_history(self, history: list[dict[str, Any]]) -> None:
         """Take the conversation so far (OpenAI-style), cleaned and fitted to the budget."""
@@ -119,6 +115,11 @@ class ReActEngine:
         self._history = compress_history(
             clean_history(history), cfg.history_token_budget, cfg.history_recent_share, summarise
         )
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """The history as this turn will send it (cleaned and fitted to the budget)."""
+        return [dict(m) for m in self._history]
 
     # ---- public runs ------------------------------------------------------------
     async def stream(self, prompt: str) -> AsyncIterator[str]:

@@ -67,6 +67,7 @@ _LABEL_RE = re.compile(
     re.IGNORECASE,
 )
 _PREFIXES = tuple(LABEL_ALIASES)
+_OPENING_FENCE = re.compile(r"(?:```[\w-]*)?")
 
 
 def _normalise(label: str) -> str:
@@ -209,7 +210,7 @@ class ReActStreamParser:
             if match.end() == len(s) and not complete and len(s) <= _MAX_LABEL_CHARS:
                 return  # decoration or a space may still follow the colon
             block_type = LABEL_ALIASES[_normalise(match.group(1))]
-            if block_type not in self.accept or self._type in self.terminal:
+            if block_type not in self.accept or self._closed():
                 self._flush_pending(events, complete, kind="escaped")
                 return
             self._pending = ""
@@ -222,6 +223,13 @@ class ReActStreamParser:
         if self._could_be_label(s):
             return
         self._flush_pending(events, complete)
+
+    def _closed(self) -> bool:
+        """No label opens a block any more: a terminal block has begun. An unlabeled
+        opening that is only a code fence (a whole turn wrapped in a fence) does not count."""
+        if self._type not in self.terminal:
+            return False
+        return self._type is not ReActType.UNKNOWN or not _OPENING_FENCE.fullmatch("".join(self._parts).strip())
 
     def _flush_pending(self, events: list[ParseEvent], complete: bool, kind: str = "delta") -> None:
         text, self._pending = self._pending, ""
