@@ -24,6 +24,7 @@ from engine.react.ask import Suspended, question_of, reply_observation, suspend
 from engine.react.execute import execute
 from engine.react.exhibits import chart_payload
 from engine.react.finalize import FinalAnswer
+from engine.react.first_step import engine_step
 from engine.react.guards import notes_after
 from engine.react.history import clean_history, compress_history
 from engine.react.hooks import Hooks
@@ -34,10 +35,9 @@ from engine.react.run_state import EngineResult, RunState, SuspendedRun
 from engine.react.step import Step
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
-from engine.react.verify import reads_as_document_question, replacement_text, review, search_step
+from engine.react.verify import replacement_text, review
 from engine.settings import EngineConfig
 from engine.tools.base import Tool, ToolRegistry
-from engine.tools.theme import SEARCH_DOCS
 
 
 class Answered(Exception):
@@ -172,8 +172,7 @@ class ReActEngine:
         try:
             if resume is not None:
                 yield self._apply_user_reply(state, writer, *resume)
-            elif self._searches_first(state, registry):
-                step = search_step(state.prompt)
+            elif (step := self._first_step(state, registry)) is not None:
                 yield writer.block(ReActType.THOUGHT, step.thought) + writer.calls(step.calls)
                 async for token in self._execute(state, registry, writer, step):
                     yield token
@@ -278,9 +277,9 @@ class ReActEngine:
         if asked is not None:
             raise suspend(state, *asked)
 
-    def _searches_first(self, state: RunState, registry: ToolRegistry) -> bool:
-        """A small model's document question starts with the search the engine makes."""
-        return self.llm.abilities.small and SEARCH_DOCS in registry and reads_as_document_question(state.prompt)
+    def _first_step(self, state: RunState, registry: ToolRegistry) -> Step | None:
+        """A small model starts with the engine's own computation or document search."""
+        return engine_step(state.prompt, set(registry.names())) if self.llm.abilities.small else None
 
     def _grounded(self, answer: str, state: RunState, writer: StreamWriter) -> str:
         """Check the answer against the evidence; a small model's failing answer becomes a

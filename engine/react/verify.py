@@ -14,19 +14,13 @@ from pydantic import BaseModel
 
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
 from engine.grounding.quotes import asks_for_figure, best_quotes
-from engine.react.step import Observation, ObservationStatus, Step, ToolCall, observations
+from engine.react.step import Observation, ObservationStatus, Step, observations
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
 
 Embed = Callable[[list[str]], object]
 QUOTES_BY_DETAIL = {"brief": 1, "normal": 1, "detailed": 3}  # how much evidence an evidence answer quotes
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_OPERATOR = re.compile(
-    r"\s[-+]\s?|[*/×÷^]|%\s*(?:of|de)\b|\b(?:plus|minus|moins|times|fois|divided|divisé|multiplied|multiplié|"
-    r"sum of|product|squared|square root|racine)\b",
-    re.IGNORECASE,
-)
 _REASONS = {
     "en": {
         "unsupported": "This draft states figures that no tool result or document holds ({figures}); "
@@ -34,6 +28,7 @@ _REASONS = {
         "invented": "This draft cites sources this run never returned ({sources}); "
         "the answer below quotes the evidence instead.",
         "ignored": "This draft does not use the evidence that was found; the answer below quotes it instead.",
+        "contradicts": "This draft does not give the computed result ({result}); the answer below states it.",
     },
     "fr": {
         "unsupported": "Ce brouillon donne des chiffres qu'aucun résultat ni document ne contient ({figures}) ; "
@@ -41,6 +36,7 @@ _REASONS = {
         "invented": "Ce brouillon cite des sources que cette recherche n'a jamais renvoyées ({sources}) ; "
         "la réponse ci-dessous cite les éléments trouvés.",
         "ignored": "Ce brouillon n'utilise pas les éléments trouvés ; la réponse ci-dessous les cite.",
+        "contradicts": "Ce brouillon ne donne pas le résultat calculé ({result}) ; la réponse ci-dessous l'indique.",
     },
 }
 
@@ -73,14 +69,13 @@ def _input(obs: Observation) -> str:
     return json.dumps(obs.args, ensure_ascii=False)
 
 
-def reads_as_document_question(question: str) -> bool:
-    """Not a bare computation: worth searching the documents before the model answers."""
-    text = question.strip()
-    return bool(text) and not (len(_NUMBER.findall(text)) >= 2 and _OPERATOR.search(text))
-
-
-def _why_replace(report: GroundingReport, evidence: list[Evidence], question: str, language: str) -> str | None:
+def _why_replace(
+    report: GroundingReport, evidence: list[Evidence], question: str, language: str, steps: list[Step]
+) -> str | None:
     reasons = _REASONS.get(language, _REASONS["en"])
+    computed = _engine_result(steps)
+    if computed is not None and computed not in {f.value for f in report.figures}:
+        return reasons["contradicts"].format(result=computed)
     if report.unsupported:
         return reasons["unsupported"].format(figures=", ".join(report.unsupported[:5]))
     if report.invented_sources:
@@ -89,6 +84,17 @@ def _why_replace(report: GroundingReport, evidence: list[Evidence], question: st
     if evidence and not found_any and asks_for_figure(question):
         return reasons["ignored"]
     return None
+
+
+def _engine_result(steps: list[Step]) -> str | None:
+    """The normalised result of the computation the engine made itself, if it made one."""
+    from engine.grounding.figures import extract_figures
+
+    first = steps[0] if steps and steps[0].number == 0 else None
+    if first is None or not first.observations or not first.observations[0].computed:
+        return None
+    figures = extract_figures(first.observations[0].text)
+    return figures[-1].value if figures else None
 
 
 def review(
@@ -105,7 +111,7 @@ def review(
     report = check_answer(answer, question, evidence)
     if not small:
         return Review(report=report, answer=answer)
-    reason = _why_replace(report, evidence, question, language)
+    reason = _why_replace(report, evidence, question, language, steps)
     if reason is None:
         return Review(report=report, answer=answer)
     quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
@@ -136,19 +142,6 @@ def _preface_figures(preface: str) -> list[str]:
     from engine.grounding.figures import extract_figures
 
     return [f.text for f in extract_figures(preface)]
-
-
-def search_step(question: str) -> Step:
-    """The document search the engine makes itself before a small model's first step."""
-    args = {"query": question[:500]}
-    thought = "This is about the analyst's documents, so I search them first."
-    model_text = f"Thought: {thought}\nAction: search_docs\nAction Input: {json.dumps(args, ensure_ascii=False)}"
-    return Step(
-        number=0,
-        thought=thought,
-        model_text=model_text,
-        calls=[ToolCall(id="call_search0", name="search_docs", args=args)],
-    )
 
 
 def replacement_text(checked: Review, writer: StreamWriter) -> str:

@@ -50,7 +50,7 @@ def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
     # 2-3. the question needs query_table; its table and the chart show
     page.get_by_text("North leads with a total of", exact=False).wait_for(timeout=90000)
     assert page.get_by_text("Tables ready for questions: fleet.csv", exact=False).count() >= 0
-    page.get_by_text("Table", exact=True).first.click()
+    page.locator("[data-testid='stExpander'] summary", has_text="Table").first.click()
     page.get_by_test_id("stDataFrame").first.wait_for(timeout=30000)
     page.locator("[data-testid='stVegaLiteChart'], .vega-embed").first.wait_for(timeout=30000)
     request = fake_server.requests[0]

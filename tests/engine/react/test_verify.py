@@ -42,7 +42,7 @@ def test_a_small_model_wrong_figure_is_replaced_by_the_computed_result():
     assert engine.result.answer.endswith("17 * 23 = 391")
     assert "291" not in engine.result.answer
     assert blocks(text, ReActType.DRAFT) == ["17 * 23 = 291."]  # the replaced answer stays visible, marked
-    assert "291" in blocks(text, ReActType.WARNING)[-1]  # with the reason
+    assert "391" in blocks(text, ReActType.WARNING)[-1]  # with the reason: the computed result it left out
     assert [b for b in parse_blocks(text) if b.type in ANSWER_TYPES][-1].content == engine.result.answer
     assert engine.result.grounding.grounding == "quoted" and not engine.result.grounding.unsupported
 
@@ -88,3 +88,12 @@ def test_an_invented_source_is_flagged():
     report = engine.result.grounding
     assert "made_up.pdf" in report.invented_sources and "polcy.md" in report.invented_sources
     assert all(c.source == "travel/policy.md" for c in report.citations)
+
+
+def test_a_small_model_computation_question_starts_with_the_engine_computing_it():
+    engine = make_engine(["Thought: easy.\nAnswer: 17 % 2340 = 17."])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What is 17% of 2,340?")
+    assert blocks(text, ReActType.OBSERVATION)[0] == "397.8"  # the engine's own calculator call
+    assert engine.result.answer.endswith("17 / 100 * 2340 = 397.8")
+    assert blocks(text, ReActType.DRAFT) == ["17 % 2340 = 17."]
