@@ -41,9 +41,14 @@ def _files_signature(paths: list[Path]) -> tuple:
 
 
 class _Encode:
-    def __init__(self, encode: Any, similarity_range: tuple[float, float]) -> None:
-        self._encode = encode
-        self.similarity_range = similarity_range
+    """The embedding model as the quote ranking uses it: passages by calling it, questions
+    with ``query``, its similarity range, and how much word overlap should count."""
+
+    def __init__(self, embedder: Any) -> None:
+        self._encode = embedder.encode
+        self.query = getattr(embedder, "encode_query", embedder.encode)
+        self.similarity_range = getattr(embedder, "similarity_range", (0.0, 1.0))
+        self.lexical_weight = getattr(embedder, "lexical_weight", 0.5)
 
     def __call__(self, texts: list[str]) -> Any:
         return self._encode(texts)
@@ -180,8 +185,7 @@ class EngineContext:
         """The embedding model's ``encode`` (loaded once per process), carrying its similarity range."""
         from engine.rag.embeddings import get_embedder
 
-        embedder = get_embedder()
-        return _Encode(embedder.encode, getattr(embedder, "similarity_range", (0.0, 1.0)))
+        return _Encode(get_embedder())
 
     def route(self, prompt: str, tools: ToolRegistry) -> ToolRegistry:
         """The tools to offer for ``prompt``; routing is an optimisation, so any failure offers them all."""

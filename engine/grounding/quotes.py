@@ -128,8 +128,14 @@ def score_units(question: str, units: list[Unit], embed: Embed | None) -> list[f
         import numpy as np  # imported here: loading the package costs nothing until a quote is ranked
 
         order = sorted(range(len(units)), key=lambda i: -lexical[i])[:MAX_EMBEDDED_UNITS]
-        vectors = np.asarray(embed([question] + [units[i].text[:MAX_QUOTE_CHARS] for i in order]), dtype=np.float32)
-        sims = vectors[1:] @ vectors[0]
+        encode_query = getattr(embed, "query", None)  # an asymmetric model encodes questions apart
+        if encode_query is not None:
+            asked = np.asarray(encode_query([question]), dtype=np.float32)[0]
+            vectors = np.asarray(embed([units[i].text[:MAX_QUOTE_CHARS] for i in order]), dtype=np.float32)
+        else:
+            both = np.asarray(embed([question] + [units[i].text[:MAX_QUOTE_CHARS] for i in order]), dtype=np.float32)
+            asked, vectors = both[0], both[1:]
+        sims = vectors @ asked
         low, high = getattr(embed, "similarity_range", (0.0, 1.0))  # a model whose cosines sit in a narrow band
         sims = np.clip((sims - low) / (high - low), 0.0, 1.0) if (low, high) != (0.0, 1.0) else sims
         for i, sim in zip(order, sims, strict=True):
@@ -140,7 +146,8 @@ def score_units(question: str, units: list[Unit], embed: Embed | None) -> list[f
         if embed is None:
             score = lexical[i]
         else:
-            blended = SEMANTIC_WEIGHT * semantic[i] + LEXICAL_WEIGHT * lexical[i]
+            lexical_weight = getattr(embed, "lexical_weight", LEXICAL_WEIGHT)  # words mislead across languages
+            blended = (1 - lexical_weight) * semantic[i] + lexical_weight * lexical[i]
             score = max(blended, semantic[i] - SEMANTIC_ALONE_PENALTY)
         if wants_figure and score > 0 and extract_figures(unit.text):
             score += FIGURE_BONUS

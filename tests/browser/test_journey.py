@@ -50,8 +50,9 @@ def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
     # 2-3. the question needs query_table; its table and the chart show
     page.get_by_text("North leads with a total of", exact=False).wait_for(timeout=90000)
     assert page.get_by_text("Tables ready for questions: fleet.csv", exact=False).count() >= 0
-    page.locator("[data-testid='stExpander'] summary", has_text="Table").first.click()
-    page.get_by_test_id("stDataFrame").first.wait_for(timeout=30000)
+    table = page.locator("[data-testid='stExpander']", has=page.locator("[data-testid='stDataFrame']")).first
+    table.locator("summary").click()
+    table.get_by_test_id("stDataFrame").wait_for(timeout=30000)
     page.locator("[data-testid='stVegaLiteChart'], .vega-embed").first.wait_for(timeout=30000)
     request = fake_server.requests[0]
     described = next(t for t in request["tools"] if t["function"]["name"] == "query_table")["function"]["description"]
@@ -60,7 +61,9 @@ def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
 
     # 4. copy the answer
     page.get_by_role("button", name="content_copy").last.click()
-    page.get_by_test_id("stCodeCopyButton").last.click(force=True)
+    code = page.get_by_test_id("stCode").last
+    code.hover()
+    code.get_by_role("button", name="Copy to clipboard").click(force=True)
     time.sleep(0.5)
     copied = page.evaluate("navigator.clipboard.readText()")
     assert "North leads with a total of 250." in copied
