@@ -29,7 +29,7 @@ class Warmup:
             )
         if theme:
             tasks.append(("index", lambda: context.indexes.get(theme)))
-        tasks.append(("tools", lambda: context.route("warm up", context.registry(theme))))
+        tasks.append(("tools", lambda: context.route("warm up", context.registry(theme))))  # tables load here too
         for name, _ in tasks:
             self.steps[name] = "loading"
         for name, task in tasks:

@@ -127,13 +127,12 @@ for i, turn in enumerate(conversation.turns):
         render_turn(turn, conversation, settings, last=i == len(conversation.turns) - 1 or i == last_user)
 
 sample = None
-if not conversation.turns and settings.theme:
-    try:
-        index = context.indexes.get(settings.theme)
-    except Exception:  # no index yet: the samples come from the tables alone
-        index = None
-    catalog = context.table_catalog([context.settings.themes_root / settings.theme])
-    samples = sample_questions(index, catalog, lang)
+if not conversation.turns and settings.theme and warmup.done.is_set():  # drawn from what warm-up loaded
+    samples = sample_questions(
+        context.indexes.get(settings.theme) if warmup.steps.get("index") == "ready" else None,
+        context.table_catalog([context.settings.themes_root / settings.theme]),
+        lang,
+    )
     if samples:
         st.caption(t("samples", lang))
         sample = st.pills(t("samples", lang), samples, key="sample", label_visibility="collapsed")
