@@ -2,7 +2,7 @@
 
 Pure functions from (answer, GroundingReport) to markdown; no Streamlit import. Marks
 are superscript digits (``391⁽¹⁾``), which no markdown reads as syntax, and untraced
-figures are wrapped as ``:orange-background[4,7 %] ⚠``. Text placed inside a mark or a
+figures are wrapped as ``:orange-background[4,7 %] :material/warning:``. Text placed inside a mark or a
 footnote is escaped, so neither the answer nor a quoted document can open a directive,
 a link, LaTeX or HTML through them.
 """
@@ -17,7 +17,7 @@ from engine.grounding.models import Figure, GroundingReport
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|:$~&])")
 _CODE_SPAN = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.S)
-FLAG = "⚠"
+FLAG = ":material/warning:"  # a Material icon: no emoji font needed
 
 _TEXT = {
     "en": {

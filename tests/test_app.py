@@ -202,7 +202,7 @@ def test_an_unsupported_figure_is_marked_noted_and_counted(app_env):
     at.chat_input[0].set_value("What is 17*23?").run()
     assert not at.exception
     answers = [c.value for c in assistant_children(at) if type(c).__name__ == "Markdown"]
-    assert any(":orange-background[291] ⚠" in a for a in answers)
+    assert any(":orange-background[291] :material/warning:" in a for a in answers)
     assert any("1 figure could not be traced to a source." in w.value for w in at.warning)
     assert any("1 unsupported figure" in c.value for c in at.caption)
     at.session_state["settings"].language = "fr"

@@ -39,7 +39,7 @@ def test_annotate_marks_found_and_flags_unsupported():
     report = report_for(answer)
     assert report.unsupported == ["4,7 %"]
     assert annotate(answer, report, "en") == (
-        "17⁽¹⁾ * 23⁽¹⁾ = 391⁽¹⁾, and the cap is 160 euros⁽²⁾, not :orange-background[4,7 %] ⚠."
+        "17⁽¹⁾ * 23⁽¹⁾ = 391⁽¹⁾, and the cap is 160 euros⁽²⁾, not :orange-background[4,7 %] :material/warning:."
     )
 
 
@@ -50,7 +50,7 @@ def test_flag_is_separated_from_a_preceding_word_or_colon():
         unsupported=["12345"],
         grounding="unsupported",
     )
-    assert annotate(answer, report, "en") == "Total: :orange-background[12345] ⚠ and x99 end"
+    assert annotate(answer, report, "en") == "Total: :orange-background[12345] :material/warning: and x99 end"
 
 
 def test_figure_text_cannot_inject_markdown_through_the_flag():
@@ -61,7 +61,7 @@ def test_figure_text_cannot_inject_markdown_through_the_flag():
         grounding="unsupported",
     )
     out = annotate(hostile, report, "en")
-    inner = out[len(":orange-background[") : out.rindex("] ⚠")]
+    inner = out[len(":orange-background[") : out.rindex("] :material/warning:")]
     assert "[" not in inner.replace("\\[", "") and "]" not in inner.replace("\\]", "")
     assert "$" not in inner.replace("\\$", "") and ":" not in inner.replace("\\:", "")
 
@@ -70,7 +70,7 @@ def test_figures_in_code_are_left_alone():
     answer = "Run `limit 999` then 4,7 % here."
     report = report_for(answer)
     assert set(report.unsupported) == {"999", "4,7 %"}
-    assert annotate(answer, report, "en") == "Run `limit 999` then :orange-background[4,7 %] ⚠ here."
+    assert annotate(answer, report, "en") == "Run `limit 999` then :orange-background[4,7 %] :material/warning: here."
 
 
 def test_stale_figures_do_not_corrupt_the_answer():
