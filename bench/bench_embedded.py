@@ -26,7 +26,9 @@ class Timed(BaseLLM):
 
     def __init__(self, inner: EmbeddedLLM) -> None:
         self.inner = inner
-        self.name, self.model, self.abilities = inner.name, inner.model, inner.abilities
+        self.name, self.model = inner.name, inner.model
+        # decode speed through the loop: the model's own steps, not the engine's evidence-first shortcuts
+        self.abilities = inner.abilities.model_copy(update={"small": False, "max_steps": None})
         self.calls: list[dict] = []
 
     def stream_generate(self, messages, **kw):
