@@ -42,12 +42,11 @@ class Timed(BaseLLM):
         }
         self.calls.append(record)
         for chunk in self.inner.stream_generate(messages, **kw):
-            if chunk.get("delta"):
+            if chunk.get("delta"):  # one chunk per token; a step the engine ends early has no final usage
                 now = time.perf_counter()
                 record["first"] = record["first"] or now
                 record["last"] = now
-            if "meta" in chunk:
-                record["tokens"] = chunk["meta"]["usage"]["completion_tokens"]
+                record["tokens"] += 1
             yield chunk
 
 
