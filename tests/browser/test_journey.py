@@ -48,7 +48,7 @@ def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
     box.press("Enter")
 
     # 2-3. the question needs query_table; its table and the chart show
-    page.get_by_text("North leads with a total of", exact=False).wait_for(timeout=90000)
+    page.get_by_text("North leads with a total of", exact=False).first.wait_for(timeout=240000)  # includes warm-up
     assert page.get_by_text("Tables ready for questions: fleet.csv", exact=False).count() >= 0
     table = page.locator("[data-testid='stExpander']", has=page.locator("[data-testid='stDataFrame']")).first
     table.locator("summary").click()

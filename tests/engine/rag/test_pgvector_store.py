@@ -3,7 +3,6 @@ killed mid-write, the model check, hostile names, bad input, outages, real embed
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import subprocess
@@ -327,13 +326,13 @@ def test_two_threads_writing_one_theme_lose_nothing(store):
 
 def test_two_processes_writing_one_theme_lose_nothing(store):
     url = store.url.render_as_string(hide_password=False)
-    spawn = multiprocessing.get_context("spawn")
-    writers = [spawn.Process(target=write_rounds, args=(url, p)) for p in ("one", "two")]
-    for w in writers:
-        w.start()
-    for w in writers:
-        w.join(timeout=180)
-    assert [w.exitcode for w in writers] == [0, 0]
+    code = "import sys; from tests.engine.rag.test_pgvector_store import write_rounds; write_rounds(sys.argv[1], sys.argv[2])"
+    writers = [
+        subprocess.Popen([sys.executable, "-c", code, url, p], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+        for p in ("one", "two")
+    ]
+    codes = [w.wait(timeout=180) for w in writers]
+    assert codes == [0, 0], [w.stderr.read()[-500:] for w in writers]
     assert consistent(store.load("shared")) == expected_after_rounds(["one", "two"])
 
 
