@@ -10,6 +10,7 @@ prompt only evaluates the new tokens.
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -75,6 +76,15 @@ class _Abort:
 _ABORTS: dict[str, _Abort] = {}
 
 
+def _close_models() -> None:
+    for model in list(_MODELS.values()):
+        try:
+            model.close()
+        except Exception:  # shutting down: nothing left to report to
+            pass
+    _MODELS.clear()
+
+
 def load_llama(path: str, n_ctx: int = 4096) -> Any:
     """The process-wide llama.cpp model for ``path``, loaded on first use."""
     with _LOCK:
@@ -87,6 +97,8 @@ def load_llama(path: str, n_ctx: int = 4096) -> Any:
             model = Llama(
                 model_path=path, n_ctx=n_ctx, n_threads=max(1, os.cpu_count() or 1), n_batch=512, verbose=False
             )
+            if not _MODELS:
+                atexit.register(_close_models)  # before the interpreter tears down what llama.cpp's __del__ needs
             abort = _ABORTS[path] = _Abort()
             llama_cpp.llama_set_abort_callback(model.ctx, abort.callback, None)
             _MODELS[path] = model
