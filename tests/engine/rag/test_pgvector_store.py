@@ -18,7 +18,7 @@ from engine.rag.chunking import Chunk
 from engine.rag.pg_schema import VectorStoreUnavailable
 from engine.rag.pgvector_store import PgVectorStore
 from engine.rag.store import DocumentInfo, IndexProblem, ThemeIndex
-from tests.engine.rag.pg_fixture import pg_server_fixture
+from tests.pg import pg_server_fixture
 
 pg_server = pg_server_fixture("pgvec")
 ROOT = Path(__file__).resolve().parents[3]
