@@ -24,7 +24,7 @@ from engine.rag.locking import IndexBusy, theme_write_lock
 from engine.rag.manager import IndexManager
 from engine.rag.readers import UnreadableFile, read_bytes, sections_from_bytes
 from engine.rag.sources import SourceFile, collect_sources, expand_paths
-from engine.rag.store import DocumentInfo, IndexProblem, ThemeIndex, index_root, remove_index
+from engine.rag.store import DocumentInfo, IndexProblem, ThemeIndex, index_root, remove_index, require_embedder
 from engine.rag.themes import BadThemeName, validate_theme
 
 __all__ = ["IngestReport", "delete_document", "expand_paths", "ingest_cli", "ingest_paths", "remove_theme_index"]
@@ -61,11 +61,7 @@ def _open_index(theme: str, embedder: Embedder, manager: IndexManager, report: I
                 f"the previous index could not be read ({str(exc).split('. ')[0]}); it was rebuilt from these documents"
             )
         return ThemeIndex.empty(theme, embedder.name, embedder.dim)
-    if index.manifest.dim != embedder.dim or index.manifest.embedding_model != embedder.name:
-        raise IndexProblem(
-            f"Theme '{theme}' was indexed with {index.manifest.embedding_model}, not {embedder.name}; "
-            f"remove the theme's index (Index browser) and re-ingest theme {theme}."
-        )
+    require_embedder(index.manifest, embedder)
     return index
 
 

@@ -24,6 +24,7 @@ import time
 import zlib
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
@@ -87,6 +88,17 @@ class Manifest(BaseModel):
     checksums: dict[str, int] = Field(default_factory=dict)
     documents: dict[str, DocumentInfo] = Field(default_factory=dict)
     updated_at: str = ""
+
+
+def require_embedder(manifest: Manifest, embedder: Any) -> None:
+    """Refuse, with the fix, an index built with another embedding model than the one in use."""
+    if manifest.dim != embedder.dim or manifest.embedding_model != embedder.name:
+        theme = manifest.theme
+        raise IndexProblem(
+            f"Theme '{theme}' was indexed with {manifest.embedding_model}, and the app now uses {embedder.name}: "
+            f"remove its index in the Index browser and ingest it again "
+            f"(python -m engine ingest --theme {theme} data/themes/{theme})."
+        )
 
 
 class Hit(BaseModel):

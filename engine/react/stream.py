@@ -34,9 +34,6 @@ class StreamWriter:
         (tool output, document text quoted by the engine)."""
         return self.write(escape_labels(text))
 
-    def end_line(self) -> str:
-        return "" if self.at_line_start else self.write("\n")
-
     # ---- step parts --------------------------------------------------------------
     def calls(self, calls: list[ToolCall]) -> str:
         out = []

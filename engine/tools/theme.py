@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from engine.rag.embeddings import get_embedder
 from engine.rag.manager import IndexManager
-from engine.rag.store import Hit, IndexProblem
+from engine.rag.store import Hit, IndexProblem, require_embedder
 from engine.rag.themes import BadThemeName
 from engine.tools.base import Tool
 from engine.tools.results import Passage, ToolResult
@@ -25,12 +25,7 @@ class SearchDocsArgs(BaseModel):
 def search_hits(theme: str, query: str, k: int = 4, manager: IndexManager | None = None) -> list[Hit]:
     index = (manager or IndexManager()).get(theme)
     embedder = get_embedder()
-    if index.manifest.count and index.manifest.embedding_model != embedder.name:
-        raise IndexProblem(
-            f"Theme '{theme}' was indexed with {index.manifest.embedding_model}, and the app now uses "
-            f"{embedder.name}: remove its index in the Index browser and ingest it again "
-            f"(python -m engine ingest --theme {theme} data/themes/{theme})."
-        )
+    require_embedder(index.manifest, embedder)
     vector = embedder.encode_query([query])[0]
     return index.search(vector, k)
 

@@ -23,8 +23,10 @@ from engine.tools.base import ToolRegistry
 NO_REPLY = "(no reply)"
 
 
-def base_model_stop(abilities: Abilities) -> list[str]:
-    """A base model goes on with the next worked example: stop it at a new question."""
+def question_stop(abilities: Abilities) -> list[str]:
+    """A model that goes on past its answer writes the next question: stop it there. (An
+    ``Observation:`` it writes itself is stopped by the reader, not here, so that an
+    answer containing such a line arrives whole.)"""
     return ["\nQuestion:"] if abilities.stop else []
 
 
@@ -45,7 +47,7 @@ class TextProtocol:
         )
 
     def call_kwargs(self, registry: ToolRegistry, config: EngineConfig, abilities: Abilities) -> dict[str, Any]:
-        kw: dict[str, Any] = {"stop": base_model_stop(abilities)}
+        kw: dict[str, Any] = {"stop": question_stop(abilities)}
         if abilities.prefill:
             kw["assistant_prefix"] = "Thought:"
         return kw
