@@ -16,9 +16,9 @@ FILE_TYPES = ["csv", "pdf", "md", "markdown", "txt", "html", "htm"]
 ATTACHMENTS_THEME = "attachments"  # the index name inside a conversation's own folder
 
 
-def attachments_dir(root: Path, conversation: Conversation) -> Path | None:
-    """Where this conversation's own files live (None before it is stored)."""
-    return root / conversation.id if conversation.id else None
+def attachments_dir(context: Any, conversation: Conversation) -> Path | None:
+    """Where this conversation's own files live, beside the indexes under ``data/`` (None before it is stored)."""
+    return context.settings.index_root.parent / "attachments" / conversation.id if conversation.id else None
 
 
 def ragkwargs_for(settings: Settings, folder: Path | None) -> dict[str, Any]:

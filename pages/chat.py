@@ -35,7 +35,7 @@ user = current_user(lang)
 store = shared_store()
 action = chat_sidebar(store, user, st.session_state.conversation, settings)
 conversation = open_from_url(store, user, action, lang)
-folder = attachments_dir(context.settings.index_root.parent / "attachments", conversation)
+folder = attachments_dir(context, conversation)
 warmup = start_warmup(context, settings.theme)
 
 
@@ -144,7 +144,7 @@ dropped = list(getattr(prompt, "files", None) or []) if prompt else []
 
 if dropped:
     ensure_stored(store, user, conversation, settings, text or dropped[0].name)
-    folder = attachments_dir(context.settings.index_root.parent / "attachments", conversation)
+    folder = attachments_dir(context, conversation)
     ingest_dropped(dropped, settings, folder, context, lang)
 
 if text and pending is not None and reply is None:
