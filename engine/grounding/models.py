@@ -20,6 +20,7 @@ class Evidence(BaseModel):
     location: str | None = None  # section / page, e.g. "Hotels" or "p. 3"
     computed: bool = False  # figures computed by the tool (calculator, statistics, table queries)
     input: str = ""  # the tool input as written; its figures are evidence too when computed
+    rank: int | None = None  # a passage's position in its search result, 0 the best match
 
 
 class Citation(BaseModel):
@@ -58,6 +59,7 @@ class Unit(BaseModel):
     start: int  # span of the sentence / row in the evidence text
     end: int
     computed: bool = False
+    rank: int | None = None  # Evidence.rank
 
 
 class Quote(BaseModel):
@@ -69,3 +71,4 @@ class Quote(BaseModel):
     location: str = ""
     score: float
     preface: str  # "From travel-policy.md (Hotels):" / "D'après travel-policy.md (Hôtels) :"
+    confident: bool = True  # False: the closest passage found, which may not answer the question

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from pydantic import BaseModel
+
+from engine.grounding.answer_kinds import Fit, answer_kind, constraints_met, fit, fold, names_in
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Evidence, Quote, Unit
 from engine.grounding.units import MAX_QUOTE_CHARS, bounded, split_units
@@ -32,6 +34,13 @@ SEMANTIC_WEIGHT = 0.5
 LEXICAL_WEIGHT = 0.5
 FIGURE_BONUS = 0.05
 MIN_SCORE = 0.62
+# The kind of answer the question asks for (engine/grounding/answer_kinds.py) weighs more
+# than a loose embedding similarity: a sentence without a name cannot answer "who".
+KIND_ADJUST: dict[str, float] = {"match": 0.25, "any": 0.0, "other": -0.05, "none": -0.3}
+CONSTRAINT_MISS = -0.3  # the passage is not about the year or month the question names
+TOP_PASSAGE_BONUS = 0.05  # the search ranked this unit's passage first: passages rank better than sentences
+CONFIDENT_CLOSENESS = 0.7  # below it, a quote is shown as the closest passage found, with a warning
+COMMON_NAME_UNITS = 3
 SEMANTIC_ALONE_PENALTY = 0.05  # a close paraphrase that shares no word still fits: score = similarity - this
 MAX_EMBEDDED_UNITS = 48  # units sent to the embedding model, best lexical first
 
@@ -56,6 +65,16 @@ _PREFACE = {
     "en": ("From {source} ({location}):", "From {source}:", "Computed with {tool}:"),
     "fr": ("D'après {source} ({location}) :", "D'après {source} :", "Calculé avec {tool} :"),
 }
+_UNSURE_PREFACE = {  # a quote that may not answer the question says so before it is read
+    "en": (
+        "Not sure: the closest passage I found, in {source} ({location}):",
+        "Not sure: the closest passage I found, in {source}:",
+    ),
+    "fr": (
+        "Pas sûr : le passage le plus proche trouvé, dans {source} ({location}) :",
+        "Pas sûr : le passage le plus proche trouvé, dans {source} :",
+    ),
+}
 _NOT_FOUND = {
     "en": (
         "I searched {sources} but could not find the answer to this question there.",
@@ -68,10 +87,6 @@ _NOT_FOUND = {
         " et d'autres",
     ),
 }
-
-
-def _fold(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
 
 
 _SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ees", "ee", "es", "ed", "er", "s", "e", "x")
@@ -91,7 +106,7 @@ def _stem(word: str) -> str:
 
 def words(text: str) -> set[str]:
     """Content words, accent-folded and crudely stemmed ("Hotels" and "hôtel" meet)."""
-    return {_stem(w) for w in _WORD_RE.findall(_fold(text)) if w not in _STOP and (len(w) > 1 or w.isdigit())}
+    return {_stem(w) for w in _WORD_RE.findall(fold(text)) if w not in _STOP and (len(w) > 1 or w.isdigit())}
 
 
 def asks_for_figure(question: str) -> bool:
@@ -109,16 +124,42 @@ def _lexical(question: set[str], units: list[set[str]]) -> list[float]:
     return [sum(weight[w] for w in unit & question) / total for unit in units]
 
 
-def _preface(unit: Unit, language: str) -> str:
+def _preface(unit: Unit, language: str, confident: bool = True) -> str:
     with_location, plain, computed = _PREFACE.get(language, _PREFACE["en"])
     if unit.computed and not unit.source:
         return computed.format(tool=unit.tool)
+    if not confident:
+        with_location, plain = _UNSURE_PREFACE.get(language, _UNSURE_PREFACE["en"])
     source = unit.source or unit.tool
     return (with_location if unit.location else plain).format(source=source, location=unit.location)
 
 
+class UnitScore(BaseModel):
+    score: float  # the rank key: closeness, then the answer's kind, constraints and the passage's rank
+    closeness: float  # the embedding similarity (rescaled), or word overlap without a model
+    fit: Fit
+    constraints_met: bool
+
+    @property
+    def confident(self) -> bool:
+        """Close to the question, holding the kind of answer it asks for, about the years it names."""
+        return self.closeness >= CONFIDENT_CLOSENESS and self.fit in ("match", "any") and self.constraints_met
+
+
 def score_units(question: str, units: list[Unit], embed: Embed | None) -> list[float]:
     """The combined score of every unit for ``question`` (0 for units not sent to the model)."""
+    return [s.score for s in rank_units(question, units, embed)]
+
+
+def _common_names(question: str, units: list[Unit]) -> frozenset[str]:
+    """Capitalised pairs that recur in the evidence or echo the question: a company, a place, not an answer."""
+    counts = Counter(name for unit in units for name in names_in(unit.text))
+    asked = fold(question)
+    return frozenset(n for n, c in counts.items() if c >= COMMON_NAME_UNITS or any(w in asked for w in fold(n).split()))
+
+
+def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[UnitScore]:
+    """Every unit's score for ``question`` (closeness 0 for units not sent to the model)."""
     q_words = words(question)
     unit_words = [words(u.text) for u in units]
     lexical = _lexical(q_words, unit_words)
@@ -141,22 +182,32 @@ def score_units(question: str, units: list[Unit], embed: Embed | None) -> list[f
         for i, sim in zip(order, sims, strict=True):
             semantic[i] = float(sim)
     compact_question = question.replace(" ", "")
-    scores = []
+    kind = answer_kind(question)
+    common = _common_names(question, units) if kind == "person" else frozenset()
+    out = []
     for i, unit in enumerate(units):
         if embed is None:
-            score = lexical[i]
+            score = closeness = lexical[i]
         else:
             lexical_weight = getattr(embed, "lexical_weight", LEXICAL_WEIGHT)  # words mislead across languages
             blended = (1 - lexical_weight) * semantic[i] + lexical_weight * lexical[i]
             score = max(blended, semantic[i] - SEMANTIC_ALONE_PENALTY)
-        if wants_figure and score > 0 and extract_figures(unit.text):
-            score += FIGURE_BONUS
+            closeness = semantic[i]
+        unit_fit = fit(kind, unit.text, common, unit.computed)
+        met = constraints_met(question, " ".join((unit.text, unit.source or "", unit.location or "")))
+        if score > 0:
+            score += KIND_ADJUST[unit_fit] + (0.0 if met else CONSTRAINT_MISS)
+            if unit_fit == "any" and wants_figure and extract_figures(unit.text):
+                score += FIGURE_BONUS
+            if unit.rank == 0:
+                score += TOP_PASSAGE_BONUS
         if unit.computed and " = " in unit.text:  # the question asks for this very computation
             asked = unit.text.rsplit(" = ", 1)[0].replace(" ", "")
             if len(asked) > 1 and asked in compact_question:
-                score = max(score, 1.0)
-        scores.append(score)
-    return scores
+                score = closeness = max(score, 1.0)
+                unit_fit, met = "any", True
+        out.append(UnitScore(score=score, closeness=closeness, fit=unit_fit, constraints_met=met))
+    return out
 
 
 def best_quotes(
@@ -168,11 +219,11 @@ def best_quotes(
     units = split_units(usable)
     if not units:
         return []
-    scores = score_units(question, units, embed)
-    ranked = sorted(range(len(units)), key=lambda i: -scores[i])
+    scored = rank_units(question, units, embed)
+    ranked = sorted(range(len(units)), key=lambda i: -scored[i].score)
     quotes: list[Quote] = []
     for i in ranked[:limit]:
-        if scores[i] < MIN_SCORE:
+        if scored[i].score < MIN_SCORE:
             break
         unit = units[i]
         quotes.append(
@@ -181,8 +232,9 @@ def best_quotes(
                 evidence=unit.evidence,
                 source=unit.source or unit.tool,
                 location=unit.location or "",
-                score=round(scores[i], 4),
-                preface=_preface(unit, language),
+                score=round(scored[i].score, 4),
+                preface=_preface(unit, language, scored[i].confident),
+                confident=scored[i].confident,
             )
         )
     return quotes

@@ -48,7 +48,7 @@ def computed_unit(ev: Evidence, text: str) -> Unit | None:
     expr = expression(ev)
     shown = f"{expr} = {result}" if expr and expr != result and len(expr) <= 200 else result
     return Unit(text=shown, evidence=ev.n, tool=ev.tool, source=ev.source, location=ev.location,
-                start=0, end=len(text), computed=True)  # fmt: skip
+                start=0, end=len(text), computed=True, rank=ev.rank)  # fmt: skip
 
 
 def _lines(text: str) -> Iterator[tuple[int, int]]:
@@ -141,7 +141,7 @@ def _unit(ev: Evidence, text: str, start: int, end: int, header: str) -> Unit | 
         return None  # a title or a fragment, not a statement worth quoting
     shown = f"{header}\n{text[start:end].strip()}" if header else body
     return Unit(text=shown, evidence=ev.n, tool=ev.tool, source=ev.source, location=ev.location,
-                start=start, end=end, computed=ev.computed)  # fmt: skip
+                start=start, end=end, computed=ev.computed, rank=ev.rank)  # fmt: skip
 
 
 def evidence_units(ev: Evidence, text: str | None = None) -> list[Unit]:

@@ -29,6 +29,8 @@ _REASONS = {
         "the answer below quotes the evidence instead.",
         "ignored": "This draft does not use the evidence that was found; the answer below quotes it instead.",
         "contradicts": "This draft does not give the computed result ({result}); the answer below states it.",
+        "unsure": "Not verified: this is the closest passage found, and it may not answer the question. "
+        "Check it in the source.",
     },
     "fr": {
         "unsupported": "Ce brouillon donne des chiffres qu'aucun résultat ni document ne contient ({figures}) ; "
@@ -37,6 +39,8 @@ _REASONS = {
         "la réponse ci-dessous cite les éléments trouvés.",
         "ignored": "Ce brouillon n'utilise pas les éléments trouvés ; la réponse ci-dessous les cite.",
         "contradicts": "Ce brouillon ne donne pas le résultat calculé ({result}) ; la réponse ci-dessous l'indique.",
+        "unsure": "Non vérifié : c'est le passage le plus proche trouvé, qui ne répond peut-être pas à la question. "
+        "Vérifiez-le dans la source.",
     },
 }
 
@@ -45,6 +49,7 @@ class Review(BaseModel):
     report: GroundingReport
     answer: str  # the answer the run ends with
     draft_reason: str | None = None  # set when the model's answer was replaced
+    unsure: str | None = None  # a warning when the quote that replaced it may not answer the question
 
 
 def evidence_of(steps: list[Step]) -> list[Evidence]:
@@ -55,8 +60,8 @@ def evidence_of(steps: list[Step]) -> list[Evidence]:
             continue
         if obs.passages:
             out += [
-                Evidence(n=obs.n, tool=obs.tool, text=p.text, source=p.source, location=p.location or None)
-                for p in obs.passages
+                Evidence(n=obs.n, tool=obs.tool, text=p.text, source=p.source, location=p.location or None, rank=i)
+                for i, p in enumerate(obs.passages)
             ]
         else:
             out.append(Evidence(n=obs.n, tool=obs.tool, text=obs.text, computed=obs.computed, input=_input(obs)))
@@ -123,7 +128,10 @@ def review(
         quotes = [quotes[0].model_copy(update={"text": first_sentence(quotes[0].text)})]
     text = "\n\n".join(_quoted(q) for q in quotes)
     checked = check_answer(text, question, evidence, ignore=[f for q in quotes for f in _preface_figures(q.preface)])
-    return Review(report=checked.model_copy(update={"grounding": "quoted"}), answer=text, draft_reason=reason)
+    unsure = None if quotes[0].confident else _REASONS.get(language, _REASONS["en"])["unsure"]
+    return Review(
+        report=checked.model_copy(update={"grounding": "quoted"}), answer=text, draft_reason=reason, unsure=unsure
+    )
 
 
 def _quoted(quote: Quote) -> str:
@@ -151,4 +159,5 @@ def replacement_text(checked: Review, writer: StreamWriter) -> str:
         return ""
     first, _, rest = checked.answer.partition("\n")
     out = writer.block(ReActType.DRAFT, checked.draft_reason) + writer.block(ReActType.ANSWER, first, end=False)
-    return out + (writer.untrusted("\n" + rest) if rest else "")
+    out += writer.untrusted("\n" + rest) if rest else ""
+    return out + (writer.block(ReActType.WARNING, checked.unsure) if checked.unsure else "")

@@ -120,8 +120,10 @@ def test_best_quote_picks_the_sentence_that_answers(embed, corpus, question, exp
         "Quel est le prix du pain à Lyon ?",
     ],
 )
-def test_nothing_fits_gives_none(embed, corpus, question):
-    assert best_quote(question, corpus, embed) is None
+def test_nothing_fits_gives_no_confident_quote(embed, corpus, question):
+    """A question the evidence does not answer gets no quote, or the closest passage said to be unsure."""
+    quote = best_quote(question, corpus, embed)
+    assert quote is None or (not quote.confident and quote.preface.startswith("Not sure:"))
 
 
 def test_quote_is_verbatim_evidence_with_no_new_figure(embed, corpus):

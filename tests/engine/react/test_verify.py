@@ -97,3 +97,25 @@ def test_a_small_model_computation_question_starts_with_the_engine_computing_it(
     assert blocks(text, ReActType.OBSERVATION)[0] == "397.8"  # the engine's own calculator call
     assert engine.result.answer.endswith("17 / 100 * 2340 = 397.8")
     assert blocks(text, ReActType.DRAFT) == ["17 % 2340 = 17."]
+
+
+def test_a_quote_that_may_not_answer_says_so_and_warns():
+    """The closest passage is not always the answer: a quote that is not close to the
+    question, or lacks the kind of answer asked for, is prefaced as unsure and followed by a warning."""
+    notes = "The Lyon office opened in 2023 in the Corbas logistics park. It is run by Solène Marchetti."
+    engine = make_engine(["Thought: done\nAnswer: 12 * 9 = 108."], tools=[*general_toolkit(), docs_tool(notes)])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "Who manages the Lyon site?")
+    answer = engine.result.answer
+    assert "108" not in answer and "Solène Marchetti" in answer  # the sentence with a name answers "who"
+    assert answer.startswith("Not sure: the closest passage I found, in travel/policy.md")
+    assert "closest passage" in blocks(text, ReActType.WARNING)[-1]
+    assert [b for b in parse_blocks(text) if b.type in ANSWER_TYPES][-1].content == answer
+
+
+def test_a_close_quote_of_the_right_kind_is_stated_without_doubt():
+    engine = make_engine(["Thought: done\nAnswer: 12 * 9 = 108."], tools=[*general_toolkit(), docs_tool()])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What is the hotel cap per night in Paris?")
+    assert engine.result.answer.startswith("From travel/policy.md (Hotels):")
+    assert not any("closest passage" in w for w in blocks(text, ReActType.WARNING))

@@ -1,0 +1,134 @@
+"""What kind of answer a question asks for, and whether a passage holds one.
+
+A small multilingual embedding model ranks sentences loosely: an introduction that
+names the question's subject often outranks the sentence that answers it. The kind of
+answer a question expects (a person, a date, a duration, an area, a share, an amount, a
+count) is a sharper test, and it holds across languages: "Qui dirige l'antenne ?"
+expects a name whatever the language of the passage. The years and months a question
+names are constraints: a row of May 2025 does not answer a question about December 2024.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Literal
+
+from engine.grounding.figures import extract_figures
+
+AnswerKind = Literal["person", "date", "duration", "area", "percent", "amount", "count"]
+Fit = Literal["match", "other", "none", "any"]  # holds the kind / another figure / nothing / no kind asked
+
+_TIME_WORDS = r"(?:days?|jours?|hours?|heures?|minutes?|mins?|weeks?|semaines?|months?|mois|years?|ans|annees?)"
+# Checked in order: "how many days" is a duration before it is a count; "what share of the
+# budget" a percentage before an amount. Patterns read accent-folded, lower-cased text.
+_QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
+    ("person", re.compile(r"^\W*(?:who|whom|qui)\b|\bname of the (?:person|manager|head)\b|\bnom du responsable\b")),
+    (
+        "date",
+        re.compile(
+            r"\b(?:when|what date|which date|what year|which year|since when|on what day|quand|quelle date|"
+            r"quel jour|en quelle annee|depuis quand|a quelle date)\b"
+        ),
+    ),
+    (
+        "duration",
+        re.compile(
+            rf"\b(?:how long|combien de temps|quel delai|dans quel delai|au bout de combien|within how many|"
+            rf"how many (?:\w+ ){{0,2}}{_TIME_WORDS}|combien de (?:\w+ ){{0,1}}{_TIME_WORDS}|"
+            rf"sous combien de {_TIME_WORDS})\b"
+        ),
+    ),
+    ("area", re.compile(r"\b(?:surface|superficie|floor area|floor space|how big|square (?:metres|meters|feet))\b")),
+    (
+        "percent",
+        re.compile(
+            r"\b(?:percent|percentage|pourcentage|pour ?cent|what share|quelle part|what proportion|"
+            r"quelle proportion|what fraction|quel taux|what rate)\b"
+        ),
+    ),
+    (
+        "amount",
+        re.compile(
+            r"\b(?:how much|combien (?:coute|coutent|paie|verse|rembourse|rapporte)|what amount|quel montant|"
+            r"up to what amount|above what amount|what sum|budget|montant|amount|price|prix|cout|cost|fee|salary|"
+            r"salaire|allowance|indemnite|spending limit|plafond|cap|ceiling)\b"
+        ),
+    ),
+    ("count", re.compile(r"\b(?:how many|combien d[e']|number of|nombre d[e']|quel nombre)")),
+)
+_MONEY_WORDS = re.compile(r"(?i)[€$£]|\b(?:eur|usd|gbp|chf|euros?|dollars?|budget\w*|cost\w*|price\w*|montant|prix)\b")
+_NUMBER_WORDS = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|un|une|deux|trois|quatre|cinq|six|sept|huit|"
+    r"neuf|dix|douze)"
+)
+_NEAR_TIME = re.compile(rf"(?:\d[\d\s.,]*|\b{_NUMBER_WORDS}\s)\s*(?:[^\W\d]+\s+){{0,2}}?{_TIME_WORDS}\b")
+_AREA = re.compile(r"(?i)\d[\d\s.,]*\s*(?:m²|m2|sq\.? ?(?:ft|m)|square (?:metres|meters|feet)|hectares?|ha\b|km²)")
+_WHEN_WORDS = re.compile(
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|"
+    r"dimanche|january|february|march|april|may|june|july|august|september|october|november|december|janvier|"
+    r"fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|business day|working day|"
+    r"jour ouvre|jour ouvrable|quarter|trimestre|weekly|monthly|yearly|annual|every|chaque|daily|quotidien)\b"
+)
+_NAME = re.compile(r"\b([A-ZÀ-Ý][a-zà-ÿ'’-]+)\s+([A-ZÀ-Ý][a-zà-ÿ'’-]+)\b")
+_RANGE_WORDS = re.compile(r"\b(?:to|through|until|between|jusqu|entre)\b|\bde \w+ (?:a|au) \w+")
+
+
+def fold(text: str) -> str:
+    """Lower-cased, accents removed."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+
+
+def answer_kind(question: str) -> AnswerKind | None:
+    """The kind of answer ``question`` expects, or None when it could be anything."""
+    text = fold(question)
+    for kind, pattern in _QUESTION_KINDS:
+        if pattern.search(text):
+            return kind
+    return None
+
+
+def names_in(text: str) -> set[str]:
+    """Two capitalised words in a row, not opening the text: what a person's name looks like."""
+    return {f"{a} {b}" for a, b in _NAME.findall(text) if not text.startswith(a)}
+
+
+def fit(kind: AnswerKind | None, text: str, common_names: frozenset[str] = frozenset(), computed: bool = False) -> Fit:
+    """Whether ``text`` holds an answer of ``kind`` ("match"), only figures of another
+    kind ("other"), nothing of the sort ("none"); "any" when no kind is asked.
+    ``common_names`` are capitalised pairs frequent in the evidence (a company's name), not answers."""
+    if kind is None:
+        return "any"
+    if computed and kind != "person":  # a tool's result answers the computation it was asked for
+        return "match" if extract_figures(text) else "none"
+    if kind == "person":
+        return "match" if names_in(text) - common_names else "none"
+    figures = extract_figures(text)
+    kinds = {f.kind for f in figures}
+    matched = {
+        "date": "date" in kinds or bool(_WHEN_WORDS.search(fold(text))),
+        "duration": "duration" in kinds or bool(_NEAR_TIME.search(fold(text))),
+        "area": bool(_AREA.search(text)),
+        "percent": "percent" in kinds,
+        "amount": "amount" in kinds or (bool(figures) and bool(_MONEY_WORDS.search(text))),
+        "count": bool(kinds & {"number", "duration", "amount"}),
+    }[kind]
+    if matched:
+        return "match"
+    return "other" if figures else "none"
+
+
+def constraints_met(question: str, text: str) -> bool:
+    """Whether ``text`` (a passage with its source and location) names every year the
+    question names, and the month when the question names one month and ``text`` dates its rows by month."""
+    asked = extract_figures(question)
+    years = {f.value[:4] for f in asked if f.kind == "date"} | {
+        f.value for f in asked if f.kind == "number" and re.fullmatch(r"(19|20)\d\d", f.value)
+    }
+    if any(year not in text for year in years):
+        return False
+    months = [f.value for f in asked if f.kind == "date" and len(f.value) == 7]
+    if len(months) != 1 or _RANGE_WORDS.search(fold(question)):
+        return True
+    held = {f.value[:7] for f in extract_figures(text) if f.kind == "date" and len(f.value) >= 7}
+    return not held or months[0] in held

@@ -1,0 +1,78 @@
+"""The kind of answer a question asks for, in EN and FR, and whether a passage holds one."""
+
+import pytest
+
+from engine.grounding.answer_kinds import answer_kind, constraints_met, fit, names_in
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Who approves a restatement?", "person"),
+        ("Qui dirige l'antenne de Lyon ?", "person"),
+        ("When did the Lyon office open?", "date"),
+        ("Depuis quand le site est-il ouvert ?", "date"),
+        ("How many unused days of paid leave can be carried over?", "duration"),
+        ("Au bout de combien de temps l'écran se verrouille-t-il ?", "duration"),
+        ("Sous combien de jours les factures sont-elles payées ?", "duration"),
+        ("Quelle est la surface de l'entrepôt ?", "area"),
+        ("Quelle part des véhicules sera électrique ?", "percent"),
+        ("What is 17% of 2,340?", None),  # a percentage given, not asked for
+        ("Above what amount must the CFO approve?", "amount"),
+        ("What is the hotel cap per night?", "amount"),
+        ("How many heavy goods vehicles are there?", "count"),
+        ("Combien de palettes ont été expédiées ?", "count"),
+        ("What is the minimum length of a password?", None),
+    ],
+)
+def test_answer_kind(question, kind):
+    assert answer_kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "expected"),
+    [
+        ("person", "Elle est dirigée par Solène Marchetti, responsable de site.", "match"),
+        ("person", "Cette note présente l'antenne régionale de Lyon.", "none"),
+        ("date", "L'antenne a ouvert ses portes le 14 avril 2023.", "match"),
+        ("date", "The monthly close happens on the fifth business day.", "match"),
+        ("duration", "A tender is published for at least 26 calendar days.", "match"),
+        ("duration", "Les analystes peuvent télétravailler jusqu'à trois jours par semaine.", "match"),
+        ("duration", "Brenmoor operates 86 heavy goods vehicles.", "other"),
+        ("area", "L'entrepôt couvre une surface de 6 200 m².", "match"),
+        ("area", "Elle a ouvert le 14 avril 2023.", "other"),
+        ("percent", "Electric vehicles will make up 35% of the pool.", "match"),
+        ("amount", "Each fuel card has a limit of EUR 420 per week.", "match"),
+        ("amount", "department: IT; budget_eur: 618500; headcount: 18", "match"),
+        ("count", "This page describes the road fleet.", "none"),
+        (None, "Anything at all.", "any"),
+    ],
+)
+def test_fit(kind, text, expected):
+    assert fit(kind, text) == expected
+
+
+def test_a_recurring_name_is_not_an_answer_to_who():
+    text = "These rules apply to every Brenmoor Freight laptop."
+    assert names_in(text) == {"Brenmoor Freight"}
+    assert fit("person", text, frozenset({"Brenmoor Freight"})) == "none"
+
+
+def test_a_computed_result_answers_the_computation():
+    assert fit("amount", "38.5 * 120 = 4620", computed=True) == "match"
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "met"),
+    [
+        ("Combien de palettes en décembre 2024 ?", "month: 2025-05; warehouse: Gdansk; pallets: 2545", False),
+        ("How many pallets in March 2025?", "month: 2025-03; warehouse: Gdansk; pallets: 2738", True),
+        ("How many pallets in March 2025?", "month: 2025-04; warehouse: Gdansk; pallets: 2334", False),
+        ("How many pallets from January to June 2025?", "month: 2025-04; warehouse: Gdansk", True),
+        ("What is the 2026 budget of IT?", "budget_2026.csv department: IT; budget_eur: 618500", True),
+        ("What share by the end of 2028?", "35% of the light van pool by the end of 2030", False),
+        ("How many days of leave?", "Chaque salarié acquiert 27 jours.", True),
+    ],
+)
+def test_constraints(question, text, met):
+    assert constraints_met(question, text) is met
