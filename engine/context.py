@@ -95,12 +95,6 @@ class EngineContext:
                     old.close()
             return self._indexes
 
-    def themes(self) -> list[str]:
-        """Themes with documents (folders under the themes root) or an index in the store in use."""
-        from engine.rag.store import theme_folders
-
-        return sorted({*theme_folders(self.settings.themes_root), *self.indexes.store.themes()})
-
     @property
     def router(self) -> ToolRouter:
         with self._lock:
