@@ -2,7 +2,8 @@
 one PostgreSQL for the conversations (``DATABASE_URL``) and the indexes
 (``VECTOR_STORE=pgvector``), no shared disk. They behave as one app: a conversation
 goes on from one server to the other, a question asked on one is answered on the other
-and the same run resumes, and a document uploaded on one is found from the other."""
+and the same run resumes, and documents added on one (an Index browser upload, a file dropped into the chat for
+the theme) are found from the other."""
 
 import json
 import time
@@ -20,6 +21,7 @@ ASK = {
     ],
 }
 FLEET = "# Fleet\n\n## Trucks\n\nThe depot in Lyon runs the electric trucks of the northern routes.\n"
+TOLLS = "# Tolls\n\nMotorway tolls for the trucks are paid by the depot card.\n"
 SEARCH = {
     "text": "Thought: The fleet notes should say.",
     "tool_calls": [
@@ -112,11 +114,24 @@ def test_two_servers_on_one_postgresql_behave_as_one_app(two_servers, fake_serve
     second.goto(f"{two}/index")  # server two's Index browser lists it
     shown(second, "fleet.md#", 60000)
 
+    # and a file dropped into server one's chat, for the theme, too
+    tolls = tmp_path / "tolls.md"
+    tolls.write_text(TOLLS)
+    fake_server.script.append({"text": "Answer: Filed."})
+    first.goto(f"{one}/?c={conversation}")
+    first.get_by_text("the theme", exact=True).click()
+    first.locator("[data-testid='stChatInput'] input[type='file']").set_input_files(str(tolls))
+    first.get_by_test_id("stFileChipName").filter(has_text="tolls.md").wait_for(timeout=30000)
+    first.get_by_test_id("stFileChipIconSpinner").wait_for(state="detached", timeout=30000)  # uploaded
+    ask(first, "Please file this note.")
+    shown(first, "Filed.")
+
     fake_server.script.extend([SEARCH, {"answer_from_observation": "depot"}])
     second.goto(f"{two}/?c={conversation}")
     ask(second, "Where are the electric trucks kept?")
     shown(second, "The depot in Lyon runs the electric trucks")
     observation = fake_server.requests[-1]["messages"][-1]["content"]
     assert "source: fleet.md · Fleet > Trucks" in observation
+    assert "source: tolls.md · Tolls" in observation
     second.screenshot(path=str(ARTEFACTS / "team-found-on-server-two.png"), full_page=True)
     assert "sk-browser-secret" not in first.content() + second.content()
