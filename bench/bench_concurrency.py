@@ -60,8 +60,8 @@ def batch(concurrent: bool, manager: IndexManager) -> tuple[float, dict]:
 
 def main() -> None:
     print(f"machine: {machine()}")
-    ensure_demo_index()
     manager = IndexManager()
+    ensure_demo_index(manager)
     one(0, manager, {})  # warm up: load the index and the embedding model
     sequential, _ = batch(False, manager)
     concurrent, results = batch(True, manager)

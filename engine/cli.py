@@ -191,9 +191,20 @@ def grounding_fields(report: Any) -> dict[str, Any]:
 
 
 def _ingest(args: argparse.Namespace) -> int:
+    from engine.context import EngineContext
     from engine.rag.ingest import ingest_cli
+    from engine.rag.store import IndexProblem
 
-    return ingest_cli(args.theme, args.paths)
+    context = EngineContext()
+    try:
+        try:
+            manager = context.indexes
+        except IndexProblem as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        return ingest_cli(args.theme, args.paths, manager)
+    finally:
+        context.close()
 
 
 def _prepare(_: argparse.Namespace) -> int:

@@ -65,11 +65,11 @@ class EngineContext:
     ) -> None:
         self._settings = settings
         self._indexes = indexes
+        self._indexes_key: tuple | None = ("given",) if indexes is not None else None
         self._router = router
         self._hub = hub
         self._hub_key: tuple | None = None if hub is _NOT_STARTED else ("given",)
         self._catalogs: dict[tuple, TableCatalog] = {}
-        self._other_indexes: dict[str, IndexManager] = {}
         self._other_indexes: dict[str, IndexManager] = {}
         self._lock = threading.Lock()
 
@@ -81,13 +81,18 @@ class EngineContext:
     # ---- what the context owns -------------------------------------------------
     @property
     def indexes(self) -> IndexManager:
-        """The loaded indexes, under the index root the settings name now."""
-        root = self.settings.index_root
+        """The theme indexes, in the store the settings name now (FAISS files under the index
+        root, or PostgreSQL with ``VECTOR_STORE=pgvector``); ``IndexProblem`` for an unknown store."""
+        settings = self.settings
+        key = (settings.vector_store, str(settings.index_root), settings.database_url)
         with self._lock:
-            if self._indexes is None or (self._indexes.root is not None and self._indexes.root != root):
+            if self._indexes is None or self._indexes_key not in (("given",), key):
                 from engine.rag.manager import IndexManager
 
-                self._indexes = IndexManager(root=root)
+                old, self._indexes = self._indexes, IndexManager.for_settings(settings)
+                self._indexes_key = key
+                if old is not None:
+                    old.close()
             return self._indexes
 
     @property
@@ -127,8 +132,13 @@ class EngineContext:
     def close(self) -> None:
         with self._lock:
             hub, self._hub = self._hub, _NOT_STARTED
+            indexes = None
+            if self._indexes_key != ("given",):  # what the context opened itself, it closes
+                indexes, self._indexes, self._indexes_key = self._indexes, None, None
         if hub is not None and hub is not _NOT_STARTED:
             hub.close()
+        if indexes is not None:
+            indexes.close()
 
     # ---- what a run asks of it ----------------------------------------------------
     def engine_config(self) -> EngineConfig:

@@ -19,4 +19,14 @@ def prepare() -> int:
         from engine.rag.demo import ensure_demo_index
     except ImportError:
         return 0
-    return ensure_demo_index()
+    from engine.context import EngineContext
+    from engine.rag.store import IndexProblem
+
+    context = EngineContext()
+    try:
+        return ensure_demo_index(context.indexes)
+    except IndexProblem as exc:
+        print(f"error: the demo index could not be built: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        context.close()

@@ -6,9 +6,9 @@ import time
 
 import streamlit as st
 
+from components.app_context import known_themes
 from components.i18n import LANGUAGES, t
 from components.state import session
-from engine.rag.store import list_themes
 
 st.set_page_config(page_title="Settings", page_icon=":material/settings:")
 conversation, settings = session()
@@ -16,7 +16,7 @@ lang = settings.language
 st.title(t("settings", lang))
 st.caption(t("settings_note", lang))
 
-themes = list_themes()
+themes, _ = known_themes()
 options = [None, *themes]
 current = settings.theme if settings.theme in themes else None
 settings.theme = st.selectbox(

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from components.app_context import engine_context, known_themes
 from components.i18n import t
 from components.state import session
 from engine.rag.locking import IndexBusy
-from engine.rag.store import IndexProblem, list_themes, theme_dir, themes_root
+from engine.rag.store import IndexProblem, themes_root
 from engine.rag.themes import BadThemeName, theme_path
 
 # Labels this page adds to the shared ones (components/locales), in both languages.
@@ -43,7 +44,7 @@ lang = settings.language
 THEMES_ROOT = themes_root()
 st.title(t("index_browser", lang))
 
-themes = list_themes()
+themes, indexed = known_themes()
 with st.expander(t("create_theme", lang), icon=":material/create_new_folder:"):
     new_name = st.text_input(t("theme_name", lang), key="new_theme", max_chars=40)
     if st.button(t("create", lang), key="create_theme", icon=":material/add:"):
@@ -55,7 +56,7 @@ with st.expander(t("create_theme", lang), icon=":material/create_new_folder:"):
             name = folder.name
             folder.mkdir(parents=True, exist_ok=True)
             st.success(t("theme_created", lang, name=name))
-            themes = list_themes()
+            themes = sorted({*themes, name})
             st.session_state["browser_theme"] = name  # the new theme is selected
 
 if not themes:
@@ -65,14 +66,14 @@ if st.session_state.get("browser_theme") not in themes:
     st.session_state["browser_theme"] = settings.theme if settings.theme in themes else themes[0]
 theme = st.selectbox(t("theme", lang), themes, key="browser_theme")
 
-from components.app_context import engine_context  # noqa: E402
-
 for kind, message in st.session_state.pop("browser_messages", []):  # the outcome of the last action
     getattr(st, kind)(message)
 
-index = None
+index, documents = None, {}
 try:
-    index = engine_context().indexes.get(theme)
+    indexes = engine_context().indexes
+    index = indexes.get(theme)
+    documents = index.manifest.documents
 except IndexProblem as exc:
     if "no index yet" in str(exc):
         st.info(t("no_index", lang))
@@ -86,16 +87,21 @@ def finish(messages: list[tuple[str, str]]) -> None:
     st.rerun()
 
 
-if index is not None and index.manifest.documents:
+if documents:
     st.subheader(t("documents", lang))
     rows = [
         {"name": d.source, "size (KB)": round(d.size / 1024, 1), "chunks": d.chunks, "ingested at": d.ingested_at}
-        for d in sorted(index.manifest.documents.values(), key=lambda d: d.source)
+        for d in sorted(documents.values(), key=lambda d: d.source)
     ]
     st.dataframe(rows, hide_index=True, width="stretch")
     names = [r["name"] for r in rows]
     chosen = st.selectbox(t("chunks_of", lang), names, key="browser_doc")
-    for chunk in index.chunks_of(chosen):
+    try:
+        chunks = index.chunks_of(chosen)
+    except IndexProblem as exc:
+        st.error(str(exc))
+        chunks = []
+    for chunk in chunks:
         with st.expander(f"{chunk.chunk_id} · {chunk.location}"):
             st.text(chunk.text)
     if st.button(f"{t('delete', lang)} {chosen}", key="delete_doc", icon=":material/delete:"):
@@ -103,7 +109,7 @@ if index is not None and index.manifest.documents:
         from engine.rag.uploads import source_file
 
         try:
-            delete_document(theme, chosen, engine_context().indexes)
+            delete_document(theme, chosen, indexes)
         except (IndexProblem, IndexBusy) as exc:
             finish([("error", str(exc))])
         path = source_file(THEMES_ROOT / theme, chosen)
@@ -115,7 +121,10 @@ if index is not None and index.manifest.documents:
     if query.strip():
         from engine.tools.theme import format_hits, search_hits
 
-        st.code(format_hits(search_hits(theme, query, 4)), language=None, wrap_lines=True)
+        try:
+            st.code(format_hits(search_hits(theme, query, 4, manager=indexes)), language=None, wrap_lines=True)
+        except IndexProblem as exc:
+            st.error(str(exc))
 
 st.subheader(t("upload", lang))
 uploads = st.file_uploader(t("upload", lang), accept_multiple_files=True, key="uploads", label_visibility="collapsed")
@@ -145,7 +154,7 @@ if uploads and st.button(t("ingest", lang), key="ingest_button", icon=":material
     messages += [("error", f"{t('skipped', lang)}: {line}") for line in refused]
     finish(messages)
 
-if index is not None or theme_dir(theme).exists():
+if index is not None or theme in indexed:
     with st.expander(label("remove_index", lang), icon=":material/delete_forever:"):
         if not st.session_state.get("confirm_remove"):
             if st.button(label("remove_index", lang), key="remove_index", icon=":material/delete_forever:"):
@@ -160,7 +169,7 @@ if index is not None or theme_dir(theme).exists():
                 st.session_state.pop("confirm_remove", None)
                 try:
                     remove_theme_index(theme, engine_context().indexes)
-                except IndexBusy as exc:
+                except (IndexProblem, IndexBusy) as exc:
                     finish([("error", str(exc))])
                 finish([("success", label("removed", lang, theme=theme))])
             if no.button(label("cancel", lang), key="remove_cancel", icon=":material/close:"):

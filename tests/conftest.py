@@ -10,6 +10,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from tests.fakes.llm_server import FakeLLMServer  # noqa: E402
+from tests.pg import pg_server_fixture  # noqa: E402
+
+pg_server = pg_server_fixture()  # one real PostgreSQL (with pgvector) for the tests that ask for it
 
 
 @pytest.fixture

@@ -199,6 +199,56 @@ def test_ingest_reports_bad_files_and_missing_paths(tmp_path):
     assert missing.returncode == 2 and "no such file" in missing.stderr
 
 
+def test_ingest_then_ask_on_pgvector_finds_the_document(fake_server, pg_server, tmp_path):
+    """VECTOR_STORE=pgvector: the CLI ingests into PostgreSQL (no FAISS file), a re-ingest of a
+    changed file replaces its chunks, and search_docs in an ``ask`` finds the new text."""
+    env = {
+        "VECTOR_STORE": "pgvector",
+        "DATABASE_URL": pg_server.create_database("cli"),
+        "INDEX_ROOT": str(tmp_path / "indexes"),
+        "MCP_SERVERS": "off",
+    }
+    doc = tmp_path / "fleet.md"
+    doc.write_text("# Fleet\n\n## Trucks\n\nThe fleet has 41 electric trucks.\n")
+    proc = cli("ingest", "--theme", "fleet", str(doc), env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "1 added" in proc.stdout
+    doc.write_text("# Fleet\n\n## Trucks\n\nThe fleet has 57 electric trucks since May.\n")
+    proc = cli("ingest", "--theme", "fleet", str(doc), env=env)
+    assert "1 replaced" in proc.stdout and "1 chunks embedded" in proc.stdout
+    assert not (tmp_path / "indexes").exists()
+
+    fake_server.script.extend(
+        [
+            {
+                "text": "Thought: The fleet document says.",
+                "tool_calls": [{"id": "s1", "name": "search_docs", "arguments": '{"query": "electric trucks count"}'}],
+            },
+            {"text": "Answer: The fleet has 57 electric trucks [fleet.md]."},
+        ]
+    )
+    proc = cli(
+        "ask", "How many electric trucks?", "--theme", "fleet", "--format", "jsonl", env=env | mistral_env(fake_server)
+    )
+    assert proc.returncode == 0, proc.stderr
+    observation = next(line for line in jsonl(proc.stdout) if line["type"] == "observation")["content"]
+    assert "source: fleet.md · Fleet > Trucks" in observation
+    assert "57 electric trucks since May" in observation and "41 electric" not in observation
+
+
+def test_ingest_with_a_dead_vector_store_exits_3_with_one_line(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\nText.\n")
+    env = {"VECTOR_STORE": "pgvector", "DATABASE_URL": f"postgresql://ana:s3cr3t-pw@/analyst?host={tmp_path}"}
+    proc = cli("ingest", "--theme", "ops", str(tmp_path / "a.md"), env=env)
+    assert proc.returncode == 3
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: The vector store (PostgreSQL at")
+    assert "cannot be reached" in lines[0] and "s3cr3t-pw" not in proc.stderr + proc.stdout
+    unknown = cli("ingest", "--theme", "ops", str(tmp_path / "a.md"), env={"VECTOR_STORE": "chroma"})
+    assert unknown.returncode == 2
+    assert unknown.stderr.strip() == "error: VECTOR_STORE='chroma' is not known; use faiss or pgvector."
+
+
 def test_ask_dash_reads_a_long_question_from_stdin(fake_server):
     fake_server.script.append({"text": "Answer: read it"})
     question = "Summarise this: " + "figures and words " * 5000 + "END-OF-QUESTION"

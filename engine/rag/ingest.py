@@ -2,9 +2,11 @@
 
 A file whose content hash is unchanged costs nothing; a changed file replaces its
 old chunks; a bad file (or file name) is skipped with one clear line and the rest
-goes in. One writer per theme at a time, across processes (``locking``): the index
-is read under the lock, so a concurrent ingest is never lost, and written
-atomically once at the end. An unreadable index never blocks a repair: the ingest
+goes in. Everything goes through the manager's store (FAISS files or PostgreSQL),
+written once at the end, all or nothing. One writer per theme at a time, across
+processes and servers: FAISS files hold a lock file while the index is read and
+written; PostgreSQL takes the theme's lock in the write's transaction. A concurrent
+ingest is never lost. An unreadable FAISS index never blocks a repair: the ingest
 starts again from the documents it is given.
 """
 
@@ -16,15 +18,17 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 from pydantic import BaseModel, Field
 
 from engine.rag.chunking import Chunk, chunk_sections
 from engine.rag.embeddings import Embedder, get_embedder
-from engine.rag.locking import IndexBusy, theme_write_lock
+from engine.rag.index_store import ThemeView
+from engine.rag.locking import IndexBusy
 from engine.rag.manager import IndexManager
 from engine.rag.readers import UnreadableFile, read_bytes, sections_from_bytes
 from engine.rag.sources import SourceFile, collect_sources, expand_paths
-from engine.rag.store import DocumentInfo, IndexProblem, ThemeIndex, index_root, remove_index, require_embedder
+from engine.rag.store import DocumentInfo, IndexProblem, IndexUnreachable, require_embedder
 from engine.rag.themes import BadThemeName, validate_theme
 
 __all__ = ["IngestReport", "delete_document", "expand_paths", "ingest_cli", "ingest_paths", "remove_theme_index"]
@@ -48,21 +52,25 @@ class IngestReport(BaseModel):
         )
 
 
-def _root(manager: IndexManager) -> Path:
-    return manager.root or index_root()
-
-
-def _open_index(theme: str, embedder: Embedder, manager: IndexManager, report: IngestReport) -> ThemeIndex:
+def _open_index(
+    theme: str, embedder: Embedder, manager: IndexManager, report: IngestReport
+) -> tuple[ThemeView | None, dict[str, DocumentInfo]]:
+    """The theme's index (None when there is none yet, or when an unreadable one is rebuilt)
+    and the documents it holds, read once."""
     try:
         index = manager.get(theme)
     except IndexProblem as exc:
-        if "no index yet" not in str(exc):
-            report.rebuilt = (
-                f"the previous index could not be read ({str(exc).split('. ')[0]}); it was rebuilt from these documents"
-            )
-        return ThemeIndex.empty(theme, embedder.name, embedder.dim)
-    require_embedder(index.manifest, embedder)
-    return index
+        if "no index yet" in str(exc):
+            return None, {}
+        if not manager.store.rebuilds_unreadable:
+            raise
+        report.rebuilt = (
+            f"the previous index could not be read ({str(exc).split('. ')[0]}); it was rebuilt from these documents"
+        )
+        return None, {}
+    manifest = index.manifest
+    require_embedder(manifest, embedder)
+    return index, manifest.documents
 
 
 def _read(source: SourceFile) -> tuple[bytes, str]:
@@ -76,23 +84,22 @@ def ingest_paths(
     theme: str,
     paths: Iterable[Path],
     *,
+    manager: IndexManager,
     progress: Progress | None = None,
-    manager: IndexManager | None = None,
     embedder: Embedder | None = None,
     base: Path | None = None,
 ) -> IngestReport:
-    """Add or refresh the documents under ``paths`` in the index of ``theme``.
+    """Add or refresh the documents under ``paths`` in the index of ``theme`` kept by ``manager``.
 
     Keys are paths relative to ``base`` when given, else to each directory given (or
     a single file's parent). Raises ``BadThemeName``, ``IndexBusy`` or ``IndexProblem``."""
     validate_theme(theme)
-    manager = manager or IndexManager()
     embedder = embedder or get_embedder()
     report = IngestReport(theme=theme)
     sources = collect_sources(paths, base)
     total = len(sources)
-    with theme_write_lock(theme, _root(manager)):
-        index = _open_index(theme, embedder, manager, report)
+    with manager.store.writing(theme):
+        index, known_documents = _open_index(theme, embedder, manager, report)
         new_chunks: list[Chunk] = []
         documents: list[DocumentInfo] = []
         replace: set[str] = set()
@@ -102,7 +109,7 @@ def ingest_paths(
                 progress(done - 1, total, f"reading {name}")
             try:
                 data, digest = _read(source)
-                known = index.manifest.documents.get(name)
+                known = known_documents.get(name)
                 if known is not None and known.sha256 == digest:
                     report.unchanged.append(name)
                     continue
@@ -121,8 +128,16 @@ def ingest_paths(
             progress(total, total, f"embedding {len(new_chunks)} chunks")
         if replace or report.rebuilt:
             vectors = embedder.encode([c.text for c in new_chunks])
-            updated = index.replaced(replace, new_chunks, vectors, documents)
-            updated.save(manager.root)
+            updated = manager.store.write(
+                theme,
+                index,
+                embedding_model=embedder.name,
+                dim=embedder.dim,
+                remove=replace,
+                chunks=new_chunks,
+                vectors=vectors,
+                documents=documents,
+            )
             manager.put(updated)
         report.chunks_added = len(new_chunks)
     if progress:
@@ -130,23 +145,31 @@ def ingest_paths(
     return report
 
 
-def delete_document(theme: str, source: str, manager: IndexManager | None = None) -> bool:
-    manager = manager or IndexManager()
-    with theme_write_lock(theme, _root(manager)):
+def delete_document(theme: str, source: str, manager: IndexManager) -> bool:
+    """Remove one document's chunks from the theme's index; False when it holds no such document."""
+    with manager.store.writing(theme):
         index = manager.get(theme)
-        if source not in index.manifest.documents:
+        manifest = index.manifest
+        if source not in manifest.documents:
             return False
-        updated = index.replaced({source}, [], index.vectors[:0], [])
-        updated.save(manager.root)
+        updated = manager.store.write(
+            theme,
+            index,
+            embedding_model=manifest.embedding_model,
+            dim=manifest.dim,
+            remove={source},
+            chunks=[],
+            vectors=np.zeros((0, manifest.dim), dtype=np.float32),
+            documents=[],
+        )
         manager.put(updated)
         return True
 
 
-def remove_theme_index(theme: str, manager: IndexManager | None = None) -> bool:
+def remove_theme_index(theme: str, manager: IndexManager) -> bool:
     """Delete the theme's whole index (its documents stay); False when it had none."""
-    manager = manager or IndexManager()
-    with theme_write_lock(theme, _root(manager)):
-        removed = remove_index(theme, manager.root)
+    with manager.store.writing(theme):
+        removed = manager.store.drop(theme)
         manager.invalidate(theme)
         return removed
 
@@ -160,8 +183,9 @@ def _text_progress(done: int, total: int, message: str) -> None:
     sys.stderr.flush()
 
 
-def ingest_cli(theme: str, paths: list[Path]) -> int:
-    """The ``ingest`` command: one line per skipped file, a summary; exit 2 with one line on bad input."""
+def ingest_cli(theme: str, paths: list[Path], manager: IndexManager) -> int:
+    """The ``ingest`` command: one line per skipped file, a summary; exit 2 with one line on bad
+    input, 3 when the vector store cannot be reached."""
     from engine.rag.sources import shown_name
 
     try:
@@ -174,7 +198,10 @@ def ingest_cli(theme: str, paths: list[Path]) -> int:
         print(f"error: no such file or directory: {', '.join(missing[:5])}", file=sys.stderr)
         return 2
     try:
-        report = ingest_paths(theme, paths, progress=_text_progress if sys.stderr.isatty() else None)
+        report = ingest_paths(theme, paths, manager=manager, progress=_text_progress if sys.stderr.isatty() else None)
+    except IndexUnreachable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
     except (IndexProblem, IndexBusy, BadThemeName) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

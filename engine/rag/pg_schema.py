@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from sqlalchemy import Engine, create_engine, event, exc
 from sqlalchemy.engine import URL, make_url
 
-from engine.rag.store import IndexProblem
+from engine.rag.store import IndexProblem, IndexUnreachable
 
 # Advisory lock keys (two-int form): (LOCK_SPACE, hashtext(theme)) per theme,
 # (GLOBAL_LOCK_SPACE, SCHEMA_KEY) while creating the schema, (GLOBAL_LOCK_SPACE, BUILD_KEY)
@@ -100,7 +100,7 @@ def hnsw_index_sql(theme_id: int, theme: str, dim: int, m: int, ef_construction:
     )
 
 
-class VectorStoreUnavailable(IndexProblem):
+class VectorStoreUnavailable(IndexUnreachable):
     """The PostgreSQL server behind the vector store cannot be reached."""
 
 

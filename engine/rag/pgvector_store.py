@@ -129,6 +129,8 @@ class PgVectorStore:
 class PgThemeIndex:
     """One theme of a ``PgVectorStore``: the ``ThemeIndex`` interface, backed by the database."""
 
+    generation = None  # a live view: never reloaded, every read goes to the database
+
     def __init__(self, store: PgVectorStore, theme_id: int, theme: str, embedding_model: str, dim: int) -> None:
         self.store = store
         self.theme_id = theme_id

@@ -24,7 +24,7 @@ import time
 import zlib
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
@@ -70,6 +70,10 @@ class IndexProblem(Exception):
     """A theme index that cannot be used; the message says what happened and the fix."""
 
 
+class IndexUnreachable(IndexProblem):
+    """The place the indexes are kept (the vector store's database) cannot be reached."""
+
+
 class DocumentInfo(BaseModel):
     source: str
     size: int
@@ -90,12 +94,25 @@ class Manifest(BaseModel):
     updated_at: str = ""
 
 
-def require_embedder(manifest: Manifest, embedder: Any) -> None:
+class MadeWith(Protocol):
+    """What says which embedding model made an index: its manifest, or the index itself."""
+
+    @property
+    def theme(self) -> str: ...
+
+    @property
+    def embedding_model(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+
+def require_embedder(made: MadeWith, embedder: Any) -> None:
     """Refuse, with the fix, an index built with another embedding model than the one in use."""
-    if manifest.dim != embedder.dim or manifest.embedding_model != embedder.name:
-        theme = manifest.theme
+    if made.dim != embedder.dim or made.embedding_model != embedder.name:
+        theme = made.theme
         raise IndexProblem(
-            f"Theme '{theme}' was indexed with {manifest.embedding_model}, and the app now uses {embedder.name}: "
+            f"Theme '{theme}' was indexed with {made.embedding_model}, and the app now uses {embedder.name}: "
             f"remove its index in the Index browser and ingest it again "
             f"(python -m engine ingest --theme {theme} data/themes/{theme})."
         )
@@ -201,6 +218,14 @@ class ThemeIndex:
     @property
     def theme(self) -> str:
         return self.manifest.theme
+
+    @property
+    def embedding_model(self) -> str:
+        return self.manifest.embedding_model
+
+    @property
+    def dim(self) -> int:
+        return self.manifest.dim
 
     @property
     def nbytes(self) -> int:
@@ -340,10 +365,13 @@ class ThemeIndex:
         return cls(manifest, chunks, vectors, index, generation=gen.name)
 
 
+def theme_folders(root: Path) -> list[str]:
+    """The theme-named directories directly under ``root`` (none when it does not exist)."""
+    if not root.exists():
+        return []
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and THEME_NAME.fullmatch(p.name))
+
+
 def list_themes(indexes: Path | None = None, themes: Path | None = None) -> list[str]:
-    """Themes that have documents or an index."""
-    names: set[str] = set()
-    for root in (indexes or index_root(), themes or themes_root()):
-        if root.exists():
-            names.update(p.name for p in root.iterdir() if p.is_dir() and THEME_NAME.fullmatch(p.name))
-    return sorted(names)
+    """Themes that have documents or a FAISS index."""
+    return sorted({*theme_folders(indexes or index_root()), *theme_folders(themes or themes_root())})

@@ -1,4 +1,5 @@
-"""ThemeToolKit: ``search_docs`` over the theme's FAISS index (RAG).
+"""ThemeToolKit: ``search_docs`` over the theme's index (RAG), in whichever store the
+context's ``IndexManager`` keeps it (FAISS files or pgvector).
 
 The Observation lists the top chunks with source file, location and score, so the
 final answer can cite ``[source]``. The index browser shows exactly this text."""
@@ -22,10 +23,10 @@ class SearchDocsArgs(BaseModel):
     k: int = Field(4, ge=1, le=10, description="How many passages to return.")
 
 
-def search_hits(theme: str, query: str, k: int = 4, manager: IndexManager | None = None) -> list[Hit]:
-    index = (manager or IndexManager()).get(theme)
+def search_hits(theme: str, query: str, k: int = 4, *, manager: IndexManager) -> list[Hit]:
+    index = manager.get(theme)
     embedder = get_embedder()
-    require_embedder(index.manifest, embedder)
+    require_embedder(index, embedder)
     vector = embedder.encode_query([query])[0]
     return index.search(vector, k)
 
@@ -46,7 +47,7 @@ class SearchDocs(Tool):
     always_on = True  # the analyst chose this theme: its documents are always searchable
     Args = SearchDocsArgs
 
-    def __init__(self, theme: str, manager: IndexManager | None = None, name: str = SEARCH_DOCS) -> None:
+    def __init__(self, theme: str, manager: IndexManager, name: str = SEARCH_DOCS) -> None:
         self.theme = theme
         self.manager = manager
         self.name = name
@@ -63,7 +64,7 @@ class SearchDocs(Tool):
 
     def run(self, args: SearchDocsArgs) -> ToolResult | str:
         try:
-            hits = search_hits(self.theme, args.query, args.k, self.manager)
+            hits = search_hits(self.theme, args.query, args.k, manager=self.manager)
         except (IndexProblem, BadThemeName) as exc:
             return f"Error: {exc}"
         passages = [

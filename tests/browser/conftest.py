@@ -31,46 +31,65 @@ def free_port():
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def streamlit_app(fake_server, tmp_path):
+def start_app(fake_server, folder: Path, **env: str) -> tuple[str, subprocess.Popen]:
+    """``streamlit run app.py`` on a free port, its data under ``folder``; returns at once."""
     port = free_port()
-    env = dict(os.environ)
-    env.update(
+    full = dict(os.environ)
+    full.update(
         MISTRAL_API_KEY="sk-browser-secret",
         MISTRAL_SERVER_URL=f"http://127.0.0.1:{fake_server.port}",
         MCP_SERVERS="off",
-        INDEX_ROOT=str(tmp_path / "indexes"),
-        DATABASE_URL=f"sqlite:///{tmp_path / 'app.db'}",
+        INDEX_ROOT=str(folder / "indexes"),
+        DATABASE_URL=f"sqlite:///{folder / 'app.db'}",
         LLM_MAX_RETRY_S="0.5",
     )
+    full.update(env)
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
            "--server.headless", "true", "--browser.gatherUsageStats", "false"]  # fmt: skip
-    log = open(tmp_path / "streamlit.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "streamlit.log", "w") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT)
+    return f"http://127.0.0.1:{port}", proc
+
+
+def wait_healthy(url: str, proc: subprocess.Popen, folder: Path, timeout_s: float = 60) -> None:
+    deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(f"{url}/_stcore/health", timeout=1)
-            break
+            return
         except OSError:
             time.sleep(0.3)
-    else:
-        proc.kill()
-        pytest.fail("streamlit did not start: " + (tmp_path / "streamlit.log").read_text()[-2000:])
-    yield url
+    proc.kill()
+    pytest.fail("streamlit did not start: " + (folder / "streamlit.log").read_text()[-2000:])
+
+
+def stop_app(proc: subprocess.Popen) -> None:
     proc.terminate()
     proc.wait(10)
-    log.close()
 
 
 @pytest.fixture
-def page():
-    """A page in Debian's headless Chromium, driven by Playwright (nothing is downloaded)."""
+def streamlit_app(fake_server, tmp_path):
+    url, proc = start_app(fake_server, tmp_path)
+    wait_healthy(url, proc, tmp_path)
+    yield url
+    stop_app(proc)
+
+
+@pytest.fixture
+def chromium():
+    """Debian's headless Chromium, driven by Playwright (nothing is downloaded)."""
     from playwright.sync_api import sync_playwright
 
     ARTEFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield browser.new_page(viewport={"width": 1100, "height": 1400})
+        yield browser
         browser.close()
+
+
+@pytest.fixture
+def page(chromium):
+    """A page in that browser."""
+    return chromium.new_page(viewport={"width": 1100, "height": 1400})

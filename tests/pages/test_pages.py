@@ -153,3 +153,52 @@ def test_index_browser_removes_a_damaged_index_after_confirmation(app_env, tmp_p
     assert not at.exception
     assert not (indexes / "ops").exists() and (tmp_path / "themes" / "ops" / "a.md").exists()
     assert any("was removed" in s.value for s in at.success)
+
+
+def test_index_browser_on_pgvector_lists_searches_deletes_and_removes(app_env, pg_server, tmp_path, monkeypatch):
+    from engine.rag.ingest import ingest_paths
+    from engine.rag.manager import IndexManager
+    from engine.settings import current
+
+    monkeypatch.setenv("THEMES_ROOT", str(tmp_path / "themes"))
+    monkeypatch.setenv("VECTOR_STORE", "pgvector")
+    monkeypatch.setenv("DATABASE_URL", pg_server.create_database("browser"))
+    elsewhere = tmp_path / "elsewhere"  # ingested by another server: no folder under this one's themes root
+    elsewhere.mkdir()
+    (elsewhere / "routes.md").write_text("# Routes\n\n## Norway\n\nParcels to Norway take nine working days.\n")
+    (elsewhere / "fees.md").write_text("# Fees\n\nA late delivery costs 40 euros.\n")
+    other_server = IndexManager.for_settings(current())
+    ingest_paths("logistics", [elsewhere], manager=other_server)
+
+    at = new_app(BROWSER)
+    assert not at.exception
+    assert at.selectbox(key="browser_theme").options == ["logistics"]
+    assert at.dataframe[0].value["name"].tolist() == ["fees.md", "routes.md"]
+    at.text_input(key="browser_query").set_value("delivery time to Norway").run()
+    assert "source: routes.md · Routes > Norway · score" in at.code[-1].value
+    at.selectbox(key="browser_doc").set_value("routes.md").run()
+    at.button(key="delete_doc").click().run()
+    assert not at.exception
+    assert any("routes.md" in s.value for s in at.success)
+    assert at.dataframe[0].value["name"].tolist() == ["fees.md"]
+    assert set(other_server.get("logistics").manifest.documents) == {"fees.md"}  # gone from the database
+
+    at.button(key="remove_index").click().run()
+    at.button(key="remove_yes").click().run()
+    assert not at.exception
+    assert other_server.store.themes() == []
+    assert any("no index" in i.value.lower() for i in at.info)
+    other_server.close()
+
+
+def test_index_browser_with_a_dead_vector_store_says_so_in_one_sentence(app_env, tmp_path, monkeypatch):
+    monkeypatch.setenv("THEMES_ROOT", str(tmp_path / "themes"))
+    (tmp_path / "themes" / "ops").mkdir(parents=True)
+    monkeypatch.setenv("VECTOR_STORE", "pgvector")
+    monkeypatch.setenv("DATABASE_URL", f"postgresql://ana:s3cr3t-pw@/analyst?host={tmp_path}")
+    at = new_app(BROWSER)
+    assert not at.exception
+    assert at.selectbox(key="browser_theme").options == ["ops"]  # the theme folders are still offered
+    errors = [e.value for e in at.error]
+    assert errors and all("The vector store (PostgreSQL at" in e and "cannot be reached" in e for e in errors)
+    assert not any("s3cr3t-pw" in e or "\n" in e for e in errors)
