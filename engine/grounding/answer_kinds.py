@@ -71,6 +71,13 @@ _WHEN_WORDS = re.compile(
     r"jour ouvre|jour ouvrable|quarter|trimestre|weekly|monthly|yearly|annual|every|chaque|daily|quotidien)\b"
 )
 _NAME = re.compile(r"\b([A-ZÀ-Ý][a-zà-ÿ'’-]+)\s+([A-ZÀ-Ý][a-zà-ÿ'’-]+)\b")
+_NOT_NAMES = frozenset(
+    """the this these those that a an each every any all our your their its in on at for from to by with as if
+    when after before during since le la les l un une des ce cet cette ces chaque tout tous toute toutes notre
+    votre leur leurs son sa ses il elle ils elles en dans sur pour par avec depuis apres avant pendant si quand
+    monday tuesday wednesday thursday friday saturday sunday lundi mardi mercredi jeudi vendredi samedi dimanche
+    january february march april may june july august september october november december""".split()
+)
 _RANGE_WORDS = re.compile(r"\b(?:to|through|until|between|jusqu|entre)\b|\bde \w+ (?:a|au) \w+")
 
 
@@ -89,8 +96,8 @@ def answer_kind(question: str) -> AnswerKind | None:
 
 
 def names_in(text: str) -> set[str]:
-    """Two capitalised words in a row, not opening the text: what a person's name looks like."""
-    return {f"{a} {b}" for a, b in _NAME.findall(text) if not text.startswith(a)}
+    """Two capitalised words in a row, the first no function word: what a person's name looks like."""
+    return {f"{a} {b}" for a, b in _NAME.findall(text) if fold(a) not in _NOT_NAMES}
 
 
 def fit(kind: AnswerKind | None, text: str, common_names: frozenset[str] = frozenset(), computed: bool = False) -> Fit:
@@ -116,6 +123,17 @@ def fit(kind: AnswerKind | None, text: str, common_names: frozenset[str] = froze
     if matched:
         return "match"
     return "other" if figures else "none"
+
+
+_AGGREGATE = re.compile(
+    r"\b(?:total|sum|in all|altogether|average|mean|most|least|highest|lowest|largest|smallest|maximum|minimum|"
+    r"somme|au total|en tout|moyenne|le plus|la plus|le moins|la moins|maximal|minimal)\b"
+)
+
+
+def asks_aggregate(question: str) -> bool:
+    """Whether the question asks for a total, an average or an extreme: no single sentence or row states it."""
+    return bool(_AGGREGATE.search(fold(question)))
 
 
 def constraints_met(question: str, text: str) -> bool:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from engine.grounding.answer_kinds import Fit, answer_kind, constraints_met, fit, fold, names_in
+from engine.grounding.answer_kinds import Fit, answer_kind, asks_aggregate, constraints_met, fit, fold, names_in
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Evidence, Quote, Unit
 from engine.grounding.units import MAX_QUOTE_CHARS, bounded, split_units
@@ -139,11 +139,13 @@ class UnitScore(BaseModel):
     closeness: float  # the embedding similarity (rescaled), or word overlap without a model
     fit: Fit
     constraints_met: bool
+    needs_computation: bool = False  # a total, an average or an extreme asked of a unit no tool computed
 
     @property
     def confident(self) -> bool:
         """Close to the question, holding the kind of answer it asks for, about the years it names."""
-        return self.closeness >= CONFIDENT_CLOSENESS and self.fit in ("match", "any") and self.constraints_met
+        right_kind = self.fit in ("match", "any") and self.constraints_met and not self.needs_computation
+        return self.closeness >= CONFIDENT_CLOSENESS and right_kind
 
 
 def score_units(question: str, units: list[Unit], embed: Embed | None) -> list[float]:
@@ -183,6 +185,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             semantic[i] = float(sim)
     compact_question = question.replace(" ", "")
     kind = answer_kind(question)
+    aggregate = asks_aggregate(question)
     common = _common_names(question, units) if kind == "person" else frozenset()
     out = []
     for i, unit in enumerate(units):
@@ -206,7 +209,12 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             if len(asked) > 1 and asked in compact_question:
                 score = closeness = max(score, 1.0)
                 unit_fit, met = "any", True
-        out.append(UnitScore(score=score, closeness=closeness, fit=unit_fit, constraints_met=met))
+        computation = aggregate and not unit.computed
+        out.append(
+            UnitScore(
+                score=score, closeness=closeness, fit=unit_fit, constraints_met=met, needs_computation=computation
+            )
+        )
     return out
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.grounding.answer_kinds import answer_kind, constraints_met, fit, names_in
+from engine.grounding.answer_kinds import answer_kind, asks_aggregate, constraints_met, fit, names_in
 
 
 @pytest.mark.parametrize(
@@ -34,6 +34,8 @@ def test_answer_kind(question, kind):
     [
         ("person", "Elle est dirigée par Solène Marchetti, responsable de site.", "match"),
         ("person", "Cette note présente l'antenne régionale de Lyon.", "none"),
+        ("person", "Solène Marchetti manages the site.", "match"),
+        ("person", "The Lyon Office opened in 2023.", "none"),
         ("date", "L'antenne a ouvert ses portes le 14 avril 2023.", "match"),
         ("date", "The monthly close happens on the fifth business day.", "match"),
         ("duration", "A tender is published for at least 26 calendar days.", "match"),
@@ -76,3 +78,17 @@ def test_a_computed_result_answers_the_computation():
 )
 def test_constraints(question, text, met):
     assert constraints_met(question, text) is met
+
+
+@pytest.mark.parametrize(
+    ("question", "aggregate"),
+    [
+        ("What is the total number of pallets shipped by Gdansk?", True),
+        ("Quel est le budget 2026 total de tous les départements ?", True),
+        ("Which warehouse shipped the most pallets in a month?", True),
+        ("Quelle est la moyenne des retards ?", True),
+        ("How many pallets did Rotterdam ship in March 2025?", False),
+    ],
+)
+def test_asks_aggregate(question, aggregate):
+    assert asks_aggregate(question) is aggregate

@@ -102,7 +102,7 @@ def test_a_small_model_computation_question_starts_with_the_engine_computing_it(
 def test_a_quote_that_may_not_answer_says_so_and_warns():
     """The closest passage is not always the answer: a quote that is not close to the
     question, or lacks the kind of answer asked for, is prefaced as unsure and followed by a warning."""
-    notes = "The Lyon office opened in 2023 in the Corbas logistics park. It is run by Solène Marchetti."
+    notes = "The Lyon office opened in 2023 in the Corbas logistics park. Its site manager is Solène Marchetti."
     engine = make_engine(["Thought: done\nAnswer: 12 * 9 = 108."], tools=[*general_toolkit(), docs_tool(notes)])
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "Who manages the Lyon site?")
