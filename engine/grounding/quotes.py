@@ -248,6 +248,12 @@ def best_quotes(
     return quotes
 
 
+def computed_quote(statement: str, evidence: int, tool: str, language: str = "en") -> Quote:
+    """A tool's one computed figure with what it is, as the answer."""
+    preface = _PREFACE.get(language, _PREFACE["en"])[2].format(tool=tool)
+    return Quote(text=statement, evidence=evidence, source=tool, score=1.0, preface=preface)
+
+
 def best_quote(question: str, evidence: list[Evidence], embed: Embed | None, *, language: str = "en") -> Quote | None:
     """The evidence unit that best answers ``question``, verbatim, or None when nothing fits.
 

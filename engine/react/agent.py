@@ -279,7 +279,9 @@ class ReActEngine:
 
     def _first_step(self, state: RunState, registry: ToolRegistry) -> Step | None:
         """A small model starts with the engine's own computation or document search."""
-        return engine_step(state.prompt, set(registry.names())) if self.llm.abilities.small else None
+        if not self.llm.abilities.small:
+            return None
+        return engine_step(state.prompt, registry, self.context.embed)
 
     def _grounded(self, answer: str, state: RunState, writer: StreamWriter) -> str:
         """Check the answer against the evidence; a small model's failing answer becomes a

@@ -80,4 +80,5 @@ async def execute(
         observation.passages = result.passages
         observation.table = result.table
         observation.computed = observation.computed or result.computed
+        observation.value, observation.statement = result.value, result.statement
     return observation

@@ -8,10 +8,18 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from typing import Any
 
 from engine.errors import RetryException
 from engine.react.step import Step, ToolCall
+from engine.tools.base import ToolRegistry
 from engine.tools.calculator import evaluate
+from engine.tools.tables.question_plan import plan
+from engine.tools.tables.simple_tools import AggregateTable, LookupTable
+
+Encode = Callable[[list[str]], Any]
+_TABLE_TOOLS = {"aggregate": AggregateTable, "lookup": LookupTable}
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _OPERATOR = re.compile(
@@ -59,16 +67,37 @@ def computation_in(question: str) -> str | None:
     return None
 
 
-def engine_step(question: str, tools: set[str]) -> Step | None:
-    """The calculator on the question's arithmetic, else a search of the documents, else nothing."""
+def table_call(question: str, registry: ToolRegistry, encode: Encode | None) -> ToolCall | None:
+    """The aggregate or lookup the question asks of the analyst's tables, if it names one."""
+    tools = {kind: next((t for t in registry if isinstance(t, cls)), None) for kind, cls in _TABLE_TOOLS.items()}
+    catalog_tool = tools["aggregate"] or tools["lookup"]
+    if catalog_tool is None or not len(catalog_tool.catalog):
+        return None
+    planned = plan(question, catalog_tool.catalog, encode)
+    tool = tools[planned.kind] if planned is not None else None
+    return ToolCall(id="call_engine_table", name=tool.name, args=planned.args) if tool and planned else None
+
+
+def engine_step(question: str, registry: ToolRegistry, encode: Encode | None = None) -> Step | None:
+    """The calculator on the question's arithmetic; else the table query it asks for and
+    a search of the documents; else nothing."""
+    tools = set(registry.names())
     expression = computation_in(question) if "calculator" in tools else None
     if expression is not None:
-        call = ToolCall(id="call_engine0", name="calculator", args={"expression": expression})
+        calls = [ToolCall(id="call_engine0", name="calculator", args={"expression": expression})]
         thought = "This is a computation, so I compute it first."
-    elif "search_docs" in tools and reads_as_document_question(question):
-        call = ToolCall(id="call_engine0", name="search_docs", args={"query": question[:500]})
-        thought = "This is about the analyst's documents, so I search them first."
+    elif reads_as_document_question(question):
+        calls = [call] if (call := table_call(question, registry, encode)) is not None else []
+        if "search_docs" in tools:
+            calls.append(ToolCall(id="call_engine0", name="search_docs", args={"query": question[:500]}))
+        thought = "This is about the analyst's tables and documents, so I look them up first."
+        if not calls:
+            return None
+        if len(calls) == 1 and calls[0].name == "search_docs":
+            thought = "This is about the analyst's documents, so I search them first."
     else:
         return None
-    text = f"Thought: {thought}\nAction: {call.name}\nAction Input: {json.dumps(call.args, ensure_ascii=False)}"
-    return Step(number=0, thought=thought, model_text=text, calls=[call])
+    text = f"Thought: {thought}" + "".join(
+        f"\nAction: {c.name}\nAction Input: {json.dumps(c.args, ensure_ascii=False)}" for c in calls
+    )
+    return Step(number=0, thought=thought, model_text=text, calls=calls)

@@ -49,6 +49,8 @@ class Observation(BaseModel):
     passages: list[Passage] = Field(default_factory=list)
     table: TableData | None = None
     computed: bool = False
+    value: str | None = None  # ToolResult.value
+    statement: str | None = None  # ToolResult.statement
 
     @property
     def is_evidence(self) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
-from engine.grounding.quotes import asks_for_figure, best_quotes
+from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
 from engine.react.step import Observation, ObservationStatus, Step, observations
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
@@ -76,29 +76,38 @@ def _input(obs: Observation) -> str:
 
 def _why_replace(
     report: GroundingReport, evidence: list[Evidence], question: str, language: str, steps: list[Step]
-) -> str | None:
+) -> tuple[str, str] | None:
+    """Why a small model's answer is replaced, as (cause, the reason shown), or None to keep it."""
     reasons = _REASONS.get(language, _REASONS["en"])
     computed = _engine_result(steps)
     if computed is not None and computed not in {f.value for f in report.figures}:
-        return reasons["contradicts"].format(result=computed)
+        return "contradicts", reasons["contradicts"].format(result=computed)
     if report.unsupported:
-        return reasons["unsupported"].format(figures=", ".join(report.unsupported[:5]))
+        return "unsupported", reasons["unsupported"].format(figures=", ".join(report.unsupported[:5]))
     if report.invented_sources:
-        return reasons["invented"].format(sources=", ".join(report.invented_sources[:3]))
+        return "invented", reasons["invented"].format(sources=", ".join(report.invented_sources[:3]))
     found_any = any(f.citation is not None for f in report.figures)
     if evidence and not found_any and asks_for_figure(question):
-        return reasons["ignored"]
+        return "ignored", reasons["ignored"]
     return None
+
+
+def _engine_computation(steps: list[Step]) -> Observation | None:
+    """The computation the engine made itself before the model's first step, if it made one."""
+    first = steps[0] if steps and steps[0].number == 0 else None
+    if first is None or not first.observations or not first.observations[0].computed:
+        return None
+    return first.observations[0]
 
 
 def _engine_result(steps: list[Step]) -> str | None:
     """The normalised result of the computation the engine made itself, if it made one."""
     from engine.grounding.figures import extract_figures
 
-    first = steps[0] if steps and steps[0].number == 0 else None
-    if first is None or not first.observations or not first.observations[0].computed:
-        return None
-    figures = extract_figures(first.observations[0].text)
+    obs = _engine_computation(steps)
+    if obs is None or (obs.value is None and "\n" in obs.text.strip()):
+        return None  # a table of results is no one figure the answer must hold
+    figures = extract_figures(obs.value if obs.value is not None else obs.text)
     return figures[-1].value if figures else None
 
 
@@ -116,10 +125,15 @@ def review(
     report = check_answer(answer, question, evidence)
     if not small:
         return Review(report=report, answer=answer)
-    reason = _why_replace(report, evidence, question, language, steps)
-    if reason is None:
+    why = _why_replace(report, evidence, question, language, steps)
+    if why is None:
         return Review(report=report, answer=answer)
-    quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
+    computation = _engine_computation(steps)
+    cause, reason = why
+    if computation is not None and computation.statement and cause == "contradicts":
+        quotes = [computed_quote(computation.statement, computation.n, computation.tool, language)]
+    else:
+        quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
     if not quotes:
         text = not_found_message(question, evidence, language)
         checked = check_answer(text, question, evidence)

@@ -37,3 +37,7 @@ class ToolResult(BaseModel):
     passages: list[Passage] = Field(default_factory=list)
     table: TableData | None = None
     computed: bool = False
+    # A computation that returned one figure: the figure, and the figure with what it is
+    # ("sum of pallets_shipped in shipments where warehouse = Gdansk = 13974").
+    value: str | None = None
+    statement: str | None = None

@@ -14,7 +14,7 @@ from engine.tools.results import ToolResult
 from engine.tools.tables.catalog import ColumnInfo, TableInfo
 from engine.tools.tables.catalog_tool import CatalogTool
 from engine.tools.tables.naming import quote_ident
-from engine.tools.tables.render import table_data, text_table
+from engine.tools.tables.render import cell_text, table_data, text_table
 from engine.tools.tables.sandbox import run_select
 
 OPERATIONS = {"sum": "sum", "mean": "avg", "min": "min", "max": "max", "count": "count", "median": "median"}
@@ -115,11 +115,15 @@ class AggregateTable(CatalogTool):
         out = run_select(self.catalog, sql, params or None)
         if filter_col is not None and (out.total_rows == 0 or (not group and out.rows[0][-1] == 0)):
             raise _no_match(info, filter_col, str(args.filter_value))
+        title = heading
         heading = " ".join(n for n in notes if n) + ("\n" if any(notes) else "") + heading + ":"
+        value = cell_text(out.rows[0][-2]) if not group and out.rows and out.rows[0][-2] is not None else None
         return ToolResult(
             text=text_table(out, self.catalog.limits, heading=heading),
-            table=table_data(out, title=heading.rstrip(":").splitlines()[-1]),
+            table=table_data(out, title=title),
             computed=True,
+            value=value,
+            statement=f"{title} = {value}" if value is not None else None,
         )
 
 

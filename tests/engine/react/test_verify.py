@@ -119,3 +119,28 @@ def test_a_close_quote_of_the_right_kind_is_stated_without_doubt():
     text = run(engine, "What is the hotel cap per night in Paris?")
     assert engine.result.answer.startswith("From travel/policy.md (Hotels):")
     assert not any("closest passage" in w for w in blocks(text, ReActType.WARNING))
+
+
+def test_a_small_model_table_question_starts_with_the_engine_query_and_states_its_result(tmp_path):
+    """The engine plans the aggregate the question asks for; a draft without its result is
+    replaced by the result with what it is."""
+    from engine.tools.tables import table_toolkit
+
+    rows = [
+        ("2025-01", "Lyon", 1731),
+        ("2025-01", "Gdansk", 1949),
+        ("2025-02", "Gdansk", 2496),
+        ("2025-02", "Lyon", 2240),
+    ]
+    (tmp_path / "shipments.csv").write_text(
+        "month,warehouse,pallets_shipped\n" + "\n".join(",".join(map(str, r)) for r in rows), encoding="utf-8"
+    )
+    tables = table_toolkit([tmp_path], small_model=True)
+    engine = make_engine(["Thought: done\nAnswer: Gdansk shipped 1949 pallets."], tools=[*general_toolkit(), *tables])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What is the total number of pallets shipped by the Gdansk warehouse?")
+    assert blocks(text, ReActType.ACTION)[0] == "aggregate_table"  # the engine's own query, before the model
+    assert engine.result.answer == (
+        "Computed with aggregate_table:\n\n> sum of pallets_shipped in shipments where warehouse = Gdansk = 4445"
+    )
+    assert blocks(text, ReActType.DRAFT) == ["Gdansk shipped 1949 pallets."]

@@ -1,0 +1,117 @@
+"""The table call a question asks for, planned by the engine for a small model.
+
+A 270M model rarely picks a table tool, and names columns loosely when it does. The
+engine can read the question against the catalog instead: the rows it is about (a
+value of a text column the question names: "Gdansk", "IT"), the numeric column it asks
+about (by the embedding model as well as by words, so "livraisons en retard" finds
+``late_deliveries``), and the operation its words ask for (a total, an average, the
+most, the least). It plans an aggregate when the question asks for one, else a lookup of
+the rows it names when it asks for a figure, else nothing: a question that names no
+value and no column of a table is not a table question, nor is "who".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel
+
+from engine.grounding.answer_kinds import answer_kind, fold
+from engine.grounding.quotes import asks_for_figure, words
+from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
+
+Encode = Callable[[list[str]], Any]
+
+_OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("mean", re.compile(r"\b(?:average|mean|moyenne|moyen)\b")),
+    ("max", re.compile(r"\b(?:most|highest|largest|biggest|maximum|le plus|la plus|les plus|maximal)\b")),
+    ("min", re.compile(r"\b(?:least|lowest|smallest|fewest|minimum|le moins|la moins|les moins|minimal)\b")),
+    ("sum", re.compile(r"\b(?:total|sum|in all|altogether|somme|au total|en tout|cumul\w*|tous les|toutes les)\b")),
+)
+COLUMN_MIN_SIMILARITY = 0.35  # rescaled embedding similarity under which a column is not what the question asks
+
+
+class TablePlan(BaseModel):
+    kind: Literal["aggregate", "lookup"]
+    table: str
+    args: dict[str, Any]  # the arguments of aggregate_table / lookup_table
+
+
+def operation(question: str) -> str | None:
+    text = fold(question)
+    return next((op for op, pattern in _OPERATIONS if pattern.search(text)), None)
+
+
+def _named_values(question: str, info: TableInfo) -> list[tuple[ColumnInfo, str]]:
+    """(column, value) for every listed value of a text column that the question names.
+    Short values ("IT") must stand in the question as written; longer ones are matched
+    without case or accents, as whole words."""
+    folded = fold(question)
+    found = []
+    for col in info.columns:
+        for value in col.examples:
+            if len(value) < 2:
+                continue
+            if len(value) <= 3:
+                hit = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", question)
+            else:
+                hit = re.search(rf"(?<!\w){re.escape(fold(value))}(?!\w)", folded)
+            if hit:
+                found.append((col, value))
+    return found
+
+
+def _column_label(name: str) -> str:
+    return re.sub(r"[_\W]+", " ", name).strip()
+
+
+def _measure(question: str, info: TableInfo, encode: Encode | None) -> tuple[ColumnInfo | None, float]:
+    """The numeric column the question is about, and how sure (0-1)."""
+    numbers = [c for c in info.columns if c.kind == "number"]
+    if not numbers:
+        return None, 0.0
+    asked = words(question)
+    lexical = [len(words(_column_label(c.name)) & asked) / max(1, len(words(_column_label(c.name)))) for c in numbers]
+    semantic = [0.0] * len(numbers)
+    if encode is not None:
+        query = getattr(encode, "query", encode)
+        low, high = getattr(encode, "similarity_range", (0.0, 1.0))
+        q = np.asarray(query([question]), dtype=np.float32)[0]
+        vectors = np.asarray(encode([_column_label(c.name) for c in numbers]), dtype=np.float32)
+        semantic = [float(np.clip((s - low) / (high - low), 0.0, 1.0)) for s in vectors @ q]
+    scores = [max(lex, sem) for lex, sem in zip(lexical, semantic, strict=True)]
+    best = int(np.argmax(scores))
+    return numbers[best], scores[best]
+
+
+def plan(question: str, catalog: TableCatalog, encode: Encode | None = None) -> TablePlan | None:
+    """The one table call that best answers ``question``, or None when no table fits."""
+    best: tuple[float, TablePlan] | None = None
+    op = operation(question)
+    wants_figure = answer_kind(question) not in (None, "person") or asks_for_figure(question)
+    for info in catalog.tables.values():
+        named = _named_values(question, info)
+        measure, sure = _measure(question, info, encode)
+        if measure is not None and sure < COLUMN_MIN_SIMILARITY:
+            measure = None
+        if not named and measure is None:
+            continue
+        if op is not None and measure is not None:
+            args: dict[str, Any] = {"table": info.name, "column": measure.name, "operation": op}
+            if named:
+                args |= {"filter_column": named[0][0].name, "filter_value": named[0][1]}
+            candidate = TablePlan(kind="aggregate", table=info.name, args=args)
+        elif named and wants_figure:
+            col, value = named[0]
+            candidate = TablePlan(
+                kind="lookup", table=info.name, args={"table": info.name, "column": col.name, "value": value}
+            )
+        else:
+            continue
+        score = len(named) + sure
+        if best is None or score > best[0]:
+            best = (score, candidate)
+    return best[1] if best else None

@@ -1,0 +1,73 @@
+"""The engine plans the table call a question asks for (for a small model)."""
+
+import pytest
+
+from engine.tools.tables import TableCatalog
+from engine.tools.tables.question_plan import operation, plan
+
+SHIPMENTS = "month,warehouse,pallets_shipped,late_deliveries\n" + "\n".join(
+    f"2025-0{m},{w},{1000 + 10 * m + i},{m + i}"
+    for m in range(1, 7)
+    for i, w in enumerate(["Lyon", "Rotterdam", "Gdansk"])
+)
+BUDGET = "department,budget_eur,headcount\nOperations,2480000,212\nFleet,1365000,97\nIT,618500,18\n"
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tables")
+    (folder / "shipments_2025.csv").write_text(SHIPMENTS, encoding="utf-8")
+    (folder / "budget_2026.csv").write_text(BUDGET, encoding="utf-8")
+    return TableCatalog.from_paths([folder])
+
+
+@pytest.fixture(scope="module")
+def encode():
+    from engine.context import EngineContext
+
+    return EngineContext().embed
+
+
+@pytest.mark.parametrize(
+    ("question", "op"),
+    [
+        ("What is the total number of pallets?", "sum"),
+        ("Quel est le budget total de tous les départements ?", "sum"),
+        ("Which warehouse shipped the most pallets?", "max"),
+        ("Quelle est la moyenne des retards ?", "mean"),
+        ("How many pallets did Lyon ship in March?", None),
+    ],
+)
+def test_operation(question, op):
+    assert operation(question) == op
+
+
+def test_a_total_for_one_value_is_a_filtered_sum(catalog, encode):
+    planned = plan("What is the total number of pallets shipped by the Gdansk warehouse?", catalog, encode)
+    assert planned.kind == "aggregate"
+    assert planned.args == {
+        "table": "shipments_2025", "column": "pallets_shipped", "operation": "sum",
+        "filter_column": "warehouse", "filter_value": "Gdansk",
+    }  # fmt: skip
+
+
+def test_a_french_question_finds_the_english_column(catalog, encode):
+    planned = plan("Quel est le nombre moyen de livraisons en retard ?", catalog, encode)
+    assert planned.kind == "aggregate" and planned.args["column"] == "late_deliveries"
+    assert planned.args["operation"] == "mean"
+
+
+def test_a_named_value_without_an_aggregate_is_a_lookup(catalog, encode):
+    planned = plan("What is the 2026 budget of the IT department?", catalog, encode)
+    assert planned.kind == "lookup"
+    assert planned.args == {"table": "budget_2026", "column": "department", "value": "IT"}
+
+
+def test_a_short_value_must_stand_as_written(catalog, encode):
+    """ "it" in a sentence is not the IT department."""
+    assert plan("Is it raining in Paris today?", catalog, encode) is None
+
+
+@pytest.mark.parametrize("question", ["Who is the head of the Fleet department?", "What is the dress code?"])
+def test_a_question_no_table_answers_plans_nothing(catalog, encode, question):
+    assert plan(question, catalog, encode) is None
