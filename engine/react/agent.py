@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from engine.errors import ForceFinalizeException, RetryException
+from engine.grounding.evidence_index import EvidenceIndex
 from engine.llm.base import LLM, LLMError, iterate_async
 from engine.react.ask import Suspended, question_of, reply_observation, suspend
 from engine.react.execute import execute
@@ -35,7 +36,7 @@ from engine.react.run_state import EngineResult, RunState, SuspendedRun
 from engine.react.step import Step
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
-from engine.react.verify import replacement_text, review
+from engine.react.verify import evidence_of, replacement_text, review
 from engine.settings import EngineConfig
 from engine.tools.base import Tool, ToolRegistry
 
@@ -167,11 +168,13 @@ class ReActEngine:
         """The one place where every way a run can end is handled."""
         started = time.monotonic()
         writer = StreamWriter()
+        self._evidence = EvidenceIndex(evidence_of(state.steps))  # grown as Observations arrive
         result = self.result = EngineResult(backend=self.backend_label, iterations=state.iterations)
         registry = self.tools.subset(state.tool_names)
         try:
             if resume is not None:
                 yield self._apply_user_reply(state, writer, *resume)
+                self._evidence = EvidenceIndex(evidence_of(state.steps))  # the reply is evidence too
             elif (step := self._first_step(state, registry)) is not None:
                 yield writer.block(ReActType.THOUGHT, step.thought) + writer.calls(step.calls)
                 async for token in self._execute(state, registry, writer, step):
@@ -267,6 +270,8 @@ class ReActEngine:
                 *(execute(c, registry, state, self.config, self.hooks, self.observation_chars) for c in others)
             )
         )
+        for ev in evidence_of([step]):
+            self._evidence.add(ev)
         for observation in step.observations:
             yield writer.observation(observation)
             step.notes.extend(notes_after(state, observation, self.config))
@@ -290,7 +295,7 @@ class ReActEngine:
         embed = self.context.embed if small else None
         checked = review(
             answer, state.prompt, state.steps, small=small, language=self.config.language, embed=embed,
-            detail=self.config.detail,
+            detail=self.config.detail, index=self._evidence,
         )  # fmt: skip
         self.result.answer, self.result.grounding = checked.answer, checked.report
         return replacement_text(checked, writer)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
+from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
 from engine.react.step import Observation, ObservationStatus, Step, observations
 from engine.react.stream import StreamWriter
@@ -120,9 +121,12 @@ def review(
     language: str,
     embed: Embed | None,
     detail: str = "normal",
+    index: EvidenceIndex | None = None,
 ) -> Review:
-    evidence = evidence_of(steps)
-    report = check_answer(answer, question, evidence)
+    """``index`` holds ``evidence_of(steps)`` indexed as the Observations arrived, so the
+    check only looks the answer's figures up."""
+    evidence = index.evidence if index is not None else evidence_of(steps)
+    report = check_answer(answer, question, evidence, index=index)
     if not small:
         return Review(report=report, answer=answer)
     why = _why_replace(report, evidence, question, language, steps)
