@@ -58,10 +58,22 @@ class QAResult(BaseModel):
     warnings: list[str] = []
 
 
+def theme_folder(index_root: Path) -> Path:
+    """A themes root beside ``index_root`` whose theme ``qa`` is the QA documents, as an analyst
+    keeps a theme's files in ``data/themes/<theme>/``: the table tools read its CSV files there."""
+    themes = index_root.parent / (index_root.name + "-themes")
+    themes.mkdir(exist_ok=True)
+    link = themes / qa_retrieval.THEME
+    if not link.exists():
+        link.symlink_to(qa_retrieval.DOCS_DIR, target_is_directory=True)
+    return themes
+
+
 def clean_env(index_root: Path, server_url: str | None = None) -> dict[str, str]:
     """The environment of one CLI run: no backend variable unless ``server_url`` (the fake Mistral server)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MISTRAL_", "OPENAI_"))}
     env.update(INDEX_ROOT=str(index_root), MCP_SERVERS="off", HF_HUB_OFFLINE="1", PYTHONUNBUFFERED="1")
+    env.update(THEMES_ROOT=str(theme_folder(index_root)))
     if server_url:
         env.update(MISTRAL_API_KEY="x", MISTRAL_SERVER_URL=server_url, LLM_MAX_RETRY_S="1")
     return env
@@ -204,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"machine: {machine()}; backend: {args.backend}; {len(questions)} questions")
     with tempfile.TemporaryDirectory(prefix="qa-index-") as tmp:
-        index_root = Path(tmp)
+        index_root = Path(tmp) / "index"
+        index_root.mkdir()
         qa_retrieval.ingest_qa(index_root)
         search, _, sources, _ = qa_retrieval.engine_ranker(index_root)
         top4 = qa_retrieval.source_hits(questions, sources, search)

@@ -67,15 +67,18 @@ def computation_in(question: str) -> str | None:
     return None
 
 
-def table_call(question: str, registry: ToolRegistry, encode: Encode | None) -> ToolCall | None:
-    """The aggregate or lookup the question asks of the analyst's tables, if it names one."""
+def table_call(question: str, registry: ToolRegistry, encode: Encode | None) -> tuple[ToolCall, bool] | None:
+    """The aggregate or lookup the question asks of the analyst's tables, if it names one,
+    and whether it leaves out a period the question names."""
     tools = {kind: next((t for t in registry if isinstance(t, cls)), None) for kind, cls in _TABLE_TOOLS.items()}
     catalog_tool = tools["aggregate"] or tools["lookup"]
     if catalog_tool is None or not len(catalog_tool.catalog):
         return None
     planned = plan(question, catalog_tool.catalog, encode)
     tool = tools[planned.kind] if planned is not None else None
-    return ToolCall(id="call_engine_table", name=tool.name, args=planned.args) if tool and planned else None
+    if tool is None or planned is None:
+        return None
+    return ToolCall(id="call_engine_table", name=tool.name, args=planned.args), planned.ignores_period
 
 
 def engine_step(question: str, registry: ToolRegistry, encode: Encode | None = None) -> Step | None:
@@ -85,9 +88,12 @@ def engine_step(question: str, registry: ToolRegistry, encode: Encode | None = N
     expression = computation_in(question) if "calculator" in tools else None
     if expression is not None:
         calls = [ToolCall(id="call_engine0", name="calculator", args={"expression": expression})]
+        unsure = False
         thought = "This is a computation, so I compute it first."
     elif reads_as_document_question(question):
-        calls = [call] if (call := table_call(question, registry, encode)) is not None else []
+        planned = table_call(question, registry, encode)
+        calls = [planned[0]] if planned is not None else []
+        unsure = planned is not None and planned[1]
         if "search_docs" in tools:
             calls.append(ToolCall(id="call_engine0", name="search_docs", args={"query": question[:500]}))
         thought = "This is about the analyst's tables and documents, so I look them up first."
@@ -100,4 +106,4 @@ def engine_step(question: str, registry: ToolRegistry, encode: Encode | None = N
     text = f"Thought: {thought}" + "".join(
         f"\nAction: {c.name}\nAction Input: {json.dumps(c.args, ensure_ascii=False)}" for c in calls
     )
-    return Step(number=0, thought=thought, model_text=text, calls=calls)
+    return Step(number=0, thought=thought, model_text=text, calls=calls, unsure=unsure)

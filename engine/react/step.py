@@ -74,6 +74,7 @@ class Step(BaseModel):
     answer: str | None = None
     answer_cut: bool = False
     feedback: str | None = None  # why the model's output could not be used
+    unsure: bool = False  # the engine's own step could not apply every condition of the question
     usage: Usage = Field(default_factory=Usage)
     finish_reason: str | None = None
 

@@ -32,6 +32,8 @@ _REASONS = {
         "contradicts": "This draft does not give the computed result ({result}); the answer below states it.",
         "unsure": "Not verified: this is the closest passage found, and it may not answer the question. "
         "Check it in the source.",
+        "unsure_period": "Not verified: this computation does not filter on the period the question names; "
+        "check that the table holds only that period.",
     },
     "fr": {
         "unsupported": "Ce brouillon donne des chiffres qu'aucun résultat ni document ne contient ({figures}) ; "
@@ -42,6 +44,8 @@ _REASONS = {
         "contradicts": "Ce brouillon ne donne pas le résultat calculé ({result}) ; la réponse ci-dessous l'indique.",
         "unsure": "Non vérifié : c'est le passage le plus proche trouvé, qui ne répond peut-être pas à la question. "
         "Vérifiez-le dans la source.",
+        "unsure_period": "Non vérifié : ce calcul ne filtre pas sur la période que nomme la question ; "
+        "vérifiez que la table ne contient que cette période.",
     },
 }
 
@@ -133,9 +137,10 @@ def review(
     if why is None:
         return Review(report=report, answer=answer)
     computation = _engine_computation(steps)
-    cause, reason = why
-    if computation is not None and computation.statement and cause == "contradicts":
-        quotes = [computed_quote(computation.statement, computation.n, computation.tool, language)]
+    _, reason = why
+    if computation is not None and computation.statement:  # the engine computed what the question asks
+        quote = computed_quote(computation.statement, computation.n, computation.tool, language)
+        quotes = [quote.model_copy(update={"confident": not steps[0].unsure})]
     else:
         quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
     if not quotes:
@@ -146,7 +151,8 @@ def review(
         quotes = [quotes[0].model_copy(update={"text": first_sentence(quotes[0].text)})]
     text = "\n\n".join(_quoted(q) for q in quotes)
     checked = check_answer(text, question, evidence, ignore=[f for q in quotes for f in _preface_figures(q.preface)])
-    unsure = None if quotes[0].confident else _REASONS.get(language, _REASONS["en"])["unsure"]
+    why_unsure = "unsure_period" if computation is not None and computation.statement else "unsure"
+    unsure = None if quotes[0].confident else _REASONS.get(language, _REASONS["en"])[why_unsure]
     return Review(
         report=checked.model_copy(update={"grounding": "quoted"}), answer=text, draft_reason=reason, unsure=unsure
     )

@@ -20,6 +20,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from engine.grounding.answer_kinds import answer_kind, fold
+from engine.grounding.figures import extract_figures
 from engine.grounding.quotes import asks_for_figure, words
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 
@@ -38,6 +39,28 @@ class TablePlan(BaseModel):
     kind: Literal["aggregate", "lookup"]
     table: str
     args: dict[str, Any]  # the arguments of aggregate_table / lookup_table
+    ignores_period: bool = False  # the question names a period the call does not filter on
+
+
+_PERIOD_COLUMN = re.compile(r"(?i)date|month|year|period|quarter|week|day|mois|annee|année|trimestre|semaine|jour")
+_PERIOD_WORDS = re.compile(
+    r"\b(?:q[1-4]|quarter|trimestre|semester|semestre|first half|second half|premier semestre)\b"
+)
+_DATE_VALUE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
+
+
+def names_period(question: str) -> bool:
+    """Whether the question restricts itself to a year, a month or a quarter."""
+    asked = extract_figures(question)
+    years = any(f.kind == "number" and re.fullmatch(r"(?:19|20)\d\d", f.value) for f in asked)
+    return years or any(f.kind == "date" for f in asked) or bool(_PERIOD_WORDS.search(fold(question)))
+
+
+def _has_period_column(info: TableInfo) -> bool:
+    return any(
+        c.kind == "date" or _PERIOD_COLUMN.search(c.name) or any(_DATE_VALUE.fullmatch(v) for v in c.examples)
+        for c in info.columns
+    )
 
 
 def operation(question: str) -> str | None:
@@ -103,7 +126,8 @@ def plan(question: str, catalog: TableCatalog, encode: Encode | None = None) -> 
             args: dict[str, Any] = {"table": info.name, "column": measure.name, "operation": op}
             if named:
                 args |= {"filter_column": named[0][0].name, "filter_value": named[0][1]}
-            candidate = TablePlan(kind="aggregate", table=info.name, args=args)
+            period = names_period(question) and _has_period_column(info)
+            candidate = TablePlan(kind="aggregate", table=info.name, args=args, ignores_period=period)
         elif named and wants_figure:
             col, value = named[0]
             candidate = TablePlan(

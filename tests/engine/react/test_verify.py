@@ -144,3 +144,19 @@ def test_a_small_model_table_question_starts_with_the_engine_query_and_states_it
         "Computed with aggregate_table:\n\n> sum of pallets_shipped in shipments where warehouse = Gdansk = 4445"
     )
     assert blocks(text, ReActType.DRAFT) == ["Gdansk shipped 1949 pallets."]
+
+
+def test_a_table_total_that_ignores_the_period_asked_is_not_stated_as_sure(tmp_path):
+    from engine.tools.tables import table_toolkit
+
+    (tmp_path / "shipments.csv").write_text(
+        "month,warehouse,pallets_shipped\n2025-01,Gdansk,1949\n2025-02,Gdansk,2496\n2025-02,Lyon,2240", encoding="utf-8"
+    )
+    engine = make_engine(
+        ["Thought: done\nAnswer: About 1949 pallets."],
+        tools=[*general_toolkit(), *table_toolkit([tmp_path], small_model=True)],
+    )
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What is the total number of pallets shipped by Gdansk in February 2025?")
+    assert engine.result.answer.endswith("where warehouse = Gdansk = 4445")  # what was computed, said plainly
+    assert "does not filter on the period" in blocks(text, ReActType.WARNING)[-1]

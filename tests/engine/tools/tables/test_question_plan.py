@@ -71,3 +71,12 @@ def test_a_short_value_must_stand_as_written(catalog, encode):
 @pytest.mark.parametrize("question", ["Who is the head of the Fleet department?", "What is the dress code?"])
 def test_a_question_no_table_answers_plans_nothing(catalog, encode, question):
     assert plan(question, catalog, encode) is None
+
+
+def test_a_period_the_aggregate_does_not_filter_on_is_said(catalog, encode):
+    """The planner filters on one named value; a month or year the question also names is
+    reported, so the answer can say it is not verified."""
+    planned = plan("What is the total number of pallets shipped by Gdansk in 2025?", catalog, encode)
+    assert planned.kind == "aggregate" and planned.ignores_period
+    assert not plan("What is the total number of pallets shipped by Gdansk?", catalog, encode).ignores_period
+    assert not plan("Quel est le budget 2026 total de tous les départements ?", catalog, encode).ignores_period
