@@ -39,6 +39,23 @@ _WORDS = [
 _EXPRESSION = re.compile(r"[\d(][\d\s.,()+\-*/^%]*[\d)]")
 
 
+_UNIT_PRICE = re.compile(
+    r"(?i)\b(?:one|a|an|each|1|un|une|chaque)\s+([a-zà-ÿ]{3,}?)(?:s|x)?\s+(?:costs?|coûte|vaut|is priced at)\s+"
+    r"(?:eur|€|\$|£|usd|chf)?\s*(\d+(?:[.,]\d+)?)"
+)
+_QUANTITY = r"(?i)(?:how much|what|combien|quel)[^?]*?\b(\d[\d,]*)\s+{noun}"
+
+
+def unit_price_expression(question: str) -> str | None:
+    """ "One pallet costs EUR 38.50. How much do 120 pallets cost?" → ``38.50 * 120``."""
+    price = _UNIT_PRICE.search(question)
+    if price is None:
+        return None
+    noun, amount = price.group(1), price.group(2).replace(",", ".")
+    quantity = re.search(_QUANTITY.format(noun=re.escape(noun)), question[price.end() :])
+    return f"{amount} * {quantity.group(1).replace(',', '')}" if quantity else None
+
+
 def reads_as_document_question(question: str) -> bool:
     """Not a bare computation: worth searching the documents before the model answers."""
     text = question.strip()
@@ -47,6 +64,8 @@ def reads_as_document_question(question: str) -> bool:
 
 def computation_in(question: str) -> str | None:
     """The arithmetic a question asks for, as a calculator expression, or None."""
+    if (priced := unit_price_expression(question)) is not None:
+        return priced
     if reads_as_document_question(question):
         return None
     text = question
