@@ -6,6 +6,8 @@ final answer can cite ``[source]``. The index browser shows exactly this text.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import BaseModel, Field
 
 from engine.rag.embeddings import get_embedder
@@ -47,9 +49,11 @@ class SearchDocs(Tool):
     always_on = True  # the analyst chose this theme: its documents are always searchable
     Args = SearchDocsArgs
 
-    def __init__(self, theme: str, manager: IndexManager, name: str = SEARCH_DOCS) -> None:
+    def __init__(self, theme: str, manager: IndexManager | Callable[[], IndexManager], name: str = SEARCH_DOCS) -> None:
+        """``manager`` may be a function giving it: a store that cannot be opened (a bad
+        setting, a database down) is then one readable tool error, not a failed run."""
         self.theme = theme
-        self.manager = manager
+        self._manager = manager
         self.name = name
         if name == SEARCH_DOCS:
             self.description = (
@@ -61,6 +65,10 @@ class SearchDocs(Tool):
                 "Searches the files the analyst attached to this conversation and returns the most relevant "
                 "passages with their source file."
             )
+
+    @property
+    def manager(self) -> IndexManager:
+        return self._manager() if callable(self._manager) else self._manager
 
     def run(self, args: SearchDocsArgs) -> ToolResult | str:
         try:

@@ -24,7 +24,7 @@ def theme_toolkit(context: EngineContext, theme: str | None, attachments_index: 
     """search_docs over the theme, and search_attachments over the conversation's own files."""
     from engine.tools.theme import SearchDocs
 
-    tools: list[Tool] = [SearchDocs(theme, context.indexes)] if theme else []
+    tools: list[Tool] = [SearchDocs(theme, lambda: context.indexes)] if theme else []
     if attachments_index is not None:
         tools.append(SearchDocs("attachments", context.indexes_at(attachments_index), name="search_attachments"))
     return tools
