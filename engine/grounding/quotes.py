@@ -205,8 +205,8 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             if unit.rank == 0:
                 score += TOP_PASSAGE_BONUS
         if unit.computed and " = " in unit.text:  # the question asks for this very computation
-            asked = unit.text.rsplit(" = ", 1)[0].replace(" ", "")
-            if len(asked) > 1 and asked in compact_question:
+            expression = unit.text.rsplit(" = ", 1)[0].replace(" ", "")
+            if len(expression) > 1 and expression in compact_question:
                 score = closeness = max(score, 1.0)
                 unit_fit, met = "any", True
         computation = aggregate and not unit.computed
@@ -228,7 +228,10 @@ def best_quotes(
     if not units:
         return []
     scored = rank_units(question, units, embed)
-    ranked = sorted(range(len(units)), key=lambda i: -scored[i].score)
+    # A unit without the kind of answer asked for, or about another year, is never quoted:
+    # "not found", with what was searched, says more than a passage that cannot answer.
+    eligible = [i for i in range(len(units)) if scored[i].fit != "none" and scored[i].constraints_met]
+    ranked = sorted(eligible, key=lambda i: -scored[i].score)
     quotes: list[Quote] = []
     for i in ranked[:limit]:
         if scored[i].score < MIN_SCORE:
