@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
+from engine.grounding.answer_kinds import answer_kind, fit
 from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
 from engine.react.step import Observation, ObservationStatus, Step, observations
@@ -80,7 +81,7 @@ def _input(obs: Observation) -> str:
 
 
 def _why_replace(
-    report: GroundingReport, evidence: list[Evidence], question: str, language: str, steps: list[Step]
+    answer: str, report: GroundingReport, evidence: list[Evidence], question: str, language: str, steps: list[Step]
 ) -> tuple[str, str] | None:
     """Why a small model's answer is replaced, as (cause, the reason shown), or None to keep it."""
     reasons = _REASONS.get(language, _REASONS["en"])
@@ -93,6 +94,9 @@ def _why_replace(
         return "invented", reasons["invented"].format(sources=", ".join(report.invented_sources[:3]))
     found_any = any(f.citation is not None for f in report.figures)
     if evidence and not found_any and asks_for_figure(question):
+        return "ignored", reasons["ignored"]
+    kind = answer_kind(question)
+    if evidence and kind is not None and fit(kind, answer) != "match":  # "who" answered without a name
         return "ignored", reasons["ignored"]
     return None
 
@@ -133,7 +137,7 @@ def review(
     report = check_answer(answer, question, evidence, index=index)
     if not small:
         return Review(report=report, answer=answer)
-    why = _why_replace(report, evidence, question, language, steps)
+    why = _why_replace(answer, report, evidence, question, language, steps)
     if why is None:
         return Review(report=report, answer=answer)
     computation = _engine_computation(steps)

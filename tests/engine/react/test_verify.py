@@ -160,3 +160,13 @@ def test_a_table_total_that_ignores_the_period_asked_is_not_stated_as_sure(tmp_p
     text = run(engine, "What is the total number of pallets shipped by Gdansk in February 2025?")
     assert engine.result.answer.endswith("where warehouse = Gdansk = 4445")  # what was computed, said plainly
     assert "does not filter on the period" in blocks(text, ReActType.WARNING)[-1]
+
+
+def test_a_small_model_answer_without_the_kind_asked_for_is_replaced():
+    """ "Who" answered without a name, "how long" without a duration: the model ignored the evidence."""
+    notes = "Backups are kept for 32 days. The Lyon site is managed by Solène Marchetti."
+    engine = make_engine(["Thought: done\nAnswer: I can answer now."], tools=[*general_toolkit(), docs_tool(notes)])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "How long are backups kept?")
+    assert blocks(text, ReActType.DRAFT) == ["I can answer now."]
+    assert "32 days" in engine.result.answer

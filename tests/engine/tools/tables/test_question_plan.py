@@ -68,7 +68,15 @@ def test_a_short_value_must_stand_as_written(catalog, encode):
     assert plan("Is it raining in Paris today?", catalog, encode) is None
 
 
-@pytest.mark.parametrize("question", ["Who is the head of the Fleet department?", "What is the dress code?"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who is the head of the Fleet department?",
+        "What is the dress code?",
+        "What is the minimum length of a password?",  # "minimum", but no column is about passwords
+        "How many employees work at the Lyon warehouse?",  # a value named, but no column about employees
+    ],
+)
 def test_a_question_no_table_answers_plans_nothing(catalog, encode, question):
     assert plan(question, catalog, encode) is None
 
