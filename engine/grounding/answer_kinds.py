@@ -78,6 +78,7 @@ _NOT_NAMES = frozenset(
     monday tuesday wednesday thursday friday saturday sunday lundi mardi mercredi jeudi vendredi samedi dimanche
     january february march april may june july august september october november december""".split()
 )
+_LABEL_WORDS = frozenset({"Action", "Input", "Thought", "Observation", "Answer", "Final", "Question"})  # ReAct labels
 _RANGE_WORDS = re.compile(r"\b(?:to|through|until|between|jusqu|entre)\b|\bde \w+ (?:a|au) \w+")
 
 
@@ -97,7 +98,7 @@ def answer_kind(question: str) -> AnswerKind | None:
 
 def names_in(text: str) -> set[str]:
     """Two capitalised words in a row, the first no function word: what a person's name looks like."""
-    return {f"{a} {b}" for a, b in _NAME.findall(text) if fold(a) not in _NOT_NAMES}
+    return {f"{a} {b}" for a, b in _NAME.findall(text) if fold(a) not in _NOT_NAMES and not {a, b} & _LABEL_WORDS}
 
 
 def fit(kind: AnswerKind | None, text: str, common_names: frozenset[str] = frozenset(), computed: bool = False) -> Fit:

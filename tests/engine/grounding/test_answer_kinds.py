@@ -36,6 +36,7 @@ def test_answer_kind(question, kind):
         ("person", "Cette note présente l'antenne régionale de Lyon.", "none"),
         ("person", "Solène Marchetti manages the site.", "match"),
         ("person", "The Lyon Office opened in 2023.", "none"),
+        ("person", 'Reply with "Action Input: <JSON>".', "none"),
         ("date", "L'antenne a ouvert ses portes le 14 avril 2023.", "match"),
         ("date", "The monthly close happens on the fifth business day.", "match"),
         ("duration", "A tender is published for at least 26 calendar days.", "match"),
