@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
-from engine.grounding.answer_kinds import answer_kind, fit
+from engine.grounding.answer_kinds import answer_kind, fit, names_in
 from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
 from engine.react.step import Observation, ObservationStatus, Step, observations
@@ -30,6 +30,8 @@ _REASONS = {
         "invented": "This draft cites sources this run never returned ({sources}); "
         "the answer below quotes the evidence instead.",
         "ignored": "This draft does not use the evidence that was found; the answer below quotes it instead.",
+        "disagrees": "This draft does not state the fact of the passage that best answers the question; "
+        "the answer below quotes that passage instead.",
         "contradicts": "This draft does not give the computed result ({result}); the answer below states it.",
         "unsure": "Not verified: this is the closest passage found, and it may not answer the question. "
         "Check it in the source.",
@@ -42,6 +44,8 @@ _REASONS = {
         "invented": "Ce brouillon cite des sources que cette recherche n'a jamais renvoyées ({sources}) ; "
         "la réponse ci-dessous cite les éléments trouvés.",
         "ignored": "Ce brouillon n'utilise pas les éléments trouvés ; la réponse ci-dessous les cite.",
+        "disagrees": "Ce brouillon ne donne pas le fait du passage qui répond le mieux à la question ; "
+        "la réponse ci-dessous cite ce passage.",
         "contradicts": "Ce brouillon ne donne pas le résultat calculé ({result}) ; la réponse ci-dessous l'indique.",
         "unsure": "Non vérifié : c'est le passage le plus proche trouvé, qui ne répond peut-être pas à la question. "
         "Vérifiez-le dans la source.",
@@ -138,15 +142,17 @@ def review(
     if not small:
         return Review(report=report, answer=answer)
     why = _why_replace(answer, report, evidence, question, language, steps)
-    if why is None:
-        return Review(report=report, answer=answer)
     computation = _engine_computation(steps)
-    _, reason = why
     if computation is not None and computation.statement:  # the engine computed what the question asks
         quote = computed_quote(computation.statement, computation.n, computation.tool, language)
         quotes = [quote.model_copy(update={"confident": not steps[0].unsure})]
     else:
         quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
+    if why is None and quotes and not _agrees(answer, report, quotes[0]):
+        why = "disagrees", _REASONS.get(language, _REASONS["en"])["disagrees"]
+    if why is None:
+        return Review(report=report, answer=answer)
+    _, reason = why
     if not quotes:
         text = not_found_message(question, evidence, language)
         checked = check_answer(text, question, evidence)
@@ -160,6 +166,18 @@ def review(
     return Review(
         report=checked.model_copy(update={"grounding": "quoted"}), answer=text, draft_reason=reason, unsure=unsure
     )
+
+
+def _agrees(answer: str, report: GroundingReport, quote: Quote) -> bool:
+    """Whether the answer states the fact of the passage that best answers the question:
+    one of its figures, else one of its names (nothing to compare: it agrees)."""
+    from engine.grounding.figures import extract_figures
+
+    quoted = {f.value for f in extract_figures(quote.text)}
+    if quoted:
+        return bool(quoted & {f.value for f in report.figures})
+    names = names_in(quote.text)
+    return not names or bool(names & names_in(answer))
 
 
 def _quoted(quote: Quote) -> str:

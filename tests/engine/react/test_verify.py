@@ -170,3 +170,14 @@ def test_a_small_model_answer_without_the_kind_asked_for_is_replaced():
     text = run(engine, "How long are backups kept?")
     assert blocks(text, ReActType.DRAFT) == ["I can answer now."]
     assert "32 days" in engine.result.answer
+
+
+def test_a_small_model_figure_from_the_wrong_sentence_is_replaced():
+    """180 stands in the evidence, but not in the sentence that answers the question."""
+    engine = make_engine(
+        ["Thought: done\nAnswer: The meal allowance is 180 euros."], tools=[*general_toolkit(), docs_tool()]
+    )
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What is the meal allowance per day?")
+    assert blocks(text, ReActType.DRAFT) == ["The meal allowance is 180 euros."]
+    assert "35 euros per day" in engine.result.answer and "180" not in engine.result.answer
