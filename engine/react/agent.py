@@ -283,7 +283,7 @@ class ReActEngine:
             raise suspend(state, *asked)
 
     def _first_step(self, state: RunState, registry: ToolRegistry) -> Step | None:
-        """A small model starts with the engine's own computation or document search."""
+        """A small model starts with the engine's own computation, table query or document search."""
         if not self.llm.abilities.small:
             return None
         return engine_step(state.prompt, registry, self.context.embed)
