@@ -14,7 +14,14 @@ import re
 import unicodedata
 from typing import Literal
 
+from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR
 from engine.grounding.figures import extract_figures
+
+
+def fold(text: str) -> str:
+    """Lower-cased, accents removed."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+
 
 AnswerKind = Literal["person", "date", "duration", "area", "percent", "amount", "count"]
 Fit = Literal["match", "other", "none", "any"]  # holds the kind / another figure / nothing / no kind asked
@@ -64,27 +71,25 @@ _NUMBER_WORDS = (
 )
 _NEAR_TIME = re.compile(rf"(?:\d[\d\s.,]*|\b{_NUMBER_WORDS}\s)\s*(?:[^\W\d]+\s+){{0,2}}?{_TIME_WORDS}\b")
 _AREA = re.compile(r"(?i)\d[\d\s.,]*\s*(?:m²|m2|sq\.? ?(?:ft|m)|square (?:metres|meters|feet)|hectares?|ha\b|km²)")
+_WEEKDAYS = (
+    "monday tuesday wednesday thursday friday saturday sunday lundi mardi mercredi jeudi vendredi samedi dimanche"
+)
+_MONTHS_EN = [*FULL_MONTHS_EN, "may"]  # dates.py leaves "may" out of full names ("3 may be")
+_MONTHS = sorted({fold(m) for m in [*_MONTHS_EN, *FULL_MONTHS_FR]})
 _WHEN_WORDS = re.compile(
-    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|"
-    r"dimanche|january|february|march|april|may|june|july|august|september|october|november|december|janvier|"
-    r"fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|business day|working day|"
+    rf"\b(?:{'|'.join(_WEEKDAYS.split() + _MONTHS)}|business day|working day|"
     r"jour ouvre|jour ouvrable|quarter|trimestre|weekly|monthly|yearly|annual|every|chaque|daily|quotidien)\b"
 )
 _NAME = re.compile(r"\b([A-ZÀ-Ý][a-zà-ÿ'’-]+)\s+([A-ZÀ-Ý][a-zà-ÿ'’-]+)\b")
 _NOT_NAMES = frozenset(
     """the this these those that a an each every any all our your their its in on at for from to by with as if
     when after before during since le la les l un une des ce cet cette ces chaque tout tous toute toutes notre
-    votre leur leurs son sa ses il elle ils elles en dans sur pour par avec depuis apres avant pendant si quand
-    monday tuesday wednesday thursday friday saturday sunday lundi mardi mercredi jeudi vendredi samedi dimanche
-    january february march april may june july august september october november december""".split()
+    votre leur leurs son sa ses il elle ils elles en dans sur pour par avec depuis apres avant pendant si quand""".split()
+    + _WEEKDAYS.split()
+    + _MONTHS_EN
 )
 _LABEL_WORDS = frozenset({"Action", "Input", "Thought", "Observation", "Answer", "Final", "Question"})  # ReAct labels
 _RANGE_WORDS = re.compile(r"\b(?:to|through|until|between|jusqu|entre)\b|\bde \w+ (?:a|au) \w+")
-
-
-def fold(text: str) -> str:
-    """Lower-cased, accents removed."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
 
 
 def answer_kind(question: str) -> AnswerKind | None:
@@ -126,27 +131,36 @@ def fit(kind: AnswerKind | None, text: str, common_names: frozenset[str] = froze
     return "other" if figures else "none"
 
 
-_AGGREGATE = re.compile(
-    r"\b(?:total|sum|in all|altogether|average|mean|most|least|highest|lowest|largest|smallest|maximum|minimum|"
-    r"somme|au total|en tout|moyenne|le plus|la plus|le moins|la moins|maximal|minimal)\b"
+Aggregate = Literal["mean", "max", "min", "sum"]
+_AGGREGATES: tuple[tuple[Aggregate, re.Pattern[str]], ...] = (
+    ("mean", re.compile(r"\b(?:average|mean|moyenne|moyen)\b")),
+    ("max", re.compile(r"\b(?:most|highest|largest|biggest|maximum|le plus|la plus|les plus|maximal)\b")),
+    ("min", re.compile(r"\b(?:least|lowest|smallest|fewest|minimum|le moins|la moins|les moins|minimal)\b")),
+    ("sum", re.compile(r"\b(?:total|sum|in all|altogether|somme|au total|en tout|cumul\w*|tous les|toutes les)\b")),
 )
 
 
-def asks_aggregate(question: str) -> bool:
-    """Whether the question asks for a total, an average or an extreme: no single sentence or row states it."""
-    return bool(_AGGREGATE.search(fold(question)))
+def aggregate_asked(question: str) -> Aggregate | None:
+    """The total, average or extreme the question asks for (no single sentence or row
+    states one), or None."""
+    text = fold(question)
+    return next((op for op, pattern in _AGGREGATES if pattern.search(text)), None)
+
+
+def years_named(question: str) -> set[str]:
+    """The years a question names, alone ("in 2025") or in a date ("March 2025")."""
+    asked = extract_figures(question)
+    return {f.value[:4] for f in asked if f.kind == "date"} | {
+        f.value for f in asked if f.kind == "number" and re.fullmatch(r"(19|20)\d\d", f.value)
+    }
 
 
 def constraints_met(question: str, text: str) -> bool:
     """Whether ``text`` (a passage with its source and location) names every year the
     question names, and the month when the question names one month and ``text`` dates its rows by month."""
-    asked = extract_figures(question)
-    years = {f.value[:4] for f in asked if f.kind == "date"} | {
-        f.value for f in asked if f.kind == "number" and re.fullmatch(r"(19|20)\d\d", f.value)
-    }
-    if any(year not in text for year in years):
+    if any(year not in text for year in years_named(question)):
         return False
-    months = [f.value for f in asked if f.kind == "date" and len(f.value) == 7]
+    months = [f.value for f in extract_figures(question) if f.kind == "date" and len(f.value) == 7]
     if len(months) != 1 or _RANGE_WORDS.search(fold(question)):
         return True
     held = {f.value[:7] for f in extract_figures(text) if f.kind == "date" and len(f.value) >= 7}

@@ -26,10 +26,11 @@ MONTHS = {
     "december": 12, "dec": 12, "décembre": 12, "decembre": 12, "déc": 12,
 }  # fmt: skip
 # Without a year only full names count, and not "may" ("3 may be" is no date).
-_FULL = (
-    "january february march april june july august september october november december "
-    "janvier février fevrier mars avril mai juin juillet août aout septembre octobre novembre décembre decembre"
-).split()
+FULL_MONTHS_EN = "january february march april june july august september october november december".split()
+FULL_MONTHS_FR = (
+    "janvier février fevrier mars avril mai juin juillet août aout septembre octobre novembre décembre decembre".split()
+)
+_FULL = FULL_MONTHS_EN + FULL_MONTHS_FR
 
 
 def _alternation(names: list[str]) -> str:

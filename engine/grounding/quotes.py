@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from engine.grounding.answer_kinds import Fit, answer_kind, asks_aggregate, constraints_met, fit, fold, names_in
+from engine.grounding.answer_kinds import Fit, aggregate_asked, answer_kind, constraints_met, fit, fold, names_in
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Evidence, Quote, Unit
 from engine.grounding.units import MAX_QUOTE_CHARS, bounded, split_units
@@ -30,7 +30,6 @@ Embed = Callable[[list[str]], "np.ndarray"]  # Embedder.encode: L2-normalised fl
 # Calibrated on the demo handbook (EN and FR) with all-MiniLM-L6-v2: questions the
 # documents answer score 0.79-0.95 (close paraphrases 0.5-0.65), questions they do not
 # answer 0.10-0.59.
-SEMANTIC_WEIGHT = 0.5
 LEXICAL_WEIGHT = 0.5
 FIGURE_BONUS = 0.05
 MIN_SCORE = 0.62
@@ -185,7 +184,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             semantic[i] = float(sim)
     compact_question = question.replace(" ", "")
     kind = answer_kind(question)
-    aggregate = asks_aggregate(question)
+    aggregate = aggregate_asked(question) is not None
     common = _common_names(question, units) if kind == "person" else frozenset()
     out = []
     for i, unit in enumerate(units):

@@ -19,19 +19,13 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel
 
-from engine.grounding.answer_kinds import answer_kind, fold
+from engine.grounding.answer_kinds import aggregate_asked, answer_kind, fold, years_named
 from engine.grounding.figures import extract_figures
 from engine.grounding.quotes import asks_for_figure, words
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 
 Encode = Callable[[list[str]], Any]
 
-_OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("mean", re.compile(r"\b(?:average|mean|moyenne|moyen)\b")),
-    ("max", re.compile(r"\b(?:most|highest|largest|biggest|maximum|le plus|la plus|les plus|maximal)\b")),
-    ("min", re.compile(r"\b(?:least|lowest|smallest|fewest|minimum|le moins|la moins|les moins|minimal)\b")),
-    ("sum", re.compile(r"\b(?:total|sum|in all|altogether|somme|au total|en tout|cumul\w*|tous les|toutes les)\b")),
-)
 # Rescaled embedding similarity of the question to a column's name under which the column
 # is not what the question asks about: on the QA set, the columns asked about score
 # 0.49-0.67 and the others at most 0.44 ("headcount" for "the minimum length of a password").
@@ -55,9 +49,8 @@ _DATE_VALUE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
 
 def names_period(question: str) -> bool:
     """Whether the question restricts itself to a year, a month or a quarter."""
-    asked = extract_figures(question)
-    years = any(f.kind == "number" and re.fullmatch(r"(?:19|20)\d\d", f.value) for f in asked)
-    return years or any(f.kind == "date" for f in asked) or bool(_PERIOD_WORDS.search(fold(question)))
+    dated = any(f.kind == "date" for f in extract_figures(question))
+    return bool(years_named(question)) or dated or bool(_PERIOD_WORDS.search(fold(question)))
 
 
 def _has_period_column(info: TableInfo) -> bool:
@@ -65,11 +58,6 @@ def _has_period_column(info: TableInfo) -> bool:
         c.kind == "date" or _PERIOD_COLUMN.search(c.name) or any(_DATE_VALUE.fullmatch(v) for v in c.examples)
         for c in info.columns
     )
-
-
-def operation(question: str) -> str | None:
-    text = fold(question)
-    return next((op for op, pattern in _OPERATIONS if pattern.search(text)), None)
 
 
 def _named_values(question: str, info: TableInfo) -> list[tuple[ColumnInfo, str]]:
@@ -118,7 +106,7 @@ def _measure(question: str, info: TableInfo, encode: Encode | None) -> tuple[Col
 def plan(question: str, catalog: TableCatalog, encode: Encode | None = None) -> TablePlan | None:
     """The one table call that best answers ``question``, or None when no table fits."""
     best: tuple[float, TablePlan] | None = None
-    op = operation(question)
+    op = aggregate_asked(question)
     wants_figure = answer_kind(question) not in (None, "person") or asks_for_figure(question)
     for info in catalog.tables.values():
         measure, sure = _measure(question, info, encode)

@@ -2,8 +2,9 @@
 
 import pytest
 
+from engine.grounding.answer_kinds import aggregate_asked
 from engine.tools.tables import TableCatalog
-from engine.tools.tables.question_plan import operation, plan
+from engine.tools.tables.question_plan import plan
 
 SHIPMENTS = "month,warehouse,pallets_shipped,late_deliveries\n" + "\n".join(
     f"2025-0{m},{w},{1000 + 10 * m + i},{m + i}"
@@ -39,7 +40,7 @@ def encode():
     ],
 )
 def test_operation(question, op):
-    assert operation(question) == op
+    assert aggregate_asked(question) == op
 
 
 def test_a_total_for_one_value_is_a_filtered_sum(catalog, encode):
