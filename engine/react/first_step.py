@@ -94,8 +94,7 @@ def table_call(question: str, registry: ToolRegistry, encode: Encode | None) -> 
     if catalog_tool is None or not len(catalog_tool.catalog):
         return None
     planned = plan(question, catalog_tool.catalog, encode)
-    tool = tools[planned.kind] if planned is not None else None
-    if tool is None or planned is None:
+    if planned is None or (tool := tools[planned.kind]) is None:
         return None
     return ToolCall(id="call_engine_table", name=tool.name, args=planned.args), planned.ignores_period
 
@@ -115,11 +114,13 @@ def engine_step(question: str, registry: ToolRegistry, encode: Encode | None = N
         unsure = planned is not None and planned[1]
         if "search_docs" in tools:
             calls.append(ToolCall(id="call_engine0", name="search_docs", args={"query": question[:500]}))
-        thought = "This is about the analyst's tables and documents, so I look them up first."
         if not calls:
             return None
-        if len(calls) == 1 and calls[0].name == "search_docs":
-            thought = "This is about the analyst's documents, so I search them first."
+        thought = (
+            "This is about the analyst's tables and documents, so I look them up first."
+            if planned is not None
+            else "This is about the analyst's documents, so I search them first."
+        )
     else:
         return None
     text = f"Thought: {thought}" + "".join(

@@ -85,23 +85,27 @@ def _input(obs: Observation) -> str:
 
 
 def _why_replace(
-    answer: str, report: GroundingReport, evidence: list[Evidence], question: str, language: str, steps: list[Step]
-) -> tuple[str, str] | None:
-    """Why a small model's answer is replaced, as (cause, the reason shown), or None to keep it."""
-    reasons = _REASONS.get(language, _REASONS["en"])
-    computed = _engine_result(steps)
+    answer: str,
+    report: GroundingReport,
+    evidence: list[Evidence],
+    question: str,
+    reasons: dict[str, str],
+    computation: Observation | None,
+) -> str | None:
+    """The reason shown when a small model's answer is replaced, or None to keep it."""
+    computed = _engine_result(computation)
     if computed is not None and computed not in {f.value for f in report.figures}:
-        return "contradicts", reasons["contradicts"].format(result=computed)
+        return reasons["contradicts"].format(result=computed)
     if report.unsupported:
-        return "unsupported", reasons["unsupported"].format(figures=", ".join(report.unsupported[:5]))
+        return reasons["unsupported"].format(figures=", ".join(report.unsupported[:5]))
     if report.invented_sources:
-        return "invented", reasons["invented"].format(sources=", ".join(report.invented_sources[:3]))
+        return reasons["invented"].format(sources=", ".join(report.invented_sources[:3]))
     found_any = any(f.citation is not None for f in report.figures)
     if evidence and not found_any and asks_for_figure(question):
-        return "ignored", reasons["ignored"]
+        return reasons["ignored"]
     kind = answer_kind(question)
     if evidence and kind is not None and fit(kind, answer) != "match":  # "who" answered without a name
-        return "ignored", reasons["ignored"]
+        return reasons["ignored"]
     return None
 
 
@@ -113,11 +117,10 @@ def _engine_computation(steps: list[Step]) -> Observation | None:
     return first.observations[0]
 
 
-def _engine_result(steps: list[Step]) -> str | None:
-    """The normalised result of the computation the engine made itself, if it made one."""
+def _engine_result(obs: Observation | None) -> str | None:
+    """The normalised result of the engine's own computation ``obs``, if it made one."""
     from engine.grounding.figures import extract_figures
 
-    obs = _engine_computation(steps)
     if obs is None or (obs.value is None and "\n" in obs.text.strip()):
         return None  # a table of results is no one figure the answer must hold
     figures = extract_figures(obs.value if obs.value is not None else obs.text)
@@ -141,18 +144,19 @@ def review(
     report = check_answer(answer, question, evidence, index=index)
     if not small:
         return Review(report=report, answer=answer)
-    why = _why_replace(answer, report, evidence, question, language, steps)
+    reasons = _REASONS.get(language, _REASONS["en"])
     computation = _engine_computation(steps)
-    if computation is not None and computation.statement:  # the engine computed what the question asks
-        quote = computed_quote(computation.statement, computation.n, computation.tool, language)
+    reason = _why_replace(answer, report, evidence, question, reasons, computation)
+    stated = computation.statement if computation is not None else None  # the engine computed what is asked
+    if stated:
+        quote = computed_quote(stated, computation.n, computation.tool, language)
         quotes = [quote.model_copy(update={"confident": not steps[0].unsure})]
     else:
         quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
-    if why is None and quotes and not _agrees(answer, report, quotes[0]):
-        why = "disagrees", _REASONS.get(language, _REASONS["en"])["disagrees"]
-    if why is None:
+    if reason is None and quotes and not _agrees(answer, report, quotes[0]):
+        reason = reasons["disagrees"]
+    if reason is None:
         return Review(report=report, answer=answer)
-    _, reason = why
     if not quotes:
         text = not_found_message(question, evidence, language)
         checked = check_answer(text, question, evidence)
@@ -161,8 +165,7 @@ def review(
         quotes = [quotes[0].model_copy(update={"text": first_sentence(quotes[0].text)})]
     text = "\n\n".join(_quoted(q) for q in quotes)
     checked = check_answer(text, question, evidence, ignore=[f for q in quotes for f in _preface_figures(q.preface)])
-    why_unsure = "unsure_period" if computation is not None and computation.statement else "unsure"
-    unsure = None if quotes[0].confident else _REASONS.get(language, _REASONS["en"])[why_unsure]
+    unsure = None if quotes[0].confident else reasons["unsure_period" if stated else "unsure"]
     return Review(
         report=checked.model_copy(update={"grounding": "quoted"}), answer=text, draft_reason=reason, unsure=unsure
     )
