@@ -124,10 +124,8 @@ def ingest_paths(
             documents.append(
                 DocumentInfo(source=name, size=len(data), sha256=digest, chunks=len(chunks), ingested_at=now)
             )
-        if progress:
-            progress(total, total, f"embedding {len(new_chunks)} chunks")
         if replace or report.rebuilt:
-            vectors = embedder.encode([c.text for c in new_chunks])
+            vectors = _embed([c.text for c in new_chunks], embedder, progress)
             updated = manager.store.write(
                 theme,
                 index,
@@ -143,6 +141,24 @@ def ingest_paths(
     if progress:
         progress(total, total, "done")
     return report
+
+
+EMBED_SLICE = 256  # chunks per progress step: a large theme shows its embedding advance
+
+
+def _embed(texts: list[str], embedder: Embedder, progress: Progress | None) -> np.ndarray:
+    """Vectors of ``texts``, in slices so the progress bar moves (embedding is most of an ingest)."""
+    if not progress or len(texts) <= EMBED_SLICE:
+        if progress:
+            progress(0, max(len(texts), 1), f"embedding {len(texts)} chunks")
+        return embedder.encode(texts)
+    parts = []
+    for start in range(0, len(texts), EMBED_SLICE):
+        progress(
+            start, len(texts), f"embedding chunks {start + 1}-{min(start + EMBED_SLICE, len(texts))} of {len(texts)}"
+        )
+        parts.append(embedder.encode(texts[start : start + EMBED_SLICE]))
+    return np.concatenate(parts)
 
 
 def delete_document(theme: str, source: str, manager: IndexManager) -> bool:

@@ -124,6 +124,21 @@ def test_progress_is_reported(corpus, manager, embedder):
     assert any(m.startswith("embedding") for _, _, m in seen)
 
 
+def test_embedding_progress_advances_by_slices(corpus, manager, embedder, monkeypatch):
+    from engine.rag import ingest
+
+    monkeypatch.setattr(ingest, "EMBED_SLICE", 2)
+    seen = []
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder, progress=lambda d, t, m: seen.append((d, t, m)))
+    index = manager.get("tt")
+    steps = [(d, t) for d, t, m in seen if m.startswith("embedding chunks")]
+    n = len(index.chunks)
+    assert n > 2 and steps == [(start, n) for start in range(0, n, 2)]
+    assert seen[-1] == (5, 5, "done")
+    whole = embedder.encode([c.text for c in index.chunks])  # slices give the vectors one call gives
+    assert (index.index.reconstruct_n(0, n) * whole).sum(axis=1).min() > 0.9999
+
+
 def test_sizes_are_checked_before_reading(tmp_path, manager, embedder):
     huge = tmp_path / "huge.txt"
     with huge.open("wb") as fh:
