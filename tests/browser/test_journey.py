@@ -49,8 +49,9 @@ def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
 
     # 2-3. the question needs query_table; its table and the chart show
     page.get_by_text("North leads with a total of", exact=False).first.wait_for(timeout=240000)  # includes warm-up
-    assert page.get_by_text("Tables ready for questions: fleet.csv", exact=False).count() >= 0
+    page.get_by_text("Tables ready for questions: fleet.csv", exact=False).first.wait_for(timeout=30000)
     table = page.locator("[data-testid='stExpander']", has=page.locator("[data-testid='stDataFrame']")).first
+    table.wait_for(timeout=120000)  # a loaded machine can take long to draw the Observation's table
     table.locator("summary").click()
     table.get_by_test_id("stDataFrame").wait_for(timeout=30000)
     page.locator("[data-testid='stVegaLiteChart'], .vega-embed").first.wait_for(timeout=30000)
