@@ -48,8 +48,6 @@ def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
     box.press("Enter")
 
     # 2-3. the question needs query_table; its table and the chart show
-    # the line shows while that run lasts (the next rerun clears it), so it is awaited first
-    page.get_by_text("Tables ready for questions: fleet.csv", exact=False).first.wait_for(timeout=120000)
     page.get_by_text("North leads with a total of", exact=False).first.wait_for(timeout=240000)  # includes warm-up
     table = page.locator("[data-testid='stExpander']", has=page.locator("[data-testid='stDataFrame']")).first
     table.wait_for(timeout=120000)  # a loaded machine can take long to draw the Observation's table
