@@ -31,11 +31,6 @@ class E5Embedder:
         self.dim = int(self._model.dim)
         self._lock = threading.Lock()  # one session: one call at a time keeps the cores to one batch
 
-    def _vectors(self, rows: object, n: int) -> np.ndarray:
-        vectors = np.ascontiguousarray(rows, dtype=np.float32).reshape(n, self.dim)
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return np.ascontiguousarray(vectors / np.maximum(norms, 1e-12), dtype=np.float32)
-
     def encode(self, texts: list[str]) -> np.ndarray:
         """Passages (document chunks, tool descriptions, quotable units): L2-normalised float32."""
         return self._run(self._model.passage, texts)
@@ -44,12 +39,10 @@ class E5Embedder:
         """Questions, with E5's query prefix."""
         return self._run(self._model.query, texts)
 
-    def _run(self, encode: Callable[[list[str]], object], texts: list[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
+    def _run(self, encode: Callable[[list[str]], np.ndarray], texts: list[str]) -> np.ndarray:
+        """The encoder's rows as they come: already L2-normalised float32, (0, dim) for no text."""
         with self._lock:
-            rows = encode(list(texts))
-        return self._vectors(rows, len(texts))
+            return encode(list(texts))
 
 
 def available() -> bool:
