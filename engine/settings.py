@@ -73,6 +73,7 @@ class Settings(BaseModel):
     mcp_servers_json: Path = Path("mcp_servers.json")
     database_url: str | None = Field(default=None, repr=False)
     vector_store: str = "faiss"
+    embedding_precision: str = "auto"  # or "float32": no bfloat16 route (engine/rag/st_bert.py)
     auth_header: str | None = None
 
     @classmethod
@@ -95,6 +96,7 @@ class Settings(BaseModel):
             "mcp_servers_enabled": not _off(get("MCP_SERVERS")),
             "database_url": get("DATABASE_URL"),
             "vector_store": (get("VECTOR_STORE") or "faiss").lower(),
+            "embedding_precision": (get("EMBEDDING_PRECISION") or "auto").lower(),
             "auth_header": get("AUTH_HEADER"),
         }
         for key, name in (

@@ -27,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
+from engine.rag.windows import Window, encode_windows, mean_pool
+
 BLOCK = 32  # 4-bit weights (and int8 activations) per quantisation block
-TOKEN_BUDGET = 4096  # padded tokens per onnxruntime call
 
 
 @dataclass(frozen=True)
@@ -169,12 +170,6 @@ def build_graph(encoder: Encoder) -> bytes:
     return model.SerializeToString()
 
 
-@dataclass
-class Window:
-    text: int  # index of the text it belongs to
-    ids: list[int]  # with the model's start and end tokens
-
-
 class BertOnnx:
     """An onnxruntime session of ``encoder``; ``embed`` maps token ids (batch, seq) to
     (batch, seq, hidden) float32 input embeddings (word + position + token type)."""
@@ -194,36 +189,12 @@ class BertOnnx:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self._session = ort.InferenceSession(build_graph(encoder), options, providers=["CPUExecutionProvider"])
 
-    def _run(self, windows: list[Window]) -> np.ndarray:
-        """Mean-pooled hidden states (padding excluded) of windows of similar length, one row each."""
-        longest = max(len(win.ids) for win in windows)
-        ids = np.full((len(windows), longest), self._pad, dtype=np.int64)
-        mask = np.zeros((len(windows), longest), dtype=np.float32)
-        for row, win in enumerate(windows):
-            ids[row, : len(win.ids)] = win.ids
-            mask[row, : len(win.ids)] = 1.0
+    def pooled(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Mean-pooled last hidden states of a padded batch, one row per window."""
         bias = ((1.0 - mask) * -1e4)[:, None, None, :].astype(np.float32)
         (hidden,) = self._session.run(None, {"embeddings": self._embed(ids), "mask_bias": bias})
-        return (hidden * mask[..., None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        return mean_pool(hidden, mask)
 
     def encode(self, windows: list[Window], n_texts: int) -> np.ndarray:
-        """L2-normalised float32 rows, one per text: its windows' pooled vectors averaged by token count."""
-        out = np.zeros((n_texts, self.dim), dtype=np.float64)
-        if not n_texts:
-            return out.astype(np.float32)
-        order = sorted(range(len(windows)), key=lambda k: len(windows[k].ids))
-        weights = np.zeros(n_texts)
-        start = 0
-        while start < len(order):  # batches of similar length under a padded-token budget
-            end = start + 1
-            while end < len(order) and (end - start + 1) * len(windows[order[end]].ids) <= TOKEN_BUDGET:
-                end += 1
-            group = [windows[k] for k in order[start:end]]
-            for win, pooled in zip(group, self._run(group), strict=True):
-                weight = max(len(win.ids) - 2, 1)
-                out[win.text] += weight * pooled
-                weights[win.text] += weight
-            start = end
-        out /= np.maximum(weights, 1)[:, None]
-        out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
-        return out.astype(np.float32)
+        """L2-normalised float32 rows, one per text (``windows.encode_windows``)."""
+        return encode_windows(windows, n_texts, self.dim, self._pad, self.pooled)

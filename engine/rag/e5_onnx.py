@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from engine.rag.bert_onnx import BertOnnx, Encoder, Layer, Window, q4_linear
+from engine.rag.bert_onnx import BertOnnx, Encoder, Layer, q4_linear
 from engine.rag.e5_weights import E5Weights, dequantise_rows, load
+from engine.rag.windows import Window
 
 METASPACE = "\u2581"
 _SPACES = re.compile(" {2,}")

