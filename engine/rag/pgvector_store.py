@@ -165,6 +165,8 @@ class PgThemeIndex:
     @property
     def manifest(self) -> Manifest:
         """What ``ThemeIndex.manifest`` says, read from the database now."""
+        with self.store.errors(f"opening theme '{self.theme}'"), self.store.engine.connect() as conn:
+            self._follow(conn, strict=False)
         documents = self.documents
         return Manifest(
             theme=self.theme,
@@ -192,6 +194,7 @@ class PgThemeIndex:
             f"FROM rag_chunks WHERE theme = %(theme)s ORDER BY embedding::{cast} <#> %(q)s::{cast} LIMIT %(k)s"
         )
         with self.store.errors(f"searching theme '{self.theme}'"), self.store.engine.begin() as conn:
+            self._follow(conn, strict=True)
             ef = min(max(self.store.ef_search, k), EF_SEARCH_MAX)
             conn.exec_driver_sql(f"SET LOCAL hnsw.ef_search = {int(ef)}")
             rows = conn.exec_driver_sql(statement, {"q": vector, "theme": self.theme, "k": k}).all()
@@ -266,6 +269,21 @@ class PgThemeIndex:
             conn.exec_driver_sql("DELETE FROM rag_themes WHERE id = %s", (self.theme_id,))
 
     # ---- helpers ------------------------------------------------------------------
+    def _follow(self, conn: Connection, strict: bool) -> None:
+        """Catch up with the theme as the database holds it now. Another server may have dropped
+        it and ingested it again with another embedding model: a query embedded for the old one
+        must not be ranked against the new vectors, so a search (``strict``) says so, once;
+        from then on the view names the new model and ``require_embedder`` speaks for it."""
+        now = self.store._read_theme(conn, self.theme)  # "has no index yet" if it was dropped
+        changed = (now.embedding_model, now.dim) != (self.embedding_model, self.dim)
+        before = self.embedding_model
+        self.theme_id, self.embedding_model, self.dim = now.theme_id, now.embedding_model, now.dim
+        if changed and strict:
+            raise IndexProblem(
+                f"Theme '{self.theme}' was indexed again with {now.embedding_model} since this server "
+                f"opened it with {before}; ask again."
+            )
+
     def _lock(self, conn: Connection) -> None:
         """This theme's writer lock, released at commit or rollback (or when the writer dies)."""
         conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SPACE, self.theme))

@@ -182,6 +182,32 @@ def test_another_embedding_model_is_one_readable_sentence(store):
         store.load("t").search(np.ones(768, dtype=np.float32), k=3)
 
 
+def test_a_view_another_server_made_stale_never_ranks_a_query_against_the_new_model(store):
+    """Server A holds a view of theme t (model m1); server B drops t and ingests it again with m2
+    (same dimension). A's next search must not rank its m1 query against m2 vectors."""
+    other = PgVectorStore(store.engine.url.render_as_string(hide_password=False))
+    try:
+        a_view = store.open_theme("t", "model-one", DIM)
+        put(a_view, "a.md", 4)
+        b_view = other.load("t")
+        b_view.drop_theme()
+        put(other.open_theme("t", "model-two", DIM), "a.md", 4, version="v2", seed=5)
+        query = unit(np.random.default_rng(9), 1)[0]
+        with pytest.raises(IndexProblem) as caught:
+            a_view.search(query, k=2)
+        assert str(caught.value) == (
+            "Theme 't' was indexed again with model-two since this server opened it with model-one; ask again."
+        )
+        assert a_view.embedding_model == "model-two" and a_view.manifest.embedding_model == "model-two"
+        assert [hit.chunk.text for hit in a_view.search(query, k=4)] != []  # follows the new theme
+        assert {hit.chunk.content_hash for hit in a_view.search(query, k=4)} == {"v2"}
+        other.load("t").drop_theme()
+        with pytest.raises(IndexProblem, match="has no index yet"):
+            a_view.search(query, k=2)
+    finally:
+        other.close()
+
+
 @pytest.mark.parametrize(
     "name", ["../../etc/passwd", "x'; DROP TABLE rag_chunks; --", 'a "quoted" name', "théme ünicode", "C:\\themes\\x"]
 )
