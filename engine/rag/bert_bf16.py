@@ -26,13 +26,15 @@ from engine.rag.windows import Window, encode_windows
 
 
 def native() -> bool:
-    """Whether torch is installed and this CPU multiplies bfloat16 natively."""
+    """Whether torch is installed with oneDNN (its bfloat16 GEMM) and this CPU multiplies
+    bfloat16 natively."""
     if find_spec("torch") is None:
         return False
     import torch
 
     checks = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
-    return any(bool(getattr(torch.cpu, name, lambda: False)()) for name in checks)
+    hardware = any(bool(getattr(torch.cpu, name, lambda: False)()) for name in checks)
+    return hardware and torch.backends.mkldnn.is_available()
 
 
 class BertBf16:
