@@ -169,7 +169,7 @@ def main() -> None:
     if args.url:
         url = args.url
     else:
-        from tests.engine.rag.pg_fixture import PgServer
+        from tests.pg import PgServer
 
         server = PgServer()
         url = server.url()
