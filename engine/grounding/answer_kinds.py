@@ -15,7 +15,7 @@ import unicodedata
 from typing import Literal
 
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR
-from engine.grounding.figures import extract_figures
+from engine.grounding.figures import NUMBER_WORDS, extract_figures
 
 
 def fold(text: str) -> str:
@@ -65,10 +65,7 @@ _QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
     ("count", re.compile(r"\b(?:how many|combien d[e']|number of|nombre d[e']|quel nombre)")),
 )
 _MONEY_WORDS = re.compile(r"(?i)[€$£]|\b(?:eur|usd|gbp|chf|euros?|dollars?|budget\w*|cost\w*|price\w*|montant|prix)\b")
-_NUMBER_WORDS = (
-    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|un|une|deux|trois|quatre|cinq|six|sept|huit|"
-    r"neuf|dix|douze)"
-)
+_NUMBER_WORDS = rf"(?:{'|'.join(sorted([*NUMBER_WORDS, 'one', 'un', 'une'], key=len, reverse=True))})"
 _NEAR_TIME = re.compile(rf"(?:\d[\d\s.,]*|\b{_NUMBER_WORDS}\s)\s*(?:[^\W\d]+\s+){{0,2}}?{_TIME_WORDS}\b")
 _AREA = re.compile(r"(?i)\d[\d\s.,]*\s*(?:m²|m2|sq\.? ?(?:ft|m)|square (?:metres|meters|feet)|hectares?|ha\b|km²)")
 _WEEKDAYS = (

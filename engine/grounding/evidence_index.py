@@ -16,18 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.grounding.dates import DATE_RE, date_keys, find_dates, month_of, partial_keys
-from engine.grounding.figures import Found, scan_numbers
+from engine.grounding.figures import NUMBER_WORDS, Found, scan_numbers
 from engine.grounding.models import Evidence
 
 CUT_NOTE_RE = re.compile(r"\[(?:…|\.\.\.) ?\d[\d,.\u202f\u00a0 ]* more characters cut\]")
 SEARCH_HEADER_RE = re.compile(r"(?m)^\[\d+\] source: [^\n]*· score [\d.]+[ \t]*$|^Cite the sources you use[^\n]*$")
 _CELL_COMMA = re.compile(r",(?!\d{3}(?:\D|$))[^\s,]")  # a comma that delimits cells, not thousands
-_WORDS = {
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-    "eleven": 11, "twelve": 12, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8,
-    "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "twenty": 20, "vingt": 20, "thirty": 30, "trente": 30,
-    "hundred": 100, "cent": 100, "thousand": 1000, "mille": 1000,
-}  # fmt: skip
 # Entries of the sorted number array: (value, evidence position, start, end, kind, in_input).
 _Entry = tuple[float, int, int, int, str, bool]
 
@@ -187,7 +181,7 @@ class EvidenceIndex:
     def _find_word(self, figure: Found) -> Hit | None:
         """Small numbers written as words in the evidence ("three days", "trois jours")."""
         wanted = {r.value for r in figure.readings}
-        names = [w for w, v in _WORDS.items() if v in wanted]
+        names = [w for w, v in NUMBER_WORDS.items() if v in wanted]
         if not names or not self.evidence:
             return None
         for pos, text in enumerate(self.lowered()):

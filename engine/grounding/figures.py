@@ -17,6 +17,14 @@ from decimal import Decimal
 
 from engine.grounding.dates import DATE_PATTERN, DATE_RE, MONTH_BEFORE_RE, date_keys
 
+# Numbers written as words, EN and FR. "one", "un" and "une" are left out: as articles they
+# are everywhere, so they would "support" any 1. (answer_kinds adds them where a time word follows.)
+NUMBER_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8,
+    "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "twenty": 20, "vingt": 20, "thirty": 30, "trente": 30,
+    "hundred": 100, "cent": 100, "thousand": 1000, "mille": 1000,
+}  # fmt: skip
 _SP = "[ \u00a0\u202f]"  # space, no-break space, narrow no-break space
 _NUM = (
     r"(?P<num>\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?"  # 20 000 / 20 000,5
