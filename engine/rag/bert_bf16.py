@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from engine.rag.bert_onnx import Encoder, Linear
-from engine.rag.windows import Window, encode_windows
+from engine.rag.windows import Window, encode_windows, mask_bias, mean_pool
 
 
 def native() -> bool:
@@ -85,7 +85,7 @@ class BertBf16:
         h, heads = self.dim, self._heads
         with torch.inference_mode():
             x = functional.layer_norm(torch.from_numpy(self._embed(ids)), (h,), *self._embedding_norm, self._eps)
-            bias = torch.from_numpy(((1.0 - mask) * -1e4)[:, None, None, :].astype(np.float32))
+            bias = torch.from_numpy(mask_bias(mask))
             for qkv, attention_out, attention_norm, up, down, output_norm in self._layers:
                 q, k, v = self._linear(x, qkv).view(batch, seq, 3, heads, h // heads).permute(2, 0, 3, 1, 4)
                 context = functional.scaled_dot_product_attention(q, k, v, attn_mask=bias)
@@ -93,8 +93,7 @@ class BertBf16:
                 x = functional.layer_norm(x + self._linear(context, attention_out), (h,), *attention_norm, self._eps)
                 inner = functional.gelu(self._linear(x, up))
                 x = functional.layer_norm(x + self._linear(inner, down), (h,), *output_norm, self._eps)
-            weights = torch.from_numpy(mask)[..., None]
-            return ((x * weights).sum(dim=1) / weights.sum(dim=1)).numpy()
+            return mean_pool(x.numpy(), mask)
 
     def encode(self, windows: list[Window], n_texts: int) -> np.ndarray:
         """L2-normalised float32 rows, one per text (``windows.encode_windows``)."""

@@ -14,7 +14,7 @@ but keeps only 0.85-0.95 of its top 10; int8 blocks of 32 keep 0.978 at 1.8x (BE
 note 10).
 
 The encoder takes token embeddings (looked up by the caller, whose table may itself be
-4-bit) and returns one mean-pooled row per window; ``BertOnnx.encode`` batches windows of
+4-bit) and returns one mean-pooled row per window; ``windows.encode_windows`` batches windows of
 similar length under a padded-token budget and averages each text's windows by token count.
 """
 
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.rag.windows import Window, encode_windows, mean_pool
+from engine.rag.windows import Window, encode_windows, mask_bias, mean_pool
 
 BLOCK = 32  # 4-bit weights (and int8 activations) per quantisation block
 
@@ -191,8 +191,8 @@ class BertOnnx:
 
     def pooled(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Mean-pooled last hidden states of a padded batch, one row per window."""
-        bias = ((1.0 - mask) * -1e4)[:, None, None, :].astype(np.float32)
-        (hidden,) = self._session.run(None, {"embeddings": self._embed(ids), "mask_bias": bias})
+        inputs = {"embeddings": self._embed(ids), "mask_bias": mask_bias(mask)}
+        (hidden,) = self._session.run(None, inputs)
         return mean_pool(hidden, mask)
 
     def encode(self, windows: list[Window], n_texts: int) -> np.ndarray:

@@ -36,6 +36,11 @@ def padded(windows: list[Window], pad: int) -> tuple[np.ndarray, np.ndarray]:
     return ids, mask
 
 
+def mask_bias(mask: np.ndarray) -> np.ndarray:
+    """The attention bias of a padded batch, (batch, 1, 1, seq): 0 for a token, -1e4 for padding."""
+    return ((1.0 - mask) * -1e4)[:, None, None, :].astype(np.float32)
+
+
 def mean_pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Mean of each row's hidden states over its real tokens (padding excluded)."""
     return (hidden * mask[..., None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
