@@ -60,9 +60,11 @@ def backend(precision: str = "auto") -> str | None:
 def supports(path: str | Path, precision: str = "auto") -> bool:
     """Whether ``path`` is a sentence-transformers directory these routes compute, and this
     machine has one of them."""
-    if backend(precision) is None:
-        return False
-    root = Path(path)
+    return backend(precision) is not None and _declares(Path(path))
+
+
+def _declares(root: Path) -> bool:
+    """Whether the directory declares the model these routes compute."""
     config = _json(root / "config.json")
     pooling = _json(root / "1_Pooling" / "config.json")
     try:  # modules.json is a list of stages: Transformer, Pooling and (optionally) Normalize
@@ -118,9 +120,9 @@ class SentenceTransformerBert:
         from tokenizers import Tokenizer
 
         root = Path(path)
-        if not supports(root, precision):
-            raise ValueError(f"{root.name} is not a BERT mean-pooling model these routes compute")
         self.backend = backend(precision)
+        if self.backend is None or not _declares(root):
+            raise ValueError(f"{root.name} is not a BERT mean-pooling model these routes compute")
         config = _json(root / "config.json")
         limit = int(_json(root / "sentence_bert_config.json").get("max_seq_length", config["max_position_embeddings"]))
         tensors = load_file(str(root / "model.safetensors"))
