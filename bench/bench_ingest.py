@@ -1,5 +1,5 @@
 """Ingest speed (issue 10): chunks/s of each embedding route on the same chunks, measured
-alternately in one run, and recall@10 of each onnxruntime route against the route it replaces.
+alternately in one run, and recall@10 of each new route against the route it replaces.
 
 Routes: all-MiniLM-L6-v2 on torch (sentence-transformers; the baseline when the issue was
 filed), on onnxruntime in float32 and on torch with bfloat16 linear layers
