@@ -142,3 +142,26 @@ def test_without_onnxruntime_the_routes_say_so(minilm, monkeypatch):
     assert not e5_embedder.available()  # and the default falls back to MiniLM
     monkeypatch.setattr(bert_bf16, "native", lambda: True)
     assert st_bert.backend() == "bfloat16" and st_bert.supports(minilm)  # bfloat16 needs no onnxruntime
+
+
+@pytest.mark.parametrize("native", [False, True], ids=["float32-fallback", "bfloat16"])
+def test_each_route_ingests_and_finds_the_passage_end_to_end(minilm, native, tmp_path, monkeypatch):
+    """Both branches of the machine-dependent choice, through ingest and search: a CPU
+    without native bfloat16 takes onnxruntime float32, one with it the bfloat16 route
+    (emulated by torch here when this CPU lacks it), and each finds the same passage."""
+    from engine.rag.ingest import ingest_paths
+    from engine.rag.manager import IndexManager
+
+    monkeypatch.setattr(bert_bf16, "native", lambda: native)
+    embedder = Embedder(minilm)
+    assert embedder._bert.backend == ("bfloat16" if native else "float32")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "travel.md").write_text("# Travel\n\nHotel nights in Benelux are reimbursed up to 150 euros.\n")
+    (docs / "security.md").write_text("# Security\n\nPasswords have at least 14 characters.\n")
+    (docs / "buying.md").write_text("# Buying\n\nPurchases above 3,000 euros need three offers.\n")
+    manager = IndexManager(root=tmp_path / "indexes")
+    report = ingest_paths("routes", [docs], manager=manager, embedder=embedder)
+    assert sorted(report.added) == ["buying.md", "security.md", "travel.md"]
+    hits = manager.get("routes").search(embedder.encode_query(["How long must a password be?"])[0], k=3)
+    assert hits[0].chunk.source == "security.md", [h.chunk.source for h in hits]
