@@ -43,6 +43,7 @@ _FOOTNOTE_MARK = re.compile(r"\s*\((?:\d{1,2}|[a-z])\)$")
 _QUARTER = re.compile(r"\b(Q[1-4]|H[12])\b", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 _MAX_LABEL_HEADER = 60
+_RATIOS = ("%", "pts", "bps", "x", "th")  # units whose figures do not add up
 _FISCAL = re.compile(r"(?<!\d)((?:19|20)\d{2})\s?/\s?((?:19|20)?\d{2})(?!\d)")
 ROW_UNIT = "row_unit"
 _PERCENT_LABEL = re.compile(r"\(%\)|\(percent\)|\bin %|%$", re.IGNORECASE)
@@ -93,8 +94,8 @@ def _header_rows(rows: list[list[str]], first_value: int) -> int:
         values = row[first_value:]
         if any(_is_figure(c) for c in values):
             break
-        if i > 0 and first_value and row[0] and not any(values):
-            break  # a section row: "Deferred tax assets:"
+        if i > 0 and first_value and row[0] and not any(values) and not scale_in(row[0]):
+            break  # a section row: "Deferred tax assets:" (a unit alone, "(In millions)", is header)
         count = i + 1
     if count >= len(rows):
         return 1  # no row holds a figure: the first row names the columns
@@ -160,7 +161,8 @@ def _decimals(text: str) -> int:
 
 
 def _sums_above(values: list[list[float | None]], texts: list[list[str]], row: int, since: int) -> bool:
-    """Whether every figure of ``row`` is the sum of the rows ``since``..``row - 1`` (within rounding)."""
+    """Whether every figure of ``row`` is the sum of the rows ``since``..``row - 1`` (within rounding).
+    ``values`` holds the additive columns only (not percentages)."""
     if row - since < 2:
         return False
     checked = 0
@@ -297,7 +299,8 @@ def read_grid(grid: list[list[Any]]) -> ReportTable | None:
         value_columns.append(ReportColumn(name, kind, values, role, mark if kind == "number" else "", period))
     if not numeric:
         return None
-    marks = _totals(data_labels, numeric, texts)
+    additive = [i for i, c in enumerate(c for c in value_columns if c.kind == "number") if c.unit not in _RATIOS]
+    marks = _totals(data_labels, [numeric[i] for i in additive], [texts[i] for i in additive])
     data_labels = [TOTAL_LABEL if m and not label else label for m, label in zip(marks, data_labels, strict=True)]
     columns: list[ReportColumn] = []
     if first:
