@@ -14,7 +14,8 @@ decisions, all hold:
 - totals: every row whose label ``is_total_label`` recognises is marked ``is_total``.
 
 It also counts the operands of the gold derivations of table questions found among the
-values read (their magnitude: a derivation may write a negative without its sign).
+values read (their magnitude: a derivation may write a negative without its sign; the
+divisor of an average and the 100 of a percentage are left out).
 
     python bench/bench_report_tables.py [--limit 100] [--data tatqa_test_gold.json] [--show-failures]
 """
@@ -39,6 +40,7 @@ DATA = next((p / _DATA for p in (ROOT.parent, ROOT.parent.parent) if (p / _DATA)
 _PLAIN = re.compile(r"^[$€£]?\s*\(?\s*[-−]?\s*[$€£]?\s*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*\)?\s*%?\s*\)?$")
 _YEAR = re.compile(r"^(?:19|20)\d{2}(?:\s?%)?$")
 _YEARS = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_DIVISOR = re.compile(r"/\s*\d{1,2}(?![\d.,])")  # "/ 2", "/3": the count of an average, not a cell
 _OPERAND = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
@@ -114,10 +116,11 @@ def main() -> None:
             read = {round(abs(v), 6) for v in values_read(report)}
             for q in context["questions"]:
                 if q["answer_type"] == "arithmetic" and q["answer_from"] == "table":
-                    for raw in _OPERAND.findall(q.get("derivation") or ""):
+                    derivation = _DIVISOR.sub("", q.get("derivation") or "")
+                    for raw in _OPERAND.findall(derivation):
                         value = round(float(raw.replace(",", "")), 6)
-                        if value in (100.0, 2.0, 1.0):
-                            continue  # constants of the formula (percent, average of two)
+                        if value in (100.0, 1.0):
+                            continue  # constants of the formula (percent)
                         operands += 1
                         found_operands += value in read
         if args.show_failures and not all(result.values()):

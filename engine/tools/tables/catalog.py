@@ -75,7 +75,7 @@ class TableLimits(BaseModel):
     document_tables: int = 20  # tables read from one document
     table_columns: int = 200  # columns of one document table
     table_cells: int = 20_000  # cells of one document table
-    pdf_pages: int = 100  # PDF pages searched for tables
+    pdf_pages: int = 50  # PDF pages searched for tables (pdfplumber reads a page in tens of ms)
 
     def documents(self) -> DocumentLimits:
         return DocumentLimits(self.document_tables, self.table_columns, self.table_cells, self.pdf_pages)

@@ -50,7 +50,7 @@ class DocumentLimits:
     max_tables: int = 20  # tables read from one document
     max_columns: int = 200  # columns of one table
     max_cells: int = 20_000  # cells of one table
-    max_pages: int = 100  # PDF pages searched for tables
+    max_pages: int = 50  # PDF pages searched for tables
 
 
 @dataclass(frozen=True)

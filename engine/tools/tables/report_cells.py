@@ -24,7 +24,7 @@ _CURRENCY_PREFIX = re.compile(
     r"^(?:US\$|USD|A\$|AU\$|C\$|CA\$|S\$|HK\$|NZ\$|R\$|RMB|CNY|EUR|GBP|CHF|JPY|INR|Rs\.?|[$€£¥₹])\s*", re.IGNORECASE
 )
 _CURRENCY_SUFFIX = re.compile(r"\s*(?:[$€£¥₹]|USD|EUR|GBP|CHF|RMB)$", re.IGNORECASE)
-_FOOTNOTE = re.compile(r"(?:\s*(?:\([a-z*]\)|\[\d{1,2}\]|[*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+))+$")
+_FOOTNOTE = re.compile(r"(?:\s*(?:\([a-z*]\)|\[\d{1,2}\]|[*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+)|(?<=[\d%)])\s?\(\d{1,2}\))+$")
 _SUFFIX = re.compile(r"\s*(%|pts?\.?|pps?\.?|bps|basis points|x|times)$|(?<=\d)(st|nd|rd|th)$", re.IGNORECASE)
 _EN_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _FR_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
@@ -89,7 +89,9 @@ def read_cell(text: str | None, continental: bool = False) -> Cell:
     for _ in range(3):  # "$ (3.5)", "(12.9)%", "(0.1) pts", "- 34.8", "(5.0%)" in any nesting
         core = core.strip()
         if core.startswith("(") and core.endswith(")"):
-            core, negative = core[1:-1], not negative
+            inner = core[1:-1].strip()
+            signed = inner[:1] in _DASHES and len(inner) > 1  # "(−152)": brackets round a signed figure
+            core, negative = inner, negative if signed else not negative
             continue
         if core[:1] in _DASHES and _SIGNED.match(core[1:].lstrip()):
             core, negative = core[1:], not negative
@@ -186,6 +188,6 @@ def is_period_header(text: str) -> bool:
     """A header cell that names a period rather than a value: "2019", "FY18", "May 26, 2019",
     "2019 (1)", "2019 %" (the percentages of 2019)."""
     s = text.strip()
-    if re.fullmatch(r"(?:19|20)\d{2}(?:\s?%)?", s):
+    if re.fullmatch(r"(?:19|20)\d{2}(?:\s?%)?", _FOOTNOTE.sub("", s) or s):
         return True
     return bool(periods_in(s)) and read_cell(s).kind != "number"

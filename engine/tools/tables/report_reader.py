@@ -160,31 +160,36 @@ def _decimals(text: str) -> int:
     return len(digits) - digits.rfind(".") - 1 if "." in digits else 0
 
 
-def _sums_above(values: list[list[float | None]], texts: list[list[str]], row: int, since: int) -> bool:
-    """Whether every figure of ``row`` is the sum of the rows ``since``..``row - 1`` (within rounding).
+def _sums(values: list[list[float | None]], texts: list[list[str]], row: int, parts: list[int]) -> bool:
+    """Whether every figure of ``row`` is the sum of the rows ``parts`` (within rounding).
     ``values`` holds the additive columns only (not percentages)."""
-    if row - since < 2:
+    if len(parts) < 2:
         return False
     checked = 0
     for col, column in enumerate(values):
         value = column[row]
         if value is None:
             continue
-        parts = [v for v in column[since:row] if v is not None]
-        if not parts:
+        summed = [column[i] for i in parts if column[i] is not None]
+        if not summed:
             return False
-        tolerance = 0.5 * 10.0 ** -_decimals(texts[col][row]) * (len(parts) + 1) + 1e-9
-        if abs(sum(parts) - value) > tolerance:
+        tolerance = 0.5 * 10.0 ** -_decimals(texts[col][row]) * (len(summed) + 1) + 1e-9
+        if abs(sum(summed) - value) > tolerance:
             return False
         checked += value != 0
     return checked > 0
 
 
 def _totals(labels: list[str], numeric: list[list[float | None]], texts: list[list[str]]) -> list[bool]:
-    marks = []
+    """Total rows: by their label, or, unlabelled, as the sum of the rows since the last total,
+    or of every row above that is not a total (a grand total under a subtotal)."""
+    marks: list[bool] = []
     since = 0
     for i, label in enumerate(labels):
-        total = is_total_label(label) or (not label and bool(numeric) and _sums_above(numeric, texts, i, since))
+        total = is_total_label(label)
+        if not total and not label and numeric:
+            parts = [j for j in range(i) if not marks[j]]
+            total = _sums(numeric, texts, i, list(range(since, i))) or _sums(numeric, texts, i, parts)
         marks.append(total)
         if total:
             since = i + 1

@@ -26,6 +26,9 @@ from engine.tools.tables.report_cells import currency_in, is_period_header, is_u
         ("94th", 94.0, "th", ""),
         ("$1,234 (a)", 1234.0, "", "$"),  # a footnote mark is not part of the figure
         ("48.105", 48.105, "", ""),  # a lone point before three digits is a decimal point here
+        ("$1,025,659(1)", 1025659.0, "", "$"),  # a footnote number glued to the figure
+        ("(−152)", -152.0, "", ""),  # brackets round a figure with its own sign do not negate it again
+        ("(1)", -1.0, "", ""),
     ],
 )
 def test_figures_are_read_with_sign_unit_and_currency(text, value, unit, currency):

@@ -54,6 +54,16 @@ def test_an_unlabelled_row_that_sums_the_rows_above_is_a_total():
     assert table.column("is_total").values == [False, False, False, False, True]
 
 
+def test_an_unlabelled_grand_total_under_a_subtotal_is_a_total():
+    grid = [["€ million", "30/9/2018", "30/9/2019"], ["Benefit plans", "344", "414"], ["Indirect", "12", "17"],
+            ["", "356", "431"], ["Similar obligations", "41", "34"], ["", "397", "465"]]  # fmt: skip
+    table = read_grid(grid)
+    assert table.column("is_total").values == [False, False, True, False, True]
+    assert table.column("item").values == ["Benefit plans", "Indirect", "Total", "Similar obligations", "Total"]
+    assert [c.period for c in table.columns[1:3]] == ["2018", "2019"]
+    assert (table.scale, table.currency) == ("million", "€")
+
+
 def test_an_unlabelled_row_that_is_no_sum_is_not_a_total():
     grid = [row[:] for row in GOLAR]
     grid[-1][1] = "(138,000)"
