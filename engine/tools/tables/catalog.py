@@ -7,7 +7,8 @@ at their defaults):
 
 - ``TableInfo.location`` ("table 2", "page 3, table 1") and ``source`` (the file name):
   where to cite it. It is named ``<document>_<md|html|pdf>_t<position>``.
-- ``TableInfo.label_column``: the column of row labels, the key of a row ("Revenue").
+- ``TableInfo.label_column``: the column of row labels, the key of a row ("Revenue");
+  ``row_labels()`` lists them (examples are kept for short, few labels only).
   ``section_column`` (or None): the section a row sits under ("Deferred tax assets").
 - ``TableInfo.total_column`` (or None): a BOOLEAN column, true on Total and subtotal rows
   (``engine.grounding.totals.is_total_label``, or an unlabelled row that sums the rows
@@ -134,6 +135,10 @@ class TableInfo:
         marks = self.data.column(self.total_column).to_pylist()
         labels = self.data.column(self.label_column).to_pylist()
         return [str(label) for label, mark in zip(labels, marks, strict=True) if mark]
+
+    def row_labels(self) -> list[str | None]:
+        """The row labels in order ([] when the table has no label column)."""
+        return self.data.column(self.label_column).to_pylist() if self.label_column else []
 
     def period_columns(self) -> dict[str, str]:
         """Column name → the period it holds, for the columns whose header names one."""

@@ -305,6 +305,7 @@ def read_grid(grid: list[list[Any]]) -> ReportTable | None:
     if not numeric:
         return None
     additive = [i for i, c in enumerate(c for c in value_columns if c.kind == "number") if c.unit not in _RATIOS]
+    additive = additive if first else []  # without row labels, no row is "unlabelled"
     marks = _totals(data_labels, [numeric[i] for i in additive], [texts[i] for i in additive])
     data_labels = [TOTAL_LABEL if m and not label else label for m, label in zip(marks, data_labels, strict=True)]
     columns: list[ReportColumn] = []

@@ -42,6 +42,7 @@ def test_units_periods_labels_and_totals_are_in_the_catalog(write_csv):
     assert (info.label_column, info.total_column) == ("item", "is_total")
     assert info.period_columns() == {"2019": "2019", "2018": "2018"}
     assert info.total_labels() == ["Total revenue"]
+    assert info.row_labels() == ["Software", "Services", "Total revenue"]
     assert {c.name: c.role for c in info.columns}["is_total"] == "total_flag"
     assert info.describe() == (
         'annual_report_md_t1(item: varchar [Services, Software, Total revenue], "2019": double, "2018": double, '

@@ -123,3 +123,9 @@ def test_ragged_and_blank_rows_and_columns_are_tolerated():
     table = read_grid(grid)
     assert [c.name for c in table.columns] == ["item", "2019", "2018", "is_total"]
     assert table.column("2018").values == [8.0, None]
+
+
+def test_without_row_labels_no_row_is_taken_for_a_total_by_its_sum():
+    table = read_grid([["a", "b"], ["1", "1"], ["2", "2"], ["3", "3"]])
+    assert table.columns[0].role == "value"
+    assert table.column("is_total").values == [False, False, False]
