@@ -2,29 +2,33 @@
 attached files, and every table inside their Markdown, HTML and PDF documents, each under
 a safe SQL name, with its columns, types and row count.
 
-What a report table adds, for the table planner and the answer (CSV tables leave these
-at their defaults):
+What a report table (a table inside a document) adds, for the table planner and the
+answer; CSV tables leave all of it at its default:
 
-- ``TableInfo.location`` ("table 2", "page 3, table 1") and ``source`` (the file name):
-  where to cite it. It is named ``<document>_<md|html|pdf>_t<position>``.
-- ``TableInfo.label_column``: the column of row labels, the key of a row ("Revenue");
-  ``row_labels()`` lists them (examples are kept for short, few labels only).
-  ``section_column`` (or None): the section a row sits under ("Deferred tax assets").
-- ``TableInfo.total_column`` (or None): a BOOLEAN column, true on Total and subtotal rows
-  (``engine.grounding.totals.is_total_label``, or an unlabelled row that sums the rows
-  above it). A sum over a column must leave them out: ``TableInfo.parts_condition()`` is
-  the SQL condition for that (``NOT "is_total"``, or "" when the table has no such column);
-  ``total_labels()`` lists their labels. ``row_unit_column`` (or None): text, "%" (or
-  "pts", "x") on rows whose figures are in that unit rather than the table's ("Margin").
-  ``ColumnInfo.role`` is "label", "section", "row_unit", "value", "total_value" (a column that is itself a total, e.g. "Total") or "total_flag".
-- ``ColumnInfo.period`` ("2019", "Q1 2020", or ""), and ``TableInfo.period_columns()``.
-- ``TableInfo.scale`` ("", "thousand", "million", "billion", "percent"), ``currency``
-  ("$", "€", "£", …) and ``unit`` ("$ thousand"): what the figures are in, for the answer
-  to state. ``ColumnInfo.unit`` is "%", "pts" or "x" when a column's figures carry it.
-- ``TableInfo.preferred``: the table comes from a file attached to the conversation.
-  Preferred tables come first in ``TableCatalog.tables``; the first table is the one a
-  question is about unless it names another, and ``table(None)`` picks the one attached
-  table when there is exactly one.
+- Where it is: ``TableInfo.source`` (the file name) and ``location`` ("table 2", "page 3,
+  table 1"). Its name is ``<document>_<md|html|pdf>_t<position>`` ("annual_report_md_t1").
+- Its rows: ``label_column`` holds the row labels, the key of a row ("Software");
+  ``row_labels()`` lists them. ``section_column`` (or None) holds the section a row sits
+  under ("Deferred tax assets"). ``row_unit_column`` (or None) holds "%" (or "pts", "x")
+  on the rows whose figures are in that unit rather than the table's ("Gross margin").
+- Its Total rows: ``total_column`` (or None) names a BOOLEAN column (``is_total``), true on
+  Total and subtotal rows (``engine.grounding.totals.is_total_label``, or an unlabelled row
+  that sums the rows above it, which is then labelled "Total"). A sum over a column adds
+  the other rows only: ``parts_condition()`` is that SQL condition (``NOT "is_total"``; ""
+  when nothing is marked), e.g. ``f'SELECT sum("2019") FROM {t.name} WHERE {cond}'``.
+  ``total_labels()`` lists the labels of the Total rows.
+- Its columns: ``ColumnInfo.period`` is the period a column's header names ("2019", "Q1
+  2020", "2017/2018", or ""); ``period_columns()`` maps column → period. ``ColumnInfo.role``
+  is "label", "section", "row_unit", "value", "total_value" (a column that is itself a
+  total, e.g. "Total") or "total_flag". ``ColumnInfo.unit`` is "%", "pts", "x" or "th"
+  when a column's figures carry it.
+- Its unit: ``scale`` ("", "thousand", "million", "billion", "percent") and ``currency``
+  ("$", "€", "£", "S$", …); ``unit`` says both ("$ thousand") for the answer to state.
+  ``caption`` is the header text over every column ("Year Ended December 31,").
+- ``preferred``: the table comes from a file attached to the conversation. Preferred
+  tables come first in ``TableCatalog.tables`` (and ``TableCatalog.preferred()`` names
+  them): they are the tables a question is about unless it names another one, and
+  ``table(None)`` picks the attached table when there is exactly one.
 """
 
 from __future__ import annotations
@@ -76,7 +80,7 @@ class TableLimits(BaseModel):
     document_tables: int = 20  # tables read from one document
     table_columns: int = 200  # columns of one document table
     table_cells: int = 20_000  # cells of one document table
-    pdf_pages: int = 50  # PDF pages searched for tables (pdfplumber reads a page in tens of ms)
+    pdf_pages: int = 50  # PDF pages searched for tables (pdfplumber: about 0.1 s a page with a table)
 
     def documents(self) -> DocumentLimits:
         return DocumentLimits(self.document_tables, self.table_columns, self.table_cells, self.pdf_pages)

@@ -131,3 +131,18 @@ def test_documents_without_tables_add_no_table_tools(write_csv, tmp_path):
     write_csv("theme/notes.md", "# Notes\n\nText only.\n")
     (tmp_path / "theme" / "broken.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 20)
     assert table_toolkit([tmp_path / "theme"], small_model=True) == []
+
+
+def test_a_run_gets_table_tools_over_the_attached_report_first(write_csv, tmp_path, monkeypatch):
+    from engine.tools.toolkits import table_tools
+
+    monkeypatch.setenv("THEMES_ROOT", str(tmp_path / "themes"))
+    write_csv("themes/ops/sales_2025.csv", SALES)
+    attached = write_csv("conversation/files/annual_report.md", REPORT).parent
+    tools = table_tools(EngineContext(), "ops", [attached], small_model=True)
+    assert [t.name for t in tools] == ["aggregate_table", "lookup_table"]
+    catalog = tools[0].catalog
+    assert catalog.names() == ["annual_report_md_t1", "annual_report_md_t2", "sales_2025"]
+    assert catalog.preferred() == ["annual_report_md_t1", "annual_report_md_t2"]
+    only_theme = table_tools(EngineContext(), "ops", [], small_model=False)[0].catalog
+    assert only_theme.names() == ["sales_2025"] and only_theme.preferred() == []
