@@ -129,3 +129,26 @@ def test_without_row_labels_no_row_is_taken_for_a_total_by_its_sum():
     table = read_grid([["a", "b"], ["1", "1"], ["2", "2"], ["3", "3"]])
     assert table.columns[0].role == "value"
     assert table.column("is_total").values == [False, False, False]
+
+
+def test_junk_grids_give_a_table_or_none_and_never_raise():
+    import random
+
+    from engine.tools.tables.doc_loading import _arrow
+
+    rng = random.Random(3)
+    tokens = ["", "—", "-", "(", ")", "$", "1,234", "(5.0%)", "2019", "Total", "n/a", "%", "|", "1.2.3", "--1",
+              "((3))", "$-", "€ million", "(In thousands)", "nan", "inf", "１２", "\u00a0", "9" * 30]  # fmt: skip
+    tables = 0
+    for _ in range(1500):
+        width = rng.randint(0, 6)
+        grid = [
+            ["".join(rng.choice(tokens) for _ in range(rng.randint(0, 3))) for _ in range(rng.randint(0, width))]
+            for _ in range(rng.randint(0, 8))
+        ]
+        table = read_grid(grid)
+        if table is not None:
+            tables += 1
+            assert len({len(c.values) for c in table.columns}) == 1
+            assert _arrow(table)[0].num_rows == table.rows
+    assert tables > 100
