@@ -1,6 +1,8 @@
 """Files dropped into the chat: saved under safe names and ingested with a progress
-bar, into the theme or into this conversation only. A CSV becomes a table for the
-table tools at once; every refused file gets its own line; nothing else is lost."""
+bar, into the theme or into this conversation only. A CSV, and every table inside a
+dropped Markdown, HTML or PDF document, becomes a table for the table tools at once (a
+conversation's own tables come first for its questions); every refused file gets its
+own line; nothing else is lost."""
 
 from __future__ import annotations
 
@@ -29,6 +31,17 @@ def ragkwargs_for(settings: Settings, folder: Path | None) -> dict[str, Any]:
         if (folder / "index").is_dir():
             out["attachments_index"] = folder / "index"
     return out
+
+
+def document_tables(context: Any, paths: list[Path], lang: str) -> list[str]:
+    """ "report.md (table 1)" for each table found inside the dropped documents."""
+    from engine.tools.tables.doc_tables import DOCUMENT_SUFFIXES
+
+    documents = [p for p in paths if p.suffix.lower() in DOCUMENT_SUFFIXES]
+    if not documents:
+        return []
+    catalog = context.table_catalog(documents)
+    return [t("files_document_table", lang, source=i.source, location=i.location) for i in catalog.tables.values()]
 
 
 def ingest_dropped(files: list[Any], settings: Settings, folder: Path | None, context: Any, lang: str) -> None:
@@ -62,7 +75,7 @@ def ingest_dropped(files: list[Any], settings: Settings, folder: Path | None, co
     except (IndexProblem, IndexBusy, BadThemeName) as exc:
         refused.append(str(exc))
     bar.progress(1.0, text=t("files_done", lang, n=len(paths) - len([r for r in refused if r])))
-    tables = [p.name for p in paths if p.suffix.lower() == ".csv"]
+    tables = [p.name for p in paths if p.suffix.lower() == ".csv"] + document_tables(context, paths, lang)
     if tables:
         st.success(t("files_tables", lang, names=", ".join(tables)), icon=":material/table_chart:")
     for line in refused:

@@ -25,12 +25,16 @@ if TYPE_CHECKING:
 _NOT_STARTED: Any = object()
 
 
+_TABLE_SUFFIXES = (".csv", ".md", ".markdown", ".html", ".htm", ".pdf")  # the files tables are read from
+
+
 def _files_signature(paths: list[Path]) -> tuple:
-    """What the CSV files under ``paths`` are now: name, size and modification time of each."""
+    """What the table files under ``paths`` are now (CSV files and documents, which can hold
+    tables): name, size and modification time of each."""
     entries = []
     for path in paths:
         path = Path(path)
-        files = sorted(path.rglob("*.csv")) if path.is_dir() else [path]
+        files = sorted(p for p in path.rglob("*") if p.suffix.lower() in _TABLE_SUFFIXES) if path.is_dir() else [path]
         for file in files:
             try:
                 stat = file.stat()
@@ -177,15 +181,16 @@ class EngineContext:
                     self._other_indexes.pop(next(iter(self._other_indexes)))
             return manager
 
-    def table_catalog(self, paths: list[Path]) -> TableCatalog:
-        """The tables of these files, loaded once and again only when a file changes."""
+    def table_catalog(self, paths: list[Path], preferred: list[Path] = ()) -> TableCatalog:
+        """The tables of these files, loaded once and again only when a file changes. The
+        tables of ``preferred`` files (the conversation's attachments) come first."""
         from engine.tools.tables import TableCatalog
 
-        key = _files_signature(paths)
+        key = (_files_signature(paths), _files_signature(list(preferred)))
         with self._lock:
             cached = self._catalogs.get(key)
         if cached is None:
-            cached = TableCatalog.from_paths(paths)
+            cached = TableCatalog.from_paths(paths, preferred=list(preferred))
             with self._lock:
                 self._catalogs = {key: cached, **dict(list(self._catalogs.items())[:7])}
         return cached

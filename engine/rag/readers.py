@@ -75,7 +75,7 @@ def sections_from_bytes(name: str, suffix: str, data: bytes) -> list[Section]:
     if suffix == ".pdf":
         sections = _pdf(name, data)
     else:
-        text = _decode(name, data)
+        text = decode_text(name, data)
         if suffix in (".html", ".htm"):
             sections = _html(text)
         elif suffix == ".csv":
@@ -88,7 +88,7 @@ def sections_from_bytes(name: str, suffix: str, data: bytes) -> list[Section]:
     return sections
 
 
-def _decode(name: str, data: bytes) -> str:
+def decode_text(name: str, data: bytes) -> str:
     head = data[:8192]
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:

@@ -31,13 +31,15 @@ def theme_toolkit(context: EngineContext, theme: str | None, attachments_index: 
 
 
 def table_tools(context: EngineContext, theme: str | None, attachments: list[Path], small_model: bool) -> list[Tool]:
-    """Tools over the theme's CSV files and the conversation's attached files."""
+    """Tools over the theme's tables and the conversation's attached files, whose tables come first."""
     from engine.tools.tables import table_toolkit
 
     paths = ([context.settings.themes_root / theme] if theme else []) + list(attachments)
     if not paths:
         return []
-    return table_toolkit(paths, small_model=small_model, catalog=context.table_catalog(paths))
+    return table_toolkit(
+        paths, small_model=small_model, catalog=context.table_catalog(paths, preferred=list(attachments))
+    )
 
 
 def realtime_tools(context: EngineContext) -> list[Tool]:

@@ -1,4 +1,5 @@
-"""Tools over the analyst's tables (CSV files), computed by DuckDB.
+"""Tools over the analyst's tables (CSV files, and the tables inside Markdown, HTML and PDF
+documents: see ``catalog``), computed by DuckDB.
 
 ``table_toolkit(paths, small_model=...)`` is what the registry calls: ``query_table``
 (SQL) for models that can write SQL; ``aggregate_table`` and ``lookup_table`` (no SQL)
@@ -29,8 +30,9 @@ __all__ = [
 def table_toolkit(
     paths: list[Path], *, small_model: bool, limits: TableLimits | None = None, catalog: TableCatalog | None = None
 ) -> list[Tool]:
-    """The table tools for these files; ``[]`` when there is no CSV among them. A CSV that
-    could not be read still yields the tools, so the model can tell the analyst why.
+    """The table tools for these files; ``[]`` when they hold no table. A CSV that could not
+    be read still yields the tools, so the model can tell the analyst why (a document is
+    searched by search_docs whether or not its tables could be read).
 
     A small model gets the two no-SQL tools only: it cannot write SQL, and every extra
     tool description costs it prompt room and choice accuracy. Other models get

@@ -88,3 +88,16 @@ def match_name(given: str, choices: list[str], what: str, where: str = "") -> tu
     listed = ", ".join(choices[:40]) + (f" and {len(choices) - 40} more" if len(choices) > 40 else "")
     place = f" in {where}" if where else ""
     raise RetryException(f"There is no {what} '{given[:80]}'{place}; the {what}s are: {listed}.")
+
+
+DOCUMENT_KINDS = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".pdf": "pdf"}
+
+
+def document_table_name(
+    stem: str, suffix: str, position: int, taken: Iterable[str], reserved: frozenset[str] = frozenset()
+) -> str:
+    """``<document>_<kind>_t<position>`` ("annual_report_md_t1"): the document's stem made safe and
+    shortened so that the kind and position always survive, unique among ``taken``."""
+    tail = f"_{DOCUMENT_KINDS.get(suffix.lower(), 'doc')}_t{int(position)}"
+    base = table_name(stem, (), reserved)[: MAX_NAME - len(tail)].rstrip("_") or "table"
+    return table_name(base + tail, taken, reserved)

@@ -78,3 +78,14 @@ def test_match_name_lists_the_real_names_when_nothing_is_close():
 def test_match_name_does_not_guess_between_two_candidates():
     with pytest.raises(RetryException):
         match_name("rev", ["revenue_2024", "revenue_2025"], "column")
+
+
+def test_document_table_names_keep_kind_and_position():
+    from engine.tools.tables.naming import document_table_name
+
+    assert document_table_name("Annual Report", ".md", 1, []) == "annual_report_md_t1"
+    assert document_table_name("annual report", ".HTM", 2, ["annual_report_html_t2"]) == "annual_report_html_t2_2"
+    long = document_table_name("x" * 200, ".pdf", 12, [])
+    assert long.endswith("_pdf_t12") and len(long) <= 48
+    assert document_table_name('"; DROP TABLE x; --', ".md", 1, []) == "drop_table_x_md_t1"
+    assert document_table_name("2019", ".md", 1, []) == "t_2019_md_t1"

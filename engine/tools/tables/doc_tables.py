@@ -1,0 +1,257 @@
+"""The tables written inside documents, as grids of cell texts: Markdown pipe tables, HTML
+``<table>`` elements (with their column and row spans) and PDF tables (pdfplumber, which
+finds the cells of ruled tables).
+
+Every table is numbered in the order the document holds it; that position names it.
+What a document can cost is bounded: its size, the tables read from it, the columns and
+cells of one table, the PDF pages searched. A table over a bound is refused with one
+sentence; the document's other tables are still read. A damaged file gives one sentence.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from engine.rag.readers import UnreadableFile, decode_text
+
+MAX_CELL_CHARS = 400
+_MD_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+_MD_SPLIT = re.compile(r"(?<!\\)\|")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".html", ".htm", ".pdf")
+
+MESSAGES = {
+    "en": {
+        "too_wide": "{name}, {where}: {columns:,} columns is over the limit of {limit} for a table; it was not loaded.",
+        "too_big": "{name}, {where}: over {limit:,} cells, the limit for a table; it was not loaded.",
+        "too_many": "{name}: only its first {limit} tables were loaded.",
+        "pages": "{name}: tables were looked for on its first {limit} pages only.",
+        "damaged": "{name}: the PDF is damaged, so its tables could not be read.",
+        "not_pdf": "{name}: not a PDF file (no PDF header), so its tables could not be read.",
+    },
+    "fr": {
+        "too_wide": "{name}, {where} : {columns:,} colonnes dépassent la limite de {limit} par tableau ; "
+        "il n'a pas été chargé.",
+        "too_big": "{name}, {where} : plus de {limit:,} cellules, la limite par tableau ; il n'a pas été chargé.",
+        "too_many": "{name} : seuls ses {limit} premiers tableaux ont été chargés.",
+        "pages": "{name} : les tableaux n'ont été cherchés que dans ses {limit} premières pages.",
+        "damaged": "{name} : le PDF est endommagé, ses tableaux n'ont pas pu être lus.",
+        "not_pdf": "{name} : ce n'est pas un fichier PDF (pas d'en-tête PDF), ses tableaux n'ont pas pu être lus.",
+    },
+}
+_WHERE = {"en": ("table {n}", "page {page}, table {n}"), "fr": ("tableau {n}", "page {page}, tableau {n}")}
+
+
+@dataclass(frozen=True)
+class DocumentLimits:
+    max_tables: int = 20  # tables read from one document
+    max_columns: int = 200  # columns of one table
+    max_cells: int = 20_000  # cells of one table
+    max_pages: int = 50  # PDF pages searched for tables
+
+
+@dataclass(frozen=True)
+class Grid:
+    position: int  # 1-based, in the document's order
+    location: str  # "table 2", "page 3, table 1"
+    rows: list[list[str]]
+
+
+class _Refused(Exception):
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(key)
+        self.key, self.values = key, values
+
+
+class _Found:
+    """The grids of one document, numbered, with one sentence per refused table."""
+
+    def __init__(self, name: str, limits: DocumentLimits, language: str) -> None:
+        self.name, self.limits, self.language = name, limits, language
+        self.grids: list[Grid] = []
+        self.problems: list[str] = []
+        self.count = 0
+
+    @property
+    def full(self) -> bool:
+        return self.count >= self.limits.max_tables
+
+    def say(self, key: str, **values: object) -> None:
+        text = MESSAGES.get(self.language, MESSAGES["en"])[key]
+        self.problems.append(text.format(name=self.name, limit=getattr(self.limits, f"max_{_LIMIT[key]}", 0), **values))
+
+    def add(self, rows: Iterator[list[str]] | list[list[str]], page: int | None = None) -> None:
+        if self.full:
+            if self.count == self.limits.max_tables:
+                self.say("too_many")
+                self.count += 1
+            return
+        self.count += 1
+        templates = _WHERE.get(self.language, _WHERE["en"])
+        where = templates[0].format(n=self.count) if page is None else templates[1].format(page=page, n=self.count)
+        try:
+            grid = _bounded(rows, self.limits)
+        except _Refused as refused:
+            self.say(refused.key, where=where, **refused.values)
+            return
+        if grid:
+            self.grids.append(Grid(self.count, where, grid))
+
+
+_LIMIT = {"too_wide": "columns", "too_big": "cells", "too_many": "tables", "pages": "pages"}
+_LIMIT |= {"damaged": "", "not_pdf": ""}
+
+
+def _bounded(rows: Iterator[list[str]] | list[list[str]], limits: DocumentLimits) -> list[list[str]]:
+    out: list[list[str]] = []
+    cells = 0
+    for row in rows:
+        if len(row) > limits.max_columns:
+            raise _Refused("too_wide", columns=len(row))
+        cells += len(row)
+        if cells > limits.max_cells:
+            raise _Refused("too_big")
+        out.append([(c or "")[:MAX_CELL_CHARS] for c in row])
+    return out
+
+
+def _md_cells(line: str) -> list[str]:
+    text = line.strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|") and not text.endswith("\\|"):
+        text = text[:-1]
+    return [c.strip().replace("\\|", "|") for c in _MD_SPLIT.split(text)]
+
+
+def markdown_grids(text: str, found: _Found) -> None:
+    """Pipe tables: a header line, a rule line ("|---|:--:|"), then rows, outside code fences."""
+    lines = text.splitlines()
+    fenced = False
+    i = 0
+    while i < len(lines) - 1:
+        line = lines[i]
+        if _FENCE.match(line):
+            fenced = not fenced
+        if fenced or "|" not in line or "|" not in lines[i + 1] or not _MD_RULE.match(lines[i + 1]):
+            i += 1
+            continue
+        end = i + 2
+        while end < len(lines) and "|" in lines[end] and lines[end].strip():
+            end += 1
+        block = [lines[i], *lines[i + 2 : end]]
+        found.add(_md_cells(line) for line in block)
+        i = end
+        if found.full and found.count > found.limits.max_tables:
+            return
+
+
+def _span(cell: object, attr: str, cap: int) -> int:
+    try:
+        return max(1, min(int(str(cell.get(attr, "1")).strip() or 1), cap))  # type: ignore[attr-defined]
+    except ValueError:
+        return 1
+
+
+def _fill(row: list[str], col: int, pending: dict[int, tuple[int, str]]) -> int:
+    """Append the texts of the cells above that span down into this row from ``col`` on."""
+    while col in pending:
+        left, text = pending[col]
+        row.append(text)
+        if left <= 1:
+            del pending[col]
+        else:
+            pending[col] = (left - 1, text)
+        col += 1
+    return col
+
+
+def _html_rows(table: object, limits: DocumentLimits) -> Iterator[list[str]]:
+    """The rows of one ``<table>``, column and row spans filled with the spanning text."""
+    pending: dict[int, tuple[int, str]] = {}  # column → (rows still covered, text)
+    for tr in table.xpath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr"):  # type: ignore[attr-defined]
+        cells = tr.xpath("./td | ./th")
+        if len(cells) > limits.max_columns:
+            raise _Refused("too_wide", columns=len(cells))
+        row: list[str] = []
+        col = _fill(row, 0, pending)
+        for cell in cells:
+            text = " ".join(" ".join(cell.itertext()).split())[:MAX_CELL_CHARS]
+            across = _span(cell, "colspan", limits.max_columns + 1)
+            down = _span(cell, "rowspan", 1000)
+            for _ in range(across):
+                if down > 1:
+                    pending[col] = (down - 1, text)
+                row.append(text)
+                col += 1
+                if col > limits.max_columns:
+                    raise _Refused("too_wide", columns=col)
+            col = _fill(row, col, pending)
+        yield row
+
+
+def html_grids(text: str, found: _Found) -> None:
+    """Every ``<table>`` that holds no other table (an outer one is page layout)."""
+    from lxml import etree
+
+    if not text.strip():
+        return
+    parser = etree.HTMLParser(recover=True, no_network=True, remove_comments=True, remove_pis=True, huge_tree=True)
+    root = etree.fromstring(text, parser)
+    if root is None:
+        return
+    for table in root.iter("table"):
+        if table.find(".//table") is not None:
+            continue
+        found.add(_html_rows(table, found.limits))
+        if found.full and found.count > found.limits.max_tables:
+            return
+
+
+def pdf_grids(data: bytes, found: _Found) -> None:
+    """The ruled tables pdfplumber finds on the first pages."""
+    if not data.lstrip().startswith(b"%PDF"):
+        found.say("not_pdf")
+        return
+    import logging
+
+    import pdfplumber
+
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)
+    try:
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
+            pages = pdf.pages
+            for number, page in enumerate(pages[: found.limits.max_pages], start=1):
+                for table in page.extract_tables():
+                    found.add([[c or "" for c in row] for row in table], page=number)
+                page.close()
+                if found.full and found.count > found.limits.max_tables:
+                    return
+            if len(pages) > found.limits.max_pages:
+                found.say("pages")
+    except Exception:  # pdfminer raises many kinds on damaged files; each is one sentence here
+        found.say("damaged")
+
+
+def document_grids(
+    name: str, suffix: str, data: bytes, limits: DocumentLimits | None = None, language: str = "en"
+) -> tuple[list[Grid], list[str]]:
+    """The table grids of a document's content and one sentence per table (or file) refused.
+    ``name`` is used in messages only."""
+    found = _Found(name, limits or DocumentLimits(), language)
+    suffix = suffix.lower()
+    if suffix == ".pdf":
+        pdf_grids(data, found)
+        return found.grids, found.problems
+    try:
+        text = decode_text(name, data)
+    except UnreadableFile as exc:
+        return [], [str(exc)]
+    if suffix in (".html", ".htm"):
+        html_grids(text, found)
+    else:
+        markdown_grids(text, found)
+    return found.grids, found.problems

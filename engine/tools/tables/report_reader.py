@@ -1,0 +1,329 @@
+"""A report table's grid of cell texts, read as a table: header, row labels, periods,
+units and Total rows.
+
+Reports write headers over several rows ("December 31," over "2019 | 2018", "Group"
+over "2019 | 2018" over "£m | £m"). The rows above the first row holding a figure are
+the header. A header row with one text over every column is a caption; a row of unit
+cells ("$M", "%", "$'000") gives units, not names; the other rows are joined per column,
+top down ("Group | 2019"), a text that stands over several columns spanning them. The
+first column holds the row labels unless it holds figures. A row with a label and no
+figure opens a section ("Deferred tax assets:"), kept in a ``section`` column. A row whose
+figures carry a unit their column does not ("Margin", "12.5%") says so in ``row_unit``.
+
+A row is a Total or subtotal when ``engine.grounding.totals.is_total_label`` says so,
+or when it has no label and each of its figures is the sum of the rows above it since
+the last total (it is then labelled "Total"). Every row gets ``is_total``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from engine.grounding.totals import is_total_label
+from engine.tools.tables.naming import column_labels
+from engine.tools.tables.report_cells import (
+    CONTINENTAL,
+    Scale,
+    currency_in,
+    is_period_header,
+    is_unit_only,
+    periods_in,
+    read_cell,
+    scale_in,
+)
+
+Role = Literal["label", "section", "row_unit", "value", "total_value", "total_flag"]
+LABEL = "item"
+SECTION = "section"
+TOTAL = "is_total"
+TOTAL_LABEL = "Total"
+_FOOTNOTE_MARK = re.compile(r"\s*\((?:\d{1,2}|[a-z])\)$")
+_QUARTER = re.compile(r"\b(Q[1-4]|H[12])\b", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+_MAX_LABEL_HEADER = 60
+_RATIOS = ("%", "pts", "bps", "x", "th")  # units whose figures do not add up
+_FISCAL = re.compile(r"(?<!\d)((?:19|20)\d{2})\s?/\s?((?:19|20)?\d{2})(?!\d)")
+ROW_UNIT = "row_unit"
+_PERCENT_LABEL = re.compile(r"\(%\)|\(percent\)|\bin %|%$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ReportColumn:
+    name: str
+    kind: Literal["text", "number", "bool"]
+    values: list[Any]
+    role: Role = "value"
+    unit: str = ""  # "%", "pts", "x", or "" (the table's scale applies)
+    period: str = ""  # "2019", "Q1 2020": the one period its header names
+
+
+@dataclass(frozen=True)
+class ReportTable:
+    columns: list[ReportColumn]
+    scale: Scale = ""
+    currency: str = ""
+    caption: str = ""
+    unparsed: list[str] = field(default_factory=list)  # value cells with digits left as text
+
+    @property
+    def rows(self) -> int:
+        return len(self.columns[0].values) if self.columns else 0
+
+    def column(self, name: str) -> ReportColumn:
+        return next(c for c in self.columns if c.name == name)
+
+
+def _clean(grid: list[list[Any]]) -> list[list[str]]:
+    """Cells as single-spaced text, rows padded, empty rows and columns dropped."""
+    rows = [[" ".join(str(c).split()) if c is not None else "" for c in row] for row in grid]
+    width = max((len(r) for r in rows), default=0)
+    rows = [r + [""] * (width - len(r)) for r in rows if any(r)]
+    keep = [j for j in range(width) if any(r[j] for r in rows)]
+    return [[r[j] for j in keep] for r in rows]
+
+
+def _is_figure(text: str) -> bool:
+    return read_cell(text).kind in ("number", "zero") and not is_period_header(text)
+
+
+def _header_rows(rows: list[list[str]], first_value: int) -> int:
+    count = 0
+    for i, row in enumerate(rows):
+        values = row[first_value:]
+        if any(_is_figure(c) for c in values):
+            break
+        if i > 0 and first_value and row[0] and not any(values) and not scale_in(row[0]):
+            break  # a section row: "Deferred tax assets:" (a unit alone, "(In millions)", is header)
+        count = i + 1
+    if count >= len(rows):
+        return 1  # no row holds a figure: the first row names the columns
+    return count
+
+
+def _spread(cells: list[str]) -> list[str]:
+    """A header row with texts standing over several columns, one text per column.
+
+    Texts evenly spaced over equal groups of columns ("2019", "", "2018", "") span their
+    group (wherever the text sits in it); otherwise a text spans the empty cells to its right."""
+    n = len(cells)
+    marks = [j for j, c in enumerate(cells) if c]
+    k = len(marks)
+    if k >= 2 and n % k == 0 and len(set(cells[j] for j in marks)) == k:
+        size = n // k
+        if all(g * size <= marks[g] < (g + 1) * size for g in range(k)):
+            return [cells[marks[j // size]] for j in range(n)]
+    out, last = [], ""
+    for c in cells:
+        last = c or last
+        out.append(last)
+    return out
+
+
+def _first_value_column(rows: list[list[str]]) -> int:
+    """1 when the first column holds row labels, 0 when it holds figures."""
+    width = len(rows[0])
+    if width < 2:
+        return 0
+    firsts = [r[0] for r in rows[1:] if r[0]]
+    figures = sum(1 for c in firsts if _is_figure(c))
+    return 0 if firsts and figures * 2 > len(firsts) else 1
+
+
+def _column_values(
+    cells: list[str], continental: bool
+) -> tuple[Literal["text", "number"], list[Any], str, str, list[str], list[str]]:
+    """(kind, values, unit mark, currency, unparsed, each cell's mark) of one value column. A column is numeric when
+    every cell holding a digit reads as a number; cells without a digit there ("n/a", "see
+    note") hold no figure and become empty."""
+    readings = [read_cell(c, continental) for c in cells]
+    bad = [c for c, r in zip(cells, readings, strict=True) if r.kind == "text" and _DIGIT.search(c)]
+    if bad or not any(r.kind in ("number", "zero") for r in readings):
+        return "text", [c or None for c in cells], "", "", bad, [""] * len(cells)
+    marks = {r.unit for r in readings if r.kind == "number"}
+    currencies = {r.currency for r in readings if r.currency}
+    unit = marks.pop() if len(marks) == 1 else ""
+    currency = currencies.pop() if len(currencies) == 1 else ""
+    return (
+        "number",
+        [r.value for r in readings],
+        unit,
+        currency,
+        [],
+        [r.unit if r.kind == "number" else "" for r in readings],
+    )
+
+
+def _decimals(text: str) -> int:
+    digits = re.sub(r"[^\d.]", "", text)
+    return len(digits) - digits.rfind(".") - 1 if "." in digits else 0
+
+
+def _sums(values: list[list[float | None]], texts: list[list[str]], row: int, parts: list[int]) -> bool:
+    """Whether every figure of ``row`` is the sum of the rows ``parts`` (within rounding).
+    ``values`` holds the additive columns only (not percentages)."""
+    if len(parts) < 2:
+        return False
+    checked = 0
+    for col, column in enumerate(values):
+        value = column[row]
+        if value is None:
+            continue
+        summed = [column[i] for i in parts if column[i] is not None]
+        if not summed:
+            return False
+        tolerance = 0.5 * 10.0 ** -_decimals(texts[col][row]) * (len(summed) + 1) + 1e-9
+        if abs(sum(summed) - value) > tolerance:
+            return False
+        checked += value != 0
+    return checked > 0
+
+
+def _totals(labels: list[str], numeric: list[list[float | None]], texts: list[list[str]]) -> list[bool]:
+    """Total rows: by their label, or, unlabelled, as the sum of the rows since the last total,
+    or of every row above that is not a total (a grand total under a subtotal)."""
+    marks: list[bool] = []
+    since = 0
+    for i, label in enumerate(labels):
+        total = is_total_label(label)
+        if not total and not label and numeric:
+            parts = [j for j in range(i) if not marks[j]]
+            total = _sums(numeric, texts, i, list(range(since, i))) or _sums(numeric, texts, i, parts)
+        marks.append(total)
+        if total:
+            since = i + 1
+    return marks
+
+
+def _row_units(labels: list[str], marks: list[list[str]], column_units: list[str]) -> list[str]:
+    """The unit of each row whose figures carry one their columns do not ("Margin": "12.5%"
+    in a column of $ thousands), or that its label names ("Group ROCE (%)")."""
+    out = []
+    for i, label in enumerate(labels):
+        own = {m[i] for m, unit in zip(marks, column_units, strict=True) if m[i] and not unit}
+        if len(own) == 1:
+            out.append(own.pop())
+        elif _PERCENT_LABEL.search(label or ""):
+            out.append("%")
+        else:
+            out.append("")
+    return out
+
+
+def _period(parts: list[str]) -> str:
+    text = " ".join(parts)
+    fiscal = _FISCAL.search(text)
+    if fiscal and int(fiscal.group(2)[-2:]) == (int(fiscal.group(1)) + 1) % 100:  # "2017/2018", "2018/19"
+        return f"{fiscal.group(1)}/{fiscal.group(2)}"
+    years = sorted(set(periods_in(text)))
+    if len(years) != 1:
+        return ""
+    quarter = _QUARTER.search(text)
+    return f"{quarter.group(1).upper()} {years[0]}" if quarter else years[0]
+
+
+def read_grid(grid: list[list[Any]]) -> ReportTable | None:
+    """The table a grid of cell texts holds; None when it holds no figure (a layout table,
+    a list of names), which is left to document search."""
+    rows = _clean(grid)
+    if len(rows) < 2 or len(rows[0]) < 2:
+        return None
+    first = _first_value_column(rows)
+    header_count = _header_rows(rows, first)
+    header, body = rows[:header_count], rows[header_count:]
+    n_values = len(rows[0]) - first
+    names: list[list[str]] = [[] for _ in range(n_values)]
+    units = [""] * n_values
+    label_parts: list[str] = []
+    captions: list[str] = []
+    scales: list[str] = []
+    currencies: list[str] = []
+    for row in header:
+        cells = row[first:]
+        texts = [c for c in cells if c]
+        if first and row[0]:
+            scales.append(scale_in(row[0]))
+            currencies.append(currency_in(row[0]) if scales[-1] else "")
+            if not is_unit_only(row[0]):
+                label_parts.append(row[0])
+        if not texts:
+            continue
+        if n_values >= 2 and len(set(texts)) == 1 and len(texts) in (1, n_values):
+            captions.append(texts[0])
+            scales.append(scale_in(texts[0]))
+            currencies.append(currency_in(texts[0]) if scales[-1] else "")
+            continue
+        if all(is_unit_only(c) for c in texts):
+            for j, c in enumerate(cells):
+                scales.append(scale_in(c))
+                currencies.append(currency_in(c))
+                if c and scale_in(c) == "percent":
+                    units[j] = "%"
+            continue
+        for j, c in enumerate(_spread(cells)):
+            if c and (not names[j] or names[j][-1] != c):
+                names[j].append(c)
+            scales.append(scale_in(c) if is_unit_only(c) else "")
+    scale = next((s for s in scales if s and s != "percent"), "")
+    currency = next((c for c in currencies if c), "")
+    labels = [r[0] for r in body] if first else [""] * len(body)
+    sections: list[str] = []
+    data_rows: list[list[str]] = []
+    data_labels: list[str] = []
+    section = ""
+    for label, row in zip(labels, body, strict=True):
+        if first and label and not any(row[first:]):
+            section = label.rstrip(":").strip()
+            continue
+        sections.append(section)
+        data_rows.append(row[first:])
+        data_labels.append(label)
+    if not data_rows:
+        return None
+    continental = any(CONTINENTAL.search(c) for r in data_rows for c in r)
+    caption_period = _period(captions)
+    value_columns: list[ReportColumn] = []
+    numeric: list[list[float | None]] = []
+    texts: list[list[str]] = []
+    unparsed: list[str] = []
+    row_marks: list[list[str]] = []
+    for j in range(n_values):
+        cells = [r[j] for r in data_rows]
+        kind, values, mark, cell_currency, bad, cell_marks = _column_values(cells, continental)
+        unparsed += bad
+        name = " | ".join(_FOOTNOTE_MARK.sub("", p) for p in names[j]) or f"column_{j + first + 1}"
+        if kind == "number":
+            numeric.append(values)
+            texts.append(cells)
+            row_marks.append(cell_marks)
+            mark = mark or units[j] or ("%" if re.search(r"%|\bpercent", name, re.IGNORECASE) else "")
+            currency = currency or cell_currency
+        role: Role = "total_value" if is_total_label(name) else "value"
+        period = _period(names[j]) or caption_period
+        value_columns.append(ReportColumn(name, kind, values, role, mark if kind == "number" else "", period))
+    if not numeric:
+        return None
+    additive = [i for i, c in enumerate(c for c in value_columns if c.kind == "number") if c.unit not in _RATIOS]
+    additive = additive if first else []  # without row labels, no row is "unlabelled"
+    marks = _totals(data_labels, [numeric[i] for i in additive], [texts[i] for i in additive])
+    data_labels = [TOTAL_LABEL if m and not label else label for m, label in zip(marks, data_labels, strict=True)]
+    columns: list[ReportColumn] = []
+    if first:
+        label_name = " | ".join(label_parts)
+        if not label_name or len(label_name) > _MAX_LABEL_HEADER or _DIGIT.search(label_name):
+            captions += [label_name] if label_name else []
+            label_name = LABEL
+        columns.append(ReportColumn(label_name, "text", [x or None for x in data_labels], "label"))
+    if any(sections):
+        columns.append(ReportColumn(SECTION, "text", [s or None for s in sections], "section"))
+    per_row = _row_units(data_labels, row_marks, [c.unit for c in value_columns if c.kind == "number"])
+    if any(per_row):
+        columns.append(ReportColumn(ROW_UNIT, "text", [u or None for u in per_row], "row_unit"))
+    columns += value_columns
+    columns.append(ReportColumn(TOTAL, "bool", marks, "total_flag"))
+    unique = column_labels([c.name for c in columns])
+    columns = [replace(c, name=u) if u != c.name else c for c, u in zip(columns, unique, strict=True)]
+    if not scale and all(c.unit == "%" for c in value_columns if c.kind == "number"):
+        scale = "percent"
+    return ReportTable(columns, scale, currency, " ".join(captions)[:200], unparsed)  # type: ignore[arg-type]

@@ -1,0 +1,113 @@
+"""Tables found inside Markdown, HTML and PDF documents, and the bounds on what they cost."""
+
+import time
+
+from engine.tools.tables.doc_tables import DocumentLimits, document_grids
+from tests.engine.tools.tables.conftest import table_pdf
+
+MARKDOWN = """# Results
+
+Revenue grew. A | in a sentence is no table.
+
+| (In thousands) | 2019 | 2018 |
+|---|---:|:---:|
+| Software | $1,950 | $1,538 |
+| Total | $1,950 | $1,538 |
+
+```
+| not | a |
+|---|---|
+| table | in a fence |
+```
+
+| Region | Units |
+| --- | --- |
+| North \\| East | 10 |
+"""
+
+
+def test_markdown_pipe_tables_are_found_in_order_outside_code_fences():
+    grids, problems = document_grids("report.md", ".md", MARKDOWN.encode())
+    assert problems == []
+    assert [(g.position, g.location) for g in grids] == [(1, "table 1"), (2, "table 2")]
+    assert grids[0].rows == [["(In thousands)", "2019", "2018"], ["Software", "$1,950", "$1,538"],
+                             ["Total", "$1,950", "$1,538"]]  # fmt: skip
+    assert grids[1].rows[1] == ["North | East", "10"]
+
+
+def test_html_tables_fill_column_and_row_spans_and_skip_layout_tables():
+    html = """<html><body><table><tr><td>
+      <table><thead><tr><th></th><th colspan="2">December 31,</th></tr>
+      <tr><th>(in millions)</th><th>2019</th><th>2018</th></tr></thead>
+      <tbody><tr><td rowspan="2">Revenue</td><td>$5</td><td>$4</td></tr>
+      <tr><td>(1)</td><td>—</td></tr></tbody></table>
+    </td></tr></table></body></html>"""
+    grids, problems = document_grids("page.html", ".html", html.encode())
+    assert problems == []
+    assert len(grids) == 1 and grids[0].location == "table 1"  # the outer table is layout, not counted
+    assert grids[0].rows == [["", "December 31,", "December 31,"], ["(in millions)", "2019", "2018"],
+                             ["Revenue", "$5", "$4"], ["Revenue", "(1)", "—"]]  # fmt: skip
+
+
+def test_a_pdf_ruled_table_is_read_with_pdfplumber():
+    rows = [["", "2019", "2018"], ["(In millions)", "", ""], ["Revenue", "$1,950", "$1,538"],
+            ["Costs", "(120)", "—"], ["Total", "$1,830", "$1,538"]]  # fmt: skip
+    grids, problems = document_grids("annual.pdf", ".pdf", table_pdf(rows))
+    assert problems == []
+    assert [(g.position, g.location) for g in grids] == [(1, "page 1, table 1")]
+    assert grids[0].rows == rows
+
+
+def test_a_10000_column_html_table_is_refused_with_one_sentence_and_the_others_kept():
+    wide = "<table><tr>" + "<td>1</td>" * 10_000 + "</tr></table>"
+    good = "<table><tr><th></th><th>2019</th></tr><tr><td>Revenue</td><td>5</td></tr></table>"
+    start = time.perf_counter()
+    grids, problems = document_grids("wide.html", ".html", (wide + good).encode())
+    assert time.perf_counter() - start < 5
+    assert problems == ["wide.html, table 1: 10,000 columns is over the limit of 200 for a table; it was not loaded."]
+    assert [g.position for g in grids] == [2]
+
+
+def test_a_colspan_bomb_is_refused():
+    html = '<table><tr><td colspan="100000000">x</td></tr><tr><td>1</td></tr></table>'
+    grids, problems = document_grids("bomb.html", ".html", html.encode())
+    assert grids == [] and len(problems) == 1 and "over the limit of 200" in problems[0]
+
+
+def test_a_table_over_the_cell_limit_and_tables_over_the_count_limit_are_refused():
+    long = "| a | b |\n|---|---|\n" + "| x | 1 |\n" * 200
+    grids, problems = document_grids("long.md", ".md", long.encode(), DocumentLimits(max_cells=100))
+    assert grids == [] and problems == ["long.md, table 1: over 100 cells, the limit for a table; it was not loaded."]
+    many = "\n\n".join(["| a | b |\n|---|---|\n| x | 1 |"] * 5)
+    grids, problems = document_grids("many.md", ".md", many.encode(), DocumentLimits(max_tables=3))
+    assert len(grids) == 3 and problems == ["many.md: only its first 3 tables were loaded."]
+
+
+def test_malformed_tables_are_read_as_far_as_they_go():
+    text = "| a | b |\n|---|---|\n| 1 |\n| 2 | 3 | 4 | 5 |\n|\n"
+    grids, problems = document_grids("ragged.md", ".md", text.encode())
+    assert problems == [] and grids[0].rows[1:3] == [["1"], ["2", "3", "4", "5"]]
+    broken = "<table><tr><td>1<td>2</tr><tr><td colspan='x'>3</table"
+    grids, problems = document_grids("broken.html", ".html", broken.encode())
+    assert problems == [] and grids[0].rows == [["1", "2"], ["3"]]
+
+
+def test_a_damaged_pdf_gives_one_sentence():
+    whole = table_pdf([["a", "1"]])
+    for damaged in (whole[:120] + b"garbage" * 50, whole[: len(whole) // 2], b"%PDF-1.4\n" + bytes(range(256)) * 20):
+        grids, problems = document_grids("bad.pdf", ".pdf", damaged)
+        assert grids == [] and problems == ["bad.pdf: the PDF is damaged, so its tables could not be read."]
+    grids, problems = document_grids("fake.pdf", ".pdf", b"not a pdf at all")
+    assert grids == [] and problems == ["fake.pdf: not a PDF file (no PDF header), so its tables could not be read."]
+
+
+def test_messages_are_also_in_french():
+    wide = "<table><tr>" + "<td>1</td>" * 300 + "</tr></table>"
+    _, problems = document_grids("large.html", ".html", wide.encode(), language="fr")
+    assert problems == ["large.html, tableau 1 : 300 colonnes dépassent la limite de 200 par tableau ; "
+                        "il n'a pas été chargé."]  # fmt: skip
+
+
+def test_a_binary_file_named_md_gives_one_sentence():
+    grids, problems = document_grids("x.md", ".md", bytes(range(256)) * 10)
+    assert grids == [] and problems == ["x.md: looks like a binary file, not text."]

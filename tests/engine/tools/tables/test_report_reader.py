@@ -1,0 +1,154 @@
+"""Report tables read as reports write them; the grids are shapes of real annual-report
+tables (TAT-QA, even-index contexts)."""
+
+from engine.tools.tables.report_reader import read_grid
+
+DEFERRED = [  # a caption over the years, a section, $ and parentheses, a Total row
+    ["", "", "December 31,", ""],
+    ["", "2019", "2018", "2017"],
+    ["Beginning balances", "$36,836", "$42,432", "$49,904"],
+    ["Deferral of revenue", "45,040", "40,003", "46,193"],
+    ["Recognition of deferred revenue", "(41,034)", "(45,599)", "(53,665)"],
+    ["Total", "$40,842", "$36,836", "$42,432"],
+]
+GOLAR = [  # the unit in the corner cell, "—" for nil, a % column, an unlabelled sum row
+    ["", "", "December 31,", "", ""],
+    ["(in thousands of $)", "2018", "2017", "Change", "% Change"],
+    ["Share of net earnings in Golar Partners", "7,001", "17,702", "(10,701)", "(60)%"],
+    ["Impairment of investment in Golar Partners", "(149,389)", "—", "(149,389)", "100%"],
+    ["Net loss on deemed disposal of investments", "—", "(16,992)", "16,992", "100%"],
+    ["Share of net earnings in other affiliates", "3,711", "793", "2,918", "368%"],
+    ["", "(138,677)", "1,503", "(140,180)", "(9,327)%"],
+]
+GROUP = [  # headers over three rows: owner over year over unit
+    ["", "Group", "", "Company", ""],
+    ["", "2019", "2018", "2019", "2018"],
+    ["", "£m", "£m", "£m", "£m"],
+    ["Current tax", "4.1", "2.9", "1.5", "0.6"],
+    ["Deferred tax", "1.8", "0.8", "0.8", "0.4"],
+    ["Total charge", "5.9", "3.7", "2.3", "1.0"],
+]
+
+
+def test_a_caption_over_the_years_leaves_one_column_per_year():
+    table = read_grid(DEFERRED)
+    assert [c.name for c in table.columns] == ["item", "2019", "2018", "2017", "is_total"]
+    assert [c.period for c in table.columns[1:4]] == ["2019", "2018", "2017"]
+    assert table.caption == "December 31,"
+    assert table.currency == "$"
+    assert table.column("2019").values == [36836.0, 45040.0, -41034.0, 40842.0]
+    assert table.column("is_total").values == [False, False, False, True]
+
+
+def test_the_unit_in_the_corner_cell_is_the_table_scale_and_dashes_are_zero():
+    table = read_grid(GOLAR)
+    assert (table.scale, table.currency) == ("thousand", "$")
+    assert table.column("2017").values == [17702.0, 0.0, -16992.0, 793.0, 1503.0]
+    assert table.column("% Change").unit == "%"
+    assert table.column("% Change").values[-1] == -9327.0
+
+
+def test_an_unlabelled_row_that_sums_the_rows_above_is_a_total():
+    table = read_grid(GOLAR)
+    assert table.column("item").values[-1] == "Total"
+    assert table.column("is_total").values == [False, False, False, False, True]
+
+
+def test_an_unlabelled_grand_total_under_a_subtotal_is_a_total():
+    grid = [["€ million", "30/9/2018", "30/9/2019"], ["Benefit plans", "344", "414"], ["Indirect", "12", "17"],
+            ["", "356", "431"], ["Similar obligations", "41", "34"], ["", "397", "465"]]  # fmt: skip
+    table = read_grid(grid)
+    assert table.column("is_total").values == [False, False, True, False, True]
+    assert table.column("item").values == ["Benefit plans", "Indirect", "Total", "Similar obligations", "Total"]
+    assert [c.period for c in table.columns[1:3]] == ["2018", "2019"]
+    assert (table.scale, table.currency) == ("million", "€")
+
+
+def test_an_unlabelled_row_that_is_no_sum_is_not_a_total():
+    grid = [row[:] for row in GOLAR]
+    grid[-1][1] = "(138,000)"
+    assert read_grid(grid).column("is_total").values[-1] is False
+
+
+def test_headers_over_several_rows_are_joined_per_column_and_units_kept_apart():
+    table = read_grid(GROUP)
+    names = [c.name for c in table.columns]
+    assert names == ["item", "Group | 2019", "Group | 2018", "Company | 2019", "Company | 2018", "is_total"]
+    assert [c.period for c in table.columns[1:5]] == ["2019", "2018", "2019", "2018"]
+    assert (table.scale, table.currency) == ("million", "£")
+    assert table.column("is_total").values == [False, False, True]
+
+
+def test_a_text_over_two_columns_spans_both_wherever_it_sits():
+    grid = [["", "", "2019", "", "2018"], ["", "Gross", "Net", "Gross", "Net"], ["Software", "5", "4", "3", "2"]]
+    names = [c.name for c in read_grid(grid).columns]
+    assert names[1:5] == ["2019 | Gross", "2019 | Net", "2018 | Gross", "2018 | Net"]
+
+
+def test_section_rows_label_the_rows_under_them():
+    grid = [["", "2019", "2018"], ["Deferred tax assets:", "", ""], ["Losses", "$161,119", "$129,436"],
+            ["Deferred tax liabilities:", "", ""], ["Depreciation", "(1,234)", "(1,000)"]]  # fmt: skip
+    table = read_grid(grid)
+    assert table.column("section").values == ["Deferred tax assets", "Deferred tax liabilities"]
+    assert table.column("item").values == ["Losses", "Depreciation"]
+
+
+def test_a_row_in_percent_inside_a_table_of_amounts_says_so():
+    grid = [
+        ["($ in millions)", "2019", "2018"],
+        ["Net sales", "$2,380.2", "$2,157.7"],
+        ["Gross margin", "22.9%", "21.3%"],
+    ]
+    table = read_grid(grid)
+    assert table.scale == "million"
+    assert table.column("row_unit").values == [None, "%"]
+    assert table.column("2019").values == [2380.2, 22.9]
+
+
+def test_a_column_with_a_figure_that_does_not_read_stays_text_and_is_reported():
+    grid = [["Measure", "2019", "2018"], ["Profit", "277.3", "250.1"], ["TSR", "94 percentile", "3.5"]]
+    table = read_grid(grid)
+    assert table.column("2019").kind == "text"
+    assert table.unparsed == ["94 percentile"]
+
+
+def test_a_grid_without_figures_is_no_table():
+    assert read_grid([["Name", "Role"], ["Ada", "Engineer"], ["Grace", "Admiral"]]) is None
+    assert read_grid([["only one row", "1"]]) is None
+    assert read_grid([]) is None
+
+
+def test_ragged_and_blank_rows_and_columns_are_tolerated():
+    grid = [["", "2019", "", "2018"], [], ["Revenue", "10", "", "8", "", ""], ["Costs", "(3)"], [None, None]]
+    table = read_grid(grid)
+    assert [c.name for c in table.columns] == ["item", "2019", "2018", "is_total"]
+    assert table.column("2018").values == [8.0, None]
+
+
+def test_without_row_labels_no_row_is_taken_for_a_total_by_its_sum():
+    table = read_grid([["a", "b"], ["1", "1"], ["2", "2"], ["3", "3"]])
+    assert table.columns[0].role == "value"
+    assert table.column("is_total").values == [False, False, False]
+
+
+def test_junk_grids_give_a_table_or_none_and_never_raise():
+    import random
+
+    from engine.tools.tables.doc_loading import _arrow
+
+    rng = random.Random(3)
+    tokens = ["", "—", "-", "(", ")", "$", "1,234", "(5.0%)", "2019", "Total", "n/a", "%", "|", "1.2.3", "--1",
+              "((3))", "$-", "€ million", "(In thousands)", "nan", "inf", "１２", "\u00a0", "9" * 30]  # fmt: skip
+    tables = 0
+    for _ in range(1500):
+        width = rng.randint(0, 6)
+        grid = [
+            ["".join(rng.choice(tokens) for _ in range(rng.randint(0, 3))) for _ in range(rng.randint(0, width))]
+            for _ in range(rng.randint(0, 8))
+        ]
+        table = read_grid(grid)
+        if table is not None:
+            tables += 1
+            assert len({len(c.values) for c in table.columns}) == 1
+            assert _arrow(table)[0].num_rows == table.rows
+    assert tables > 100
