@@ -116,6 +116,7 @@ class ReActStreamParser:
         self._pending = ""
         self._line_start = True
         self._in_fence = False
+        self._wrapped = False  # the step opened with a bare code fence: its closing fence is no content
 
     # ---- reading the result -------------------------------------------------
     @property
@@ -198,6 +199,12 @@ class ReActStreamParser:
         if in_answer and (self._in_fence or stripped.startswith("`")):
             if not complete and len(stripped) < 3:
                 return
+            if self._wrapped and not self._in_fence and s.strip() == "```":
+                if not complete:
+                    return  # held: it may be the closing fence of the wrapper
+                self._pending, self._wrapped = "", False  # the wrapper's closing fence: no content
+                self._line_start = True
+                return
             if stripped.startswith("```"):
                 self._in_fence = not self._in_fence
             self._flush_pending(events, complete)
@@ -214,9 +221,13 @@ class ReActStreamParser:
                 self._flush_pending(events, complete, kind="escaped")
                 return
             self._pending = ""
+            if self._type is ReActType.UNKNOWN and not self._done and self._only_fence():
+                self._wrapped = True
             self._start(block_type, events)
             rest = s[match.end() :]
             if rest:
+                if block_type in ANSWER_TYPES and rest.lstrip(" \t").startswith("```"):
+                    self._in_fence = True  # "Answer: ```" opens a fence inside the answer
                 self._content(rest, events)
             self._line_start = complete
             return
@@ -229,7 +240,11 @@ class ReActStreamParser:
         opening that is only a code fence (a whole turn wrapped in a fence) does not count."""
         if self._type not in self.terminal:
             return False
-        return self._type is not ReActType.UNKNOWN or not _OPENING_FENCE.fullmatch("".join(self._parts).strip())
+        return self._type is not ReActType.UNKNOWN or not self._only_fence()
+
+    def _only_fence(self) -> bool:
+        """The block so far is nothing but an opening code fence."""
+        return bool(_OPENING_FENCE.fullmatch("".join(self._parts).strip()))
 
     def _flush_pending(self, events: list[ParseEvent], complete: bool, kind: str = "delta") -> None:
         text, self._pending = self._pending, ""

@@ -12,9 +12,9 @@ FINAL = "Thought: I can answer now.\nAnswer: The result is 4."
 CASES = [
     # LlamaIndex ReActAgent "Could not parse output": prose with no Action and no Answer label.
     ("could_not_parse_output", ["Thought: I can answer without tools.\nThe result is 4.", FINAL], "The result is 4."),
-    # The whole ReAct turn wrapped in a markdown code fence.
-    # The whole turn in a fence: the answer is kept as written, its closing fence included.
-    ("answer_in_code_fences", ["```\nThought: simple.\nAnswer: The result is 4.\n```"], "The result is 4.\n```"),
+    # The whole ReAct turn wrapped in a markdown code fence: the fence wraps the step, and
+    # its closing fence is not part of the answer.
+    ("answer_in_code_fences", ["```\nThought: simple.\nAnswer: The result is 4.\n```"], "The result is 4."),
     # The model writes its own Observation (hallucinated tool output) and an answer after it.
     (
         "model_writes_observation",

@@ -3,6 +3,7 @@ explicit error, never silently."""
 
 import json
 
+import pytest
 from pydantic import BaseModel
 
 from engine.llm.base import LLMError
@@ -185,6 +186,23 @@ def test_answer_in_code_fences_is_kept_as_written():
     text = run(engine)
     assert engine.result.answer == "```\nThe total is 12.\n```"
     assert parse_blocks(text)[-1].content == engine.result.answer
+
+
+@pytest.mark.parametrize(
+    ("reply", "answer"),
+    [
+        ("```\nThought: ok\nAnswer: Hello there!\n```", "Hello there!"),
+        ("```text\nThought: ok\nAnswer: Hello there!\n```\n", "Hello there!"),
+        ("```\nThought: ok\nAnswer: ```\nThe total is 12.\n```\n```", "```\nThe total is 12.\n```"),
+        ("```\nThought: ok\nAnswer: See:\n```python\nx = 1\n```\n```", "See:\n```python\nx = 1\n```"),
+    ],
+    ids=["bare", "with-language", "answer-in-its-own-fence", "code-inside"],
+)
+def test_a_fence_wrapping_the_whole_step_is_not_part_of_the_answer(reply, answer):
+    engine = make_engine([reply])
+    text = run(engine)
+    assert engine.result.answer == answer
+    assert parse_blocks(text)[-1].content == answer
 
 
 def test_backend_error_ends_with_an_explicit_error_block():
