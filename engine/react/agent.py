@@ -265,9 +265,13 @@ class ReActEngine:
         """Run the step's tool calls concurrently; ask_user suspends the run after them."""
         asked = question_of(step.calls)
         others = [c for c in step.calls if asked is None or c is not asked[0]]
+        first = state.observation_count + 1
         step.observations = list(
             await asyncio.gather(
-                *(execute(c, registry, state, self.config, self.hooks, self.observation_chars) for c in others)
+                *(
+                    execute(c, registry, state, self.config, self.hooks, self.observation_chars, first + i)
+                    for i, c in enumerate(others)
+                )
             )
         )
         for ev in evidence_of([step]):

@@ -31,8 +31,16 @@ def cut(text: str, limit: int) -> str:
 
 
 async def execute(
-    call: ToolCall, registry: ToolRegistry, state: RunState, config: EngineConfig, hooks: Hooks, max_chars: int
+    call: ToolCall,
+    registry: ToolRegistry,
+    state: RunState,
+    config: EngineConfig,
+    hooks: Hooks,
+    max_chars: int,
+    n: int,
 ) -> Observation:
+    """Run one tool call; ``n`` is the Observation's number in the run (calls of one step
+    run concurrently, so each is numbered before any of them is recorded)."""
     state.tool_calls += 1
     key = call_key(call.name, call.args)
     count = state.call_counts.get(key, 0) + 1
@@ -73,7 +81,7 @@ async def execute(
         args=asked.args,
         text=text,
         status=status,
-        n=state.observation_count + 1,
+        n=n,
         computed=bool(tool is not None and tool.computes and status is ObservationStatus.OK),
     )
     if result is not None and status is ObservationStatus.OK:

@@ -301,3 +301,17 @@ def test_history_passed_in_is_unchanged():
     engine.set_history(history)
     run(engine)
     assert json.dumps(history) == snapshot
+
+
+def test_concurrent_tool_calls_of_one_step_get_their_own_numbers():
+    """Two calls in one native step run together; each Observation has its own number, so
+    the footnotes of the figures taken from each never collide."""
+    calls = [
+        {"id": "c1", "name": "calculator", "arguments": json.dumps({"expression": "17 * 23"})},
+        {"id": "c2", "name": "calculator", "arguments": json.dumps({"expression": "120 / 8"})},
+    ]
+    engine = make_engine([Reply(text="", tool_calls=calls), "Answer: 17 * 23 = 391 and 120 / 8 = 15."], native=True)
+    run(engine)
+    cited = {c.evidence for c in engine.result.grounding.citations}
+    assert cited == {1, 2}, engine.result.grounding.citations
+    assert engine.result.grounding.grounding == "verified"
