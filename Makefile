@@ -38,7 +38,7 @@ test: setup browser qemu
 # Figures for BENCHMARKS.md; baseline-only packages come from requirements-bench.txt.
 bench: setup
 	$(BIN)/pip install -q -r requirements-bench.txt
-	@for name in parser engine_overhead embedded retrieval render concurrency grounding tables html store first_question pgvector qa ingest; do \
+	@for name in parser engine_overhead embedded retrieval render concurrency grounding tables html store first_question idle pgvector qa ingest; do \
 		echo "== bench/bench_$$name.py"; $(BIN)/python bench/bench_$$name.py 2>&1 | grep -v ScriptRunContext || exit 1; \
 	done
 

@@ -1,0 +1,32 @@
+"""The server settings Streamlit reads from ``.streamlit/config.toml``, as it reads them."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _effective(**env: str) -> str:
+    full = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
+    full.update(env)
+    shown = subprocess.run(
+        [sys.executable, "-m", "streamlit", "config", "show"], cwd=ROOT, env=full, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert shown.returncode == 0, shown.stderr[-1000:]
+    return shown.stdout
+
+
+def test_the_app_runs_without_a_file_watcher():
+    """Watching the checkout (.venv and data/ included) burned a core on an idle app."""
+    config = _effective()
+    assert re.search(r'^fileWatcherType = "none"$', config, re.MULTILINE), config
+    assert re.search(r"^runOnSave = false$", config, re.MULTILINE)
+
+
+def test_a_developer_can_ask_for_the_watcher():
+    config = _effective(STREAMLIT_SERVER_FILE_WATCHER_TYPE="auto")
+    assert re.search(r'^fileWatcherType = "auto"$', config, re.MULTILINE), config
