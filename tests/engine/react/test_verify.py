@@ -1,5 +1,6 @@
 """Every answer is checked against this run's evidence; a small model's failing answer
-is replaced, visibly, by a quote of the evidence."""
+is replaced, visibly, by the fact the evidence states (the figure first, one line, the
+passage behind its footnote), and every caution about the answer is recorded."""
 
 from engine.react.parser import parse_blocks
 from engine.react.types import ANSWER_TYPES, ReActType
@@ -39,7 +40,7 @@ def test_a_small_model_wrong_figure_is_replaced_by_the_computed_result():
     engine = make_engine([call("calculator", {"expression": "17 * 23"}), "Thought: done\nAnswer: 17 * 23 = 291."])
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "What is 17 * 23?")
-    assert engine.result.answer.endswith("17 * 23 = 391")
+    assert engine.result.answer == "391 = 17 * 23 (computed with calculator)"  # the result first, then its derivation
     assert "291" not in engine.result.answer
     assert blocks(text, ReActType.DRAFT) == ["17 * 23 = 291."]  # the replaced answer stays visible, marked
     assert "391" in blocks(text, ReActType.WARNING)[-1]  # with the reason: the computed result it left out
@@ -71,12 +72,18 @@ def test_a_small_model_with_nothing_that_fits_says_it_could_not_find_it():
     assert "travel/policy.md" in engine.result.answer  # says what it searched
 
 
-def test_a_french_preface_keeps_the_quote_in_its_language():
+def test_a_french_answer_states_the_fact_and_its_cautions_in_french():
     engine = make_engine(["Answer: 999 euros."], tools=[*general_toolkit(), docs_tool()], language="fr")
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     run(engine, "What is the hotel cap per night in Paris?")
-    assert engine.result.answer.startswith("D'après travel/policy.md")
-    assert "180 euros per night" in engine.result.answer
+    assert engine.result.answer == "180 euros per night [travel/policy.md, Hotels]"  # the passage's own words
+    assert [c.kind for c in engine.result.cautions] == ["replaced"]
+    assert engine.result.cautions[0].text.startswith("Ce brouillon donne des chiffres")
+    detailed = make_engine(["Answer: 999 euros."], tools=[*general_toolkit(), docs_tool()], language="fr")
+    detailed.config = detailed.config.model_copy(update={"detail": "detailed"})
+    detailed.llm.abilities = detailed.llm.abilities.model_copy(update={"small": True})
+    run(detailed, "What is the hotel cap per night in Paris?")
+    assert detailed.result.answer.split("\n\n")[1] == "D'après travel/policy.md (Hotels) :"  # the quote, prefaced
 
 
 def test_an_invented_source_is_flagged():
@@ -95,7 +102,7 @@ def test_a_small_model_computation_question_starts_with_the_engine_computing_it(
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "What is 17% of 2,340?")
     assert blocks(text, ReActType.OBSERVATION)[0] == "397.8"  # the engine's own calculator call
-    assert engine.result.answer.endswith("17 / 100 * 2340 = 397.8")
+    assert engine.result.answer.startswith("397.8 = 17 / 100 * 2340")
     assert blocks(text, ReActType.DRAFT) == ["17 % 2340 = 17."]
 
 
@@ -108,8 +115,10 @@ def test_a_quote_that_may_not_answer_says_so_and_warns():
     text = run(engine, "Who manages the Lyon site?")
     answer = engine.result.answer
     assert "108" not in answer and "Solène Marchetti" in answer  # the sentence with a name answers "who"
-    assert answer.startswith("Not sure: the closest passage I found, in travel/policy.md")
+    assert answer == "Not sure: Solène Marchetti [travel/policy.md, Hotels]"  # the name first, the doubt said
     assert "closest passage" in blocks(text, ReActType.WARNING)[-1]
+    assert [c.kind for c in engine.result.cautions] == ["replaced", "unsure"]
+    assert engine.result.cautions[1].text == blocks(text, ReActType.WARNING)[-1]  # one text, trace and record
     assert [b for b in parse_blocks(text) if b.type in ANSWER_TYPES][-1].content == answer
 
 
@@ -117,8 +126,9 @@ def test_a_close_quote_of_the_right_kind_is_stated_without_doubt():
     engine = make_engine(["Thought: done\nAnswer: 12 * 9 = 108."], tools=[*general_toolkit(), docs_tool()])
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "What is the hotel cap per night in Paris?")
-    assert engine.result.answer.startswith("From travel/policy.md (Hotels):")
+    assert engine.result.answer == "180 euros per night [travel/policy.md, Hotels]"
     assert not any("closest passage" in w for w in blocks(text, ReActType.WARNING))
+    assert [c.kind for c in engine.result.cautions] == ["replaced"]
 
 
 def test_a_small_model_table_question_starts_with_the_engine_query_and_states_its_result(tmp_path):
@@ -141,7 +151,7 @@ def test_a_small_model_table_question_starts_with_the_engine_query_and_states_it
     text = run(engine, "What is the total number of pallets shipped by the Gdansk warehouse?")
     assert blocks(text, ReActType.ACTION)[0] == "aggregate_table"  # the engine's own query, before the model
     assert engine.result.answer == (
-        "Computed with aggregate_table:\n\n> sum of pallets_shipped in shipments where warehouse = Gdansk = 4445"
+        "4445 = sum of pallets_shipped in shipments where warehouse = Gdansk (computed with aggregate_table)"
     )
     assert blocks(text, ReActType.DRAFT) == ["Gdansk shipped 1949 pallets."]
 
@@ -158,8 +168,9 @@ def test_a_table_total_that_ignores_the_period_asked_is_not_stated_as_sure(tmp_p
     )
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "What is the total number of pallets shipped by Gdansk in February 2025?")
-    assert engine.result.answer.endswith("where warehouse = Gdansk = 4445")  # what was computed, said plainly
+    assert engine.result.answer.startswith("4445 = sum of pallets_shipped")  # what was computed, said plainly
     assert "does not filter on the period" in blocks(text, ReActType.WARNING)[-1]
+    assert [c.kind for c in engine.result.cautions] == ["replaced", "filter"]  # the filter it ignored, on record
 
 
 def test_a_small_model_answer_without_the_kind_asked_for_is_replaced():
