@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from engine.grounding.answer_kinds import AnswerKind, answer_kind, fold, names_in, years_named
 from engine.grounding.figures import Found, extract_figures
-from engine.grounding.models import Quote
+from engine.grounding.models import Citation, GroundingReport, Quote
 
 MAX_LABEL_WORDS = 8
 MAX_CANDIDATES = 6  # listed in a "not sure" answer; more are cut (the passage is behind the footnote)
@@ -257,3 +257,29 @@ def computed_fact(statement: str) -> Fact:
     if sep and len(figures) == 1 and fold(result.replace(figures[0].text, "")).strip(" .") == "":
         return Fact(candidates=[Candidate(text=result.strip(), figure=figures[0].text, label=expression.strip())])
     return Fact(candidates=[], statement=" ".join(statement.split()))
+
+
+def cite_passage(report: GroundingReport, quote: Quote, fact: Fact, end: int) -> GroundingReport:
+    """The report with the fact's figures (those before ``end`` in the answer) cited to the
+    passage they were picked from: the same figure may stand in another row, and the
+    footnote must open the one the answer states. Citations are renumbered in order of use."""
+    if quote.computed:
+        return report
+    stated = {c.figure or c.text for c in fact.candidates}
+    passage = Citation(n=0, source=quote.source, location=quote.location, quote=quote.text, evidence=quote.evidence)
+    figures = [
+        f.model_copy(update={"citation": 0}) if f.start < end and f.text in stated and f.citation is not None else f
+        for f in report.figures
+    ]
+    if figures == report.figures:
+        return report
+    old = {c.n: c for c in report.citations}
+    renumber: dict[int, int] = {}
+    citations: list[Citation] = []
+    for figure in figures:
+        if figure.citation is not None and figure.citation not in renumber:
+            renumber[figure.citation] = len(citations) + 1
+            source = passage if figure.citation == 0 else old[figure.citation]
+            citations.append(source.model_copy(update={"n": len(citations) + 1}))
+    figures = [f if f.citation is None else f.model_copy(update={"citation": renumber[f.citation]}) for f in figures]
+    return report.model_copy(update={"figures": figures, "citations": citations})

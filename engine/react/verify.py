@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
 from engine.grounding.answer_kinds import answer_kind, fit, names_in
 from engine.grounding.evidence_index import EvidenceIndex
+from engine.grounding.facts import cite_passage
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
 from engine.react.fact_answer import fact_answer
 from engine.react.run_state import Caution
@@ -209,6 +210,7 @@ def review(
         return _reviewed(review, reasons)
     stated_answer = fact_answer(question, quotes, language, detail)
     checked = check_answer(stated_answer.text, question, evidence, ignore=stated_answer.ignore)
+    checked = cite_passage(checked, quotes[0], stated_answer.fact, len(stated_answer.text.split("\n", 1)[0]))
     unsure_kind = "filter" if stated else "unsure"
     if stated_answer.fact.several:
         unsure_kind = "several"

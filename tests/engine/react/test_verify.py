@@ -192,3 +192,108 @@ def test_a_small_model_figure_from_the_wrong_sentence_is_replaced():
     text = run(engine, "What is the meal allowance per day?")
     assert blocks(text, ReActType.DRAFT) == ["The meal allowance is 180 euros."]
     assert "35 euros per day" in engine.result.answer and "180" not in engine.result.answer
+
+
+REVENUE = (
+    "Revenue by segment, in EUR thousand.\n\n"
+    "| Segment | 2019 | 2018 |\n|---|---|---|\n| Software | 1,950 | 1,538 |\n| Hardware | 820 | 905 |"
+)
+
+
+def small_engine(script, text, **config):
+    engine = make_engine(script, tools=[*general_toolkit(), docs_tool(text)], **config)
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    return engine
+
+
+def test_a_row_with_several_years_when_the_question_names_none_is_not_sure_with_labelled_candidates():
+    engine = small_engine(["Answer: Software revenue was 999."], REVENUE)
+    text = run(engine, "What was the revenue of the Software segment?")
+    answer = engine.result.answer
+    assert answer == (
+        "Not sure which figure answers this: 1,950 (Software, 2019); 1,538 (Software, 2018) [travel/policy.md, Hotels]"
+    )
+    assert [c.kind for c in engine.result.cautions] == ["replaced", "several"]
+    assert "several figures" in blocks(text, ReActType.WARNING)[-1]  # in the trace, and on record
+    assert not engine.result.grounding.unsupported
+
+
+def test_the_year_the_question_names_picks_the_cell_and_its_footnote_opens_the_row():
+    engine = small_engine(["Answer: Software revenue was 999."], REVENUE)
+    run(engine, "What was the revenue of the Software segment in 2019?")
+    report = engine.result.grounding
+    assert engine.result.answer == "1,950 (Software, 2019) [travel/policy.md, Hotels]"  # one line, the figure first
+    assert "\n" not in engine.result.answer and ">" not in engine.result.answer  # no quote as the body
+    figure = next(f for f in report.figures if f.text == "1,950")
+    cited = report.citations[figure.citation - 1]
+    assert "Software" in cited.quote and "1,538" in cited.quote  # the row is behind the footnote
+    assert [c.kind for c in engine.result.cautions] == ["replaced"]
+
+
+def test_a_sentence_with_three_amounts_and_no_year_asked_lists_them_all():
+    notes = "Marketing. The events budget was EUR 120,000 in 2023, EUR 95,000 in 2022 and EUR 80,000 in 2021."
+    engine = small_engine(["Answer: The budget is 4,7 M€."], notes)
+    run(engine, "What is the events budget?")
+    answer = engine.result.answer
+    assert answer.startswith("Not sure which figure answers this: EUR 120,000 (")
+    assert "EUR 95,000 (in 2022)" in answer and "EUR 80,000 (in 2021)" in answer
+    assert "several" in [c.kind for c in engine.result.cautions]
+    pinned = small_engine(["Answer: The budget is 4,7 M€."], notes)
+    run(pinned, "What was the events budget in 2022?")
+    assert pinned.result.answer == "EUR 95,000 [travel/policy.md, Hotels]"
+    assert "several" not in [c.kind for c in pinned.result.cautions]
+
+
+def test_the_detail_level_changes_quoted_and_computed_answers():
+    answers = {}
+    for detail in ("brief", "normal", "detailed"):
+        engine = small_engine(["Thought: done\nAnswer: 12 * 9 = 108."], POLICY, detail=detail)
+        run(engine, "What is the hotel cap per night in Paris?")
+        answers[detail] = engine.result.answer
+    assert answers["brief"] == "180 euros per night"
+    assert answers["normal"] == "180 euros per night [travel/policy.md, Hotels]"
+    assert answers["detailed"].startswith(answers["normal"] + "\n\nFrom travel/policy.md (Hotels):\n\n> ")
+    assert "The hotel cap in Paris is 180 euros per night." in answers["detailed"]
+    computed = {}
+    for detail in ("brief", "normal", "detailed"):
+        engine = make_engine([call("calculator", {"expression": "17 * 23"}), "Answer: 17 * 23 = 291."], detail=detail)
+        engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+        run(engine, "What is 17 * 23?")
+        computed[detail] = engine.result.answer
+        assert not engine.result.grounding.unsupported
+    assert computed["brief"] == "391"
+    assert computed["normal"] == "391 = 17 * 23 (computed with calculator)"
+    assert computed["detailed"].startswith(computed["normal"] + "\n\nComputed with calculator:")
+
+
+def test_a_large_model_unsupported_figure_is_a_caution_on_record():
+    engine = make_engine([call("calculator", {"expression": "17 * 23"}), "Thought: done\nAnswer: 17 * 23 = 291."])
+    run(engine, "What is 17 * 23?")
+    assert engine.result.answer == "17 * 23 = 291."  # kept as written
+    assert [c.model_dump() for c in engine.result.cautions] == [
+        {"kind": "unsupported", "text": "Not verified: no tool result or document holds 291."}
+    ]
+    clean = make_engine([call("calculator", {"expression": "17 * 23"}), "Thought: done\nAnswer: 17 * 23 = 391."])
+    run(clean, "What is 17 * 23?")
+    assert clean.result.cautions == []  # a right answer is not flagged
+
+
+def test_not_found_is_a_caution_on_record():
+    empty = docs_tool("Office hours. The office opens at nine.")
+    engine = make_engine(["Answer: The budget is 4,7 M€."], tools=[*general_toolkit(), empty], language="fr")
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "What is the 2026 marketing budget?")
+    assert [c.kind for c in engine.result.cautions] == ["replaced", "not_found"]
+    assert engine.result.cautions[-1].text.startswith("Introuvable")
+
+
+def test_the_footnote_opens_the_row_the_figure_was_picked_from_not_another_row_holding_it():
+    table = (
+        "Revenue.\n\n| Segment | 2019 | 2018 |\n|---|---|---|\n| Hardware | 1,538 | 905 |\n| Software | 1,950 | 1,538 |"
+    )
+    engine = small_engine(["Answer: Software revenue was 999."], table)
+    run(engine, "What was the revenue of the Software segment in 2018?")
+    report = engine.result.grounding
+    assert engine.result.answer == "1,538 (Software, 2018) [travel/policy.md, Hotels]"
+    assert [c.quote for c in report.citations] == ["| Segment | 2019 | 2018 |\n| Software | 1,950 | 1,538 |"]
+    assert [f.citation for f in report.figures] == [1]
