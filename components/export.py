@@ -80,8 +80,8 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False, setting
             lines += ["", f"_Unsupported figures: {', '.join(report.unsupported)}_"]
         cautions = turn_cautions(turn, lang)
         if cautions:
-            label = t("caution", lang)
-            lines += ["", *[f"> **{label}:** {' '.join(text.split())}" for text in cautions]]
+            label = t("caution_label", lang)
+            lines += ["", *[f"> **{label}** {' '.join(text.split())}" for text in cautions]]
         if turn.status in ("stopped", "suspended", "interrupted"):
             lines += ["", f"_({turn.status})_"]
         lines.append("")
