@@ -8,6 +8,7 @@ from collections.abc import Callable
 from components.footnotes import annotate, escape, invented_note, mark, unsupported_note
 from components.render import Widget, answer_markdown, safe_label
 from engine.grounding import GroundingReport
+from engine.react.run_state import Caution
 
 
 def annotator(answer: str, report: GroundingReport | None, lang: str) -> Callable[[str], str] | None:
@@ -23,16 +24,21 @@ def annotator(answer: str, report: GroundingReport | None, lang: str) -> Callabl
     return apply
 
 
-def grounding_widgets(report: GroundingReport | None, lang: str, cautions: list[str] | None = None) -> list[Widget]:
-    """One expander per footnote, then one warning per caution about the answer
-    (``cautions`` None: the notes the report gives, for a turn stored before cautions)."""
+def grounding_widgets(report: GroundingReport | None, lang: str, cautions: list[Caution] | None = None) -> list[Widget]:
+    """One expander per footnote, then one warning per caution about the answer.
+
+    What the report says (figures or sources not traced) is worded in the page's language
+    from the report; the engine's other cautions as the run wrote them. ``cautions`` None:
+    a turn stored before cautions, shown with the report's notes."""
     widgets = []
     for citation in report.citations if report is not None else []:
         where = safe_label(citation.source) + (f" · {safe_label(citation.location)}" if citation.location else "")
         widgets.append(
             Widget("expander", label=f"{mark(citation.n)} {where}", children=[Widget("code", text=citation.quote)])
         )
-    if cautions is None:  # the notes are markdown already
-        notes = (unsupported_note(report, lang), invented_note(report, lang)) if report is not None else ()
-        return widgets + [Widget("warning", text=note) for note in notes if note]
-    return widgets + [Widget("warning", text=escape(text)) for text in cautions]  # figures and names from the run
+    notes = {"unsupported": unsupported_note, "invented": invented_note}
+    if cautions is None:
+        texts = [note(report, lang) for note in notes.values()] if report is not None else []
+    else:  # the notes are markdown already; the run's own texts hold figures and names: escaped
+        texts = [notes[c.kind](report, lang) if c.kind in notes and report else escape(c.text) for c in cautions]
+    return widgets + [Widget("warning", text=text) for text in texts if text]

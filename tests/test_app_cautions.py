@@ -9,7 +9,7 @@ WRONG_PRODUCT = [
     {"tool_calls": [{"id": "c1", "name": "calculator", "arguments": '{"expression": "17*23"}'}]},
     {"text": "Answer: 17 * 23 = 291"},
 ]
-CAUTION = "Not verified: no tool result or document holds 291."
+CAUTION = "1 figure could not be traced to a source."  # the report's note, in the page's language
 
 
 def warnings(at) -> list[str]:

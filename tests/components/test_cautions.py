@@ -48,7 +48,7 @@ def test_the_turn_keeps_the_cautions_the_review_gave_and_they_survive_a_store_ro
     assert [c.kind for c in turn.cautions] == ["replaced", "unsure"]
     again = Turn.model_validate(json.loads(json.dumps(turn.model_dump(mode="json"))))  # as the store keeps it
     assert again.cautions == turn.cautions
-    assert stored_cautions(again) == [c.text for c in turn.cautions]
+    assert stored_cautions(again) == turn.cautions
 
 
 @pytest.mark.parametrize("with_thoughts", [False, True])
@@ -93,3 +93,14 @@ def test_the_chat_shows_each_caution_once_under_the_answer_whether_the_trace_is_
     assert [w.text.replace("\\", "") for w in hidden] == texts  # Thoughts off: all of them, escaped
     shown = beside_trace(turn, stored_cautions(turn))
     assert shown == []  # Thoughts on: the trace's Warning blocks show them already, no second copy
+
+
+def test_the_chat_words_figures_not_traced_in_the_page_language_from_the_report():
+    engine = make_engine(['Thought: x\nAction: calculator\nAction Input: {"expression": "17 * 23"}', "Answer: 291."])
+    run(engine, "What is 17 * 23?")
+    turn = Turn(role="assistant", content="Answer: 291.")
+    apply_result(turn, engine.result)
+    assert [c.kind for c in turn.cautions] == ["unsupported"]
+    [widget] = [w for w in grounding_widgets(turn.grounding, "fr", stored_cautions(turn)) if w.kind == "warning"]
+    assert widget.text == "1 chiffre n'a pas pu être relié à une source."
+    assert turn_cautions(turn) == ["Not verified: no tool result or document holds 291."]  # exports: as recorded
