@@ -20,7 +20,7 @@ from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.facts import cite_passage
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
 from engine.react.fact_answer import fact_answer
-from engine.react.run_state import Caution
+from engine.react.run_state import Caution, CautionKind
 from engine.react.step import Observation, ObservationStatus, Step, observations
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
@@ -76,19 +76,17 @@ class Review(BaseModel):
     answer: str  # the answer the run ends with
     draft_reason: str | None = None  # set when the model's answer was replaced
     unsure: str | None = None  # a warning when the fact that replaced it may not answer the question
-    cautions: list[Caution] = Field(
-        default_factory=list
-    )  # every caution about ``answer``, derived from the fields above and the report
+    cautions: list[Caution] = Field(default_factory=list)  # about ``answer``: from the fields above and the report
 
 
-def _cautions(review: Review, reasons: dict[str, str], unsure_kind: str | None = None) -> list[Caution]:
+def _cautions(review: Review, reasons: dict[str, str], unsure_kind: CautionKind = "unsure") -> list[Caution]:
     """The cautions about the answer, from this review alone: what the stream shows as a
     Draft or Warning, and what the check found in the answer that stands."""
     out: list[Caution] = []
     if review.draft_reason:
         out.append(Caution(kind="replaced", text=review.draft_reason))
     if review.unsure:
-        out.append(Caution(kind=unsure_kind or "unsure", text=review.unsure))
+        out.append(Caution(kind=unsure_kind, text=review.unsure))
     report = review.report
     if report.grounding == "not_found":
         out.append(Caution(kind="not_found", text=reasons["not_found"]))
@@ -104,7 +102,7 @@ def _cautions(review: Review, reasons: dict[str, str], unsure_kind: str | None =
     return out
 
 
-def _reviewed(review: Review, reasons: dict[str, str], unsure_kind: str | None = None) -> Review:
+def _reviewed(review: Review, reasons: dict[str, str], unsure_kind: CautionKind = "unsure") -> Review:
     return review.model_copy(update={"cautions": _cautions(review, reasons, unsure_kind)})
 
 
@@ -211,19 +209,15 @@ def review(
     stated_answer = fact_answer(question, quotes, language, detail)
     checked = check_answer(stated_answer.text, question, evidence, ignore=stated_answer.ignore)
     checked = cite_passage(checked, quotes[0], stated_answer.fact, len(stated_answer.text.split("\n", 1)[0]))
-    unsure_kind = "filter" if stated else "unsure"
-    if stated_answer.fact.several:
-        unsure_kind = "several"
-    unsure = None
-    if stated_answer.fact.several or not quotes[0].confident:
-        unsure = reasons["unsure_period" if unsure_kind == "filter" else unsure_kind]
+    kind: CautionKind = "several" if stated_answer.fact.several else "filter" if stated else "unsure"
+    doubt = stated_answer.fact.several or not quotes[0].confident
     review = Review(
         report=checked.model_copy(update={"grounding": "quoted"}),
         answer=stated_answer.text,
         draft_reason=reason,
-        unsure=unsure,
+        unsure=reasons["unsure_period" if kind == "filter" else kind] if doubt else None,
     )
-    return _reviewed(review, reasons, unsure_kind)
+    return _reviewed(review, reasons, kind)
 
 
 def _agrees(answer: str, report: GroundingReport, quote: Quote) -> bool:
