@@ -33,14 +33,26 @@ _CLAUSE_CUT = re.compile(
 )
 _GLUED_SCALE = re.compile(r"(?:bn|mn|[mkMK])(?![^\W\d_])")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
-_KINDS: dict[str, set[str]] = {  # the figure kinds that answer each kind of question
-    "date": {"date"},
-    "duration": {"duration"},
-    "percent": {"percent"},
-    "amount": {"amount"},
-    "count": {"number", "duration", "amount"},
-    "area": {"number"},
+# The figure kinds that answer each kind of question: first those written as that kind,
+# else plain numbers (a report table writes "163,047" under "in thousands of euros").
+_KINDS: dict[str, tuple[set[str], set[str]]] = {
+    "duration": ({"duration"}, {"number"}),
+    "percent": ({"percent"}, {"number"}),
+    "amount": ({"amount"}, {"number"}),
+    "count": ({"number"}, {"duration", "amount"}),
+    "area": ({"number"}, set()),
 }
+# Questions about a reason, a method or a composition: a figure in the passage is not their answer.
+_TEXTUAL = re.compile(
+    r"^\W*(?:why|pourquoi)\b|\bwhat (?:caused|led|drove|explains?|were the reasons?|is the reason|was the reason)\b"
+    r"|\b(?:reasons?|raisons?|comprised?|comprise of|consist of|method|methode)\b|\bhow (?:is|are|was|were) .+ "
+    r"(?:determined|calculated|measured|defined|computed|recognized|recognised)\b",
+    re.IGNORECASE,
+)
+_ASKS_CHANGE = re.compile(r"%|\b(?:percent\w*|pourcent\w*|change|variation|growth|croissance)\b", re.IGNORECASE)
+_CHANGE_COLUMN = re.compile(r"%|\b(?:change|variation|growth)\b", re.IGNORECASE)
+_DEFINED_TERM = re.compile(r"[“\"«(][^”\"»()]{0,80}[”\"»)]")  # ("Qualified Plan"): a defined term, not a person
+_RESPECTIVELY = re.compile(r"\brespectively\b|\brespectivement\b", re.IGNORECASE)
 
 
 class Candidate(BaseModel):
@@ -70,13 +82,16 @@ def _is_year(found: Found) -> bool:
     return found.kind == "number" and bool(_YEAR.fullmatch(found.text.strip()))
 
 
-def _answers(kind: AnswerKind | None, found: Found) -> bool:
-    """Whether ``found`` is a figure of the kind the question asks for (any figure but a year when none)."""
+def _answering(kind: AnswerKind | None, figures: list[Found]) -> list[Found]:
+    """The figures of the kind the question asks for: written as that kind, else plain
+    numbers; any figure but a date or a year when no kind is asked (dates are context)."""
     if kind == "date":
-        return found.kind == "date" or _is_year(found)
-    if _is_year(found) or (found.kind == "date" and kind is not None):
-        return False
-    return kind is None or found.kind in _KINDS.get(kind, set())
+        return [f for f in figures if f.kind == "date" or _is_year(f)]
+    figures = [f for f in figures if f.kind != "date" and not _is_year(f)]
+    if kind is None:
+        return figures
+    strict, loose = _KINDS.get(kind, (set(), set()))
+    return [f for f in figures if f.kind in strict] or [f for f in figures if f.kind in loose]
 
 
 def _asked_values(question: str) -> set[str]:
@@ -97,16 +112,26 @@ def row_cells(text: str) -> tuple[list[str], list[str]] | None:
     for sep in ("\t", "|", ";", ","):
         if sep in lines[0]:
             header, row = (_split(line, sep) for line in lines)
+            if sep == "|" and len(header) == len(row) and not (header[0] or row[0] or header[-1] or row[-1]):
+                header, row = header[1:-1], row[1:-1]  # a Markdown row's outer bars
             if len(header) == len(row) and len(row) > 1:
-                return header, row
+                return _spanned(header), row
     return None
 
 
 def _split(line: str, sep: str) -> list[str]:
     if sep == "|":
-        cells = [c.strip() for c in line.strip().split("|")]
-        return cells[1:-1] if line.strip().startswith("|") and line.strip().endswith("|") else cells
+        return [c.strip() for c in line.strip().split("|")]
     return [c.strip() for c in next(csv.reader([line], delimiter=sep, skipinitialspace=True))]
+
+
+def _spanned(header: list[str]) -> list[str]:
+    """A header cell spanning the empty cells to its right ("Fiscal 2019", "", "Fiscal 2018", "")."""
+    out, last = [], ""
+    for i, cell in enumerate(header):
+        last = cell or (last if i else "")
+        out.append(last)
+    return out
 
 
 def _cell_figure(cell: str) -> Found | None:
@@ -121,8 +146,11 @@ def _cell_figure(cell: str) -> Found | None:
 def _row_fact(question: str, header: list[str], row: list[str], kind: AnswerKind | None) -> Fact:
     asked = _asked_values(question)
     cells = [_cell_figure(cell) for cell in row]
-    wanted = [i for i, f in enumerate(cells) if f is not None and f.value not in asked and _answers(kind, f)]
-    labels = [row[i] for i in range(len(row)) if i not in wanted and row[i]]
+    answering = {id(f) for f in _answering(kind, [f for f in cells if f is not None and f.value not in asked])}
+    wanted = [i for i, f in enumerate(cells) if f is not None and id(f) in answering]
+    if kind != "percent" and not _ASKS_CHANGE.search(question):  # a "% Change" column answers only that
+        wanted = [i for i in wanted if not _CHANGE_COLUMN.search(header[i])] or wanted
+    labels = [row[i] for i in range(len(row)) if i not in wanted and _is_label(row[i], first=i == 0)]
     wanted = _pin_row(question, header, wanted)
     candidates = [
         Candidate(
@@ -133,6 +161,13 @@ def _row_fact(question: str, header: list[str], row: list[str], kind: AnswerKind
         for i in wanted
     ]
     return Fact(candidates=candidates[:MAX_CANDIDATES], statement="" if candidates else ", ".join(row))
+
+
+def _is_label(cell: str, first: bool) -> bool:
+    """The row's own label, or a cell that names it (a place, a month), not "n/a" or "—"."""
+    if not cell:
+        return False
+    return first or sum(c.isalpha() for c in cell) >= 4 or any(f.kind == "date" for f in extract_figures(cell))
 
 
 def _pin_row(question: str, header: list[str], wanted: list[int]) -> list[int]:
@@ -186,26 +221,39 @@ def _with_unit_words(text: str, found: Found) -> str:
 
 def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
     if kind == "person":
-        names = sorted(names_in(text) - names_in(question))
+        names = sorted(names_in(_DEFINED_TERM.sub(" ", text)) - names_in(question))
         if len(names) == 1:
             return Fact(candidates=[Candidate(text=names[0])])
         return Fact(candidates=[], statement=" ".join(text.split()))
     asked = _asked_values(question)
     figures = [f for f in extract_figures(text) if f.value not in asked]
-    wanted = [f for f in figures if _answers(kind, f)]
-    if not wanted and kind is None:
-        wanted = figures
+    wanted = _answering(kind, figures) if not (kind is None and _TEXTUAL.search(question)) else []
     if not wanted:
         return Fact(candidates=[], statement=" ".join(text.split()))
-    clauses = {id(f): _clause(text, f) for f in wanted}
+    periods = _respectively(text, wanted)
+    clauses = {id(f): periods.get(id(f)) or _clause(text, f) for f in wanted}
     wanted = _pin_sentence(question, wanted, clauses)
     shown = [_with_unit_words(text, f) for f in wanted]
     if len(wanted) == 1:  # the question says what it is: no label needed
         return Fact(candidates=[Candidate(text=shown[0], figure=wanted[0].text)])
     candidates = [
-        Candidate(text=s, figure=f.text, label=_label(clauses[id(f)], s)) for f, s in zip(wanted, shown, strict=True)
+        Candidate(text=s, figure=f.text, label=periods.get(id(f)) or _label(clauses[id(f)], s))
+        for f, s in zip(wanted, shown, strict=True)
     ]
     return Fact(candidates=candidates[:MAX_CANDIDATES])
+
+
+def _respectively(text: str, wanted: list[Found]) -> dict[int, str]:
+    """ "$5.7m, $3.8m and $3.1m in 2019, 2018 and 2017, respectively": each figure's year."""
+    if len(wanted) < 2 or not _RESPECTIVELY.search(text):
+        return {}
+    taken = {id(f) for f in wanted}
+    periods = [f for f in extract_figures(text) if id(f) not in taken and (f.kind == "date" or _is_year(f))]
+    periods = [f for f in periods if f.start >= wanted[-1].end] or [f for f in periods if f.end <= wanted[0].start]
+    years = [_YEAR.search(f.value or f.text) for f in periods]
+    if len(years) != len(wanted) or not all(years):
+        return {}
+    return {id(f): year.group(0) for f, year in zip(wanted, years, strict=True)}
 
 
 def _pin_sentence(question: str, wanted: list[Found], clauses: dict[int, str]) -> list[Found]:

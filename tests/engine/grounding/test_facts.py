@@ -99,3 +99,51 @@ def test_cite_passage_points_the_fact_at_its_passage_and_renumbers():
     out = cite_passage(report, row, fact, end=30)
     assert [c.quote for c in out.citations] == [row.text, "Costs were 12."]
     assert [f.citation for f in out.figures] == [1, 2]
+
+
+def test_respectively_gives_each_figure_its_year_before_or_after_the_figures():
+    after = "Volume was $29.6 billion, $28.2 billion, and $27.0 billion in fiscal 2019, 2018, and 2017, respectively."
+    assert picked("What was the volume in fiscal 2018?", after) == "$28.2 billion"
+    before = (
+        "For fiscal 2019, 2018 and 2017 the provision is $5.7 million, $3.8 million, and $3.1 million, respectively."
+    )
+    fact = stated_fact("What was the provision?", quote(before))
+    assert [(c.text, c.label) for c in fact.candidates] == [
+        ("$5.7 million", "2019"),
+        ("$3.8 million", "2018"),
+        ("$3.1 million", "2017"),
+    ]
+
+
+def test_a_date_is_context_not_the_answer_unless_the_question_asks_when():
+    text = "As of September 27, 2019, we had $923.4 million of gross federal net operating loss carryforwards."
+    assert picked("What was the gross federal net operating loss in 2019?", text) == "$923.4 million"
+    assert picked("When was the loss measured?", text) == "September 27, 2019"
+
+
+def test_a_question_about_a_reason_is_answered_by_the_sentence_not_its_figure():
+    text = "Total revenue for 2019 decreased 23% as compared to 2018 primarily due to pricing declines."
+    fact = stated_fact("What caused the decrease of total revenue from 2018 to 2019?", quote(text))
+    assert fact.candidates == [] and fact.statement == text
+
+
+def test_report_table_cells_plain_numbers_answer_amounts_and_change_columns_only_changes():
+    row = " | 2019 | 2018\nRoyalties | 163,047 | 155,939"
+    assert picked("What is the amount of royalties in 2019?", row) == "163,047"
+    changes = "Item | 2019 | 2019 %\nLoss | 120 | (12.5%)"
+    assert picked("What was the loss in 2019?", changes) == "120"
+    assert picked("What was the percentage change of the loss in 2019?", changes) == "(12.5%)"
+
+
+def test_a_header_cell_spans_the_empty_cells_after_it_so_its_columns_stay_unsure():
+    row = " | Fiscal 2019 |  | Fiscal 2018 | \nFirst Quarter | $ 83.14 | $ 63.81 | $ 45.24 | $ 37.43"
+    fact = stated_fact("What was the price per share in the first quarter of 2019?", quote(row))
+    assert [(c.text, c.label) for c in fact.candidates] == [
+        ("$ 83.14", "First Quarter, Fiscal 2019"),
+        ("$ 63.81", "First Quarter, Fiscal 2019"),
+    ]
+
+
+def test_a_defined_term_in_quotes_is_not_the_person_who_answers():
+    text = "We maintain a pension plan (“Qualified Plan”) covering all full-time employees."
+    assert stated_fact("Who is covered under the pension plan?", quote(text)).picked is None
