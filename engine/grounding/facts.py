@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from engine.grounding.answer_kinds import AnswerKind, answer_kind, fold, names_in, years_named
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.models import Citation, GroundingReport, Quote
+from engine.grounding.quotes import words
 
 MAX_LABEL_WORDS = 8
 MAX_CANDIDATES = 6  # listed in a "not sure" answer; more are cut (the passage is behind the footnote)
@@ -99,9 +100,7 @@ def _asked_values(question: str) -> set[str]:
 
 
 def _words(text: str) -> set[str]:
-    from engine.grounding.quotes import words  # one stemming for ranking and picking
-
-    return words(text)
+    return words(text)  # the stemming that ranks the quotes picks their figure
 
 
 def row_cells(text: str) -> tuple[list[str], list[str]] | None:
