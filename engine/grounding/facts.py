@@ -41,7 +41,6 @@ _KINDS: dict[str, tuple[set[str], set[str]]] = {
     "percent": ({"percent"}, {"number"}),
     "amount": ({"amount"}, {"number"}),
     "count": ({"number"}, {"duration", "amount"}),
-    "area": ({"number"}, set()),
 }
 # Questions about a reason, a method or a composition: a figure in the passage is not their answer.
 _TEXTUAL = re.compile(
@@ -53,6 +52,7 @@ _TEXTUAL = re.compile(
 _ASKS_CHANGE = re.compile(r"%|\b(?:percent\w*|pourcent\w*|change|variation|growth|croissance)\b", re.IGNORECASE)
 _CHANGE_COLUMN = re.compile(r"%|\b(?:change|variation|growth)\b", re.IGNORECASE)
 _DEFINED_TERM = re.compile(r"[“\"«(][^”\"»()]{0,80}[”\"»)]")  # ("Qualified Plan"): a defined term, not a person
+_AREA_UNIT = re.compile(r"\s?(?:m²|m2\b|sq\.? ?(?:ft|m)\b|square (?:metres|meters|feet)\b|hectares?\b|ha\b|km²)")
 _RESPECTIVELY = re.compile(r"\brespectively\b|\brespectivement\b", re.IGNORECASE)
 
 
@@ -83,12 +83,17 @@ def _is_year(found: Found) -> bool:
     return found.kind == "number" and bool(_YEAR.fullmatch(found.text.strip()))
 
 
-def _answering(kind: AnswerKind | None, figures: list[Found]) -> list[Found]:
+def _answering(kind: AnswerKind | None, figures: list[Found], text: str = "") -> list[Found]:
     """The figures of the kind the question asks for: written as that kind, else plain
-    numbers; any figure but a date or a year when no kind is asked (dates are context)."""
+    numbers; any figure but a date or a year when no kind is asked (dates are context).
+    An area ("6 200 m²") answers only a question about an area."""
     if kind == "date":
         return [f for f in figures if f.kind == "date" or _is_year(f)]
     figures = [f for f in figures if f.kind != "date" and not _is_year(f)]
+    areas = [f for f in figures if _AREA_UNIT.match(text, f.end)]
+    if kind == "area":
+        return areas or figures
+    figures = [f for f in figures if f not in areas] or figures
     if kind is None:
         return figures
     strict, loose = _KINDS.get(kind, (set(), set()))
@@ -209,11 +214,12 @@ def _label(clause: str, shown: str) -> str:
 
 
 def _with_unit_words(text: str, found: Found) -> str:
-    """The figure with what its pattern leaves after it: a glued scale ("€5.2" + "m") and
-    the rate words that follow it ("180 euros" + " per night")."""
+    """The figure with what its pattern leaves after it: a glued scale ("€5.2" + "m"), an
+    area unit ("6 200" + " m²") and the rate words that follow it ("180 euros" + " per night")."""
     end = found.end
-    scale = _GLUED_SCALE.match(text, end)
-    end = scale.end() if scale else end
+    for unit in (_GLUED_SCALE, _AREA_UNIT):
+        glued = unit.match(text, end)
+        end = glued.end() if glued else end
     per = _PER.match(text, end)
     return text[found.start : per.end() if per else end]
 
@@ -226,7 +232,7 @@ def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
         return Fact(candidates=[], statement=" ".join(text.split()))
     asked = _asked_values(question)
     figures = [f for f in extract_figures(text) if f.value not in asked]
-    wanted = _answering(kind, figures) if not (kind is None and _TEXTUAL.search(question)) else []
+    wanted = _answering(kind, figures, text) if not (kind is None and _TEXTUAL.search(question)) else []
     if not wanted:
         return Fact(candidates=[], statement=" ".join(text.split()))
     periods = _respectively(text, wanted)

@@ -147,3 +147,9 @@ def test_a_header_cell_spans_the_empty_cells_after_it_so_its_columns_stay_unsure
 def test_a_defined_term_in_quotes_is_not_the_person_who_answers():
     text = "We maintain a pension plan (“Qualified Plan”) covering all full-time employees."
     assert stated_fact("Who is covered under the pension plan?", quote(text)).picked is None
+
+
+def test_an_area_answers_only_a_question_about_an_area():
+    text = "L'entrepôt couvre une surface de 6 200 m² et dispose de 7 quais de chargement."
+    assert picked("How many loading docks does the Lyon office have?", text) == "7"
+    assert picked("Quelle est la surface de l'entrepôt ?", text) == "6 200 m²"
