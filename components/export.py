@@ -1,10 +1,13 @@
-"""Conversation export as Markdown or JSON, with or without the reasoning trace."""
+"""Conversation export as Markdown or JSON, with or without the reasoning trace. The
+cautions about each answer are in both, with the trace or without it."""
 
 from __future__ import annotations
 
 import json
 
-from components.state import Conversation, Settings
+from components.cautions import turn_cautions
+from components.i18n import t
+from components.state import Conversation, Settings, Turn
 from engine.react.types import ANSWER_TYPES, CANONICAL_LABEL, ReActType
 
 
@@ -37,7 +40,14 @@ def _data_blocks(turn_blocks: list, kind: ReActType) -> list:
     return out
 
 
+def _caution_items(turn: Turn, lang: str) -> list[dict[str, str]]:
+    if turn.cautions is not None:
+        return [c.model_dump() for c in turn.cautions]
+    return [{"kind": "note", "text": text} for text in turn_cautions(turn, lang)]
+
+
 def to_markdown(conversation: Conversation, with_thoughts: bool = False, settings: Settings | None = None) -> str:
+    lang = settings.language if settings is not None else "en"
     lines = [f"# {conversation.title or 'Conversation'}", ""]
     if settings is not None:
         lines += [f"_Theme: {settings.theme or '—'} · language: {settings.language} · detail: {settings.detail}_", ""]
@@ -66,8 +76,12 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False, setting
                     for c in report.citations
                 ],
             ]
-        if report is not None and report.unsupported:
+        if report is not None and report.unsupported and turn.cautions is None:
             lines += ["", f"_Unsupported figures: {', '.join(report.unsupported)}_"]
+        cautions = turn_cautions(turn, lang)
+        if cautions:
+            label = t("caution_label", lang)
+            lines += ["", *[f"> **{label}** {' '.join(text.split())}" for text in cautions]]
         if turn.status in ("stopped", "suspended", "interrupted"):
             lines += ["", f"_({turn.status})_"]
         lines.append("")
@@ -75,6 +89,7 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False, setting
 
 
 def to_json(conversation: Conversation, with_thoughts: bool = False, settings: Settings | None = None) -> str:
+    lang = settings.language if settings is not None else "en"
     turns = []
     for turn in conversation.turns:
         item: dict = {"role": turn.role, "status": turn.status, "created_at": turn.created_at}
@@ -104,6 +119,7 @@ def to_json(conversation: Conversation, with_thoughts: bool = False, settings: S
             )
             item["unsupported"] = list(report.unsupported) if report else []
             item["grounding"] = report.grounding if report else "none"
+            item["cautions"] = _caution_items(turn, lang)
             if with_thoughts:
                 item["blocks"] = [{"type": b.type.value, "content": b.content} for b in blocks]
         turns.append(item)

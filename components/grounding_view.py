@@ -1,13 +1,14 @@
 """How a turn shows its grounding: footnote marks and flags in the answer, one
-expander per footnote opening the quoted passage, and a note for what was not traced."""
+expander per footnote opening the quoted passage, and a warning per caution about the answer."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from components.footnotes import annotate, invented_note, mark, unsupported_note
+from components.footnotes import annotate, escape, invented_note, mark, unsupported_note
 from components.render import Widget, answer_markdown, safe_label
 from engine.grounding import GroundingReport
+from engine.react.run_state import Caution
 
 
 def annotator(answer: str, report: GroundingReport | None, lang: str) -> Callable[[str], str] | None:
@@ -23,16 +24,21 @@ def annotator(answer: str, report: GroundingReport | None, lang: str) -> Callabl
     return apply
 
 
-def grounding_widgets(report: GroundingReport | None, lang: str) -> list[Widget]:
-    if report is None:
-        return []
+def grounding_widgets(report: GroundingReport | None, lang: str, cautions: list[Caution] | None = None) -> list[Widget]:
+    """One expander per footnote, then one warning per caution about the answer.
+
+    What the report says (figures or sources not traced) is worded in the page's language
+    from the report; the engine's other cautions as the run wrote them. ``cautions`` None:
+    a turn stored before cautions, shown with the report's notes."""
     widgets = []
-    for citation in report.citations:
+    for citation in report.citations if report is not None else []:
         where = safe_label(citation.source) + (f" · {safe_label(citation.location)}" if citation.location else "")
         widgets.append(
             Widget("expander", label=f"{mark(citation.n)} {where}", children=[Widget("code", text=citation.quote)])
         )
-    for note in (unsupported_note(report, lang), invented_note(report, lang)):
-        if note:
-            widgets.append(Widget("warning", text=note))
-    return widgets
+    notes = {"unsupported": unsupported_note, "invented": invented_note}
+    if cautions is None:
+        texts = [note(report, lang) for note in notes.values()] if report is not None else []
+    else:  # the notes are markdown already; the run's own texts hold figures and names: escaped
+        texts = [notes[c.kind](report, lang) if c.kind in notes and report else escape(c.text) for c in cautions]
+    return widgets + [Widget("warning", text=text) for text in texts if text]

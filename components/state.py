@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from engine.grounding import GroundingReport
 from engine.react.parser import parse_blocks
-from engine.react.run_state import SuspendedRun
+from engine.react.run_state import Caution, SuspendedRun
 from engine.react.types import ReActBlock
 
 TurnStatus = Literal["running", "answered", "error", "suspended", "replied", "stopped", "interrupted", "replaced"]
@@ -39,6 +39,7 @@ class Turn(BaseModel):
     backend: str = ""
     suspended: SuspendedRun | None = None
     grounding: GroundingReport | None = None
+    cautions: list[Caution] | None = None  # what the analyst must know about the answer (None: a turn stored before)
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     ended_at: str | None = None
 

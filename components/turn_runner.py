@@ -16,6 +16,7 @@ def apply_result(turn: Turn, result: EngineResult) -> None:
     turn.answer = result.answer
     turn.error = result.error
     turn.grounding = result.grounding
+    turn.cautions = list(result.cautions)
     apply_figures(turn, result)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from components.cautions import beside_trace, stored_cautions
 from components.grounding_view import annotator, grounding_widgets
 from components.i18n import plural, t
 from components.render import draw
@@ -112,7 +113,10 @@ def render_turn(turn: Turn, conversation: Conversation, settings: Settings, *, l
             _question_actions(turn, lang)
         return
     tracer_for(turn, settings).replay(turn.content)
-    draw(grounding_widgets(turn.grounding, lang))
+    cautions = stored_cautions(turn)
+    if cautions is not None and settings.show_thoughts:  # the trace shows some as Warning blocks already
+        cautions = beside_trace(turn, cautions)
+    draw(grounding_widgets(turn.grounding, lang, cautions))
     render_question(turn, conversation, lang)
     render_footer(turn, lang)
     if turn.status in ("answered", "error", "stopped", "interrupted"):

@@ -165,6 +165,7 @@ def _run(engine: Any, args: argparse.Namespace, history: list[dict[str, Any]]) -
             "usage": result.usage.model_dump() | {"total_tokens": result.usage.total_tokens},
             "elapsed": round(elapsed, 3),
             **grounding_fields(result.grounding),
+            "cautions": [c.model_dump() for c in result.cautions],
         }
         print(json.dumps(done, ensure_ascii=False), flush=True)
     else:

@@ -54,7 +54,23 @@ def test_jsonl_blocks_and_done_object(fake_server):
     done = lines[-1]
     assert done["status"] == "answered" and done["answer"] == "391" and done["iterations"] == 2
     assert done["usage"]["total_tokens"] > 0 and done["elapsed"] >= 0
+    assert done["grounding"] == "verified" and done["citations"] and done["unsupported"] == []
+    assert done["cautions"] == []  # a traced answer carries no caution
     assert "sk-cli-secret" not in proc.stdout + proc.stderr
+
+
+def test_the_done_object_carries_the_cautions_about_the_answer(fake_server):
+    fake_server.script.extend(
+        [
+            {"tool_calls": [{"id": "k1", "name": "calculator", "arguments": '{"expression": "17*23"}'}]},
+            {"text": "Answer: 17 * 23 = 291"},
+        ]
+    )
+    proc = cli("ask", "What is 17*23?", "--format", "jsonl", env=mistral_env(fake_server))
+    assert proc.returncode == 0, proc.stderr
+    done = jsonl(proc.stdout)[-1]
+    assert done["answer"] == "17 * 23 = 291" and done["unsupported"] == ["291"]  # the existing fields stay
+    assert done["cautions"] == [{"kind": "unsupported", "text": "Not verified: no tool result or document holds 291."}]
 
 
 def test_answer_user_resumes_suspended_runs(fake_server):

@@ -72,3 +72,4 @@ class Quote(BaseModel):
     score: float
     preface: str  # "From travel-policy.md (Hotels):" / "D'après travel-policy.md (Hôtels) :"
     confident: bool = True  # False: the closest passage found, which may not answer the question
+    computed: bool = False  # a tool's computed result ("expression = result"), not a document's words

@@ -245,6 +245,7 @@ def best_quotes(
                 score=round(scored[i].score, 4),
                 preface=_preface(unit, language, scored[i].confident),
                 confident=scored[i].confident,
+                computed=unit.computed and not unit.source,
             )
         )
     return quotes
@@ -253,7 +254,7 @@ def best_quotes(
 def computed_quote(statement: str, evidence: int, tool: str, language: str = "en") -> Quote:
     """A tool's one computed figure with what it is, as the answer."""
     preface = _PREFACE.get(language, _PREFACE["en"])[2].format(tool=tool)
-    return Quote(text=statement, evidence=evidence, source=tool, score=1.0, preface=preface)
+    return Quote(text=statement, evidence=evidence, source=tool, score=1.0, preface=preface, computed=True)
 
 
 def best_quote(question: str, evidence: list[Evidence], embed: Embed | None, *, language: str = "en") -> Quote | None:

@@ -294,7 +294,7 @@ class ReActEngine:
 
     def _grounded(self, answer: str, state: RunState, writer: StreamWriter) -> str:
         """Check the answer against the evidence; a small model's failing answer becomes a
-        Draft, and the evidence, quoted, becomes the Answer."""
+        Draft, and the fact the evidence states becomes the Answer. The cautions go with it."""
         small = self.llm.abilities.small
         embed = self.context.embed if small else None
         checked = review(
@@ -302,6 +302,7 @@ class ReActEngine:
             detail=self.config.detail, index=self._evidence,
         )  # fmt: skip
         self.result.answer, self.result.grounding = checked.answer, checked.report
+        self.result.cautions = checked.cautions
         return replacement_text(checked, writer)
 
     def _apply_user_reply(self, state: RunState, writer: StreamWriter, suspended: SuspendedRun, answer: str) -> str:

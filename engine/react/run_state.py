@@ -43,6 +43,17 @@ class SuspendedRun(BaseModel):
     call_id: str
 
 
+CautionKind = Literal["replaced", "unsupported", "invented", "unsure", "several", "filter", "not_found"]
+
+
+class Caution(BaseModel):
+    """Something the analyst must know about the answer, shown wherever the answer is
+    (with the trace hidden too). Derived once, by ``review``, from the answer's check."""
+
+    kind: CautionKind
+    text: str  # in the answer's language
+
+
 class EngineResult(BaseModel):
     status: Status = "answered"
     answer: str = ""
@@ -56,3 +67,4 @@ class EngineResult(BaseModel):
     suspended: SuspendedRun | None = None
     backend: str = ""
     grounding: GroundingReport | None = None  # the answer's figures traced to the evidence, or flagged
+    cautions: list[Caution] = Field(default_factory=list)  # what the analyst must know about the answer

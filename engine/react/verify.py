@@ -1,56 +1,72 @@
 """After the answer: every figure checked against this run's evidence. A small model's
-answer that fails the check is replaced, visibly, by a quote of the evidence.
+answer that fails the check is replaced, visibly, by the fact the evidence states: the
+figure the question asks for first, on one line, the passage behind its footnote.
 
 The model's answer is never altered silently: when it is replaced, the stream keeps it
-as a Draft with the reason, and the quote follows as the Answer."""
+as a Draft with the reason, and the fact follows as the Answer. Every caution about the
+answer (replaced, unsupported, not sure, not found, a filter the plan ignored) is listed
+once in ``Review.cautions``, which the stored turn, the CLI and the exports carry."""
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
 from engine.grounding.answer_kinds import answer_kind, fit, names_in
 from engine.grounding.evidence_index import EvidenceIndex
+from engine.grounding.facts import cite_passage
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
+from engine.react.fact_answer import fact_answer
+from engine.react.run_state import Caution, CautionKind
 from engine.react.step import Observation, ObservationStatus, Step, observations
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
 
 Embed = Callable[[list[str]], object]
-QUOTES_BY_DETAIL = {"brief": 1, "normal": 1, "detailed": 3}  # how much evidence an evidence answer quotes
+QUOTES_BY_DETAIL = {"brief": 1, "normal": 1, "detailed": 3}  # passages a detailed evidence answer quotes
 
 _REASONS = {
     "en": {
         "unsupported": "This draft states figures that no tool result or document holds ({figures}); "
-        "the answer below quotes the evidence instead.",
+        "the answer below states what the evidence holds instead.",
         "invented": "This draft cites sources this run never returned ({sources}); "
-        "the answer below quotes the evidence instead.",
-        "ignored": "This draft does not use the evidence that was found; the answer below quotes it instead.",
+        "the answer below states what the evidence holds instead.",
+        "ignored": "This draft does not use the evidence that was found; the answer below states what it holds.",
         "disagrees": "This draft does not state the fact of the passage that best answers the question; "
-        "the answer below quotes that passage instead.",
+        "the answer below states it.",
         "contradicts": "This draft does not give the computed result ({result}); the answer below states it.",
         "unsure": "Not verified: this is the closest passage found, and it may not answer the question. "
         "Check it in the source.",
         "unsure_period": "Not verified: this computation does not filter on the period the question names; "
         "check that the table holds only that period.",
+        "several": "Not verified: the passage holds several figures and the question does not say which one; "
+        "check the candidates in the source.",
+        "not_found": "Not found: the sources searched do not answer this question.",
+        "answer_unsupported": "Not verified: no tool result or document holds {figures}.",
+        "answer_invented": "Not verified: the answer cites sources this run never returned ({sources}).",
     },
     "fr": {
         "unsupported": "Ce brouillon donne des chiffres qu'aucun résultat ni document ne contient ({figures}) ; "
-        "la réponse ci-dessous cite les éléments trouvés.",
+        "la réponse ci-dessous donne ce que contiennent les éléments trouvés.",
         "invented": "Ce brouillon cite des sources que cette recherche n'a jamais renvoyées ({sources}) ; "
-        "la réponse ci-dessous cite les éléments trouvés.",
-        "ignored": "Ce brouillon n'utilise pas les éléments trouvés ; la réponse ci-dessous les cite.",
+        "la réponse ci-dessous donne ce que contiennent les éléments trouvés.",
+        "ignored": "Ce brouillon n'utilise pas les éléments trouvés ; la réponse ci-dessous donne ce qu'ils contiennent.",
         "disagrees": "Ce brouillon ne donne pas le fait du passage qui répond le mieux à la question ; "
-        "la réponse ci-dessous cite ce passage.",
+        "la réponse ci-dessous le donne.",
         "contradicts": "Ce brouillon ne donne pas le résultat calculé ({result}) ; la réponse ci-dessous l'indique.",
         "unsure": "Non vérifié : c'est le passage le plus proche trouvé, qui ne répond peut-être pas à la question. "
         "Vérifiez-le dans la source.",
         "unsure_period": "Non vérifié : ce calcul ne filtre pas sur la période que nomme la question ; "
         "vérifiez que la table ne contient que cette période.",
+        "several": "Non vérifié : le passage contient plusieurs chiffres et la question ne dit pas lequel ; "
+        "vérifiez les candidats dans la source.",
+        "not_found": "Introuvable : les sources consultées ne répondent pas à cette question.",
+        "answer_unsupported": "Non vérifié : aucun résultat ni document ne contient {figures}.",
+        "answer_invented": "Non vérifié : la réponse cite des sources que cette recherche n'a jamais renvoyées "
+        "({sources}).",
     },
 }
 
@@ -59,7 +75,35 @@ class Review(BaseModel):
     report: GroundingReport
     answer: str  # the answer the run ends with
     draft_reason: str | None = None  # set when the model's answer was replaced
-    unsure: str | None = None  # a warning when the quote that replaced it may not answer the question
+    unsure: str | None = None  # a warning when the fact that replaced it may not answer the question
+    cautions: list[Caution] = Field(default_factory=list)  # about ``answer``: from the fields above and the report
+
+
+def _cautions(review: Review, reasons: dict[str, str], unsure_kind: CautionKind = "unsure") -> list[Caution]:
+    """The cautions about the answer, from this review alone: what the stream shows as a
+    Draft or Warning, and what the check found in the answer that stands."""
+    out: list[Caution] = []
+    if review.draft_reason:
+        out.append(Caution(kind="replaced", text=review.draft_reason))
+    if review.unsure:
+        out.append(Caution(kind=unsure_kind, text=review.unsure))
+    report = review.report
+    if report.grounding == "not_found":
+        out.append(Caution(kind="not_found", text=reasons["not_found"]))
+    if report.unsupported:
+        out.append(
+            Caution(
+                kind="unsupported", text=reasons["answer_unsupported"].format(figures=", ".join(report.unsupported))
+            )
+        )
+    if report.invented_sources:
+        sources = ", ".join(report.invented_sources)
+        out.append(Caution(kind="invented", text=reasons["answer_invented"].format(sources=sources)))
+    return out
+
+
+def _reviewed(review: Review, reasons: dict[str, str], unsure_kind: CautionKind = "unsure") -> Review:
+    return review.model_copy(update={"cautions": _cautions(review, reasons, unsure_kind)})
 
 
 def evidence_of(steps: list[Step]) -> list[Evidence]:
@@ -142,9 +186,9 @@ def review(
     check only looks the answer's figures up."""
     evidence = index.evidence if index is not None else evidence_of(steps)
     report = check_answer(answer, question, evidence, index=index)
-    if not small:
-        return Review(report=report, answer=answer)
     reasons = _REASONS.get(language, _REASONS["en"])
+    if not small:
+        return _reviewed(Review(report=report, answer=answer), reasons)
     computation = _engine_computation(steps)
     reason = _why_replace(answer, report, evidence, question, reasons, computation)
     stated = computation.statement if computation is not None else None  # the engine computed what is asked
@@ -156,19 +200,24 @@ def review(
     if reason is None and quotes and not _agrees(answer, report, quotes[0]):
         reason = reasons["disagrees"]
     if reason is None:
-        return Review(report=report, answer=answer)
+        return _reviewed(Review(report=report, answer=answer), reasons)
     if not quotes:
         text = not_found_message(question, evidence, language)
         checked = check_answer(text, question, evidence)
-        return Review(report=checked.model_copy(update={"grounding": "not_found"}), answer=text, draft_reason=reason)
-    if detail == "brief":
-        quotes = [quotes[0].model_copy(update={"text": first_sentence(quotes[0].text)})]
-    text = "\n\n".join(_quoted(q) for q in quotes)
-    checked = check_answer(text, question, evidence, ignore=[f for q in quotes for f in _preface_figures(q.preface)])
-    unsure = None if quotes[0].confident else reasons["unsure_period" if stated else "unsure"]
-    return Review(
-        report=checked.model_copy(update={"grounding": "quoted"}), answer=text, draft_reason=reason, unsure=unsure
+        review = Review(report=checked.model_copy(update={"grounding": "not_found"}), answer=text, draft_reason=reason)
+        return _reviewed(review, reasons)
+    stated_answer = fact_answer(question, quotes, language, detail)
+    checked = check_answer(stated_answer.text, question, evidence, ignore=stated_answer.ignore)
+    checked = cite_passage(checked, quotes[0], stated_answer.fact, len(stated_answer.text.split("\n", 1)[0]))
+    kind: CautionKind = "several" if stated_answer.fact.several else "filter" if stated else "unsure"
+    doubt = stated_answer.fact.several or not quotes[0].confident
+    review = Review(
+        report=checked.model_copy(update={"grounding": "quoted"}),
+        answer=stated_answer.text,
+        draft_reason=reason,
+        unsure=reasons["unsure_period" if kind == "filter" else kind] if doubt else None,
     )
+    return _reviewed(review, reasons, kind)
 
 
 def _agrees(answer: str, report: GroundingReport, quote: Quote) -> bool:
@@ -181,24 +230,6 @@ def _agrees(answer: str, report: GroundingReport, quote: Quote) -> bool:
         return bool(quoted & {f.value for f in report.figures})
     names = names_in(quote.text)
     return not names or bool(names & names_in(answer))
-
-
-def _quoted(quote: Quote) -> str:
-    lines = "\n".join(f"> {line}" if line.strip() else ">" for line in quote.text.splitlines())
-    return f"{quote.preface}\n\n{lines}"
-
-
-def first_sentence(text: str) -> str:
-    """The first sentence of a quote (a brief answer), or the quote when it is one sentence or a row."""
-    match = re.search(r"(?<=[.!?])\s+(?=[A-ZÀ-Ý])", text)
-    return text[: match.start()] if match and "\n" not in text[: match.start()] else text
-
-
-def _preface_figures(preface: str) -> list[str]:
-    """Figures inside a preface (a file name such as report-2025.md) are not claims."""
-    from engine.grounding.figures import extract_figures
-
-    return [f.text for f in extract_figures(preface)]
 
 
 def replacement_text(checked: Review, writer: StreamWriter) -> str:

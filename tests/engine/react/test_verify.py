@@ -1,5 +1,6 @@
 """Every answer is checked against this run's evidence; a small model's failing answer
-is replaced, visibly, by a quote of the evidence."""
+is replaced, visibly, by the fact the evidence states (the figure first, one line, the
+passage behind its footnote), and every caution about the answer is recorded."""
 
 from engine.react.parser import parse_blocks
 from engine.react.types import ANSWER_TYPES, ReActType
@@ -39,7 +40,7 @@ def test_a_small_model_wrong_figure_is_replaced_by_the_computed_result():
     engine = make_engine([call("calculator", {"expression": "17 * 23"}), "Thought: done\nAnswer: 17 * 23 = 291."])
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "What is 17 * 23?")
-    assert engine.result.answer.endswith("17 * 23 = 391")
+    assert engine.result.answer == "391 = 17 * 23 (computed with calculator)"  # the result first, then its derivation
     assert "291" not in engine.result.answer
     assert blocks(text, ReActType.DRAFT) == ["17 * 23 = 291."]  # the replaced answer stays visible, marked
     assert "391" in blocks(text, ReActType.WARNING)[-1]  # with the reason: the computed result it left out
@@ -71,12 +72,18 @@ def test_a_small_model_with_nothing_that_fits_says_it_could_not_find_it():
     assert "travel/policy.md" in engine.result.answer  # says what it searched
 
 
-def test_a_french_preface_keeps_the_quote_in_its_language():
+def test_a_french_answer_states_the_fact_and_its_cautions_in_french():
     engine = make_engine(["Answer: 999 euros."], tools=[*general_toolkit(), docs_tool()], language="fr")
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     run(engine, "What is the hotel cap per night in Paris?")
-    assert engine.result.answer.startswith("D'après travel/policy.md")
-    assert "180 euros per night" in engine.result.answer
+    assert engine.result.answer == "180 euros per night [travel/policy.md, Hotels]"  # the passage's own words
+    assert [c.kind for c in engine.result.cautions] == ["replaced"]
+    assert engine.result.cautions[0].text.startswith("Ce brouillon donne des chiffres")
+    detailed = make_engine(["Answer: 999 euros."], tools=[*general_toolkit(), docs_tool()], language="fr")
+    detailed.config = detailed.config.model_copy(update={"detail": "detailed"})
+    detailed.llm.abilities = detailed.llm.abilities.model_copy(update={"small": True})
+    run(detailed, "What is the hotel cap per night in Paris?")
+    assert detailed.result.answer.split("\n\n")[1] == "D'après travel/policy.md (Hotels) :"  # the quote, prefaced
 
 
 def test_an_invented_source_is_flagged():
@@ -95,7 +102,7 @@ def test_a_small_model_computation_question_starts_with_the_engine_computing_it(
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "What is 17% of 2,340?")
     assert blocks(text, ReActType.OBSERVATION)[0] == "397.8"  # the engine's own calculator call
-    assert engine.result.answer.endswith("17 / 100 * 2340 = 397.8")
+    assert engine.result.answer.startswith("397.8 = 17 / 100 * 2340")
     assert blocks(text, ReActType.DRAFT) == ["17 % 2340 = 17."]
 
 
@@ -108,8 +115,10 @@ def test_a_quote_that_may_not_answer_says_so_and_warns():
     text = run(engine, "Who manages the Lyon site?")
     answer = engine.result.answer
     assert "108" not in answer and "Solène Marchetti" in answer  # the sentence with a name answers "who"
-    assert answer.startswith("Not sure: the closest passage I found, in travel/policy.md")
+    assert answer == "Not sure: Solène Marchetti [travel/policy.md, Hotels]"  # the name first, the doubt said
     assert "closest passage" in blocks(text, ReActType.WARNING)[-1]
+    assert [c.kind for c in engine.result.cautions] == ["replaced", "unsure"]
+    assert engine.result.cautions[1].text == blocks(text, ReActType.WARNING)[-1]  # one text, trace and record
     assert [b for b in parse_blocks(text) if b.type in ANSWER_TYPES][-1].content == answer
 
 
@@ -117,8 +126,9 @@ def test_a_close_quote_of_the_right_kind_is_stated_without_doubt():
     engine = make_engine(["Thought: done\nAnswer: 12 * 9 = 108."], tools=[*general_toolkit(), docs_tool()])
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "What is the hotel cap per night in Paris?")
-    assert engine.result.answer.startswith("From travel/policy.md (Hotels):")
+    assert engine.result.answer == "180 euros per night [travel/policy.md, Hotels]"
     assert not any("closest passage" in w for w in blocks(text, ReActType.WARNING))
+    assert [c.kind for c in engine.result.cautions] == ["replaced"]
 
 
 def test_a_small_model_table_question_starts_with_the_engine_query_and_states_its_result(tmp_path):
@@ -141,7 +151,7 @@ def test_a_small_model_table_question_starts_with_the_engine_query_and_states_it
     text = run(engine, "What is the total number of pallets shipped by the Gdansk warehouse?")
     assert blocks(text, ReActType.ACTION)[0] == "aggregate_table"  # the engine's own query, before the model
     assert engine.result.answer == (
-        "Computed with aggregate_table:\n\n> sum of pallets_shipped in shipments where warehouse = Gdansk = 4445"
+        "4445 = sum of pallets_shipped in shipments where warehouse = Gdansk (computed with aggregate_table)"
     )
     assert blocks(text, ReActType.DRAFT) == ["Gdansk shipped 1949 pallets."]
 
@@ -158,8 +168,9 @@ def test_a_table_total_that_ignores_the_period_asked_is_not_stated_as_sure(tmp_p
     )
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "What is the total number of pallets shipped by Gdansk in February 2025?")
-    assert engine.result.answer.endswith("where warehouse = Gdansk = 4445")  # what was computed, said plainly
+    assert engine.result.answer.startswith("4445 = sum of pallets_shipped")  # what was computed, said plainly
     assert "does not filter on the period" in blocks(text, ReActType.WARNING)[-1]
+    assert [c.kind for c in engine.result.cautions] == ["replaced", "filter"]  # the filter it ignored, on record
 
 
 def test_a_small_model_answer_without_the_kind_asked_for_is_replaced():
@@ -181,3 +192,108 @@ def test_a_small_model_figure_from_the_wrong_sentence_is_replaced():
     text = run(engine, "What is the meal allowance per day?")
     assert blocks(text, ReActType.DRAFT) == ["The meal allowance is 180 euros."]
     assert "35 euros per day" in engine.result.answer and "180" not in engine.result.answer
+
+
+REVENUE = (
+    "Revenue by segment, in EUR thousand.\n\n"
+    "| Segment | 2019 | 2018 |\n|---|---|---|\n| Software | 1,950 | 1,538 |\n| Hardware | 820 | 905 |"
+)
+
+
+def small_engine(script, text, **config):
+    engine = make_engine(script, tools=[*general_toolkit(), docs_tool(text)], **config)
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    return engine
+
+
+def test_a_row_with_several_years_when_the_question_names_none_is_not_sure_with_labelled_candidates():
+    engine = small_engine(["Answer: Software revenue was 999."], REVENUE)
+    text = run(engine, "What was the revenue of the Software segment?")
+    answer = engine.result.answer
+    assert answer == (
+        "Not sure which figure answers this: 1,950 (Software, 2019); 1,538 (Software, 2018) [travel/policy.md, Hotels]"
+    )
+    assert [c.kind for c in engine.result.cautions] == ["replaced", "several"]
+    assert "several figures" in blocks(text, ReActType.WARNING)[-1]  # in the trace, and on record
+    assert not engine.result.grounding.unsupported
+
+
+def test_the_year_the_question_names_picks_the_cell_and_its_footnote_opens_the_row():
+    engine = small_engine(["Answer: Software revenue was 999."], REVENUE)
+    run(engine, "What was the revenue of the Software segment in 2019?")
+    report = engine.result.grounding
+    assert engine.result.answer == "1,950 (Software, 2019) [travel/policy.md, Hotels]"  # one line, the figure first
+    assert "\n" not in engine.result.answer and ">" not in engine.result.answer  # no quote as the body
+    figure = next(f for f in report.figures if f.text == "1,950")
+    cited = report.citations[figure.citation - 1]
+    assert "Software" in cited.quote and "1,538" in cited.quote  # the row is behind the footnote
+    assert [c.kind for c in engine.result.cautions] == ["replaced"]
+
+
+def test_a_sentence_with_three_amounts_and_no_year_asked_lists_them_all():
+    notes = "Marketing. The events budget was EUR 120,000 in 2023, EUR 95,000 in 2022 and EUR 80,000 in 2021."
+    engine = small_engine(["Answer: The budget is 4,7 M€."], notes)
+    run(engine, "What is the events budget?")
+    answer = engine.result.answer
+    assert answer.startswith("Not sure which figure answers this: EUR 120,000 (")
+    assert "EUR 95,000 (in 2022)" in answer and "EUR 80,000 (in 2021)" in answer
+    assert "several" in [c.kind for c in engine.result.cautions]
+    pinned = small_engine(["Answer: The budget is 4,7 M€."], notes)
+    run(pinned, "What was the events budget in 2022?")
+    assert pinned.result.answer == "EUR 95,000 [travel/policy.md, Hotels]"
+    assert "several" not in [c.kind for c in pinned.result.cautions]
+
+
+def test_the_detail_level_changes_quoted_and_computed_answers():
+    answers = {}
+    for detail in ("brief", "normal", "detailed"):
+        engine = small_engine(["Thought: done\nAnswer: 12 * 9 = 108."], POLICY, detail=detail)
+        run(engine, "What is the hotel cap per night in Paris?")
+        answers[detail] = engine.result.answer
+    assert answers["brief"] == "180 euros per night"
+    assert answers["normal"] == "180 euros per night [travel/policy.md, Hotels]"
+    assert answers["detailed"].startswith(answers["normal"] + "\n\nFrom travel/policy.md (Hotels):\n\n> ")
+    assert "The hotel cap in Paris is 180 euros per night." in answers["detailed"]
+    computed = {}
+    for detail in ("brief", "normal", "detailed"):
+        engine = make_engine([call("calculator", {"expression": "17 * 23"}), "Answer: 17 * 23 = 291."], detail=detail)
+        engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+        run(engine, "What is 17 * 23?")
+        computed[detail] = engine.result.answer
+        assert not engine.result.grounding.unsupported
+    assert computed["brief"] == "391"
+    assert computed["normal"] == "391 = 17 * 23 (computed with calculator)"
+    assert computed["detailed"].startswith(computed["normal"] + "\n\nComputed with calculator:")
+
+
+def test_a_large_model_unsupported_figure_is_a_caution_on_record():
+    engine = make_engine([call("calculator", {"expression": "17 * 23"}), "Thought: done\nAnswer: 17 * 23 = 291."])
+    run(engine, "What is 17 * 23?")
+    assert engine.result.answer == "17 * 23 = 291."  # kept as written
+    assert [c.model_dump() for c in engine.result.cautions] == [
+        {"kind": "unsupported", "text": "Not verified: no tool result or document holds 291."}
+    ]
+    clean = make_engine([call("calculator", {"expression": "17 * 23"}), "Thought: done\nAnswer: 17 * 23 = 391."])
+    run(clean, "What is 17 * 23?")
+    assert clean.result.cautions == []  # a right answer is not flagged
+
+
+def test_not_found_is_a_caution_on_record():
+    empty = docs_tool("Office hours. The office opens at nine.")
+    engine = make_engine(["Answer: The budget is 4,7 M€."], tools=[*general_toolkit(), empty], language="fr")
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "What is the 2026 marketing budget?")
+    assert [c.kind for c in engine.result.cautions] == ["replaced", "not_found"]
+    assert engine.result.cautions[-1].text.startswith("Introuvable")
+
+
+def test_the_footnote_opens_the_row_the_figure_was_picked_from_not_another_row_holding_it():
+    table = (
+        "Revenue.\n\n| Segment | 2019 | 2018 |\n|---|---|---|\n| Hardware | 1,538 | 905 |\n| Software | 1,950 | 1,538 |"
+    )
+    engine = small_engine(["Answer: Software revenue was 999."], table)
+    run(engine, "What was the revenue of the Software segment in 2018?")
+    report = engine.result.grounding
+    assert engine.result.answer == "1,538 (Software, 2018) [travel/policy.md, Hotels]"
+    assert [c.quote for c in report.citations] == ["| Segment | 2019 | 2018 |\n| Software | 1,950 | 1,538 |"]
+    assert [f.citation for f in report.figures] == [1]

@@ -1,0 +1,338 @@
+"""The fact an evidence answer states first: the figure the question asks for, picked
+from the passage or row that best answers it, with what it is.
+
+A small model's failing answer is replaced by the evidence. Quoting a whole row or a
+sentence with three amounts leaves the analyst to find the figure, so the answer
+states the one figure that answers, and the passage sits behind its footnote. When
+the passage holds several figures that could answer and the question does not pin one
+down (by the year it names, the kind of figure it asks for, or the words of the clause
+that holds it), every candidate is listed with its label and the answer says it is not
+sure which one answers.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+
+from pydantic import BaseModel
+
+from engine.grounding.answer_kinds import AnswerKind, answer_kind, fold, names_in, years_named
+from engine.grounding.figures import Found, extract_figures
+from engine.grounding.models import Citation, GroundingReport, Quote
+from engine.grounding.quotes import words
+
+MAX_LABEL_WORDS = 8
+MAX_CANDIDATES = 6  # listed in a "not sure" answer; more are cut (the passage is behind the footnote)
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_PER = re.compile(r"\s*(?:/\s*[^\W\d]+|\s(?:per|par|a|an|each|chaque|by|for\s+each)\s+[^\W\d]+)", re.IGNORECASE)
+_CLAUSE_CUT = re.compile(
+    r";|:\s|,\s|\s[–—-]\s|\(|\)|\b(?:and|while|whereas|but|against|compared\s+with|versus|vs|et|mais|alors\s+que|"
+    r"contre|tandis\s+que)\b",
+    re.IGNORECASE,
+)
+_GLUED_SCALE = re.compile(r"(?:bn|mn|[mkMK])(?![^\W\d_])")
+_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+# The figure kinds that answer each kind of question: first those written as that kind,
+# else plain numbers (a report table writes "163,047" under "in thousands of euros").
+_KINDS: dict[str, tuple[set[str], set[str]]] = {
+    "duration": ({"duration"}, {"number"}),
+    "percent": ({"percent"}, {"number"}),
+    "amount": ({"amount"}, {"number"}),
+    "count": ({"number"}, {"duration", "amount"}),
+}
+# Questions about a reason, a method or a composition: a figure in the passage is not their answer.
+_TEXTUAL = re.compile(
+    r"^\W*(?:why|pourquoi)\b|\bwhat (?:caused|led|drove|explains?|were the reasons?|is the reason|was the reason)\b"
+    r"|\b(?:reasons?|raisons?|comprised?|comprise of|consist of|method|methode)\b|\bhow (?:is|are|was|were) .+ "
+    r"(?:determined|calculated|measured|defined|computed|recognized|recognised)\b",
+    re.IGNORECASE,
+)
+_ASKS_CHANGE = re.compile(r"%|\b(?:percent\w*|pourcent\w*|change|variation|growth|croissance)\b", re.IGNORECASE)
+_CHANGE_COLUMN = re.compile(r"%|\b(?:change|variation|growth)\b", re.IGNORECASE)
+_DEFINED_TERM = re.compile(r"[“\"«(][^”\"»()]{0,80}[”\"»)]")  # ("Qualified Plan"): a defined term, not a person
+_AREA_UNIT = re.compile(r"\s?(?:m²|m2\b|sq\.? ?(?:ft|m)\b|square (?:metres|meters|feet)\b|hectares?\b|ha\b|km²)")
+_RESPECTIVELY = re.compile(r"\brespectively\b|\brespectivement\b", re.IGNORECASE)
+
+
+class Candidate(BaseModel):
+    """A figure that could answer, as the evidence writes it, with what it is."""
+
+    text: str  # "180 euros per night", "1,950"
+    label: str = ""  # "Software, 2019" (row label and column), or the words around it in its sentence
+    figure: str = ""  # the figure alone, as extract_figures reads it ("180 euros")
+
+
+class Fact(BaseModel):
+    """What the best passage states for the question: one figure, several, or a text fact."""
+
+    candidates: list[Candidate]
+    statement: str = ""  # no figure answers: the passage itself (a name, a rule), one line
+
+    @property
+    def picked(self) -> Candidate | None:
+        return self.candidates[0] if len(self.candidates) == 1 else None
+
+    @property
+    def several(self) -> bool:
+        return len(self.candidates) > 1
+
+
+def _is_year(found: Found) -> bool:
+    return found.kind == "number" and bool(_YEAR.fullmatch(found.text.strip()))
+
+
+def _answering(kind: AnswerKind | None, figures: list[Found], text: str = "") -> list[Found]:
+    """The figures of the kind the question asks for: written as that kind, else plain
+    numbers; any figure but a date or a year when no kind is asked (dates are context).
+    An area ("6 200 m²") answers only a question about an area."""
+    if kind == "date":
+        return [f for f in figures if f.kind == "date" or _is_year(f)]
+    figures = [f for f in figures if f.kind != "date" and not _is_year(f)]
+    areas = [f for f in figures if _AREA_UNIT.match(text, f.end)]
+    if kind == "area":
+        return areas or figures
+    figures = [f for f in figures if f not in areas] or figures
+    if kind is None:
+        return figures
+    strict, loose = _KINDS.get(kind, (set(), set()))
+    return [f for f in figures if f.kind in strict] or [f for f in figures if f.kind in loose]
+
+
+def _asked_values(question: str) -> set[str]:
+    return {f.value for f in extract_figures(question)}
+
+
+def _words(text: str) -> set[str]:
+    return words(text)  # the stemming that ranks the quotes picks their figure
+
+
+def row_cells(text: str) -> tuple[list[str], list[str]] | None:
+    """(header cells, row cells) of a table-row unit ("header\\nrow"), or None for a sentence."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if len(lines) != 2:
+        return None
+    for sep in ("\t", "|", ";", ","):
+        if sep in lines[0]:
+            header, row = (_split(line, sep) for line in lines)
+            if sep == "|" and len(header) == len(row) and not (header[0] or row[0] or header[-1] or row[-1]):
+                header, row = header[1:-1], row[1:-1]  # a Markdown row's outer bars
+            if len(header) == len(row) and len(row) > 1:
+                return _spanned(header), row
+    return None
+
+
+def _split(line: str, sep: str) -> list[str]:
+    if sep == "|":
+        return [c.strip() for c in line.strip().split("|")]
+    return [c.strip() for c in next(csv.reader([line], delimiter=sep, skipinitialspace=True))]
+
+
+def _spanned(header: list[str]) -> list[str]:
+    """A header cell spanning the empty cells to its right ("Fiscal 2019", "", "Fiscal 2018", "")."""
+    out, last = [], ""
+    for i, cell in enumerate(header):
+        last = cell or (last if i else "")
+        out.append(last)
+    return out
+
+
+def _cell_figure(cell: str) -> Found | None:
+    """The figure a cell holds when the cell is that figure (a "1,950" cell, not a "Q3 2025 note")."""
+    figures = extract_figures(cell)
+    if len(figures) != 1:
+        return None
+    rest = cell.replace(figures[0].text, "", 1)
+    return figures[0] if not any(c.isalpha() for c in rest.replace("(", "").replace(")", "")) else None
+
+
+def _row_fact(question: str, header: list[str], row: list[str], kind: AnswerKind | None) -> Fact:
+    asked = _asked_values(question)
+    cells = [_cell_figure(cell) for cell in row]
+    answering = {id(f) for f in _answering(kind, [f for f in cells if f is not None and f.value not in asked])}
+    wanted = [i for i, f in enumerate(cells) if f is not None and id(f) in answering]
+    if kind != "percent" and not _ASKS_CHANGE.search(question):  # a "% Change" column answers only that
+        wanted = [i for i in wanted if not _CHANGE_COLUMN.search(header[i])] or wanted
+    labels = [row[i] for i in range(len(row)) if i not in wanted and _is_label(row[i], first=i == 0)]
+    wanted = _pin_row(question, header, wanted)
+    candidates = [
+        Candidate(
+            text=row[i],
+            figure=cells[i].text if cells[i] is not None else row[i],
+            label=", ".join([*labels, header[i]] if header[i] else labels),
+        )
+        for i in wanted
+    ]
+    return Fact(candidates=candidates[:MAX_CANDIDATES], statement="" if candidates else ", ".join(row))
+
+
+def _is_label(cell: str, first: bool) -> bool:
+    """The row's own label, or a cell that names it (a place, a month), not "n/a" or "—"."""
+    if not cell:
+        return False
+    return first or sum(c.isalpha() for c in cell) >= 4 or any(f.kind == "date" for f in extract_figures(cell))
+
+
+def _pin_row(question: str, header: list[str], wanted: list[int]) -> list[int]:
+    """The columns the question names: by its years, else by the words of the column header."""
+    if len(wanted) < 2:
+        return wanted
+    years = years_named(question)
+    if years:
+        named = [i for i in wanted if any(y in header[i] for y in years)]
+        if named:
+            wanted = named
+    if len(wanted) > 1:
+        asked = _words(question)
+        overlap = {i: len(_words(header[i]) & asked) for i in wanted}
+        best = max(overlap.values())
+        if best and sum(1 for v in overlap.values() if v == best) == 1:
+            wanted = [i for i in wanted if overlap[i] == best]
+    return wanted
+
+
+def _clause(text: str, found: Found) -> str:
+    """The clause of ``text`` that holds ``found``: between the cuts (commas, "and", brackets) around it."""
+    start = 0
+    for cut in _CLAUSE_CUT.finditer(text):
+        if cut.end() <= found.start:
+            start = cut.end()
+        elif cut.start() >= found.end:
+            return text[start : cut.start()]
+    return text[start:]
+
+
+def _label(clause: str, shown: str) -> str:
+    """The words of ``clause`` around the figure ``shown`` (at most MAX_LABEL_WORDS, nearest first)."""
+    at = clause.find(shown)
+    before = _WORD.findall(clause[: max(at, 0)])
+    after = _WORD.findall(clause[at + len(shown) :] if at >= 0 else "")
+    keep_after = after[: MAX_LABEL_WORDS // 2]
+    keep_before = before[-(MAX_LABEL_WORDS - len(keep_after)) :] if before else []
+    return " ".join([*keep_before, "…", *keep_after]).strip(" …") if keep_before or keep_after else ""
+
+
+def _with_unit_words(text: str, found: Found) -> str:
+    """The figure with what its pattern leaves after it: a glued scale ("€5.2" + "m"), an
+    area unit ("6 200" + " m²") and the rate words that follow it ("180 euros" + " per night")."""
+    end = found.end
+    for unit in (_GLUED_SCALE, _AREA_UNIT):
+        glued = unit.match(text, end)
+        end = glued.end() if glued else end
+    per = _PER.match(text, end)
+    return text[found.start : per.end() if per else end]
+
+
+def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
+    if kind == "person":
+        names = sorted(names_in(_DEFINED_TERM.sub(" ", text)) - names_in(question))
+        if len(names) == 1:
+            return Fact(candidates=[Candidate(text=names[0])])
+        return Fact(candidates=[], statement=" ".join(text.split()))
+    asked = _asked_values(question)
+    figures = [f for f in extract_figures(text) if f.value not in asked]
+    wanted = _answering(kind, figures, text) if not (kind is None and _TEXTUAL.search(question)) else []
+    if not wanted:
+        return Fact(candidates=[], statement=" ".join(text.split()))
+    periods = _respectively(text, wanted)
+    clauses = {id(f): periods.get(id(f)) or _clause(text, f) for f in wanted}
+    wanted = _pin_sentence(question, wanted, clauses)
+    shown = [_with_unit_words(text, f) for f in wanted]
+    if len(wanted) == 1:  # the question says what it is: no label needed
+        return Fact(candidates=[Candidate(text=shown[0], figure=wanted[0].text)])
+    candidates = [
+        Candidate(text=s, figure=f.text, label=periods.get(id(f)) or _label(clauses[id(f)], s))
+        for f, s in zip(wanted, shown, strict=True)
+    ]
+    return Fact(candidates=candidates[:MAX_CANDIDATES])
+
+
+def _respectively(text: str, wanted: list[Found]) -> dict[int, str]:
+    """ "$5.7m, $3.8m and $3.1m in 2019, 2018 and 2017, respectively": each figure's year."""
+    if len(wanted) < 2 or not _RESPECTIVELY.search(text):
+        return {}
+    taken = {id(f) for f in wanted}
+    periods = [f for f in extract_figures(text) if id(f) not in taken and (f.kind == "date" or _is_year(f))]
+    periods = [f for f in periods if f.start >= wanted[-1].end] or [f for f in periods if f.end <= wanted[0].start]
+    years = [_YEAR.search(f.value or f.text) for f in periods]
+    if len(years) != len(wanted) or not all(years):
+        return {}
+    return {id(f): year.group(0) for f, year in zip(wanted, years, strict=True)}
+
+
+def _pin_sentence(question: str, wanted: list[Found], clauses: dict[int, str]) -> list[Found]:
+    """The figures the question names: in a clause about its year, else in the clause that
+    alone shares the most of its words."""
+    if len(wanted) < 2:
+        return wanted
+    years = years_named(question)
+    if years:
+        named = [f for f in wanted if all(y in clauses[id(f)] for y in years)]
+        if named:
+            wanted = named
+    if len(wanted) > 1:
+        asked = _words(question)
+        own = {id(f): _clause_words(clauses[id(f)]) for f in wanted}
+        overlap = {id(f): len(own[id(f)] & asked) for f in wanted}
+        best = max(overlap.values())
+        top = [f for f in wanted if overlap[id(f)] == best]
+        # "€4.8m in 2018" after "Revenue was €5.2m in 2019" continues the same subject: no pin.
+        others_elsewhere = all(own[id(f)] - asked for f in wanted if f is not top[0])
+        if best and len(top) == 1 and others_elsewhere:
+            wanted = top
+    return wanted
+
+
+def _clause_words(clause: str) -> set[str]:
+    """The content words of a clause, without its figures (a year or an amount says no subject)."""
+    for found in extract_figures(clause):
+        clause = clause.replace(found.text, " ")
+    return {w for w in _words(clause) if not w.isdigit()}
+
+
+def stated_fact(question: str, quote: Quote) -> Fact:
+    """The fact ``quote`` states for ``question``: the figure it asks for, the candidates
+    when the passage does not pin one down, or the passage itself when no figure answers."""
+    kind = answer_kind(question)
+    if quote.computed:
+        return computed_fact(quote.text)
+    cells = row_cells(quote.text)
+    if cells is not None:
+        return _row_fact(question, *cells, kind)
+    return _sentence_fact(question, quote.text, kind)
+
+
+def computed_fact(statement: str) -> Fact:
+    """A computed result first: "expression = 4445" is stated "4445", derived from the expression."""
+    expression, sep, result = statement.rpartition(" = ")
+    figures = extract_figures(result)
+    if sep and len(figures) == 1 and fold(result.replace(figures[0].text, "")).strip(" .") == "":
+        return Fact(candidates=[Candidate(text=result.strip(), figure=figures[0].text, label=expression.strip())])
+    return Fact(candidates=[], statement=" ".join(statement.split()))
+
+
+def cite_passage(report: GroundingReport, quote: Quote, fact: Fact, end: int) -> GroundingReport:
+    """The report with the fact's figures (those before ``end`` in the answer) cited to the
+    passage they were picked from: the same figure may stand in another row, and the
+    footnote must open the one the answer states. Citations are renumbered in order of use."""
+    if quote.computed:
+        return report
+    stated = {c.figure or c.text for c in fact.candidates}
+    passage = Citation(n=0, source=quote.source, location=quote.location, quote=quote.text, evidence=quote.evidence)
+    figures = [
+        f.model_copy(update={"citation": 0}) if f.start < end and f.text in stated and f.citation is not None else f
+        for f in report.figures
+    ]
+    if figures == report.figures:
+        return report
+    old = {c.n: c for c in report.citations}
+    renumber: dict[int, int] = {}
+    citations: list[Citation] = []
+    for figure in figures:
+        if figure.citation is not None and figure.citation not in renumber:
+            renumber[figure.citation] = len(citations) + 1
+            source = passage if figure.citation == 0 else old[figure.citation]
+            citations.append(source.model_copy(update={"n": len(citations) + 1}))
+    figures = [f if f.citation is None else f.model_copy(update={"citation": renumber[f.citation]}) for f in figures]
+    return report.model_copy(update={"figures": figures, "citations": citations})

@@ -1,0 +1,110 @@
+"""The words of an evidence answer: the fact first, on one line, then (in detail) the passages.
+
+``review`` replaces a small model's failing answer by what the evidence states. The
+first line is the figure the question asks for with what it is and where it stands
+("1,950 (Software, 2019) [report.md, Table 2]"); its footnote opens the passage. A
+passage with several candidate figures gives "Not sure which figure answers this: …",
+every candidate labelled. The detail level chooses how much follows the first line.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from engine.grounding.facts import Candidate, Fact, stated_fact
+from engine.grounding.figures import extract_figures
+from engine.grounding.models import Quote
+
+_WORDING = {
+    "en": {
+        "where": "[{source}, {location}]",
+        "where_plain": "[{source}]",
+        "computed": "(computed with {tool})",
+        "labelled": "{text} ({label})",
+        "several": "Not sure which figure answers this: {candidates}",
+        "sep": "; ",
+        "unsure": "Not sure: {fact}",
+    },
+    "fr": {
+        "where": "[{source}, {location}]",
+        "where_plain": "[{source}]",
+        "computed": "(calculé avec {tool})",
+        "labelled": "{text} ({label})",
+        "several": "Pas sûr du chiffre qui répond : {candidates}",
+        "sep": " ; ",
+        "unsure": "Pas sûr : {fact}",
+    },
+}
+
+
+class FactAnswer(BaseModel):
+    text: str  # the answer: the fact line, then (detailed) the passages
+    fact: Fact
+    ignore: list[str]  # figures of labels, sources and prefaces: what the fact is, not claims
+
+
+def _clean(text: str) -> str:
+    """A source or location inside the brackets of the fact line: no bracket, one line."""
+    return " ".join(text.replace("[", "(").replace("]", ")").split())
+
+
+def _candidate(candidate: Candidate, words: dict[str, str]) -> str:
+    if not candidate.label:
+        return candidate.text
+    return words["labelled"].format(text=candidate.text, label=candidate.label)
+
+
+def _where(quote: Quote, words: dict[str, str]) -> str:
+    if quote.computed:
+        return words["computed"].format(tool=_clean(quote.source))
+    if quote.location:
+        return words["where"].format(source=_clean(quote.source), location=_clean(quote.location))
+    return words["where_plain"].format(source=_clean(quote.source))
+
+
+def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -> tuple[str, Fact, str]:
+    """(the one line that states the fact, the fact, the line's where part)."""
+    words = _WORDING.get(language, _WORDING["en"])
+    fact = stated_fact(question, quote)
+    where = "" if brief and not fact.several else _where(quote, words)
+    if fact.picked is not None:
+        picked = fact.picked
+        if quote.computed:
+            stated = picked.text if brief else f"{picked.text} = {picked.label}"
+        else:
+            stated = _candidate(picked, words)
+    elif fact.several:
+        stated = words["several"].format(candidates=words["sep"].join(_candidate(c, words) for c in fact.candidates))
+    else:
+        stated = first_sentence(fact.statement or quote.text) if brief else (fact.statement or quote.text)
+    if not quote.confident and not fact.several and not quote.computed:  # a result is what was computed:
+        stated = words["unsure"].format(fact=stated)  # its caution says what it may not apply
+    return (f"{stated} {where}" if where else stated), fact, where
+
+
+def fact_answer(question: str, quotes: list[Quote], language: str, detail: str) -> FactAnswer:
+    """The answer for the best quote first; ``detailed`` adds every quote, verbatim, below it."""
+    line, fact, where = fact_line(question, quotes[0], language, brief=detail == "brief")
+    parts = [line]
+    if detail == "detailed":
+        parts += [quoted(q) for q in quotes]
+    text = "\n\n".join(parts)
+    labels = [c.label for c in fact.candidates] + [where] + [q.preface for q in quotes if detail == "detailed"]
+    stated = {c.figure or c.text for c in fact.candidates}
+    if quotes[0].computed:  # the expression's figures are inputs the check traces, not labels
+        labels = [where]
+    ignore = [f.text for label in labels for f in extract_figures(label) if f.text not in stated]
+    return FactAnswer(text=text, fact=fact, ignore=ignore)
+
+
+def quoted(quote: Quote) -> str:
+    lines = "\n".join(f"> {line}" if line.strip() else ">" for line in quote.text.splitlines())
+    return f"{quote.preface}\n\n{lines}"
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a quote (a brief answer), or the quote when it is one sentence or a row."""
+    import re
+
+    match = re.search(r"(?<=[.!?])\s+(?=[A-ZÀ-Ý])", text)
+    return text[: match.start()] if match and "\n" not in text[: match.start()] else text

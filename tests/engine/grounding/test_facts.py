@@ -1,0 +1,155 @@
+"""The fact an evidence answer states first: one figure picked by the question, or the
+candidates labelled when the passage does not pin one down."""
+
+import pytest
+
+from engine.grounding.facts import cite_passage, computed_fact, row_cells, stated_fact
+from engine.grounding.models import Citation, Figure, GroundingReport, Quote
+
+
+def quote(text: str, **update) -> Quote:
+    return Quote(text=text, evidence=1, source="report.md", score=1.0, preface="From report.md:", **update)
+
+
+ROW = "Segment | 2019 | 2018\nSoftware | 1,950 | 1,538"
+
+
+def picked(question: str, text: str) -> str | None:
+    fact = stated_fact(question, quote(text))
+    return fact.picked.text if fact.picked else None
+
+
+def test_row_cells_read_pipes_markdown_and_csv():
+    assert row_cells(ROW) == (["Segment", "2019", "2018"], ["Software", "1,950", "1,538"])
+    assert row_cells("| a | b |\n| x | 1 |") == (["a", "b"], ["x", "1"])
+    assert row_cells('name,amount\n"Paris, FR",120') == (["name", "amount"], ["Paris, FR", "120"])
+    assert row_cells("The cap is 180 euros per night.") is None
+
+
+def test_a_row_with_two_years_is_not_pinned_without_a_year_and_labels_each_cell():
+    fact = stated_fact("What was Software revenue?", quote(ROW))
+    assert fact.several and [(c.text, c.label) for c in fact.candidates] == [
+        ("1,950", "Software, 2019"),
+        ("1,538", "Software, 2018"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        ("What was Software revenue in 2018?", "1,538"),
+        ("Software revenue in fiscal 2019?", "1,950"),
+    ],
+)
+def test_the_year_named_pins_the_column(question, expected):
+    assert picked(question, ROW) == expected
+
+
+def test_a_column_header_the_question_names_pins_the_cell():
+    row = "warehouse | pallets_shipped | trucks\nGdansk | 2496 | 14"
+    assert picked("How many pallets were shipped from Gdansk?", row) == "2496"
+    assert stated_fact("What are Gdansk's figures?", quote(row)).several
+
+
+def test_the_kind_asked_for_pins_the_figure_in_a_sentence():
+    text = "Backups are kept for 32 days on 3 servers."
+    assert picked("How long are backups kept?", text) == "32 days"
+    assert picked("What share of staff work remotely?", "Of our 420 staff, 35 % work remotely.") == "35 %"
+
+
+def test_a_list_of_amounts_for_one_subject_is_not_pinned_by_its_first_clause():
+    text = "Revenue was €5.2m in 2019, €4.8m in 2018 and €4.1m in 2017."
+    fact = stated_fact("What was revenue?", quote(text))
+    assert [c.text for c in fact.candidates] == ["€5.2m", "€4.8m", "€4.1m"]  # the scale stays with the figure
+    assert [c.label for c in fact.candidates][1:] == ["in 2018", "in 2017"]
+    assert picked("What was revenue in 2018?", text) == "€4.8m"
+
+
+def test_a_clause_about_something_else_does_not_compete():
+    text = "The hotel cap in Paris is 180 euros per night, and 120 euros elsewhere in France."
+    assert picked("What is the hotel cap per night in Paris?", text) == "180 euros per night"
+
+
+def test_a_passage_without_a_figure_of_the_kind_states_itself_and_who_is_a_name():
+    assert stated_fact("Who manages the site?", quote("Its manager is Solène Marchetti.")).picked.text == (
+        "Solène Marchetti"
+    )
+    fact = stated_fact("When is the office open?", quote("The office opens every weekday."))
+    assert fact.candidates == [] and fact.statement == "The office opens every weekday."
+
+
+def test_a_computed_result_is_stated_first_with_its_derivation():
+    fact = computed_fact("sum of pallets in shipments where warehouse = Gdansk = 4445")
+    assert (fact.picked.text, fact.picked.label) == ("4445", "sum of pallets in shipments where warehouse = Gdansk")
+    assert computed_fact("Export, €960,800").statement == "Export, €960,800"  # no "= result" to reorder
+
+
+def test_cite_passage_points_the_fact_at_its_passage_and_renumbers():
+    other = Citation(n=1, source="report.md", quote="Hardware | 1,538", evidence=1)
+    kept = Citation(n=2, source="notes.md", quote="Costs were 12.", evidence=2)
+    report = GroundingReport(
+        figures=[
+            Figure(text="1,538", start=0, end=5, kind="number", value="1538", citation=1),
+            Figure(text="12", start=40, end=42, kind="number", value="12", citation=2),
+        ],
+        citations=[other, kept],
+    )
+    row = quote("Segment | 2018\nSoftware | 1,538")
+    fact = stated_fact("Software in 2018?", row)
+    out = cite_passage(report, row, fact, end=30)
+    assert [c.quote for c in out.citations] == [row.text, "Costs were 12."]
+    assert [f.citation for f in out.figures] == [1, 2]
+
+
+def test_respectively_gives_each_figure_its_year_before_or_after_the_figures():
+    after = "Volume was $29.6 billion, $28.2 billion, and $27.0 billion in fiscal 2019, 2018, and 2017, respectively."
+    assert picked("What was the volume in fiscal 2018?", after) == "$28.2 billion"
+    before = (
+        "For fiscal 2019, 2018 and 2017 the provision is $5.7 million, $3.8 million, and $3.1 million, respectively."
+    )
+    fact = stated_fact("What was the provision?", quote(before))
+    assert [(c.text, c.label) for c in fact.candidates] == [
+        ("$5.7 million", "2019"),
+        ("$3.8 million", "2018"),
+        ("$3.1 million", "2017"),
+    ]
+
+
+def test_a_date_is_context_not_the_answer_unless_the_question_asks_when():
+    text = "As of September 27, 2019, we had $923.4 million of gross federal net operating loss carryforwards."
+    assert picked("What was the gross federal net operating loss in 2019?", text) == "$923.4 million"
+    assert picked("When was the loss measured?", text) == "September 27, 2019"
+
+
+def test_a_question_about_a_reason_is_answered_by_the_sentence_not_its_figure():
+    text = "Total revenue for 2019 decreased 23% as compared to 2018 primarily due to pricing declines."
+    fact = stated_fact("What caused the decrease of total revenue from 2018 to 2019?", quote(text))
+    assert fact.candidates == [] and fact.statement == text
+
+
+def test_report_table_cells_plain_numbers_answer_amounts_and_change_columns_only_changes():
+    row = " | 2019 | 2018\nRoyalties | 163,047 | 155,939"
+    assert picked("What is the amount of royalties in 2019?", row) == "163,047"
+    changes = "Item | 2019 | 2019 %\nLoss | 120 | (12.5%)"
+    assert picked("What was the loss in 2019?", changes) == "120"
+    assert picked("What was the percentage change of the loss in 2019?", changes) == "(12.5%)"
+
+
+def test_a_header_cell_spans_the_empty_cells_after_it_so_its_columns_stay_unsure():
+    row = " | Fiscal 2019 |  | Fiscal 2018 | \nFirst Quarter | $ 83.14 | $ 63.81 | $ 45.24 | $ 37.43"
+    fact = stated_fact("What was the price per share in the first quarter of 2019?", quote(row))
+    assert [(c.text, c.label) for c in fact.candidates] == [
+        ("$ 83.14", "First Quarter, Fiscal 2019"),
+        ("$ 63.81", "First Quarter, Fiscal 2019"),
+    ]
+
+
+def test_a_defined_term_in_quotes_is_not_the_person_who_answers():
+    text = "We maintain a pension plan (“Qualified Plan”) covering all full-time employees."
+    assert stated_fact("Who is covered under the pension plan?", quote(text)).picked is None
+
+
+def test_an_area_answers_only_a_question_about_an_area():
+    text = "L'entrepôt couvre une surface de 6 200 m² et dispose de 7 quais de chargement."
+    assert picked("How many loading docks does the Lyon office have?", text) == "7"
+    assert picked("Quelle est la surface de l'entrepôt ?", text) == "6 200 m²"
