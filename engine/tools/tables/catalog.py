@@ -119,6 +119,7 @@ class TableCatalog:
         self.tables: dict[str, TableInfo] = {t.name: t for t in tables}
         self.problems = problems
         self.limits = limits or TableLimits()
+        self.memo: dict[Any, Any] = {}  # what is derived from the tables once (the planner's label vectors)
 
     @classmethod
     def from_paths(cls, paths: list[Path], limits: TableLimits | None = None) -> TableCatalog:
