@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from engine.errors import RetryException
+from engine.grounding.dates import FULL_MONTHS_EN
 from engine.grounding.totals import is_total_label
 from engine.tools.results import TableData, ToolResult
 from engine.tools.tables.catalog import ColumnInfo, TableInfo
@@ -28,6 +29,7 @@ from engine.tools.tables.sandbox import run_select
 Operation = Literal["value", "change", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min"]
 LABELLED_MAX_ROWS = 5000  # a table of labelled rows is read whole; larger ones are records
 _SQL = {"sum": "sum", "mean": "avg", "max": "max", "min": "min", "value": "sum"}
+_MONTH_NAMES = [*FULL_MONTHS_EN[:4], "may", *FULL_MONTHS_EN[4:]]
 _CURRENCY = {"eur": "€", "euro": "€", "euros": "€", "usd": "$", "dollars": "$", "gbp": "£"}
 # Every sentence this tool writes, in one place (the engine's answers quote them).
 STATEMENTS = {
@@ -198,7 +200,7 @@ class ComputeTable(CatalogTool):
         result, count, counted = run_select(self.catalog, sql, params or None).rows[0]
         if not counted:
             raise RetryException(STATEMENTS["empty"].format(table=info.name, filters=filters.rstrip("; ") or "it"))
-        word = {"value": "sum", "mean": "average", "max": "highest", "min": "lowest"}.get(op, op)
+        word = {"value": "Sum", "sum": "Sum", "mean": "Average", "max": "Highest", "min": "Lowest"}[op]
         what = f"{word} of {measure.name}" + (f" ({filters.rstrip('; ')})" if filters else "")
         cites = STATEMENTS["records"].format(source=info.source, filters=filters, rows=count)
         shown = sign + show(float(result))
@@ -216,10 +218,10 @@ def _filter_sql(col: ColumnInfo, f: RowFilter, key: str, params: dict[str, Any])
     if f.month is not None:
         params[key] = f.month
         if col.kind == "date":
-            return f"month({q}) = ${key}", f"{col.name} in month {f.month}"
+            return f"month({q}) = ${key}", f"{col.name} in {_MONTH_NAMES[f.month - 1].title()}"
         return (
             f"TRY_CAST(regexp_extract({text}, '^\\d{{4}}-(\\d{{1,2}})', 1) AS INTEGER) = ${key}",
-            f"{col.name} in month {f.month}",
+            f"{col.name} in {_MONTH_NAMES[f.month - 1].title()}",
         )
     if f.quarter is not None:
         params[key] = f.quarter

@@ -306,6 +306,17 @@ def _group_column(dimension: str | None, info: TableInfo, sem: Semantic) -> Colu
     return candidates[best] if best is not None and scores[best] >= ROW_MIN_SIMILARITY else None
 
 
+def _names_more(question: str, info: TableInfo, filters: list[dict[str, Any]]) -> bool:
+    """Whether the question names something (a capitalised word inside it) that is neither a
+    filter value, a column, a month nor a quarter of this table."""
+    known = {w for f in filters if "value" in f for w in words(f["value"])}
+    known |= {w for c in info.columns for w in words(label_text(c.name))} | words(info.source)
+    for token in re.findall(r"(?<=\s)[A-ZÀ-Ý][\w'-]{2,}", question):
+        if fold(token) not in MONTHS and not words(token) <= known and not _QUARTER_VALUE.search(token):
+            return True
+    return False
+
+
 def _plan_records(question: str, reading: Reading, info: TableInfo, sem: Semantic) -> TablePlan | None:
     op = reading.operation
     if op not in ("value", "sum", "mean", "max", "min"):
@@ -343,6 +354,8 @@ def _plan_records(question: str, reading: Reading, info: TableInfo, sem: Semanti
         filters.append({"column": date.name, "year": int(years[0])})
     elif years:
         unmet = True
+    if _names_more(question, info, filters):
+        return None  # "Software revenue" of a table that has no Software
     args: dict[str, Any] = {"table": info.name, "operation": op, "columns": [measure.name], "filters": filters}
     if group is not None:
         args["group_by"] = group.name

@@ -122,6 +122,10 @@ def operation_in(text: str, question: str) -> Operation | None:
         return "percent_change"
     if _COUNT_IF.search(text) and condition_in(text) is not None:
         return "count_if"
+    kind = answer_kind(question)
+    extreme = _LOWEST.search(text) or aggregate_asked(question) in ("max", "min")
+    if kind in ("person", "duration") or kind == "date" and not extreme:
+        return None  # "over how many years will the total … be amortized?" asks no figure of a table
     if _RATIO.search(text):
         return "ratio"
     if _CHANGE.search(text):
@@ -132,9 +136,6 @@ def operation_in(text: str, question: str) -> Operation | None:
         return "min"
     if (op := aggregate_asked(question)) is not None:
         return op
-    kind = answer_kind(question)
-    if kind in ("person", "date", "duration"):
-        return None  # "over how many years will … be amortized?" asks no cell
     return "value" if kind is not None or asks_for_figure(question) or _ASKS_VALUE.search(text) else None
 
 
