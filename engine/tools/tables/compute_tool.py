@@ -43,8 +43,8 @@ STATEMENTS = {
     "count_if": "{what}: {result} of {n} {condition} ({cites})",
     "max": "Highest {what}: {winner}, {result} ({cites})",
     "min": "Lowest {what}: {winner}, {result} ({cites})",
-    "records": "{source}, {filters}{rows} rows",
-    "grouped": "{source}, {filters}{op} of {rows} rows by {group}",
+    "records": "{source}, {filters}{rows}",
+    "grouped": "{source}, {filters}{op} of {rows} by {group}",
     "no_cell": "{table} has no row '{row}' in {column}; its rows include {labels}.",
     "empty": "No row of {table} meets {filters}.",
     "cannot": "Cannot compute {operation} from {cells} cells; it needs {needs}.",
@@ -56,6 +56,7 @@ class RowFilter(BaseModel):
     column: str = Field(..., max_length=200)
     value: str | None = Field(None, max_length=200, description="Equals this value (text ignores case).")
     month: int | None = Field(None, ge=1, le=12)
+    month_to: int | None = Field(None, ge=1, le=12, description="With month: every month from month to this one.")
     quarter: int | None = Field(None, ge=1, le=4)
     year: int | None = Field(None, ge=1800, le=2200)
 
@@ -73,6 +74,7 @@ class ComputeArgs(BaseModel):
     columns: list[str] = Field(..., min_length=1, max_length=24, description="The value columns.")
     filters: list[RowFilter] = Field(default_factory=list, max_length=6)
     group_by: str | None = Field(None, max_length=200)
+    single_row: bool = Field(False, description="With group_by: the extreme of one row, not of each group's sum.")
     condition: CellCondition | None = None
 
 
@@ -179,6 +181,8 @@ class ComputeTable(CatalogTool):
         if args.group_by:
             group, _ = info.column(args.group_by)
             g = quote_ident(group.name)
+            if args.single_row and op in ("max", "min"):
+                return self._single_row(info, args, measure, group, clause, params, filters)
             sql = f"SELECT {g}, sum({m}), count(*) FROM {quote_ident(info.name)}{clause} GROUP BY 1 HAVING sum({m}) IS NOT NULL ORDER BY 2"
             out = run_select(self.catalog, sql, params or None)
             groups = [r for r in out.rows if not is_total_label(r[0])]
@@ -187,7 +191,7 @@ class ComputeTable(CatalogTool):
             chosen = groups[-1] if op == "max" else groups[0]
             used = sum(r[2] for r in groups)
             cites = STATEMENTS["grouped"].format(
-                source=info.source, filters=filters, op="sum", rows=used, group=group.name
+                source=info.source, filters=filters, op="sum", rows=_rows(used), group=group.name
             )
             what = f"{measure.name} by {group.name}" + (f" ({filters.rstrip('; ')})" if filters else "")
             result = sign + show(float(chosen[1]))
@@ -202,10 +206,35 @@ class ComputeTable(CatalogTool):
             raise RetryException(STATEMENTS["empty"].format(table=info.name, filters=filters.rstrip("; ") or "it"))
         word = {"value": "Sum", "sum": "Sum", "mean": "Average", "max": "Highest", "min": "Lowest"}[op]
         what = f"{word} of {measure.name}" + (f" ({filters.rstrip('; ')})" if filters else "")
-        cites = STATEMENTS["records"].format(source=info.source, filters=filters, rows=count)
+        cites = STATEMENTS["records"].format(source=info.source, filters=filters, rows=_rows(count))
         shown = sign + show(float(result))
         statement = STATEMENTS["value"].format(what=what, result=shown, cites=cites)
         return statement, shown, TableData(columns=[what, "rows"], rows=[[float(result), count]])
+
+    def _single_row(
+        self, info: TableInfo, args: ComputeArgs, measure: ColumnInfo, group: ColumnInfo, clause: str,
+        params: dict[str, Any], filters: str,
+    ) -> tuple[str, str, TableData]:  # fmt: skip
+        """The row with the largest or smallest figure, named by its group and its other labels."""
+        m = quote_ident(measure.name)
+        order = "DESC" if args.operation == "max" else "ASC"
+        sql = f"SELECT * FROM {quote_ident(info.name)}{clause} {'AND' if clause else 'WHERE'} {m} IS NOT NULL ORDER BY {m} {order} LIMIT 1"
+        out = run_select(self.catalog, sql, params or None)
+        if not out.rows:
+            raise RetryException(STATEMENTS["empty"].format(table=info.name, filters=filters.rstrip("; ") or "it"))
+        row = dict(zip(out.columns, out.rows[0], strict=True))
+        labels = [
+            f"{name} = {_label(v)}"
+            for name, v in row.items()
+            if name not in (measure.name, group.name) and not isinstance(v, int | float)
+        ]
+        result = _currency(measure.name) + show(float(row[measure.name]))
+        what = f"{measure.name} in one row, by {group.name}" + (f" ({filters.rstrip('; ')})" if filters else "")
+        cites = f"{info.source}, " + ", ".join(labels + [f"{group.name} = {_label(row[group.name])}"])
+        statement = STATEMENTS[args.operation].format(
+            what=what, winner=_label(row[group.name]), result=result, cites=cites
+        )
+        return statement, result, TableData(columns=list(out.columns), rows=[list(map(_label, out.rows[0]))])
 
 
 def _filter_sql(col: ColumnInfo, f: RowFilter, key: str, params: dict[str, Any]) -> tuple[str, str]:
@@ -216,13 +245,15 @@ def _filter_sql(col: ColumnInfo, f: RowFilter, key: str, params: dict[str, Any])
         params[key] = f.value.strip()
         return f"lower(trim({text})) = lower(${key})", f"{col.name} = {f.value.strip()[:40]}"
     if f.month is not None:
-        params[key] = f.month
-        if col.kind == "date":
-            return f"month({q}) = ${key}", f"{col.name} in {_MONTH_NAMES[f.month - 1].title()}"
-        return (
-            f"TRY_CAST(regexp_extract({text}, '^\\d{{4}}-(\\d{{1,2}})', 1) AS INTEGER) = ${key}",
-            f"{col.name} in {_MONTH_NAMES[f.month - 1].title()}",
+        last = f.month_to if f.month_to is not None else f.month
+        params[key], params[key + "to"] = f.month, last
+        month = (
+            f"month({q})"
+            if col.kind == "date"
+            else (f"TRY_CAST(regexp_extract({text}, '^\\d{{4}}-(\\d{{1,2}})', 1) AS INTEGER)")
         )
+        said = _MONTH_NAMES[f.month - 1].title() + (f" to {_MONTH_NAMES[last - 1].title()}" if last != f.month else "")
+        return f"{month} BETWEEN ${key} AND ${key}to", f"{col.name} in {said}"
     if f.quarter is not None:
         params[key] = f.quarter
         if col.kind == "date":
@@ -298,6 +329,10 @@ def _statement(args: ComputeArgs, info: TableInfo, cells: list[Cell], label: Col
     winner = chosen.column if one_row and len(cells) > 1 else chosen.row
     what = f"{rows[0]} by column" if one_row and len(cells) > 1 else f"{cols[0]} by {label.name}"
     return _said(op, sign + show(chosen.value), what=what, winner=winner, cites=cites)
+
+
+def _rows(count: int) -> str:
+    return f"{count} row" if count == 1 else f"{count} rows"
 
 
 def _paren(value: float) -> str:

@@ -29,9 +29,21 @@ from engine.grounding.dates import MONTHS
 from engine.grounding.quotes import words
 from engine.grounding.totals import is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
-from engine.tools.tables.compute_tool import LABELLED_MAX_ROWS
 from engine.tools.tables.label_match import Semantic, label_text, lexical
 from engine.tools.tables.question_reading import Reading, read_question
+from engine.tools.tables.table_shape import (
+    PERIOD_COLUMN,
+    QUARTER_VALUE,
+    YEAR_IN_NAME,
+    date_column,
+    label_column,
+    month_value,
+    named_values,
+    quarter_column,
+    row_labels,
+    year_columns,
+    years_of,
+)
 
 Encode = Callable[[list[str]], Any]
 
@@ -48,7 +60,6 @@ ROW_MIN_WORDS = 0.6  # share of a row label's words that stand in the question
 # with "Software" and 0.58 with the next; "coût des ventes" 0.83 with "Cost of sales".
 ROW_MIN_SIMILARITY = 0.65
 ROW_MARGIN = 0.1
-UNIQUE_LABELS = 0.9  # a first text column this unique names rows; else the table holds records
 SEMANTIC_MAX_LABELS = 400  # more row labels than this are matched by words only
 
 
@@ -59,100 +70,8 @@ class TablePlan(BaseModel):
     ignores_period: bool = False  # the question names a period the call does not filter on
 
 
-_PERIOD_COLUMN = re.compile(r"(?i)date|month|year|period|quarter|week|day|mois|annee|année|trimestre|semaine|jour")
 _PERIOD_DIMENSIONS = frozenset({"year", "years", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"})
-_DATE_VALUE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
-_YEAR_IN_NAME = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)|(?i:\bfy\s?'?)(\d\d)\b")
 _PERCENT_NAME = re.compile(r"(?i)%|percent|pct|rate|margin|ratio|taux|marge|pourcentage")
-_QUARTER_VALUE = re.compile(r"(?i)(?:^|\W)[QT][1-4](?:\W|$)")
-
-
-def _values(info: TableInfo, column: ColumnInfo) -> list[Any]:
-    return info.data.column(column.name).to_pylist()
-
-
-def _years_of(name: str) -> list[str]:
-    """The years a column name holds: "2019", "December 31, 2019", "FY19"."""
-    return [full or f"20{short}" for full, short in _YEAR_IN_NAME.findall(name)]
-
-
-def _label_column(info: TableInfo, catalog: TableCatalog) -> ColumnInfo | None:
-    """The first text column, when its values name the rows: nearly all distinct, or
-    beside columns named by years (a report's table)."""
-    key = ("label_column", info.name)
-    if key not in catalog.memo:
-        found = None
-        texts = [c for c in info.columns if c.kind == "text"]
-        numbers = [c for c in info.columns if c.kind == "number"]
-        if texts and numbers and info.rows <= LABELLED_MAX_ROWS:
-            values = [v for v in _values(info, texts[0]) if v not in (None, "")]
-            unique = bool(values) and len(set(values)) >= UNIQUE_LABELS * len(values)
-            found = texts[0] if unique or _year_columns(numbers) else None
-        catalog.memo[key] = found
-    return catalog.memo[key]
-
-
-def _labels(info: TableInfo, label: ColumnInfo, numbers: list[ColumnInfo]) -> list[str]:
-    """The row labels a question can name: each once in the table, on a row holding a figure."""
-    texts = [str(v).strip() if v is not None else "" for v in _values(info, label)]
-    held = [any(v is not None for v in row) for row in zip(*(_values(info, c) for c in numbers), strict=True)]
-    counts: dict[str, int] = {}
-    for text in texts:
-        counts[text] = counts.get(text, 0) + 1
-    return [t for t, figures in zip(texts, held, strict=True) if t and figures and counts[t] == 1]
-
-
-def _date_column(info: TableInfo) -> ColumnInfo | None:
-    """A column dating the rows: a date, or text such as 2025-03 under a period name."""
-    for col in info.columns:
-        if col.kind == "date":
-            return col
-    for col in info.columns:
-        if col.kind == "text" and _PERIOD_COLUMN.search(col.name):
-            sample = [v for v in _values(info, col)[:20] if v]
-            if sample and all(_DATE_VALUE.match(str(v)) for v in sample):
-                return col
-    return None
-
-
-def _quarter_column(info: TableInfo) -> ColumnInfo | None:
-    """A text column of quarters ("Q2", "T2", "2025-Q2")."""
-    return next(
-        (
-            c
-            for c in info.columns
-            if c.kind == "text" and c.examples and all(_QUARTER_VALUE.search(v) for v in c.examples)
-        ),
-        None,
-    )
-
-
-def _month_value(info: TableInfo, month: int) -> tuple[ColumnInfo, str] | None:
-    """A text column of month names and its value for ``month`` ("March", "mars")."""
-    for col in info.columns:
-        names = {MONTHS.get(fold(v).strip(".")) for v in col.examples} if col.kind == "text" else set()
-        if col.examples and None not in names:
-            return next(((col, v) for v in col.examples if MONTHS.get(fold(v).strip(".")) == month), None)
-    return None
-
-
-def _named_values(question: str, info: TableInfo) -> list[tuple[ColumnInfo, str]]:
-    """(column, value) for every listed value of a text column that the question names.
-    Short values ("IT", "Q2") must stand in the question as written; longer ones are
-    matched without case or accents, as whole words."""
-    folded = fold(question)
-    found = []
-    for col in info.columns:
-        for value in col.examples:
-            if len(value) < 2:
-                continue
-            if len(value) <= 3:
-                hit = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", question)
-            else:
-                hit = re.search(rf"(?<!\w){re.escape(fold(value))}(?!\w)", folded)
-            if hit:
-                found.append((col, value))
-    return found
 
 
 def _without(text: str, values: list[str]) -> str:
@@ -186,7 +105,7 @@ def _position(label: str, folded: str) -> int:
 def _rows(question: str, reading: Reading, labels: list[str], sem: Semantic) -> list[str]:
     """The row labels the question names: several when it adds, averages or compares
     rows it names in full, else the one that fits it best, else none."""
-    asked = words(_YEAR_IN_NAME.sub(" ", question))
+    asked = words(YEAR_IN_NAME.sub(" ", question))
     scored, full, shares = [], [], []
     for label in labels:
         if len(label) <= 3:  # "IT" must stand as written
@@ -214,23 +133,6 @@ def _rows(question: str, reading: Reading, labels: list[str], sem: Semantic) -> 
     return [labels[best]] if best is not None and scored[best] > 0 else []
 
 
-def _year_columns(numbers: list[ColumnInfo], question: str = "") -> dict[str, ColumnInfo | None]:
-    """The column of each year; None when several columns hold a year ("Pension 2018",
-    "Other 2018") and the question's words do not pick one."""
-    held: dict[str, list[ColumnInfo]] = {}
-    for col in numbers:
-        for year in _years_of(col.name):
-            held.setdefault(year, []).append(col)
-    asked = words(question)
-    by_year: dict[str, ColumnInfo | None] = {}
-    for year, cols in held.items():
-        if len(cols) > 1:
-            named = [c for c in cols if words(_YEAR_IN_NAME.sub(" ", label_text(c.name))) & asked]
-            cols = named if len(named) == 1 else [None]
-        by_year[year] = cols[0]
-    return by_year
-
-
 def _period_unmet(reading: Reading, info: TableInfo, years_held: bool) -> bool:
     """Whether the question names a month, quarter or year this table cannot be filtered on."""
     if reading.months or reading.quarters:
@@ -239,27 +141,27 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool) -> bool:
 
 
 def _plan_labelled(
-    question: str, reading: Reading, info: TableInfo, label: ColumnInfo, sem: Semantic
+    question: str, reading: Reading, info: TableInfo, label: ColumnInfo, catalog: TableCatalog, sem: Semantic
 ) -> TablePlan | None:
     op = reading.operation
     numbers = [c for c in info.columns if c.kind == "number"]
-    rows = _rows(question, reading, _labels(info, label, numbers), sem)
+    rows = _rows(question, reading, row_labels(info, label, numbers, catalog), sem)
     if op in ("max", "min") and reading.dimension and reading.dimension not in _PERIOD_DIMENSIONS:
         rows = []  # "which segment …": the rows are what is compared
     text = _without(reading.subject_text, rows)
-    by_year = _year_columns(numbers, question)
+    by_year = year_columns(numbers, question)
     if reading.years and by_year:
         if any(by_year.get(y) is None for y in reading.years):
             return None  # a year the table does not hold, or in columns the question does not tell apart
         cols = [by_year[y] for y in reading.years]
         if op in ("change", "percent_change"):
-            cols = sorted(cols, key=lambda c: _years_of(c.name)[0], reverse=True)  # later − earlier
-    elif (measure := _measure(question, text, [c for c in numbers if not _years_of(c.name)], sem)) is not None:
+            cols = sorted(cols, key=lambda c: years_of(c.name)[0], reverse=True)  # later − earlier
+    elif (measure := _measure(question, text, [c for c in numbers if not years_of(c.name)], sem)) is not None:
         cols = [measure]
     elif len(numbers) == 1:
         cols = numbers
     elif by_year and None not in by_year.values() and (op in ("count_if", "max", "min") or len(by_year) == 2):
-        cols = sorted(dict.fromkeys(by_year.values()), key=lambda c: _years_of(c.name)[0], reverse=True)
+        cols = sorted(dict.fromkeys(by_year.values()), key=lambda c: years_of(c.name)[0], reverse=True)
     else:
         return None  # which column the question is about is not said
     if op in ("sum", "mean", "value") and len(rows) == 1 and len(cols) == 1:
@@ -296,7 +198,7 @@ def _group_column(dimension: str | None, info: TableInfo, sem: Semantic) -> Colu
     candidates = [c for c in info.columns if c.kind != "number"]
     if dimension in _PERIOD_DIMENSIONS:
         return next(
-            (c for c in candidates if _PERIOD_COLUMN.search(fold(c.name)) and dimension[:4] in fold(c.name)), None
+            (c for c in candidates if PERIOD_COLUMN.search(fold(c.name)) and dimension[:4] in fold(c.name)), None
         )
     for col in candidates:
         if words(dimension) & words(label_text(col.name)):
@@ -312,7 +214,7 @@ def _names_more(question: str, info: TableInfo, filters: list[dict[str, Any]]) -
     known = {w for f in filters if "value" in f for w in words(f["value"])}
     known |= {w for c in info.columns for w in words(label_text(c.name))} | words(info.source)
     for token in re.findall(r"(?<=\s)[A-ZÀ-Ý][\w'-]{2,}", question):
-        if fold(token) not in MONTHS and not words(token) <= known and not _QUARTER_VALUE.search(token):
+        if fold(token) not in MONTHS and not words(token) <= known and not QUARTER_VALUE.search(token):
             return True
     return False
 
@@ -329,19 +231,24 @@ def _plan_records(question: str, reading: Reading, info: TableInfo, sem: Semanti
         return None
     group = _group_column(reading.dimension, info, sem) if op in ("max", "min") else None
     filters: list[dict[str, Any]] = []
-    for col, value in _named_values(question, info):
+    for col, value in named_values(question, info):
         if (group is None or col.name != group.name) and all(f["column"] != col.name for f in filters):
             filters.append({"column": col.name, "value": value})
-    date = _date_column(info)
-    unmet = len(reading.months) > 1 or len(reading.quarters) > 1  # a range of periods is not filtered on
-    quarters = _quarter_column(info)
+    date = date_column(info)
+    unmet = len(reading.months) > 1 and not reading.month_range or len(reading.quarters) > 1
+    quarters = quarter_column(info)
     if len(reading.quarters) == 1 and (column := quarters or date) is not None:
         filters = [f for f in filters if f["column"] != column.name]
         filters.append({"column": column.name, "quarter": reading.quarters[0]})
     elif reading.quarters:
         unmet = True
-    if len(reading.months) == 1:
-        named_month = _month_value(info, reading.months[0])
+    if reading.month_range and date is not None:
+        first, last = sorted(reading.months)
+        filters.append({"column": date.name, "month": first, "month_to": last})
+    elif reading.month_range:
+        unmet = True
+    elif len(reading.months) == 1:
+        named_month = month_value(info, reading.months[0])
         if named_month is not None:
             filters = [f for f in filters if f["column"] != named_month[0].name]
             filters.append({"column": named_month[0].name, "value": named_month[1]})
@@ -359,6 +266,8 @@ def _plan_records(question: str, reading: Reading, info: TableInfo, sem: Semanti
     args: dict[str, Any] = {"table": info.name, "operation": op, "columns": [measure.name], "filters": filters}
     if group is not None:
         args["group_by"] = group.name
+        if reading.single:
+            args["single_row"] = True
     return TablePlan(table=info.name, args=args, ignores_period=unmet)
 
 
@@ -370,9 +279,9 @@ def plan(question: str, catalog: TableCatalog, encode: Encode | None = None) -> 
     sem = Semantic(catalog, encode)
     partial: TablePlan | None = None  # the first plan that leaves out a period the question names
     for info in catalog.tables.values():
-        label = _label_column(info, catalog)
+        label = label_column(info, catalog)
         if label is not None:
-            planned = _plan_labelled(question, reading, info, label, sem)
+            planned = _plan_labelled(question, reading, info, label, catalog, sem)
         else:
             planned = _plan_records(question, reading, info, sem)
         if planned is not None and not planned.ignores_period:

@@ -38,6 +38,8 @@ _CONDITION = re.compile(
     r"au-dessous de|en dessous de|moins de)\s*(?:[$€£]\s*)?(?P<number>-?\d[\d,.\s]*\d|\d)"
 )
 _ASKS_VALUE = re.compile(r"^\W*(?:what|quel(?:le)?s?)\s+(?:is|was|are|were|est|etait|sont|etaient)\b")
+_SINGLE = re.compile(r"\b(?:a single|one single|in one (?:month|quarter|year|row)|un seul|une seule|en un mois)\b")
+_MONTH_RANGE = re.compile(r"\b(?:from|between|de|du|entre)\b.*\b(?:to|and|until|through|a|au|et|jusqu)\b")
 _LOWEST = re.compile(r"\b(?:le|la|les) plus (?:bas|basse|faible|petit|petite)s?\b")  # "le plus" alone is the most
 _BELOW = re.compile(r"below|under|less|lower|fewer|inferieur|dessous|moins")
 _WHICH = re.compile(r"\b(?:which|what|quel(?:le)?s?|dans quel(?:le)?s?|in which|en quel(?:le)?)\s+([a-z]+)")
@@ -81,6 +83,8 @@ class Reading:
     quarters: tuple[int, ...]
     condition: Condition | None
     dimension: str | None  # "region" in "Which region had …", folded
+    single: bool  # "in a single month": the extreme of one row, not of a group's total
+    month_range: bool  # "from January to June": every month between the two named
     subject: frozenset[str]  # content words, without the operation and period words
     percent: bool  # the answer is a percentage
     subject_text: str  # the question's own words that make the subject, for the embedding model
@@ -143,6 +147,7 @@ def read_question(question: str) -> Reading:
     text = fold(question)
     years = tuple(dict.fromkeys(_YEAR.findall(text)))
     operation = operation_in(text, question)
+    months = _months(text)
     if operation in ("mean", "sum") and (span := _RANGE.search(text)):  # "from 2017 to 2019": every year
         first, last = sorted(int(y) for y in span.groups())
         years = tuple(str(y) for y in range(last, first - 1, -1)) if last - first < 12 else years
@@ -153,10 +158,12 @@ def read_question(question: str) -> Reading:
     return Reading(
         operation=operation,
         years=years,
-        months=_months(text),
+        months=months,
         quarters=_quarters(text),
         condition=condition_in(text),
         dimension=dimension,
+        single=bool(_SINGLE.search(text)),
+        month_range=len(months) == 2 and bool(_MONTH_RANGE.search(text)),
         subject=frozenset(subject),
         percent=answer_kind(question) == "percent" or operation in ("percent_change", "share"),
         subject_text=" ".join(kept) or question,

@@ -154,6 +154,21 @@ def test_a_grouped_winner_names_the_group(tables):
     assert result.statement.startswith(f"Lowest revenue_eur by region (date in Q2): Export, €{export:,}")
 
 
+def test_the_largest_single_row_is_not_the_largest_group(tables):
+    """ "In a single month" asks for one row: its group and its date are named."""
+    result = answer("Which region had the highest revenue in a single month?", tables)
+    assert result.statement == (
+        "Highest revenue_eur in one row, by region: France, €623 "
+        "(sales_2025.csv, date = 2025-06-12, product = Scales, region = France)"
+    )
+
+
+def test_a_range_of_months_is_one_filter(tables):
+    result = answer("What was the total revenue of Export from February to April?", tables)
+    assert result.value == f"€{sum(100 * m + 1 for m in (2, 3, 4)):,}"
+    assert "(region = Export, date in February to April)" in result.statement
+
+
 def test_the_demo_sales_table_names_the_region():
     catalog = TableCatalog.from_paths([REPO / "data" / "themes" / "handbook" / "sales_2025.csv"])
     result = answer("Which region had the lowest revenue in Q2 2025?", catalog)
