@@ -206,3 +206,24 @@ def test_a_cell_the_table_lacks_is_said(tables):
     zero = tool.Args(table="revenue", operation="percent_change", label_column="Segment", rows=["Software", "Services"],
                      columns=["2019"])  # fmt: skip
     assert tool.run(zero).value == "1,525%"
+
+
+class CountingEncode(FakeEncode):
+    def __init__(self) -> None:
+        self.encoded: list[str] = []
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        self.encoded.extend(texts)
+        return super().__call__(texts)
+
+
+def test_label_vectors_are_computed_once_per_catalog(tmp_path):
+    (tmp_path / "revenue.csv").write_text(REVENUE, encoding="utf-8")
+    catalog = TableCatalog.from_paths([tmp_path])
+    encode = CountingEncode()
+    for question in (
+        "Quel était le chiffre d'affaires des logiciels en 2019 ?",
+        "Quel était le chiffre d'affaires du matériel en 2018 ?",
+    ):
+        plan(question, catalog, encode)  # no label stands in these words: the labels are embedded
+    assert sorted(encode.encoded) == ["Hardware", "Services", "Software", "Total revenue"]
