@@ -289,7 +289,9 @@ def _statement(args: ComputeArgs, info: TableInfo, cells: list[Cell], label: Col
     if op == "value":
         return _said("value", sign + show(cells[0].value), what=f"{rows[0]}, {cols[0]}", cites=cites)
     a, b = cells[0].value, cells[1].value if len(cells) > 1 else 0.0
-    pair = f"{rows[0]}, {cols[1]} to {cols[0]}" if one_row else f"{rows[0]} to {rows[1]}, {cols[0]}"
+    pair = ""
+    if op in needs:  # two cells: of one row in two columns, or of two rows in one column
+        pair = f"{rows[0]}, {cols[1]} to {cols[0]}" if one_row else f"{rows[0]} to {rows[1]}, {cols[0]}"
     if op == "change":
         return _said("change", show(a - b), what=pair, a=show(a), b=_paren(b), cites=cites)
     if op in ("percent_change", "ratio", "share") and b == 0:

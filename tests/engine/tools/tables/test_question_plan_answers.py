@@ -227,3 +227,8 @@ def test_label_vectors_are_computed_once_per_catalog(tmp_path):
     ):
         plan(question, catalog, encode)  # no label stands in these words: the labels are embedded
     assert sorted(encode.encoded) == ["Hardware", "Services", "Software", "Total revenue"]
+
+
+def test_a_count_over_one_named_year_counts_one_cell(tables):
+    result = answer("How many years did Software revenue exceed 1,900 in 2019?", tables)
+    assert result.value == "1" and "1 of 1 columns above 1,900: 2019" in result.statement
