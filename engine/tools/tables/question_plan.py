@@ -71,6 +71,7 @@ class TablePlan(BaseModel):
 
 
 _PERIOD_DIMENSIONS = frozenset({"year", "years", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"})
+_GENERIC_NAME = re.compile(r"(?i)column_?\d+")  # a name the loader gave: it means nothing
 _PERCENT_NAME = re.compile(r"(?i)%|percent|pct|rate|margin|ratio|taux|marge|pourcentage")
 
 
@@ -84,7 +85,10 @@ def _column_scores(question: str, text: str, columns: list[ColumnInfo], sem: Sem
     """1 for a column the question names in words; else the embedding similarity."""
     asked = words(question)
     named = [1.0 if lexical(c.name, asked, asked)[0] >= COLUMN_MIN_WORDS else 0.0 for c in columns]
-    return named if any(named) else sem.scores(text, [c.name for c in columns])
+    if any(named):
+        return named
+    scores = sem.scores(text, [c.name for c in columns])
+    return [0.0 if _GENERIC_NAME.fullmatch(c.name) else s for c, s in zip(columns, scores, strict=True)]
 
 
 def _measure(question: str, text: str, columns: list[ColumnInfo], sem: Semantic) -> ColumnInfo | None:
@@ -117,7 +121,7 @@ def _rows(question: str, reading: Reading, labels: list[str], sem: Semantic) -> 
         scored.append(0.75 * share + 0.25 * cover if share >= ROW_MIN_WORDS else 0.0)
         if share == 1.0 and not (is_total_label(label) and reading.operation in ("sum", "mean")):
             full.append(label)  # a Total row is never added again
-    if max(shares, default=1.0) < 1.0 and len(labels) <= SEMANTIC_MAX_LABELS:  # no label in words: by meaning
+    if max(shares, default=1.0) == 0.0 and len(labels) <= SEMANTIC_MAX_LABELS:  # no label's word asked: by meaning
         semantic = sem.scores(reading.subject_text, labels)
         ranked = sorted(semantic, reverse=True) + [0.0]
         if ranked[0] >= ROW_MIN_SIMILARITY and ranked[0] - ranked[1] >= ROW_MARGIN:
