@@ -234,6 +234,8 @@ def _plan_records(question: str, reading: Reading, info: TableInfo, sem: Semanti
     if measure is None:
         return None
     group = _group_column(reading.dimension, info, sem) if op in ("max", "min") else None
+    if op in ("max", "min") and reading.dimension is not None and group is None:
+        return None  # "which desk …" of a table without desks: no winner to name
     filters: list[dict[str, Any]] = []
     for col, value in named_values(question, info):
         if (group is None or col.name != group.name) and all(f["column"] != col.name for f in filters):

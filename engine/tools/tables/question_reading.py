@@ -42,7 +42,10 @@ _SINGLE = re.compile(r"\b(?:a single|one single|in one (?:month|quarter|year|row
 _MONTH_RANGE = re.compile(r"\b(?:from|between|de|du|entre)\b.*\b(?:to|and|until|through|a|au|et|jusqu)\b")
 _LOWEST = re.compile(r"\b(?:le|la|les) plus (?:bas|basse|faible|petit|petite)s?\b")  # "le plus" alone is the most
 _BELOW = re.compile(r"below|under|less|lower|fewer|inferieur|dessous|moins")
-_WHICH = re.compile(r"\b(?:which|what|quel(?:le)?s?|dans quel(?:le)?s?|in which|en quel(?:le)?)\s+([a-z]+)")
+_WHICH = re.compile(
+    r"\b(?:which|what(?!\s+(?:is|was|are|were|did|does|do|has|had|have|the|a|an)\b)|quel(?:le)?s?"
+    r"(?!\s+(?:est|etait|sont|etaient|a|ont)\b))\s+([a-z]+)"
+)
 _YEAR = re.compile(r"(?<![\d.,])(?:fy\s?|fiscal\s)?((?:19|20)\d\d)(?![\d.,]\d)")
 _QUARTER = re.compile(
     r"\b(?:q([1-4])|t([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th) quarter|"

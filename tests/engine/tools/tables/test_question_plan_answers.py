@@ -184,6 +184,7 @@ def test_the_demo_sales_table_names_the_region():
         "What was Software revenue?",  # three years and none named
         "What was the change in revenue from Q1 to Q2?",  # no two cells named on a table of records
         "Who leads the Software segment?",
+        "Which desk had the lowest revenue in March?",  # no column of desks: no winner to name
     ],
 )
 def test_a_question_the_plan_cannot_fit_plans_nothing(tables, question):
