@@ -30,17 +30,23 @@ __all__ = [
 
 
 def table_toolkit(
-    paths: list[Path], *, small_model: bool, limits: TableLimits | None = None, catalog: TableCatalog | None = None
+    paths: list[Path],
+    *,
+    small_model: bool,
+    limits: TableLimits | None = None,
+    catalog: TableCatalog | None = None,
+    language: str = "en",
 ) -> list[Tool]:
     """The table tools for these files; ``[]`` when there is no CSV among them. A CSV that
     could not be read still yields the tools, so the model can tell the analyst why.
 
     A small model gets the three no-SQL tools only: it cannot write SQL, and every extra
     tool description costs it prompt room and choice accuracy. Other models get
-    ``query_table`` only, which covers what the simple tools do."""
+    ``query_table`` only, which covers what the simple tools do. ``compute_table`` states
+    its results in ``language`` (the answer's)."""
     catalog = catalog if catalog is not None else TableCatalog.from_paths(paths, limits)
     if not len(catalog) and not catalog.problems:
         return []
     if small_model:
-        return [AggregateTable(catalog), LookupTable(catalog), ComputeTable(catalog)]
+        return [AggregateTable(catalog), LookupTable(catalog), ComputeTable(catalog, language)]
     return [QueryTable(catalog)]

@@ -18,38 +18,18 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from engine.errors import RetryException
-from engine.grounding.dates import FULL_MONTHS_EN
 from engine.grounding.totals import is_total_label
 from engine.tools.results import TableData, ToolResult
-from engine.tools.tables.catalog import ColumnInfo, TableInfo
+from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.catalog_tool import CatalogTool
 from engine.tools.tables.naming import quote_ident
 from engine.tools.tables.sandbox import run_select
+from engine.tools.tables.statements import statements
 
 Operation = Literal["value", "change", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min"]
 LABELLED_MAX_ROWS = 5000  # a table of labelled rows is read whole; larger ones are records
 _SQL = {"sum": "sum", "mean": "avg", "max": "max", "min": "min", "value": "sum"}
-_MONTH_NAMES = [*FULL_MONTHS_EN[:4], "may", *FULL_MONTHS_EN[4:]]
 _CURRENCY = {"eur": "€", "euro": "€", "euros": "€", "usd": "$", "dollars": "$", "gbp": "£"}
-# Every sentence this tool writes, in one place (the engine's answers quote them).
-STATEMENTS = {
-    "value": "{what}: {result} ({cites})",
-    "change": "Change in {what}: {result} = {a} − {b} ({cites})",
-    "percent_change": "Percentage change in {what}: {result}% = ({a} − {b}) / {b} × 100 ({cites})",
-    "mean": "Average of {what}: {result} = ({terms}) / {n} ({cites})",
-    "sum": "Sum of {what}: {result} = {terms} ({cites})",
-    "ratio": "Ratio of {what}: {result} = {a} / {b} ({cites})",
-    "share": "Share of {what}: {result}% = {a} / {b} × 100 ({cites})",
-    "count_if": "{what}: {result} of {n} {condition} ({cites})",
-    "max": "Highest {what}: {winner}, {result} ({cites})",
-    "min": "Lowest {what}: {winner}, {result} ({cites})",
-    "records": "{source}, {filters}{rows}",
-    "grouped": "{source}, {filters}{op} of {rows} by {group}",
-    "no_cell": "{table} has no row '{row}' in {column}; its rows include {labels}.",
-    "empty": "No row of {table} meets {filters}.",
-    "cannot": "Cannot compute {operation} from {cells} cells; it needs {needs}.",
-    "zero": "Cannot compute a {operation} from {b}: it is zero.",
-}
 
 
 class RowFilter(BaseModel):
@@ -91,9 +71,9 @@ def show(value: float) -> str:
     return f"{value:,.2f}".rstrip("0").rstrip(".")
 
 
-def _and(items: list[str]) -> str:
+def _and(items: list[str], w: dict[str, str]) -> str:
     items = list(dict.fromkeys(items))
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + w["and"] + items[-1]
 
 
 def _currency(column: str) -> str:
@@ -119,13 +99,17 @@ class ComputeTable(CatalogTool):
         "(rows by label × columns) or from filtered rows, and states the derivation with its cells."
     )
 
+    def __init__(self, catalog: TableCatalog, language: str = "en") -> None:
+        super().__init__(catalog)
+        self.words = statements(language)
+
     def run(self, args: ComputeArgs) -> ToolResult:
         info, note = self.catalog.table(args.table)
         columns = [info.column(c)[0] for c in args.columns]
         if args.label_column is not None:
             label, _ = info.column(args.label_column)
             cells = self._cells(info, label, args.rows, columns)
-            statement, value = _statement(args, info, cells, label)
+            statement, value = _statement(args, info, cells, label, self.words)
             rows = [[c.row, c.column, c.value] for c in cells]
             table = TableData(columns=[label.name, "column", "value"], dtypes=["text", "text", "number"], rows=rows)
         else:
@@ -135,8 +119,9 @@ class ComputeTable(CatalogTool):
 
     def _cells(self, info: TableInfo, label: ColumnInfo, rows: list[str], columns: list[ColumnInfo]) -> list[Cell]:
         """The cells row × column; every row not a total when no row is named."""
+        w = self.words
         if info.rows > LABELLED_MAX_ROWS:
-            raise RetryException(f"{info.name} has {info.rows} rows; name a filter instead of row labels.")
+            raise RetryException(w["too_many"].format(table=info.name, rows=info.rows))
         labels = [_label(v) for v in info.data.column(label.name).to_pylist()]
         values = {c.name: info.data.column(c.name).to_pylist() for c in columns}
         if rows:
@@ -148,7 +133,7 @@ class ComputeTable(CatalogTool):
                 if (i := index.get(_label(row).lower())) is None:
                     shown = ", ".join(labels[:8])
                     raise RetryException(
-                        STATEMENTS["no_cell"].format(table=info.name, row=row[:60], column=label.name, labels=shown)
+                        w["no_cell"].format(table=info.name, row=row[:60], column=label.name, labels=shown)
                     )
                 picked.append(i)
         else:
@@ -160,23 +145,24 @@ class ComputeTable(CatalogTool):
                 if number is not None:
                     cells.append(Cell(row=labels[i], column=col.name, value=number))
                 elif rows:
-                    raise RetryException(f"{info.name} has no figure at {labels[i]}, {col.name}.")
+                    raise RetryException(w["no_figure"].format(table=info.name, row=labels[i], column=col.name))
         return cells
 
     def _records(self, info: TableInfo, args: ComputeArgs, measure: ColumnInfo) -> tuple[str, str, TableData]:
         """An aggregate over the filtered rows, by group when asked, in SQL."""
+        w = self.words
         where, params, said = [], {}, []
         for n, f in enumerate(args.filters):
             col, _ = info.column(f.column)
-            condition, shown = _filter_sql(col, f, f"f{n}", params)
+            condition, shown = _filter_sql(col, f, f"f{n}", params, w)
             where.append(condition)
             said.append(shown)
         op = args.operation
         if op not in _SQL:
-            raise RetryException(f"{op} needs row labels; name the label column and rows.")
+            raise RetryException(w["needs_labels"].format(operation=op))
         clause = f" WHERE {' AND '.join(where)}" if where else ""
         m = quote_ident(measure.name)
-        filters = ", ".join(said) + "; " if said else ""
+        filters = ", ".join(said) + w["sep"] if said else ""
         sign = _currency(measure.name)
         if args.group_by:
             group, _ = info.column(args.group_by)
@@ -187,15 +173,15 @@ class ComputeTable(CatalogTool):
             out = run_select(self.catalog, sql, params or None)
             groups = [r for r in out.rows if not is_total_label(r[0])]
             if not groups:
-                raise RetryException(STATEMENTS["empty"].format(table=info.name, filters=filters.rstrip("; ") or "it"))
+                raise RetryException(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
             chosen = groups[-1] if op == "max" else groups[0]
             used = sum(r[2] for r in groups)
-            cites = STATEMENTS["grouped"].format(
-                source=info.source, filters=filters, op="sum", rows=_rows(used), group=group.name
+            cites = w["grouped"].format(source=info.source, filters=filters, rows=_rows(used, w), group=group.name)
+            what = w["by_group"].format(measure=measure.name, group=group.name) + (
+                f" ({filters.rstrip('; ')})" if filters else ""
             )
-            what = f"{measure.name} by {group.name}" + (f" ({filters.rstrip('; ')})" if filters else "")
             result = sign + show(float(chosen[1]))
-            statement = STATEMENTS["max" if op == "max" else "min"].format(
+            statement = w["max" if op == "max" else "min"].format(
                 what=what, winner=_label(chosen[0]), result=result, cites=cites
             )
             rows = [[_label(r[0]), float(r[1]), r[2]] for r in groups]
@@ -203,12 +189,12 @@ class ComputeTable(CatalogTool):
         sql = f"SELECT {_SQL[op]}({m}), count(*), count({m}) FROM {quote_ident(info.name)}{clause}"
         result, count, counted = run_select(self.catalog, sql, params or None).rows[0]
         if not counted:
-            raise RetryException(STATEMENTS["empty"].format(table=info.name, filters=filters.rstrip("; ") or "it"))
-        word = {"value": "Sum", "sum": "Sum", "mean": "Average", "max": "Highest", "min": "Lowest"}[op]
-        what = f"{word} of {measure.name}" + (f" ({filters.rstrip('; ')})" if filters else "")
-        cites = STATEMENTS["records"].format(source=info.source, filters=filters, rows=_rows(count))
+            raise RetryException(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
+        what = w["aggregate"].format(op=w[f"{op}_op"], measure=measure.name)
+        what += f" ({filters.rstrip('; ')})" if filters else ""
+        cites = w["records"].format(source=info.source, filters=filters, rows=_rows(count, w))
         shown = sign + show(float(result))
-        statement = STATEMENTS["value"].format(what=what, result=shown, cites=cites)
+        statement = w["value"].format(what=what, result=shown, cites=cites)
         return statement, shown, TableData(columns=[what, "rows"], rows=[[float(result), count]])
 
     def _single_row(
@@ -216,12 +202,13 @@ class ComputeTable(CatalogTool):
         params: dict[str, Any], filters: str,
     ) -> tuple[str, str, TableData]:  # fmt: skip
         """The row with the largest or smallest figure, named by its group and its other labels."""
+        w = self.words
         m = quote_ident(measure.name)
         order = "DESC" if args.operation == "max" else "ASC"
         sql = f"SELECT * FROM {quote_ident(info.name)}{clause} {'AND' if clause else 'WHERE'} {m} IS NOT NULL ORDER BY {m} {order} LIMIT 1"
         out = run_select(self.catalog, sql, params or None)
         if not out.rows:
-            raise RetryException(STATEMENTS["empty"].format(table=info.name, filters=filters.rstrip("; ") or "it"))
+            raise RetryException(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
         row = dict(zip(out.columns, out.rows[0], strict=True))
         labels = [
             f"{name} = {_label(v)}"
@@ -229,15 +216,14 @@ class ComputeTable(CatalogTool):
             if name not in (measure.name, group.name) and not isinstance(v, int | float)
         ]
         result = _currency(measure.name) + show(float(row[measure.name]))
-        what = f"{measure.name} in one row, by {group.name}" + (f" ({filters.rstrip('; ')})" if filters else "")
+        what = w["one_row"].format(measure=measure.name, group=group.name)
+        what += f" ({filters.rstrip('; ')})" if filters else ""
         cites = f"{info.source}, " + ", ".join(labels + [f"{group.name} = {_label(row[group.name])}"])
-        statement = STATEMENTS[args.operation].format(
-            what=what, winner=_label(row[group.name]), result=result, cites=cites
-        )
+        statement = w[args.operation].format(what=what, winner=_label(row[group.name]), result=result, cites=cites)
         return statement, result, TableData(columns=list(out.columns), rows=[list(map(_label, out.rows[0]))])
 
 
-def _filter_sql(col: ColumnInfo, f: RowFilter, key: str, params: dict[str, Any]) -> tuple[str, str]:
+def _filter_sql(col: ColumnInfo, f: RowFilter, key: str, params: dict[str, Any], w: dict[str, str]) -> tuple[str, str]:
     """A WHERE condition for one filter and how the statement names it."""
     q = quote_ident(col.name)
     text = f"CAST({q} AS VARCHAR)"
@@ -252,38 +238,40 @@ def _filter_sql(col: ColumnInfo, f: RowFilter, key: str, params: dict[str, Any])
             if col.kind == "date"
             else (f"TRY_CAST(regexp_extract({text}, '^\\d{{4}}-(\\d{{1,2}})', 1) AS INTEGER)")
         )
-        said = _MONTH_NAMES[f.month - 1].title() + (f" to {_MONTH_NAMES[last - 1].title()}" if last != f.month else "")
-        return f"{month} BETWEEN ${key} AND ${key}to", f"{col.name} in {said}"
+        names = w["months"].split()
+        said = names[f.month - 1] if last == f.month else w["from_to"].format(a=names[f.month - 1], b=names[last - 1])
+        return f"{month} BETWEEN ${key} AND ${key}to", w["in"].format(column=col.name, period=said)
     if f.quarter is not None:
         params[key] = f.quarter
         if col.kind == "date":
-            return f"quarter({q}) = ${key}", f"{col.name} in Q{f.quarter}"
+            return f"quarter({q}) = ${key}", w["in"].format(column=col.name, period=w["quarter"].format(n=f.quarter))
         params[key] = f"(^|[^A-Z0-9])[QT]{f.quarter}([^0-9]|$)"
         month = f"TRY_CAST(regexp_extract({text}, '^\\d{{4}}-(\\d{{1,2}})', 1) AS INTEGER)"
         condition = f"(regexp_matches(upper({text}), ${key}) OR ceil({month} / 3) = {int(f.quarter)})"
-        return condition, f"{col.name} in Q{f.quarter}"
+        return condition, w["in"].format(column=col.name, period=w["quarter"].format(n=f.quarter))
     if f.year is not None:
         params[key] = f.year
+        said = w["in"].format(column=col.name, period=f.year)
         if col.kind == "date":
-            return f"year({q}) = ${key}", f"{col.name} in {f.year}"
-        return f"TRY_CAST(regexp_extract({text}, '(\\d{{4}})', 1) AS INTEGER) = ${key}", f"{col.name} in {f.year}"
-    raise RetryException(f"The filter on {col.name} says neither a value, a month, a quarter nor a year.")
+            return f"year({q}) = ${key}", said
+        return f"TRY_CAST(regexp_extract({text}, '(\\d{{4}})', 1) AS INTEGER) = ${key}", said
+    raise RetryException(w["no_filter"].format(column=col.name))
 
 
-def _said(template: str, result: str, **parts: Any) -> tuple[str, str]:
-    return STATEMENTS[template].format(result=result, **parts), result
-
-
-def _statement(args: ComputeArgs, info: TableInfo, cells: list[Cell], label: ColumnInfo) -> tuple[str, str]:
+def _statement(
+    args: ComputeArgs, info: TableInfo, cells: list[Cell], label: ColumnInfo, w: dict[str, str]
+) -> tuple[str, str]:
     """The result first, then its derivation, then the cells it comes from; and the result."""
     op = args.operation
     needs = {"value": 1, "change": 2, "percent_change": 2, "ratio": 2, "share": 2}
     if op in needs and len(cells) != needs[op] or not cells:
-        raise RetryException(
-            STATEMENTS["cannot"].format(operation=op, cells=len(cells), needs=f"{needs.get(op, 1)} cells")
-        )
+        raise RetryException(w["cannot"].format(operation=op, cells=len(cells), needs=needs.get(op, 1)))
+
+    def _said(template: str, result: str, **parts: Any) -> tuple[str, str]:
+        return w[template].format(result=result, **parts), result
+
     rows, cols = [c.row for c in cells], [c.column for c in cells]
-    cites = f"{info.source}, {_and(rows) if args.rows else 'every row but totals'}, {_and(cols)}"
+    cites = f"{info.source}, {_and(rows, w) if args.rows else w['every_row']}, {_and(cols, w)}"
     sign = _currency(cols[0]) if len(set(cols)) == 1 else ""
     one_row = len(set(rows)) == 1
     if op == "value":
@@ -291,24 +279,40 @@ def _statement(args: ComputeArgs, info: TableInfo, cells: list[Cell], label: Col
     a, b = cells[0].value, cells[1].value if len(cells) > 1 else 0.0
     pair = ""
     if op in needs:  # two cells: of one row in two columns, or of two rows in one column
-        pair = f"{rows[0]}, {cols[1]} to {cols[0]}" if one_row else f"{rows[0]} to {rows[1]}, {cols[0]}"
+        pair = (
+            f"{rows[0]}, {w['pair'].format(a=cols[1], b=cols[0])}"
+            if one_row
+            else f"{w['pair'].format(a=rows[0], b=rows[1])}, {cols[0]}"
+        )
     if op == "change":
         return _said("change", show(a - b), what=pair, a=show(a), b=_paren(b), cites=cites)
     if op in ("percent_change", "ratio", "share") and b == 0:
-        raise RetryException(STATEMENTS["zero"].format(operation=op.replace("_", " "), b=f"{rows[1]}, {cols[1]}"))
+        raise RetryException(w["zero"].format(operation=op.replace("_", " "), b=f"{rows[1]}, {cols[1]}"))
     if op == "percent_change":
         result = show(round((a - b) / b * 100, 2))
-        statement = STATEMENTS["percent_change"].format(what=pair, result=result, a=show(a), b=_paren(b), cites=cites)
+        statement = w["percent_change"].format(what=pair, result=result, a=show(a), b=_paren(b), cites=cites)
         return statement, result + "%"
     if op == "share":
         result = show(round(a / b * 100, 2))
-        what = f"{rows[0]} in {rows[1]}, {cols[0]}" if not one_row else f"{cols[0]} in {cols[1]}, {rows[0]}"
-        statement = STATEMENTS["share"].format(what=what, result=result, a=show(a), b=_paren(b), cites=cites)
+        what = (
+            f"{w['part'].format(a=rows[0], b=rows[1])}, {cols[0]}"
+            if not one_row
+            else f"{w['part'].format(a=cols[0], b=cols[1])}, {rows[0]}"
+        )
+        statement = w["share"].format(what=what, result=result, a=show(a), b=_paren(b), cites=cites)
         return statement, result + "%"
     if op == "ratio":
-        what = f"{rows[0]} to {rows[1]}, {cols[0]}" if not one_row else f"{rows[0]}, {cols[0]} to {cols[1]}"
+        what = (
+            f"{w['pair'].format(a=rows[0], b=rows[1])}, {cols[0]}"
+            if not one_row
+            else f"{rows[0]}, {w['pair'].format(a=cols[0], b=cols[1])}"
+        )
         return _said("ratio", show(round(a / b, 4)), what=what, a=show(a), b=_paren(b), cites=cites)
-    what = f"{_and(rows)}, {_and(cols)}" if args.rows else f"{label.name} rows, {_and(cols)}"
+    what = (
+        f"{_and(rows, w)}, {_and(cols, w)}"
+        if args.rows
+        else f"{w['label_rows'].format(label=label.name)}, {_and(cols, w)}"
+    )
     values = [c.value for c in cells]
     if op in ("mean", "sum"):
         terms = " + ".join(_paren(v) for v in values)
@@ -318,23 +322,29 @@ def _statement(args: ComputeArgs, info: TableInfo, cells: list[Cell], label: Col
         return _said("mean", mean, what=what, terms=terms, n=len(values), cites=cites)
     if op == "count_if":
         if args.condition is None:
-            raise RetryException("count_if needs a condition: a comparison and a threshold.")
+            raise RetryException(w["no_condition"])
         c = args.condition
         meet = [
             cell for cell in cells if (cell.value > c.threshold if c.comparison == ">" else cell.value < c.threshold)
         ]
-        word = "above" if c.comparison == ">" else "below"
-        met = _and([cell.column if one_row else cell.row for cell in meet]) if meet else "none"
-        condition = f"{'columns' if one_row else 'rows'} {word} {show(c.threshold)}: {met}"
+        met = _and([cell.column if one_row else cell.row for cell in meet], w) if meet else w["none"]
+        counted = w["columns"] if one_row else w["rows_word"]
+        condition = w["above" if c.comparison == ">" else "below"].format(
+            what=counted, threshold=show(c.threshold), met=met
+        )
         return _said("count_if", str(len(meet)), what=what, n=len(cells), condition=condition, cites=cites)
     chosen = max(cells, key=lambda c: c.value) if op == "max" else min(cells, key=lambda c: c.value)
     winner = chosen.column if one_row and len(cells) > 1 else chosen.row
-    what = f"{rows[0]} by column" if one_row and len(cells) > 1 else f"{cols[0]} by {label.name}"
+    what = (
+        w["by_column"].format(row=rows[0])
+        if one_row and len(cells) > 1
+        else w["by_label"].format(column=cols[0], label=label.name)
+    )
     return _said(op, sign + show(chosen.value), what=what, winner=winner, cites=cites)
 
 
-def _rows(count: int) -> str:
-    return f"{count} row" if count == 1 else f"{count} rows"
+def _rows(count: int, w: dict[str, str]) -> str:
+    return w["row" if count == 1 else "rows"].format(n=count)
 
 
 def _paren(value: float) -> str:

@@ -233,3 +233,16 @@ def test_label_vectors_are_computed_once_per_catalog(tmp_path):
 def test_a_count_over_one_named_year_counts_one_cell(tables):
     result = answer("How many years did Software revenue exceed 1,900 in 2019?", tables)
     assert result.value == "1" and "1 of 1 columns above 1,900: 2019" in result.statement
+
+
+def test_a_french_answer_is_stated_in_french(tables):
+    planned = plan("Quelle a été la variation du chiffre d'affaires Software de 2018 à 2019 ?", tables, FakeEncode())
+    result = ComputeTable(tables, language="fr").run(ComputeTable.Args(**planned.args))
+    assert result.statement == (
+        "Variation de Software, 2018 à 2019 : 412 = 1,950 − 1,538 (revenue.csv, Software, 2019 et 2018)"
+    )
+    grouped = plan("Quelle région a le chiffre d'affaires le plus bas au T2 2025 ?", tables, FakeEncode())
+    assert grouped is None  # no column is named "chiffre d'affaires" in words, and the fake model finds none
+    march = plan("Quel a été le revenue total en mars ?", tables, FakeEncode())
+    statement = ComputeTable(tables, language="fr").run(ComputeTable.Args(**march.args)).statement
+    assert statement.startswith("Somme de revenue_eur (date en mars) : €941 (sales_2025.csv, date en mars ; 3 lignes)")
