@@ -292,7 +292,9 @@ def _statement(
         result = show(round((a - b) / b * 100, 2))
         statement = w["percent_change"].format(what=pair, result=result, a=show(a), b=_paren(b), cites=cites)
         return statement, result + "%"
-    if op == "share":
+    if op == "share":  # a part of a whole: the smaller figure of the larger
+        if abs(a) > abs(b):
+            a, b, rows, cols = b, a, rows[::-1], cols[::-1]
         result = show(round(a / b * 100, 2))
         what = (
             f"{w['part'].format(a=rows[0], b=rows[1])}, {cols[0]}"

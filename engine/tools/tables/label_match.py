@@ -17,6 +17,7 @@ from engine.grounding.quotes import words
 from engine.tools.tables.catalog import TableCatalog
 
 Encode = Callable[[list[str]], Any]
+_FOOTNOTES = re.compile(r"\(\d{1,2}\)|(?<=[a-z])\d{1,2}\b")  # "services(1)(2)", "dividends1"
 
 
 def label_text(name: str) -> str:
@@ -24,10 +25,15 @@ def label_text(name: str) -> str:
     return re.sub(r"[_\W]+", " ", name).strip()
 
 
+def label_words(label: str) -> set[str]:
+    """A row label's words, without its footnote marks."""
+    return words(label_text(_FOOTNOTES.sub(" ", label)))
+
+
 def lexical(label: str, asked: frozenset[str] | set[str], subject: frozenset[str] | set[str]) -> tuple[float, float]:
     """(share of the label's words that stand in the question, share of the question's
     subject words the label holds)."""
-    own = words(label_text(label))
+    own = label_words(label)
     if not own:
         return 0.0, 0.0
     hit = own & asked

@@ -29,7 +29,7 @@ from engine.grounding.dates import MONTHS
 from engine.grounding.quotes import words
 from engine.grounding.totals import is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
-from engine.tools.tables.label_match import Semantic, label_text, lexical
+from engine.tools.tables.label_match import Semantic, label_text, label_words, lexical
 from engine.tools.tables.question_reading import Reading, read_question
 from engine.tools.tables.table_shape import (
     PERIOD_COLUMN,
@@ -128,7 +128,7 @@ def _rows(question: str, reading: Reading, labels: list[str], sem: Semantic) -> 
             best = semantic.index(ranked[0])
             scored[best] = max(scored[best], ranked[0])
     full = [
-        a for a in full if not any(a != b and words(a) < words(b) for b in full)
+        a for a in full if not any(a != b and label_words(a) < label_words(b) for b in full)
     ]  # "Software" in "Software revenue"
     if reading.operation in ("sum", "mean", "ratio", "share", "change", "percent_change") and len(full) >= 2:
         folded = fold(question)
@@ -168,8 +168,12 @@ def _plan_labelled(
         cols = sorted(dict.fromkeys(by_year.values()), key=lambda c: years_of(c.name)[0], reverse=True)
     else:
         return None  # which column the question is about is not said
-    if op in ("sum", "mean", "value") and len(rows) == 1 and len(cols) == 1:
+    if op in ("sum", "value") and len(rows) == 1 and len(cols) == 1:
         op = "value"  # "total revenue in 2019" reads the Total row; one cell is its own sum
+    if op == "count_if" and not reading.counts_periods:
+        rows = []  # "how many obligations exceeded …": the rows are counted
+    elif op == "count_if" and not rows:
+        return None  # "how many years did X exceed …" and no row is X
     shape = (min(len(rows), 2), min(len(cols), 2))
     fits = {
         "value": {(1, 1)},
@@ -179,12 +183,14 @@ def _plan_labelled(
         "share": {(2, 1)},
         "mean": {(1, 2), (2, 1), (0, 1)},
         "sum": {(1, 2), (2, 1), (0, 1)},
-        "count_if": {(1, 1), (1, 2)},
+        "count_if": {(1, 1), (1, 2), (0, 1)},
         "max": {(1, 2), (0, 1)},
         "min": {(1, 2), (0, 1)},
     }
     if op is None or shape not in fits[op] or len(cols) > 2 and op in ("change", "percent_change", "ratio", "share"):
         return None
+    if shape == (0, 1) and op in ("sum", "mean") and years_of(cols[0].name):
+        return None  # every row of a report's year column mixes revenue, costs and subtotals: rows must be named
     if op == "value" and reading.percent and not _PERCENT_NAME.search(rows[0] + " " + cols[0].name):
         return None  # a percentage asked, and the cell is no percentage: it must be computed
     args: dict[str, Any] = {"table": info.name, "operation": op, "label_column": label.name, "rows": rows[:12],

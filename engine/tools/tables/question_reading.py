@@ -19,7 +19,7 @@ Operation = Literal["value", "change", "percent_change", "mean", "sum", "ratio",
 Comparison = Literal[">", "<"]
 
 _PERCENT_CHANGE = re.compile(
-    r"\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation)|% (?:change|increase|decrease)|growth rate|"
+    r"%\s?(?:change|increase|decrease)|\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation)|growth rate|"
     r"(?:variation|evolution|hausse|baisse|croissance) en (?:pourcentage|%)|pourcentage (?:de )?(?:variation|hausse|"
     r"baisse|croissance)|taux de (?:croissance|variation))"
 )
@@ -32,6 +32,9 @@ _SHARE = re.compile(r"\b(?:percentage|percent|share|fraction|pourcentage|part|qu
 _RANGE = re.compile(r"\b((?:19|20)\d\d)\s*(?:-|–|to|through|until|a|au|jusqu'en)\s*((?:19|20)\d\d)\b")
 _PERIOD_NOUN = r"(?:years?|periods?|months?|quarters?|times|annees?|ans|periodes?|mois|trimestres?|fois)"
 _COUNT_IF = re.compile(rf"\b(?:how many|combien)\s+(?:d['e]\s*)?{_PERIOD_NOUN}\b")
+_COUNT_ROWS = re.compile(
+    r"\b(?:how many|combien d['e]\s*)\s*(?:[a-z-]+\s+){0,3}?(?:had|have|has|did|were|was|ont|avaient)\b"
+)
 _CONDITION = re.compile(
     r"\b(?P<word>exceed(?:ed|s|ing)?|above|over|more than|greater than|higher than|at least|below|under|less than|"
     r"lower than|fewer than|superieure?s? a|au-dessus de|au dessus de|plus de|depasse\w*|inferieure?s? a|"
@@ -87,6 +90,7 @@ class Reading:
     condition: Condition | None
     dimension: str | None  # "region" in "Which region had …", folded
     single: bool  # "in a single month": the extreme of one row, not of a group's total
+    counts_periods: bool  # "how many years …": a count over period columns, else over rows
     month_range: bool  # "from January to June": every month between the two named
     subject: frozenset[str]  # content words, without the operation and period words
     percent: bool  # the answer is a percentage
@@ -127,7 +131,7 @@ def operation_in(text: str, question: str) -> Operation | None:
     """The operation ``question`` (``text``: folded) asks for, or None when it asks no figure."""
     if _PERCENT_CHANGE.search(text):
         return "percent_change"
-    if _COUNT_IF.search(text) and condition_in(text) is not None:
+    if (_COUNT_IF.search(text) or _COUNT_ROWS.search(text)) and condition_in(text) is not None:
         return "count_if"
     kind = answer_kind(question)
     extreme = _LOWEST.search(text) or aggregate_asked(question) in ("max", "min")
@@ -166,6 +170,7 @@ def read_question(question: str) -> Reading:
         condition=condition_in(text),
         dimension=dimension,
         single=bool(_SINGLE.search(text)),
+        counts_periods=bool(_COUNT_IF.search(text)),
         month_range=len(months) == 2 and bool(_MONTH_RANGE.search(text)),
         subject=frozenset(subject),
         percent=answer_kind(question) == "percent" or operation in ("percent_change", "share"),
