@@ -19,7 +19,7 @@ Operation = Literal["value", "change", "percent_change", "mean", "sum", "ratio",
 Comparison = Literal[">", "<"]
 
 _PERCENT_CHANGE = re.compile(
-    r"%\s?(?:change|increase|decrease)|\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation)|growth rate|"
+    r"%\s?(?:change|increase|decrease)|\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation|difference)|growth rate|"
     r"(?:variation|evolution|hausse|baisse|croissance) en (?:pourcentage|%)|pourcentage (?:de )?(?:variation|hausse|"
     r"baisse|croissance)|taux de (?:croissance|variation))"
 )

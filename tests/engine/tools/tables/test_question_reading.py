@@ -12,6 +12,7 @@ from engine.tools.tables.question_reading import Condition, read_question
         ("What is the difference between the 2019 actual and the 2019 target?", "change"),
         ("What was the percentage change in total pretax income between 2018 and 2019?", "percent_change"),
         ("Quelle est la variation en pourcentage du chiffre d'affaires ?", "percent_change"),
+        ("What is the percentage difference between the first and fourth quarter?", "percent_change"),
         ("What is the average Deferred compensation for 2018 and 2019?", "mean"),
         ("What is the ratio of Software to Hardware revenue?", "ratio"),
         ("What percentage of 2019 revenue is the cost of revenue?", "share"),
