@@ -162,12 +162,14 @@ class EngineContext:
         attachments: list[Path] = (),
         attachments_index: Path | None = None,
         small_model: bool = False,
+        language: str = "en",
     ) -> ToolRegistry:
         from engine.tools.toolkits import build_registry
 
         return build_registry(
-            self, theme, attachments=list(attachments), attachments_index=attachments_index, small_model=small_model
-        )
+            self, theme, attachments=list(attachments), attachments_index=attachments_index, small_model=small_model,
+            language=language,
+        )  # fmt: skip
 
     def indexes_at(self, root: Path) -> IndexManager:
         """The loaded indexes under another root (a conversation's own files)."""

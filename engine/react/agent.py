@@ -101,6 +101,7 @@ class ReActEngine:
                 attachments=self.ragkwargs.get("attachments") or [],
                 attachments_index=self.ragkwargs.get("attachments_index"),
                 small_model=self.llm.abilities.small,
+                language=self.config.language,
             )
         return self._tools
 

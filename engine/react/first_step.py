@@ -15,11 +15,10 @@ from engine.errors import RetryException
 from engine.react.step import Step, ToolCall
 from engine.tools.base import ToolRegistry
 from engine.tools.calculator import evaluate
+from engine.tools.tables.compute_tool import ComputeTable
 from engine.tools.tables.question_plan import plan
-from engine.tools.tables.simple_tools import AggregateTable, LookupTable
 
 Encode = Callable[[list[str]], Any]
-_TABLE_TOOLS = {"aggregate": AggregateTable, "lookup": LookupTable}
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _OPERATOR = re.compile(
@@ -87,14 +86,13 @@ def computation_in(question: str) -> str | None:
 
 
 def table_call(question: str, registry: ToolRegistry, encode: Encode | None) -> tuple[ToolCall, bool] | None:
-    """The aggregate or lookup the question asks of the analyst's tables, if it names one,
-    and whether it leaves out a period the question names."""
-    tools = {kind: next((t for t in registry if isinstance(t, cls)), None) for kind, cls in _TABLE_TOOLS.items()}
-    catalog_tool = tools["aggregate"] or tools["lookup"]
-    if catalog_tool is None or not len(catalog_tool.catalog):
+    """The computation the question asks of the analyst's tables, if one fits it, and
+    whether it leaves out a period the question names."""
+    tool = next((t for t in registry if isinstance(t, ComputeTable)), None)
+    if tool is None or not len(tool.catalog):
         return None
-    planned = plan(question, catalog_tool.catalog, encode)
-    if planned is None or (tool := tools[planned.kind]) is None:
+    planned = plan(question, tool.catalog, encode)
+    if planned is None:
         return None
     return ToolCall(id="call_engine_table", name=tool.name, args=planned.args), planned.ignores_period
 

@@ -30,16 +30,17 @@ def theme_toolkit(context: EngineContext, theme: str | None, attachments_index: 
     return tools
 
 
-def table_tools(context: EngineContext, theme: str | None, attachments: list[Path], small_model: bool) -> list[Tool]:
+def table_tools(
+    context: EngineContext, theme: str | None, attachments: list[Path], small_model: bool, language: str = "en"
+) -> list[Tool]:
     """Tools over the theme's tables and the conversation's attached files, whose tables come first."""
     from engine.tools.tables import table_toolkit
 
     paths = ([context.settings.themes_root / theme] if theme else []) + list(attachments)
     if not paths:
         return []
-    return table_toolkit(
-        paths, small_model=small_model, catalog=context.table_catalog(paths, preferred=list(attachments))
-    )
+    catalog = context.table_catalog(paths, preferred=list(attachments))
+    return table_toolkit(paths, small_model=small_model, catalog=catalog, language=language)
 
 
 def realtime_tools(context: EngineContext) -> list[Tool]:
@@ -55,9 +56,10 @@ def build_registry(
     attachments: list[Path] = (),
     attachments_index: Path | None = None,
     small_model: bool = False,
+    language: str = "en",
 ) -> ToolRegistry:
     """The tools for one run, offered through the context's router."""
     tools = general_toolkit() + theme_toolkit(context, theme, attachments_index)
-    tools += table_tools(context, theme, list(attachments), small_model)
+    tools += table_tools(context, theme, list(attachments), small_model, language)
     tools += realtime_tools(context)
     return ToolRegistry(tools, routed=True)

@@ -245,6 +245,7 @@ class TableCatalog:
         self.problems = problems
         self.document_problems = document_problems or []
         self.limits = limits or TableLimits()
+        self.memo: dict[Any, Any] = {}  # what is derived from the tables once (the planner's label vectors)
 
     @classmethod
     def from_paths(

@@ -29,3 +29,36 @@ def test_a_document_question_is_searched_and_a_computation_computed():
     assert [(c.name, c.args) for c in step.calls] == [("calculator", {"expression": "48 * 27"})]
     assert step.number == 0 and not step.unsure
     assert engine_step("How long are backups kept?", registry) is None  # no search_docs offered, no table: nothing
+
+
+REVENUE = 'Segment,2019,2018\nSoftware,"1,950","1,538"\nHardware,800,700\nTotal revenue,"2,750","2,238"\n'
+
+
+@pytest.fixture
+def table_registry(tmp_path):
+    from engine.tools.tables import TableCatalog, table_toolkit
+
+    (tmp_path / "revenue.csv").write_text(REVENUE, encoding="utf-8")
+    catalog = TableCatalog.from_paths([tmp_path])
+    return ToolRegistry(general_toolkit() + table_toolkit([tmp_path], small_model=True, catalog=catalog))
+
+
+def test_a_table_question_starts_with_the_planned_computation(table_registry):
+    step = engine_step("What was the change in Software revenue from 2018 to 2019?", table_registry)
+    call = step.calls[0]
+    assert call.name == "compute_table" and not step.unsure
+    assert call.args == {
+        "table": "revenue", "operation": "change", "label_column": "Segment", "rows": ["Software"],
+        "columns": ["2019", "2018"],
+    }  # fmt: skip
+    result = table_registry.get("compute_table").run(table_registry.get("compute_table").Args(**call.args))
+    assert result.statement.startswith("Change in Software, 2018 to 2019: 412 = 1,950 − 1,538 (revenue.csv")
+
+
+def test_a_period_the_plan_leaves_out_makes_the_step_unsure(table_registry):
+    step = engine_step("What was the ratio of Software to Hardware revenue in March 2019?", table_registry)
+    assert step.calls[0].name == "compute_table" and step.unsure
+
+
+def test_a_text_question_plans_no_table_computation(table_registry):
+    assert engine_step("Over how many years will the software be amortized?", table_registry) is None

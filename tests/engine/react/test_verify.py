@@ -132,8 +132,8 @@ def test_a_close_quote_of_the_right_kind_is_stated_without_doubt():
 
 
 def test_a_small_model_table_question_starts_with_the_engine_query_and_states_its_result(tmp_path):
-    """The engine plans the aggregate the question asks for; a draft without its result is
-    replaced by the result with what it is."""
+    """The engine plans the computation the question asks for; a draft without its result is
+    replaced by the result with what it is and the rows it comes from."""
     from engine.tools.tables import table_toolkit
 
     rows = [
@@ -149,9 +149,10 @@ def test_a_small_model_table_question_starts_with_the_engine_query_and_states_it
     engine = make_engine(["Thought: done\nAnswer: Gdansk shipped 1949 pallets."], tools=[*general_toolkit(), *tables])
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "What is the total number of pallets shipped by the Gdansk warehouse?")
-    assert blocks(text, ReActType.ACTION)[0] == "aggregate_table"  # the engine's own query, before the model
+    assert blocks(text, ReActType.ACTION)[0] == "compute_table"  # the engine's own query, before the model
     assert engine.result.answer == (
-        "4445 = sum of pallets_shipped in shipments where warehouse = Gdansk (computed with aggregate_table)"
+        "Sum of pallets_shipped (warehouse = Gdansk): 4,445 (shipments.csv, warehouse = Gdansk; 2 rows) "
+        "(computed with compute_table)"
     )
     assert blocks(text, ReActType.DRAFT) == ["Gdansk shipped 1949 pallets."]
 
@@ -159,8 +160,8 @@ def test_a_small_model_table_question_starts_with_the_engine_query_and_states_it
 def test_a_table_total_that_ignores_the_period_asked_is_not_stated_as_sure(tmp_path):
     from engine.tools.tables import table_toolkit
 
-    (tmp_path / "shipments.csv").write_text(
-        "month,warehouse,pallets_shipped\n2025-01,Gdansk,1949\n2025-02,Gdansk,2496\n2025-02,Lyon,2240", encoding="utf-8"
+    (tmp_path / "shipments.csv").write_text(  # no column dates the rows: the month asked cannot be applied
+        "warehouse,pallets_shipped\nGdansk,1949\nGdansk,2496\nLyon,2240", encoding="utf-8"
     )
     engine = make_engine(
         ["Thought: done\nAnswer: About 1949 pallets."],
@@ -168,7 +169,9 @@ def test_a_table_total_that_ignores_the_period_asked_is_not_stated_as_sure(tmp_p
     )
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "What is the total number of pallets shipped by Gdansk in February 2025?")
-    assert engine.result.answer.startswith("4445 = sum of pallets_shipped")  # what was computed, said plainly
+    assert engine.result.answer.startswith(  # what was computed, said plainly, result first
+        "Sum of pallets_shipped (warehouse = Gdansk): 4,445 (shipments.csv, warehouse = Gdansk; 2 rows)"
+    )
     assert "does not filter on the period" in blocks(text, ReActType.WARNING)[-1]
     assert [c.kind for c in engine.result.cautions] == ["replaced", "filter"]  # the filter it ignored, on record
 

@@ -140,7 +140,8 @@ def test_a_run_gets_table_tools_over_the_attached_report_first(write_csv, tmp_pa
     write_csv("themes/ops/sales_2025.csv", SALES)
     attached = write_csv("conversation/files/annual_report.md", REPORT).parent
     tools = table_tools(EngineContext(), "ops", [attached], small_model=True)
-    assert [t.name for t in tools] == ["aggregate_table", "lookup_table"]
+    assert [t.name for t in tools] == ["aggregate_table", "lookup_table", "compute_table"]
+    assert len({id(t.catalog) for t in tools}) == 1  # one catalog for every table tool of the run
     catalog = tools[0].catalog
     assert catalog.names() == ["annual_report_md_t1", "annual_report_md_t2", "sales_2025"]
     assert catalog.preferred() == ["annual_report_md_t1", "annual_report_md_t2"]

@@ -1,4 +1,5 @@
-"""The engine plans the table call a question asks for (for a small model)."""
+"""The engine plans the table computation a question asks for (for a small model),
+with the real embedding model: the thresholds are calibrated on it."""
 
 import pytest
 
@@ -12,6 +13,7 @@ SHIPMENTS = "month,warehouse,pallets_shipped,late_deliveries\n" + "\n".join(
     for i, w in enumerate(["Lyon", "Rotterdam", "Gdansk"])
 )
 BUDGET = "department,budget_eur,headcount\nOperations,2480000,212\nFleet,1365000,97\nIT,618500,18\n"
+REVENUE = 'Segment,2019,2018\nSoftware,"1,950","1,538"\nHardware,800,700\nTotal revenue,"2,750","2,238"\n'
 
 
 @pytest.fixture(scope="module")
@@ -45,23 +47,38 @@ def test_operation(question, op):
 
 def test_a_total_for_one_value_is_a_filtered_sum(catalog, encode):
     planned = plan("What is the total number of pallets shipped by the Gdansk warehouse?", catalog, encode)
-    assert planned.kind == "aggregate"
     assert planned.args == {
-        "table": "shipments_2025", "column": "pallets_shipped", "operation": "sum",
-        "filter_column": "warehouse", "filter_value": "Gdansk",
+        "table": "shipments_2025", "operation": "sum", "columns": ["pallets_shipped"],
+        "filters": [{"column": "warehouse", "value": "Gdansk"}],
     }  # fmt: skip
+
+
+def test_a_month_named_is_a_filter_on_the_dated_column(catalog, encode):
+    planned = plan("How many pallets did Lyon ship in March?", catalog, encode)
+    assert planned.args["filters"] == [{"column": "warehouse", "value": "Lyon"}, {"column": "month", "month": 3}]
+    assert not planned.ignores_period
 
 
 def test_a_french_question_finds_the_english_column(catalog, encode):
     planned = plan("Quel est le nombre moyen de livraisons en retard ?", catalog, encode)
-    assert planned.kind == "aggregate" and planned.args["column"] == "late_deliveries"
-    assert planned.args["operation"] == "mean"
+    assert planned.args["columns"] == ["late_deliveries"] and planned.args["operation"] == "mean"
 
 
-def test_a_named_value_without_an_aggregate_is_a_lookup(catalog, encode):
+def test_a_named_value_without_an_aggregate_is_its_cell(catalog, encode):
     planned = plan("What is the 2026 budget of the IT department?", catalog, encode)
-    assert planned.kind == "lookup"
-    assert planned.args == {"table": "budget_2026", "column": "department", "value": "IT"}
+    assert planned.args == {
+        "table": "budget_2026", "operation": "value", "label_column": "department", "rows": ["IT"],
+        "columns": ["budget_eur"],
+    }  # fmt: skip
+    assert not planned.ignores_period  # 2026 is the file's own year
+
+
+def test_a_french_row_is_found_by_meaning(tmp_path, encode):
+    (tmp_path / "revenue.csv").write_text(REVENUE, encoding="utf-8")
+    planned = plan(
+        "Quel était le chiffre d'affaires des logiciels en 2019 ?", TableCatalog.from_paths([tmp_path]), encode
+    )
+    assert planned.args["rows"] == ["Software"] and planned.args["columns"] == ["2019"]
 
 
 def test_a_short_value_must_stand_as_written(catalog, encode):
@@ -76,16 +93,16 @@ def test_a_short_value_must_stand_as_written(catalog, encode):
         "What is the dress code?",
         "What is the minimum length of a password?",  # "minimum", but no column is about passwords
         "How many employees work at the Lyon warehouse?",  # a value named, but no column about employees
+        "Over how many years will the total fleet budget be amortized?",  # about text, not a sum
     ],
 )
 def test_a_question_no_table_answers_plans_nothing(catalog, encode, question):
     assert plan(question, catalog, encode) is None
 
 
-def test_a_period_the_aggregate_does_not_filter_on_is_said(catalog, encode):
-    """The planner filters on one named value; a month or year the question also names is
-    reported, so the answer can say it is not verified."""
-    planned = plan("What is the total number of pallets shipped by Gdansk in 2025?", catalog, encode)
-    assert planned.kind == "aggregate" and planned.ignores_period
+def test_a_period_the_table_cannot_filter_on_is_said(catalog, encode):
+    """A month the budget table cannot filter on is reported, so the answer says it is not verified."""
+    planned = plan("What is the total budget of all departments in March?", catalog, encode)
+    assert planned.args["table"] == "budget_2026" and planned.ignores_period
     assert not plan("What is the total number of pallets shipped by Gdansk?", catalog, encode).ignores_period
     assert not plan("Quel est le budget 2026 total de tous les départements ?", catalog, encode).ignores_period

@@ -157,7 +157,11 @@ def test_lookup_equals_and_contains(tools):
 # ---- the factory ----------------------------------------------------------------------
 def test_toolkit_choice(sales_csv, tmp_path):
     assert [t.name for t in table_toolkit([sales_csv], small_model=False)] == ["query_table"]
-    assert [t.name for t in table_toolkit([sales_csv], small_model=True)] == ["aggregate_table", "lookup_table"]
+    assert [t.name for t in table_toolkit([sales_csv], small_model=True)] == [
+        "aggregate_table",
+        "lookup_table",
+        "compute_table",
+    ]
     (tmp_path / "notes.md").write_text("no table here")
     assert table_toolkit([tmp_path / "notes.md"], small_model=False) == []
 

@@ -1,0 +1,353 @@
+"""``compute_table``: a figure computed from named cells of a table, stated with its
+derivation and the cells it comes from.
+
+Two shapes of table are read. A table of labelled rows (a report's "Software | 1,950 |
+1,538") gives cells by row label × column: a value, a change or percentage change between
+two cells, an average, a sum, a ratio, a count of cells meeting a condition, the largest
+or smallest. A table of records (one row per sale: quarter, region, revenue) is filtered
+(by a value, a month, a quarter or a year) and aggregated in SQL, optionally by group, and
+a "which region is lowest" names the group. Total and subtotal rows are never added again.
+Identifiers come from the catalog only; values are passed as SQL parameters.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from engine.errors import RetryException
+from engine.grounding.totals import is_total_label
+from engine.tools.results import TableData, ToolResult
+from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
+from engine.tools.tables.catalog_tool import CatalogTool
+from engine.tools.tables.naming import quote_ident
+from engine.tools.tables.sandbox import run_select
+from engine.tools.tables.statements import statements
+
+Operation = Literal["value", "change", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min"]
+LABELLED_MAX_ROWS = 5000  # a table of labelled rows is read whole; larger ones are records
+_SQL = {"sum": "sum", "mean": "avg", "max": "max", "min": "min", "value": "sum"}
+_CURRENCY = {"eur": "€", "euro": "€", "euros": "€", "usd": "$", "dollars": "$", "gbp": "£"}
+
+
+class RowFilter(BaseModel):
+    column: str = Field(..., max_length=200)
+    value: str | None = Field(None, max_length=200, description="Equals this value (text ignores case).")
+    month: int | None = Field(None, ge=1, le=12)
+    month_to: int | None = Field(None, ge=1, le=12, description="With month: every month from month to this one.")
+    quarter: int | None = Field(None, ge=1, le=4)
+    year: int | None = Field(None, ge=1800, le=2200)
+
+
+class CellCondition(BaseModel):
+    comparison: Literal[">", "<"]
+    threshold: float
+
+
+class ComputeArgs(BaseModel):
+    table: str | None = Field(None, max_length=200)
+    operation: Operation
+    label_column: str | None = Field(None, max_length=200, description="The column naming the rows, if any.")
+    rows: list[str] = Field(default_factory=list, max_length=12, description="Row labels (empty: every row).")
+    columns: list[str] = Field(..., min_length=1, max_length=24, description="The value columns.")
+    filters: list[RowFilter] = Field(default_factory=list, max_length=6)
+    group_by: str | None = Field(None, max_length=200)
+    single_row: bool = Field(False, description="With group_by: the extreme of one row, not of each group's sum.")
+    condition: CellCondition | None = None
+
+
+class Cell(BaseModel):
+    row: str
+    column: str
+    value: float
+
+
+def show(value: float) -> str:
+    """A figure as a report writes it: thousands separated, at most two decimals."""
+    if value.is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+def _and(items: list[str], w: dict[str, str]) -> str:
+    items = list(dict.fromkeys(items))
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + w["and"] + items[-1]
+
+
+def _currency(column: str) -> str:
+    parts = {p for p in column.lower().replace("-", "_").split("_")}
+    return next((sign for word, sign in _CURRENCY.items() if word in parts), "")
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _label(value: Any) -> str:
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+class ComputeTable(CatalogTool):
+    name = "compute_table"
+    Args = ComputeArgs
+    intro = (
+        "Computes a value, change, percent_change, mean, sum, ratio, count_if, max or min from named cells "
+        "(rows by label × columns) or from filtered rows, and states the derivation with its cells."
+    )
+
+    def __init__(self, catalog: TableCatalog, language: str = "en") -> None:
+        super().__init__(catalog)
+        self.words = statements(language)
+
+    def run(self, args: ComputeArgs) -> ToolResult:
+        info, note = self.catalog.table(args.table)
+        columns = [info.column(c)[0] for c in args.columns]
+        if args.label_column is not None:
+            label, _ = info.column(args.label_column)
+            cells = self._cells(info, label, args.rows, columns)
+            statement, value = _statement(args, info, cells, label, self.words)
+            rows = [[c.row, c.column, c.value] for c in cells]
+            table = TableData(columns=[label.name, "column", "value"], dtypes=["text", "text", "number"], rows=rows)
+        else:
+            statement, value, table = self._records(info, args, columns[0])
+        text = (note + "\n" if note else "") + statement
+        return ToolResult(text=text, table=table, computed=True, value=value, statement=statement)
+
+    def _cells(self, info: TableInfo, label: ColumnInfo, rows: list[str], columns: list[ColumnInfo]) -> list[Cell]:
+        """The cells row × column; every row not a total when no row is named."""
+        w = self.words
+        if info.rows > LABELLED_MAX_ROWS:
+            raise RetryException(w["too_many"].format(table=info.name, rows=info.rows))
+        labels = [_label(v) for v in info.data.column(label.name).to_pylist()]
+        values = {c.name: info.data.column(c.name).to_pylist() for c in columns}
+        if rows:
+            index = {}
+            for i, text in enumerate(labels):
+                index.setdefault(text.lower(), i)
+            picked = []
+            for row in rows:
+                if (i := index.get(_label(row).lower())) is None:
+                    shown = ", ".join(labels[:8])
+                    raise RetryException(
+                        w["no_cell"].format(table=info.name, row=row[:60], column=label.name, labels=shown)
+                    )
+                picked.append(i)
+        else:
+            picked = [i for i, text in enumerate(labels) if text and not is_total_label(text)]
+        cells = []
+        for i in picked:
+            for col in columns:
+                number = _number(values[col.name][i])
+                if number is not None:
+                    cells.append(Cell(row=labels[i], column=col.name, value=number))
+                elif rows:
+                    raise RetryException(w["no_figure"].format(table=info.name, row=labels[i], column=col.name))
+        return cells
+
+    def _records(self, info: TableInfo, args: ComputeArgs, measure: ColumnInfo) -> tuple[str, str, TableData]:
+        """An aggregate over the filtered rows, by group when asked, in SQL."""
+        w = self.words
+        where, params, said = [], {}, []
+        for n, f in enumerate(args.filters):
+            col, _ = info.column(f.column)
+            condition, shown = _filter_sql(col, f, f"f{n}", params, w)
+            where.append(condition)
+            said.append(shown)
+        op = args.operation
+        if op not in _SQL:
+            raise RetryException(w["needs_labels"].format(operation=op))
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        m = quote_ident(measure.name)
+        filters = ", ".join(said) + w["sep"] if said else ""
+        sign = _currency(measure.name)
+        if args.group_by:
+            group, _ = info.column(args.group_by)
+            g = quote_ident(group.name)
+            if args.single_row and op in ("max", "min"):
+                return self._single_row(info, args, measure, group, clause, params, filters)
+            sql = f"SELECT {g}, sum({m}), count(*) FROM {quote_ident(info.name)}{clause} GROUP BY 1 HAVING sum({m}) IS NOT NULL ORDER BY 2"
+            out = run_select(self.catalog, sql, params or None)
+            groups = [r for r in out.rows if not is_total_label(r[0])]
+            if not groups:
+                raise RetryException(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
+            chosen = groups[-1] if op == "max" else groups[0]
+            used = sum(r[2] for r in groups)
+            cites = w["grouped"].format(source=info.source, filters=filters, rows=_rows(used, w), group=group.name)
+            what = w["by_group"].format(measure=measure.name, group=group.name) + (
+                f" ({filters.rstrip('; ')})" if filters else ""
+            )
+            result = sign + show(float(chosen[1]))
+            statement = w["max" if op == "max" else "min"].format(
+                what=what, winner=_label(chosen[0]), result=result, cites=cites
+            )
+            rows = [[_label(r[0]), float(r[1]), r[2]] for r in groups]
+            return statement, result, TableData(columns=[group.name, f"sum_{measure.name}", "rows"], rows=rows)
+        sql = f"SELECT {_SQL[op]}({m}), count(*), count({m}) FROM {quote_ident(info.name)}{clause}"
+        result, count, counted = run_select(self.catalog, sql, params or None).rows[0]
+        if not counted:
+            raise RetryException(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
+        what = w["aggregate"].format(op=w[f"{op}_op"], measure=measure.name)
+        what += f" ({filters.rstrip('; ')})" if filters else ""
+        cites = w["records"].format(source=info.source, filters=filters, rows=_rows(count, w))
+        shown = sign + show(float(result))
+        statement = w["value"].format(what=what, result=shown, cites=cites)
+        return statement, shown, TableData(columns=[what, "rows"], rows=[[float(result), count]])
+
+    def _single_row(
+        self, info: TableInfo, args: ComputeArgs, measure: ColumnInfo, group: ColumnInfo, clause: str,
+        params: dict[str, Any], filters: str,
+    ) -> tuple[str, str, TableData]:  # fmt: skip
+        """The row with the largest or smallest figure, named by its group and its other labels."""
+        w = self.words
+        m = quote_ident(measure.name)
+        order = "DESC" if args.operation == "max" else "ASC"
+        sql = f"SELECT * FROM {quote_ident(info.name)}{clause} {'AND' if clause else 'WHERE'} {m} IS NOT NULL ORDER BY {m} {order} LIMIT 1"
+        out = run_select(self.catalog, sql, params or None)
+        if not out.rows:
+            raise RetryException(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
+        row = dict(zip(out.columns, out.rows[0], strict=True))
+        labels = [
+            f"{name} = {_label(v)}"
+            for name, v in row.items()
+            if name not in (measure.name, group.name) and not isinstance(v, int | float)
+        ]
+        result = _currency(measure.name) + show(float(row[measure.name]))
+        what = w["one_row"].format(measure=measure.name, group=group.name)
+        what += f" ({filters.rstrip('; ')})" if filters else ""
+        cites = f"{info.source}, " + ", ".join(labels + [f"{group.name} = {_label(row[group.name])}"])
+        statement = w[args.operation].format(what=what, winner=_label(row[group.name]), result=result, cites=cites)
+        return statement, result, TableData(columns=list(out.columns), rows=[list(map(_label, out.rows[0]))])
+
+
+def _filter_sql(col: ColumnInfo, f: RowFilter, key: str, params: dict[str, Any], w: dict[str, str]) -> tuple[str, str]:
+    """A WHERE condition for one filter and how the statement names it."""
+    q = quote_ident(col.name)
+    text = f"CAST({q} AS VARCHAR)"
+    if f.value is not None:
+        params[key] = f.value.strip()
+        return f"lower(trim({text})) = lower(${key})", f"{col.name} = {f.value.strip()[:40]}"
+    if f.month is not None:
+        last = f.month_to if f.month_to is not None else f.month
+        params[key], params[key + "to"] = f.month, last
+        month = (
+            f"month({q})"
+            if col.kind == "date"
+            else (f"TRY_CAST(regexp_extract({text}, '^\\d{{4}}-(\\d{{1,2}})', 1) AS INTEGER)")
+        )
+        names = w["months"].split()
+        said = names[f.month - 1] if last == f.month else w["from_to"].format(a=names[f.month - 1], b=names[last - 1])
+        return f"{month} BETWEEN ${key} AND ${key}to", w["in"].format(column=col.name, period=said)
+    if f.quarter is not None:
+        params[key] = f.quarter
+        if col.kind == "date":
+            return f"quarter({q}) = ${key}", w["in"].format(column=col.name, period=w["quarter"].format(n=f.quarter))
+        params[key] = f"(^|[^A-Z0-9])[QT]{f.quarter}([^0-9]|$)"
+        month = f"TRY_CAST(regexp_extract({text}, '^\\d{{4}}-(\\d{{1,2}})', 1) AS INTEGER)"
+        condition = f"(regexp_matches(upper({text}), ${key}) OR ceil({month} / 3) = {int(f.quarter)})"
+        return condition, w["in"].format(column=col.name, period=w["quarter"].format(n=f.quarter))
+    if f.year is not None:
+        params[key] = f.year
+        said = w["in"].format(column=col.name, period=f.year)
+        if col.kind == "date":
+            return f"year({q}) = ${key}", said
+        return f"TRY_CAST(regexp_extract({text}, '(\\d{{4}})', 1) AS INTEGER) = ${key}", said
+    raise RetryException(w["no_filter"].format(column=col.name))
+
+
+def _statement(
+    args: ComputeArgs, info: TableInfo, cells: list[Cell], label: ColumnInfo, w: dict[str, str]
+) -> tuple[str, str]:
+    """The result first, then its derivation, then the cells it comes from; and the result."""
+    op = args.operation
+    needs = {"value": 1, "change": 2, "percent_change": 2, "ratio": 2, "share": 2}
+    if op in needs and len(cells) != needs[op] or not cells:
+        raise RetryException(w["cannot"].format(operation=op, cells=len(cells), needs=needs.get(op, 1)))
+
+    def _said(template: str, result: str, **parts: Any) -> tuple[str, str]:
+        return w[template].format(result=result, **parts), result
+
+    rows, cols = [c.row for c in cells], [c.column for c in cells]
+    cites = f"{info.source}, {_and(rows, w) if args.rows else w['every_row']}, {_and(cols, w)}"
+    sign = _currency(cols[0]) if len(set(cols)) == 1 else ""
+    one_row = len(set(rows)) == 1
+    if op == "value":
+        return _said("value", sign + show(cells[0].value), what=f"{rows[0]}, {cols[0]}", cites=cites)
+    a, b = cells[0].value, cells[1].value if len(cells) > 1 else 0.0
+    pair = ""
+    if op in needs:  # two cells: of one row in two columns, or of two rows in one column
+        pair = (
+            f"{rows[0]}, {w['pair'].format(a=cols[1], b=cols[0])}"
+            if one_row
+            else f"{w['pair'].format(a=rows[0], b=rows[1])}, {cols[0]}"
+        )
+    if op == "change":
+        return _said("change", show(a - b), what=pair, a=show(a), b=_paren(b), cites=cites)
+    if op in ("percent_change", "ratio", "share") and b == 0:
+        raise RetryException(w["zero"].format(operation=op.replace("_", " "), b=f"{rows[1]}, {cols[1]}"))
+    if op == "percent_change":
+        result = show(round((a - b) / b * 100, 2))
+        statement = w["percent_change"].format(what=pair, result=result, a=show(a), b=_paren(b), cites=cites)
+        return statement, result + "%"
+    if op == "share":  # a part of a whole: the smaller figure of the larger
+        if abs(a) > abs(b):
+            a, b, rows, cols = b, a, rows[::-1], cols[::-1]
+        result = show(round(a / b * 100, 2))
+        what = (
+            f"{w['part'].format(a=rows[0], b=rows[1])}, {cols[0]}"
+            if not one_row
+            else f"{w['part'].format(a=cols[0], b=cols[1])}, {rows[0]}"
+        )
+        statement = w["share"].format(what=what, result=result, a=show(a), b=_paren(b), cites=cites)
+        return statement, result + "%"
+    if op == "ratio":
+        what = (
+            f"{w['pair'].format(a=rows[0], b=rows[1])}, {cols[0]}"
+            if not one_row
+            else f"{rows[0]}, {w['pair'].format(a=cols[0], b=cols[1])}"
+        )
+        return _said("ratio", show(round(a / b, 4)), what=what, a=show(a), b=_paren(b), cites=cites)
+    what = (
+        f"{_and(rows, w)}, {_and(cols, w)}"
+        if args.rows
+        else f"{w['label_rows'].format(label=label.name)}, {_and(cols, w)}"
+    )
+    values = [c.value for c in cells]
+    if op in ("mean", "sum"):
+        terms = " + ".join(_paren(v) for v in values)
+        if op == "sum":
+            return _said("sum", sign + show(sum(values)), what=what, terms=terms, cites=cites)
+        mean = sign + show(round(sum(values) / len(values), 2))
+        return _said("mean", mean, what=what, terms=terms, n=len(values), cites=cites)
+    if op == "count_if":
+        if args.condition is None:
+            raise RetryException(w["no_condition"])
+        c = args.condition
+        meet = [
+            cell for cell in cells if (cell.value > c.threshold if c.comparison == ">" else cell.value < c.threshold)
+        ]
+        met = _and([cell.column if one_row else cell.row for cell in meet], w) if meet else w["none"]
+        counted = w["columns"] if one_row else w["rows_word"]
+        condition = w["above" if c.comparison == ">" else "below"].format(
+            what=counted, threshold=show(c.threshold), met=met
+        )
+        return _said("count_if", str(len(meet)), what=what, n=len(cells), condition=condition, cites=cites)
+    chosen = max(cells, key=lambda c: c.value) if op == "max" else min(cells, key=lambda c: c.value)
+    winner = chosen.column if one_row and len(cells) > 1 else chosen.row
+    what = (
+        w["by_column"].format(row=rows[0])
+        if one_row and len(cells) > 1
+        else w["by_label"].format(column=cols[0], label=label.name)
+    )
+    return _said(op, sign + show(chosen.value), what=what, winner=winner, cites=cites)
+
+
+def _rows(count: int, w: dict[str, str]) -> str:
+    return w["row" if count == 1 else "rows"].format(n=count)
+
+
+def _paren(value: float) -> str:
+    return f"({show(value)})" if value < 0 else show(value)

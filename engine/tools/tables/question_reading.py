@@ -1,0 +1,178 @@
+"""What a question asks of a table, read from its words alone: the operation (a change,
+a percentage change, an average, a sum, a ratio, a count of periods meeting a condition,
+the largest or smallest), the periods it names (years, months, quarters), the condition
+of a count, the dimension of a "which …" question, and the words left once those are
+taken out (the row or column it is about). English and French, read accent-folded.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.grounding.answer_kinds import aggregate_asked, answer_kind, fold
+from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
+from engine.grounding.quotes import asks_for_figure, words
+
+Operation = Literal["value", "change", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min"]
+Comparison = Literal[">", "<"]
+
+_PERCENT_CHANGE = re.compile(
+    r"%\s?(?:change|increase|decrease)|\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation|difference)|growth rate|"
+    r"(?:variation|evolution|hausse|baisse|croissance) en (?:pourcentage|%)|pourcentage (?:de )?(?:variation|hausse|"
+    r"baisse|croissance)|taux de (?:croissance|variation))"
+)
+_CHANGE = re.compile(
+    r"\b(?:change|changed|difference|increase|decrease|variation|evolution|ecart|how much (?:more|less|higher|lower)"
+    r"|de combien)\b"
+)
+_RATIO = re.compile(r"\b(?:ratio|rapport entre|expressed as a (?:ratio|multiple)|proportion)\b")
+_SHARE = re.compile(r"\b(?:percentage|percent|share|fraction|pourcentage|part|quote-part)\b")
+_RANGE = re.compile(r"\b((?:19|20)\d\d)\s*(?:-|–|to|through|until|a|au|jusqu'en)\s*((?:19|20)\d\d)\b")
+_PERIOD_NOUN = r"(?:years?|periods?|months?|quarters?|times|annees?|ans|periodes?|mois|trimestres?|fois)"
+_COUNT_IF = re.compile(rf"\b(?:how many|combien)\s+(?:d['e]\s*)?{_PERIOD_NOUN}\b")
+_COUNT_ROWS = re.compile(
+    r"\b(?:how many|combien d['e]\s*)\s*(?:[a-z-]+\s+){0,3}?(?:had|have|has|did|were|was|ont|avaient)\b"
+)
+_CONDITION = re.compile(
+    r"\b(?P<word>exceed(?:ed|s|ing)?|above|over|more than|greater than|higher than|at least|below|under|less than|"
+    r"lower than|fewer than|superieure?s? a|au-dessus de|au dessus de|plus de|depasse\w*|inferieure?s? a|"
+    r"au-dessous de|en dessous de|moins de)\s*(?:[$€£]\s*)?(?P<number>-?\d[\d,.\s]*\d|\d)"
+)
+_ASKS_VALUE = re.compile(r"^\W*(?:what|quel(?:le)?s?)\s+(?:is|was|are|were|est|etait|sont|etaient)\b")
+_SINGLE = re.compile(r"\b(?:a single|one single|in one (?:month|quarter|year|row)|un seul|une seule|en un mois)\b")
+_MONTH_RANGE = re.compile(r"\b(?:from|between|de|du|entre)\b.*\b(?:to|and|until|through|a|au|et|jusqu)\b")
+_LOWEST = re.compile(r"\b(?:le|la|les) plus (?:bas|basse|faible|petit|petite)s?\b")  # "le plus" alone is the most
+_BELOW = re.compile(r"below|under|less|lower|fewer|inferieur|dessous|moins")
+_WHICH = re.compile(
+    r"\b(?:which|what(?!\s+(?:is|was|are|were|did|does|do|has|had|have|the|a|an)\b)|quel(?:le)?s?"
+    r"(?!\s+(?:est|etait|sont|etaient|a|ont)\b))\s+([a-z]+)"
+)
+_YEAR = re.compile(r"(?<![\d.,])(?:fy\s?|fiscal\s)?((?:19|20)\d\d)(?![\d.,]\d)")
+_QUARTER = re.compile(
+    r"\b(?:q([1-4])|t([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th) quarter|"
+    r"(premier|1er|deuxieme|second|2e|troisieme|3e|quatrieme|4e) trimestre)\b"
+)
+_QUARTER_WORDS = {
+    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+    "premier": 1, "1er": 1, "deuxieme": 2, "2e": 2, "troisieme": 3, "3e": 3, "quatrieme": 4, "4e": 4,
+}  # fmt: skip
+_MONTH_NAMES = sorted({fold(m) for m in [*FULL_MONTHS_EN, *FULL_MONTHS_FR]}, key=len, reverse=True)
+_MONTH = re.compile(rf"\b(?:{'|'.join(_MONTH_NAMES)})\b|\b(?:in|en|of|de) (may|mai)\b")
+# Words that say what is asked, not what it is about: left out when rows and columns are matched.
+_ASKING = frozenset(
+    words(
+        "change difference increase decrease percentage percent average mean sum ratio between from "
+        "compared how much many what which year years period value amount number fiscal fy growth rate "
+        "moyenne somme variation evolution ecart entre annee annees combien valeur montant nombre pourcentage "
+        "share proportion part highest lowest largest smallest most least maximum minimum exceed above below more less than "
+        "plus moins haut bas grand petit"
+    )
+)
+
+
+_TOTAL = frozenset(words("total totale totaux"))  # a Total row's word, but no subject for the embedding model
+
+
+@dataclass(frozen=True)
+class Condition:
+    comparison: Comparison
+    threshold: float
+
+
+@dataclass(frozen=True)
+class Reading:
+    operation: Operation | None  # None: the question asks no figure of a table
+    years: tuple[str, ...]  # in the order the question names them
+    months: tuple[int, ...]
+    quarters: tuple[int, ...]
+    condition: Condition | None
+    dimension: str | None  # "region" in "Which region had …", folded
+    single: bool  # "in a single month": the extreme of one row, not of a group's total
+    counts_periods: bool  # "how many years …": a count over period columns, else over rows
+    month_range: bool  # "from January to June": every month between the two named
+    subject: frozenset[str]  # content words, without the operation and period words
+    percent: bool  # the answer is a percentage
+    subject_text: str  # the question's own words that make the subject, for the embedding model
+
+
+def _number(text: str) -> float | None:
+    digits = re.sub(r"[\s,]", "", text)
+    try:
+        return float(digits)
+    except ValueError:
+        return None
+
+
+def condition_in(text: str) -> Condition | None:
+    """ "exceed $200 million" → (>, 200): the scale word is left out, as a report's table
+    states its figures in the unit the question uses."""
+    match = _CONDITION.search(text)
+    if match is None or (threshold := _number(match.group("number"))) is None:
+        return None
+    return Condition("<" if _BELOW.search(match.group("word")) else ">", threshold)
+
+
+def _quarters(text: str) -> tuple[int, ...]:
+    found = []
+    for match in _QUARTER.finditer(text):
+        digit = match.group(1) or match.group(2)
+        found.append(int(digit) if digit else _QUARTER_WORDS[match.group(3) or match.group(4)])
+    return tuple(dict.fromkeys(found))
+
+
+def _months(text: str) -> tuple[int, ...]:
+    found = [MONTHS.get(m.group(1) or m.group(0), 0) for m in _MONTH.finditer(text)]
+    return tuple(dict.fromkeys(m for m in found if m))
+
+
+def operation_in(text: str, question: str) -> Operation | None:
+    """The operation ``question`` (``text``: folded) asks for, or None when it asks no figure."""
+    if _PERCENT_CHANGE.search(text):
+        return "percent_change"
+    if (_COUNT_IF.search(text) or _COUNT_ROWS.search(text)) and condition_in(text) is not None:
+        return "count_if"
+    kind = answer_kind(question)
+    extreme = _LOWEST.search(text) or aggregate_asked(question) in ("max", "min")
+    if kind in ("person", "duration") or kind == "date" and not extreme:
+        return None  # "over how many years will the total … be amortized?" asks no figure of a table
+    if _RATIO.search(text):
+        return "ratio"
+    if _CHANGE.search(text):
+        return "change"
+    if _SHARE.search(text):
+        return "share"  # "what percentage of A is B": no cell states it
+    if _LOWEST.search(text):
+        return "min"
+    if (op := aggregate_asked(question)) is not None:
+        return op
+    return "value" if kind is not None or asks_for_figure(question) or _ASKS_VALUE.search(text) else None
+
+
+def read_question(question: str) -> Reading:
+    text = fold(question)
+    years = tuple(dict.fromkeys(_YEAR.findall(text)))
+    operation = operation_in(text, question)
+    months = _months(text)
+    if operation in ("mean", "sum") and (span := _RANGE.search(text)):  # "from 2017 to 2019": every year
+        first, last = sorted(int(y) for y in span.groups())
+        years = tuple(str(y) for y in range(last, first - 1, -1)) if last - first < 12 else years
+    which = _WHICH.search(text)
+    subject = {w for w in words(_YEAR.sub(" ", text)) - _ASKING if not w.isdigit()}
+    dimension = which.group(1) if which else None
+    kept = [t for t in re.findall(r"[^\W_]+", question) if words(t) & subject - _TOTAL and fold(t) != dimension]
+    return Reading(
+        operation=operation,
+        years=years,
+        months=months,
+        quarters=_quarters(text),
+        condition=condition_in(text),
+        dimension=dimension,
+        single=bool(_SINGLE.search(text)),
+        counts_periods=bool(_COUNT_IF.search(text)),
+        month_range=len(months) == 2 and bool(_MONTH_RANGE.search(text)),
+        subject=frozenset(subject),
+        percent=answer_kind(question) == "percent" or operation in ("percent_change", "share"),
+        subject_text=" ".join(kept) or question,
+    )

@@ -1,0 +1,136 @@
+"""How a table is laid out, as the planner reads it: the column naming its rows (a
+report's labels) and those labels, the columns of each year ("2019", "FY19", "December
+31, 2019"), the column dating its records (a date, or text such as 2025-03), a column of
+quarters or of month names, and the listed values a question names. What is read from
+the data is kept in the catalog's ``memo``, once per catalog."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.grounding.answer_kinds import fold
+from engine.grounding.dates import MONTHS
+from engine.grounding.quotes import words
+from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
+from engine.tools.tables.compute_tool import LABELLED_MAX_ROWS
+from engine.tools.tables.label_match import label_text
+
+UNIQUE_LABELS = 0.9  # a first text column this unique names rows; else the table holds records
+
+PERIOD_COLUMN = re.compile(r"(?i)date|month|year|period|quarter|week|day|mois|annee|année|trimestre|semaine|jour")
+DATE_VALUE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
+YEAR_IN_NAME = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)|(?i:\bfy\s?'?)(\d\d)\b")
+QUARTER_VALUE = re.compile(r"(?i)(?:^|\W)[QT][1-4](?:\W|$)")
+
+
+def column_values(info: TableInfo, column: ColumnInfo) -> list[Any]:
+    return info.data.column(column.name).to_pylist()
+
+
+def years_of(name: str) -> list[str]:
+    """The years a column name holds: "2019", "December 31, 2019", "FY19"."""
+    return [full or f"20{short}" for full, short in YEAR_IN_NAME.findall(name)]
+
+
+def label_column(info: TableInfo, catalog: TableCatalog) -> ColumnInfo | None:
+    """The first text column, when its values name the rows: nearly all distinct, or
+    beside columns named by years (a report's table)."""
+    key = ("label_column", info.name)
+    if key not in catalog.memo:
+        found = None
+        texts = [c for c in info.columns if c.kind == "text"]
+        numbers = [c for c in info.columns if c.kind == "number"]
+        if texts and numbers and info.rows <= LABELLED_MAX_ROWS:
+            values = [v for v in column_values(info, texts[0]) if v not in (None, "")]
+            unique = bool(values) and len(set(values)) >= UNIQUE_LABELS * len(values)
+            found = texts[0] if unique or year_columns(numbers) else None
+        catalog.memo[key] = found
+    return catalog.memo[key]
+
+
+def row_labels(info: TableInfo, label: ColumnInfo, numbers: list[ColumnInfo], catalog: TableCatalog) -> list[str]:
+    """The row labels a question can name: each once in the table, on a row holding a figure."""
+    key = ("labels", info.name)
+    if key not in catalog.memo:
+        catalog.memo[key] = read_labels(info, label, numbers)
+    return catalog.memo[key]
+
+
+def read_labels(info: TableInfo, label: ColumnInfo, numbers: list[ColumnInfo]) -> list[str]:
+    texts = [str(v).strip() if v is not None else "" for v in column_values(info, label)]
+    held = [any(v is not None for v in row) for row in zip(*(column_values(info, c) for c in numbers), strict=True)]
+    counts: dict[str, int] = {}
+    for text in texts:
+        counts[text] = counts.get(text, 0) + 1
+    return [t for t, figures in zip(texts, held, strict=True) if t and figures and counts[t] == 1]
+
+
+def date_column(info: TableInfo) -> ColumnInfo | None:
+    """A column dating the rows: a date, or text such as 2025-03 under a period name."""
+    for col in info.columns:
+        if col.kind == "date":
+            return col
+    for col in info.columns:
+        if col.kind == "text" and PERIOD_COLUMN.search(col.name):
+            sample = [v for v in column_values(info, col)[:20] if v]
+            if sample and all(DATE_VALUE.match(str(v)) for v in sample):
+                return col
+    return None
+
+
+def quarter_column(info: TableInfo) -> ColumnInfo | None:
+    """A text column of quarters ("Q2", "T2", "2025-Q2")."""
+    return next(
+        (
+            c
+            for c in info.columns
+            if c.kind == "text" and c.examples and all(QUARTER_VALUE.search(v) for v in c.examples)
+        ),
+        None,
+    )
+
+
+def month_value(info: TableInfo, month: int) -> tuple[ColumnInfo, str] | None:
+    """A text column of month names and its value for ``month`` ("March", "mars")."""
+    for col in info.columns:
+        names = {MONTHS.get(fold(v).strip(".")) for v in col.examples} if col.kind == "text" else set()
+        if col.examples and None not in names:
+            return next(((col, v) for v in col.examples if MONTHS.get(fold(v).strip(".")) == month), None)
+    return None
+
+
+def named_values(question: str, info: TableInfo) -> list[tuple[ColumnInfo, str]]:
+    """(column, value) for every listed value of a text column that the question names.
+    Short values ("IT", "Q2") must stand in the question as written; longer ones are
+    matched without case or accents, as whole words."""
+    folded = fold(question)
+    found = []
+    for col in info.columns:
+        for value in col.examples:
+            if len(value) < 2:
+                continue
+            if len(value) <= 3:
+                hit = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", question)
+            else:
+                hit = re.search(rf"(?<!\w){re.escape(fold(value))}(?!\w)", folded)
+            if hit:
+                found.append((col, value))
+    return found
+
+
+def year_columns(numbers: list[ColumnInfo], question: str = "") -> dict[str, ColumnInfo | None]:
+    """The column of each year; None when several columns hold a year ("Pension 2018",
+    "Other 2018") and the question's words do not pick one."""
+    held: dict[str, list[ColumnInfo]] = {}
+    for col in numbers:
+        for year in years_of(col.name):
+            held.setdefault(year, []).append(col)
+    asked = words(question)
+    by_year: dict[str, ColumnInfo | None] = {}
+    for year, cols in held.items():
+        if len(cols) > 1:
+            named = [c for c in cols if words(YEAR_IN_NAME.sub(" ", label_text(c.name))) & asked]
+            cols = named if len(named) == 1 else [None]
+        by_year[year] = cols[0]
+    return by_year

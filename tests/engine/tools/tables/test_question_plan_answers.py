@@ -1,0 +1,273 @@
+"""What the planned computation answers: the result first, its derivation, its cells.
+
+The embedding model is not what is tested here: a deterministic fake stands in for it
+(every label is as far from every question), so only words decide."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.errors import RetryException
+from engine.tools.tables import TableCatalog
+from engine.tools.tables.compute_tool import ComputeTable
+from engine.tools.tables.question_plan import plan
+
+REPO = Path(__file__).resolve().parents[4]
+REVENUE = (
+    "Segment,2019,2018,2017\n"
+    'Software,"1,950","1,538","1,210"\n'
+    "Hardware,800,700,650\n"
+    "Services,120,95,80\n"
+    'Total revenue,"2,870","2,333","1,940"\n'
+)
+SALES = "date,region,product,revenue_eur\n" + "\n".join(
+    f"2025-{m:02d}-1{d},{region},{product},{100 * m + 10 * d + n}"
+    for m in (1, 2, 3, 4, 5, 6)
+    for d, (n, region, product) in enumerate(
+        [(1, "Export", "Pipettes"), (7, "France", "Pipettes"), (3, "France", "Scales")]
+    )
+)
+
+
+class FakeEncode:
+    """Orthogonal unit vectors: no label is closer to a question than another."""
+
+    similarity_range = (0.0, 1.0)
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        return np.array([[1.0, 0.0]] * len(texts), dtype=np.float32)
+
+    def query(self, texts: list[str]) -> np.ndarray:
+        return np.array([[0.0, 1.0]] * len(texts), dtype=np.float32)
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("report")
+    (folder / "revenue.csv").write_text(REVENUE, encoding="utf-8")
+    (folder / "sales_2025.csv").write_text(SALES, encoding="utf-8")
+    return TableCatalog.from_paths([folder])
+
+
+def answer(question: str, catalog: TableCatalog):
+    planned = plan(question, catalog, FakeEncode())
+    assert planned is not None, question
+    return ComputeTable(catalog).run(ComputeTable.Args(**planned.args))
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "statement"),
+    [
+        (
+            "What was Software revenue in 2019?",
+            "1,950",
+            "Software, 2019: 1,950 (revenue.csv, Software, 2019)",
+        ),
+        (
+            "Quel était le chiffre d'affaires Software en 2018 ?",
+            "1,538",
+            "Software, 2018: 1,538 (revenue.csv, Software, 2018)",
+        ),
+        (
+            "What was the change in Software revenue from 2018 to 2019?",
+            "412",
+            "Change in Software, 2018 to 2019: 412 = 1,950 − 1,538 (revenue.csv, Software, 2019 and 2018)",
+        ),
+        (
+            "What was the percentage change in Hardware revenue between 2018 and 2019?",
+            "14.29%",
+            "Percentage change in Hardware, 2018 to 2019: 14.29% = (800 − 700) / 700 × 100 "
+            "(revenue.csv, Hardware, 2019 and 2018)",
+        ),
+        (
+            "What was the average Software revenue in 2019 and 2018?",
+            "1,744",
+            "Average of Software, 2019 and 2018: 1,744 = (1,950 + 1,538) / 2 (revenue.csv, Software, 2019 and 2018)",
+        ),
+        (
+            "What was the average revenue of Hardware from 2017 to 2019?",
+            "716.67",
+            "Average of Hardware, 2019, 2018 and 2017: 716.67 = (800 + 700 + 650) / 3 "
+            "(revenue.csv, Hardware, 2019, 2018 and 2017)",
+        ),
+        (
+            "What is the ratio of Software to Hardware revenue in 2019?",
+            "2.44",
+            "Ratio of Software to Hardware, 2019: 2.44 = 1,950 / 800 (revenue.csv, Software and Hardware, 2019)",
+        ),
+        (
+            "In how many years was Software revenue above 1,500?",
+            "2",
+            "Software, 2019, 2018 and 2017: 2 of 3 columns above 1,500: 2019 and 2018 "
+            "(revenue.csv, Software, 2019, 2018 and 2017)",
+        ),
+        (
+            "Dans combien d'années le chiffre d'affaires Hardware a-t-il dépassé 680 ?",
+            "2",
+            "Hardware, 2019, 2018 and 2017: 2 of 3 columns above 680: 2019 and 2018 "
+            "(revenue.csv, Hardware, 2019, 2018 and 2017)",
+        ),
+        (
+            "In which year was Hardware revenue the highest?",
+            "800",
+            "Highest Hardware by column: 2019, 800 (revenue.csv, Hardware, 2019, 2018 and 2017)",
+        ),
+        (
+            "Which segment had the lowest revenue in 2018?",
+            "95",
+            "Lowest 2018 by Segment: Services, 95 (revenue.csv, every row but totals, 2018)",
+        ),
+    ],
+)
+def test_a_report_table_answers_with_its_derivation_and_cells(tables, question, value, statement):
+    result = answer(question, tables)
+    assert (result.value, result.statement) == (value, statement)
+    assert result.computed and result.text.endswith(statement)
+
+
+def test_a_sum_of_named_rows_never_adds_the_total_row(tables):
+    result = answer("What was the sum of Software and Services revenue in 2019?", tables)
+    assert (
+        result.statement
+        == "Sum of Software and Services, 2019: 2,070 = 1,950 + 120 (revenue.csv, Software and Services, 2019)"
+    )
+    # a report's year column mixes parts and subtotals: it is not summed whole
+    assert plan("What is the sum of 2019?", tables, FakeEncode()) is None
+    assert answer("What was the total revenue in 2019?", tables).statement == (
+        "Total revenue, 2019: 2,870 (revenue.csv, Total revenue, 2019)"
+    )  # the table states the total: it is read, not recomputed
+
+
+def test_a_month_filter_is_applied(tables):
+    result = answer("What was the total revenue in March?", tables)
+    march = sum(300 + 10 * d + n for d, n in enumerate([1, 7, 3]))  # the three March rows
+    assert result.value == f"€{march:,}"
+    assert "(date in March)" in result.statement and "3 rows" in result.statement
+
+
+def test_a_grouped_winner_names_the_group(tables):
+    result = answer("Which region had the lowest revenue in Q2 2025?", tables)
+    # France sums two rows a month, so its Q2 total beats Export's though its single rows are smaller
+    export = sum(100 * m + 1 for m in (4, 5, 6))
+    assert result.value == f"€{export:,}"
+    assert result.statement.startswith(f"Lowest revenue_eur by region (date in Q2): Export, €{export:,}")
+
+
+def test_the_largest_single_row_is_not_the_largest_group(tables):
+    """ "In a single month" asks for one row: its group and its date are named."""
+    result = answer("Which region had the highest revenue in a single month?", tables)
+    assert result.statement == (
+        "Highest revenue_eur in one row, by region: France, €623 "
+        "(sales_2025.csv, date = 2025-06-12, product = Scales, region = France)"
+    )
+
+
+def test_a_range_of_months_is_one_filter(tables):
+    result = answer("What was the total revenue of Export from February to April?", tables)
+    assert result.value == f"€{sum(100 * m + 1 for m in (2, 3, 4)):,}"
+    assert "(region = Export, date in February to April)" in result.statement
+
+
+def test_the_demo_sales_table_names_the_region():
+    catalog = TableCatalog.from_paths([REPO / "data" / "themes" / "handbook" / "sales_2025.csv"])
+    result = answer("Which region had the lowest revenue in Q2 2025?", catalog)
+    assert result.value == "€960,800"
+    assert result.statement.startswith("Lowest revenue_eur by region (quarter in Q2): Export, €960,800 (sales_2025.csv")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Over how many years will the software be amortized?",  # about text: no table sum
+        "What was the change in Software revenue from 2016 to 2019?",  # 2016 is no column
+        "What was Software revenue?",  # three years and none named
+        "What was the change in revenue from Q1 to Q2?",  # no two cells named on a table of records
+        "Who leads the Software segment?",
+        "Which desk had the lowest revenue in March?",  # no column of desks: no winner to name
+    ],
+)
+def test_a_question_the_plan_cannot_fit_plans_nothing(tables, question):
+    assert plan(question, tables, FakeEncode()) is None
+
+
+def test_the_first_table_that_fits_wins(tmp_path):
+    """Catalog order decides (the conversation's attachments come first)."""
+    (tmp_path / "a_dropped.csv").write_text("date,revenue\n2025-03-02,105037\n2025-04-01,9\n", encoding="utf-8")
+    (tmp_path / "b_theme.csv").write_text("quarter,revenue\nQ1,48196900\n", encoding="utf-8")
+    catalog = TableCatalog.from_paths([tmp_path])
+    assert answer("What was the total revenue in March?", catalog).value == "105,037"
+
+
+def test_a_cell_the_table_lacks_is_said(tables):
+    tool = ComputeTable(tables)
+    args = tool.Args(table="revenue", operation="value", label_column="Segment", rows=["Cloud"], columns=["2019"])
+    with pytest.raises(RetryException, match="no row 'Cloud'"):
+        tool.run(args)
+    zero = tool.Args(table="revenue", operation="percent_change", label_column="Segment", rows=["Software", "Services"],
+                     columns=["2019"])  # fmt: skip
+    assert tool.run(zero).value == "1,525%"
+
+
+class CountingEncode(FakeEncode):
+    def __init__(self) -> None:
+        self.encoded: list[str] = []
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        self.encoded.extend(texts)
+        return super().__call__(texts)
+
+
+def test_label_vectors_are_computed_once_per_catalog(tmp_path):
+    (tmp_path / "revenue.csv").write_text(REVENUE, encoding="utf-8")
+    catalog = TableCatalog.from_paths([tmp_path])
+    encode = CountingEncode()
+    for question in (
+        "Quel était le chiffre d'affaires des logiciels en 2019 ?",
+        "Quel était le chiffre d'affaires du matériel en 2018 ?",
+    ):
+        plan(question, catalog, encode)  # no label stands in these words: the labels are embedded
+    assert sorted(encode.encoded) == ["Hardware", "Services", "Software", "Total revenue"]
+
+
+def test_a_count_over_one_named_year_counts_one_cell(tables):
+    result = answer("How many years did Software revenue exceed 1,900 in 2019?", tables)
+    assert result.value == "1" and "1 of 1 columns above 1,900: 2019" in result.statement
+
+
+def test_a_french_answer_is_stated_in_french(tables):
+    planned = plan("Quelle a été la variation du chiffre d'affaires Software de 2018 à 2019 ?", tables, FakeEncode())
+    result = ComputeTable(tables, language="fr").run(ComputeTable.Args(**planned.args))
+    assert result.statement == (
+        "Variation de Software, 2018 à 2019 : 412 = 1,950 − 1,538 (revenue.csv, Software, 2019 et 2018)"
+    )
+    grouped = plan("Quelle région a le chiffre d'affaires le plus bas au T2 2025 ?", tables, FakeEncode())
+    assert grouped is None  # no column is named "chiffre d'affaires" in words, and the fake model finds none
+    march = plan("Quel a été le revenue total en mars ?", tables, FakeEncode())
+    statement = ComputeTable(tables, language="fr").run(ComputeTable.Args(**march.args)).statement
+    assert statement.startswith("Somme de revenue_eur (date en mars) : €941 (sales_2025.csv, date en mars ; 3 lignes)")
+
+
+def test_a_column_total_leaves_the_total_row_out(tmp_path):
+    (tmp_path / "budget.csv").write_text(
+        "department,budget_eur\nOperations,2480000\nFleet,1365000\nIT,618500\nTotal,4463500\n", encoding="utf-8"
+    )
+    catalog = TableCatalog.from_paths([tmp_path])
+    total = answer("What is the total budget of all departments?", catalog)
+    assert total.statement == "Total, budget_eur: €4,463,500 (budget.csv, Total, budget_eur)"  # read, not 8,927,000
+    mean = answer("What is the average budget of the departments?", catalog)
+    assert mean.statement == (
+        "Average of department rows, budget_eur: €1,487,833.33 = (2,480,000 + 1,365,000 + 618,500) / 3 "
+        "(budget.csv, every row but totals, budget_eur)"
+    )
+
+
+def test_a_share_is_a_part_of_its_whole(tables):
+    result = answer("What percentage of Total revenue was Software in 2019?", tables)
+    assert result.value == "67.94%"
+    assert result.statement.startswith("Share of Software in Total revenue, 2019: 67.94% = 1,950 / 2,870 × 100")
+
+
+def test_a_count_of_rows_meeting_a_condition(tables):
+    result = answer("How many segments had revenue above 500 in 2019?", tables)
+    assert result.value == "2" and "rows above 500: Software and Hardware" in result.statement

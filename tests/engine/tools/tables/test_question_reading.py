@@ -1,0 +1,53 @@
+"""What a question asks of a table, read from its words (English and French)."""
+
+import pytest
+
+from engine.tools.tables.question_reading import Condition, read_question
+
+
+@pytest.mark.parametrize(
+    ("question", "operation"),
+    [
+        ("What was the change in Software revenue from 2018 to 2019?", "change"),
+        ("What is the difference between the 2019 actual and the 2019 target?", "change"),
+        ("What was the percentage change in total pretax income between 2018 and 2019?", "percent_change"),
+        ("Quelle est la variation en pourcentage du chiffre d'affaires ?", "percent_change"),
+        ("What is the percentage difference between the first and fourth quarter?", "percent_change"),
+        ("What is the average Deferred compensation for 2018 and 2019?", "mean"),
+        ("What is the ratio of Software to Hardware revenue?", "ratio"),
+        ("What percentage of 2019 revenue is the cost of revenue?", "share"),
+        ("How many years did Accounts receivable exceed $50,000 thousand?", "count_if"),
+        ("Combien d'années le chiffre d'affaires a-t-il dépassé 100 ?", "count_if"),
+        ("Which region had the lowest revenue in Q2 2025?", "min"),
+        ("Quelle région a le chiffre d'affaires le plus bas ?", "min"),
+        ("In which year was revenue the highest?", "max"),
+        ("What was Software revenue in 2019?", "value"),
+        ("Over how many years will the total cost be amortized?", None),
+        ("When was the Lyon office opened?", None),
+        ("Who heads the Fleet department?", None),
+    ],
+)
+def test_the_operation_asked(question, operation):
+    assert read_question(question).operation == operation
+
+
+def test_periods_condition_and_dimension():
+    reading = read_question("In how many years from FY2017 was Software revenue above 1,500 in Q2?")
+    assert reading.condition == Condition(">", 1500.0) and reading.quarters == (2,)
+    assert reading.years == ("2017",)
+    assert read_question("Which region sold the least in March?").months == (3,)
+    assert read_question("Quel produit s'est le moins vendu au deuxième trimestre ?").quarters == (2,)
+    assert read_question("Which region sold the least in March?").dimension == "region"
+    assert read_question("What region sold the least?").dimension == "region"
+    assert read_question("What was the lowest revenue?").dimension is None
+    assert read_question("Quelle est la région la moins rentable ?").dimension is None
+    assert read_question("Average revenue from 2017 to 2019?").years == ("2019", "2018", "2017")  # every year between
+    assert read_question("Change in revenue from 2017 to 2019?").years == ("2017", "2019")  # the two ends
+    assert read_question("Total from January to June?").month_range
+    assert read_question("Which month had the most deliveries in a single month?").single
+
+
+def test_the_subject_leaves_out_what_is_asked():
+    reading = read_question("What was the percentage change in Software revenue between 2018 and 2019?")
+    assert reading.subject_text == "Software revenue"
+    assert reading.percent
