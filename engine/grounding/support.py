@@ -1,0 +1,136 @@
+"""Whether a figure of an answer is supported by the right cell or sentence, or derived
+from them.
+
+A figure the evidence states literally is supported when one place holding it is about
+the question's subject and period, or about the row and year the answer itself names
+beside the figure ("1,538 in 2018"). A figure held only elsewhere is misplaced: the
+check says where it was found. A figure the evidence does not state is looked for as a
+derivation of the figures about the subject. When the question names nothing the
+evidence can match, literal figures are judged as before (anywhere in the evidence), and
+derivations are tried only over a handful of figures.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.grounding.derive import Derivation, derive, preferred_ops
+from engine.grounding.evidence_index import EvidenceIndex
+from engine.grounding.figures import Found
+from engine.grounding.layout import Layout, Place, build_layout, content_words, years_in
+from engine.grounding.models import Misplaced
+from engine.grounding.scope import STRONG_SHARE, Scope, scope_of
+
+_CLAUSE_END = re.compile(r"[.;!?\n]\s|\n")
+SMALL_POOL = 12  # with no subject to match, derivations are tried only when the evidence holds this few figures
+ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
+
+
+@dataclass(slots=True)
+class Judgement:
+    place: Place | None = None  # the literal place that supports the figure
+    derivation: Derivation | None = None
+    misplaced: Misplaced | None = None
+
+
+def layout_of(index: EvidenceIndex) -> Layout:
+    return index.memo("layout", lambda ix: build_layout(ix.texts, [ev.computed for ev in ix.evidence]))
+
+
+def _is_year(item: Found) -> bool:
+    return item.kind == "number" and bool(re.fullmatch(r"(?:19|20)\d\d", item.value))
+
+
+class Support:
+    """The support of each figure of one answer to one question, over one evidence index."""
+
+    def __init__(self, index: EvidenceIndex, question: str, answer: str) -> None:
+        self.index = index
+        self.layout = layout_of(index)
+        self.scope: Scope = scope_of(question, self.layout)
+        self.answer = answer
+        self.ops = preferred_ops(question)
+        top = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
+        self._bar = max(0.5, STRONG_SHARE * top)
+
+    def judge(self, item: Found, held: bool) -> Judgement | None:
+        """The figure's support; None when this check does not place it (a date, a year, a
+        figure the index holds (``held``) somewhere the layout has no place for, such as a
+        label): the caller judges it as before."""
+        if item.dates or _is_year(item):
+            return None
+        literal = self._literal(item)
+        if held and not literal:
+            return None
+        if literal:
+            if not self.scope.active:
+                return Judgement(place=literal[0])
+            local_years, local_words = self._beside(item)
+            right = [p for p in literal if self._accepts(p, local_years, local_words)]
+            if right:
+                return Judgement(place=right[0])
+        derivation = self._derive(item)
+        if derivation is not None:
+            return Judgement(derivation=derivation)
+        if literal:
+            return Judgement(misplaced=self._misplaced(item, literal))
+        return Judgement()
+
+    def _literal(self, item: Found) -> list[Place]:
+        out: list[Place] = []
+        for reading in item.readings:
+            out += self.layout.near(reading.value, reading.tolerance)
+        # exact values first, then the kind the answer writes (a percentage for a percentage)
+        exact = {id(p) for r in item.readings for p in self.layout.near(r.value, 1e-9 * max(1.0, abs(r.value)))}
+        wants_percent = item.kind == "percent"
+        return sorted(dict.fromkeys(out), key=lambda p: (id(p) not in exact, p.percent != wants_percent))
+
+    def _beside(self, item: Found) -> tuple[frozenset[str], frozenset[str]]:
+        """The years and words the answer writes in the clause of the figure."""
+        text = self.answer
+        start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, item.start)), default=0)
+        end_match = _CLAUSE_END.search(text, item.end)
+        clause = text[start : end_match.start() if end_match else len(text)]
+        return years_in(clause), content_words(clause)
+
+    def _accepts(self, place: Place, local_years: frozenset[str], local_words: frozenset[str]) -> bool:
+        if place.kind == "result":
+            return True
+        if not self.scope.period_ok(place, local_years):
+            return False
+        if place.kind != "cell" or not self.scope.subject_active:
+            return True
+        if self.scope.score(place) >= self._bar:
+            return True
+        named = place.words & local_words
+        return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
+
+    def _derive(self, item: Found) -> Derivation | None:
+        strong, pool = self.scope.strong, self.scope.pool
+        if not strong and not self.scope.active:
+            candidates = [p for p in self.layout.places if p.kind != "result"]
+            if len(candidates) > SMALL_POOL:
+                return None
+            strong = pool = candidates
+        return derive(
+            item.readings,
+            strong,
+            pool,
+            ops=self.ops,
+            percent=item.kind == "percent",
+            scaled_answer=any(c.isalpha() for c in item.text),
+        )
+
+    def _misplaced(self, item: Found, literal: list[Place]) -> Misplaced:
+        found = max(literal, key=lambda p: (p.kind == "cell", self.scope.score(p)))
+        best = self.scope.best
+        years = ", ".join(sorted(self.scope.years)) if self.scope.period_active else ""
+        if best is not None and self.scope.subject_active:
+            expected = ", ".join(x for x in (best.label, years or best.column) if x)
+        else:
+            expected = years
+        evidence = self.index.evidence[found.evidence].n
+        where = found.where() if found.kind == "cell" else ", ".join(sorted(found.years))
+        return Misplaced(figure=item.text, found=where, expected=expected, evidence=evidence,
+                         in_table=found.kind == "cell")  # fmt: skip
