@@ -24,16 +24,17 @@ from engine.grounding.layout import Place
 
 Op = str  # "difference", "sum", "average", "ratio", "percentage", "percent_change"
 OPS: tuple[Op, ...] = ("difference", "sum", "average", "percent_change", "percentage", "ratio")
-_HINTS: tuple[tuple[re.Pattern[str], tuple[Op, ...]], ...] = (
-    (re.compile(r"\b(?:average|mean|moyenne?)\b"), ("average",)),
-    (
-        re.compile(r"(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth)|growth rate|taux de croissance"),
-        ("percent_change",),
-    ),
-    (re.compile(r"\b(?:percentage|proportion|share|part|pourcentage|%|ratio)\b"), ("percentage", "ratio")),
-    (re.compile(r"\b(?:change|difference|increase|decrease|variation|ecart|evolution)\b"), ("difference",)),
-    (re.compile(r"\b(?:total|sum|combined|somme|cumul)\b"), ("sum",)),
+_PERCENT_CHANGE = re.compile(
+    r"(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|variation)|growth rate|rate of (?:change|growth)"
+    r"|taux de (?:croissance|variation)|variation en (?:%|pourcentage)|year[- ]on[- ]year (?:growth|change) in %"
 )
+_SHARE = re.compile(
+    r"\b(?:percentage|proportion|share|ratio|fraction|pourcentage|part|rapport)\b|%|\bas a percent|\bmargin\b"
+)
+_CHANGE = re.compile(r"\b(?:change|difference|differ|increase|decrease|variation|ecart|evolution|fluctuation)\b")
+_AVERAGE = re.compile(r"\b(?:average|mean|moyenne?)\b")
+_SUM = re.compile(r"\b(?:total|sum|combined|altogether|somme|cumul\w*|in all|en tout)\b")
+_WORD = re.compile(r"[a-z]+")
 GROUP_MIN = 3  # a row or column summed or averaged as a whole has at least three figures
 TRIPLES_MAX = 10  # sums and averages of any three figures only among this many operands
 
@@ -77,11 +78,27 @@ class _Space:
         return self.magnitude_places[i : bisect_right(self.magnitudes, hi, i)][:16]
 
 
-def preferred_ops(question: str) -> tuple[Op, ...]:
-    """The operations the question names first, then the others."""
+def preferred_ops(question: str, labels: Sequence[str] = ()) -> tuple[Op, ...]:
+    """The operations the question asks for ("percentage change", "average", "share", "change"),
+    or every operation when it names none. Only those are tried: a question about a change
+    is not answered by a ratio that happens to round to the same figure. Words of the row
+    ``labels`` the question names are no operation ("Weighted average number of shares",
+    "Total revenue")."""
     text = fold(question)
-    named = [op for pattern, ops in _HINTS if pattern.search(text) for op in ops]
-    return tuple(dict.fromkeys([*named, *OPS]))
+    named = {w for label in labels for w in _WORD.findall(fold(label))}
+    if named:
+        text = " ".join(w for w in re.findall(r"[^\s]+", text) if w.strip(".,;:?!()'\"") not in named)
+    if _AVERAGE.search(text):
+        return ("average",)
+    if _PERCENT_CHANGE.search(text):
+        return ("percent_change", "difference")
+    if _SHARE.search(text):
+        return ("percentage", "ratio", "difference") if _CHANGE.search(text) else ("percentage", "ratio")
+    if _CHANGE.search(text):
+        return ("difference",)
+    if _SUM.search(text):
+        return ("sum", *[op for op in OPS if op != "sum"])
+    return OPS
 
 
 def _spaces(strong: Sequence[Place], pool: Sequence[Place]) -> list[tuple[_Space, list[Place]]]:
@@ -110,20 +127,33 @@ def _close(value: float, target: float, tolerance: float) -> bool:
     return abs(abs(value) - target) <= tolerance * (1 + 1e-9) + 1e-12
 
 
-def _pairs(op: Op, space: _Space, a: Place, t: float, tol: float) -> Iterator[Derivation]:
+def _compatible(a: Place, b: Place, percent_answer: bool, additive: bool) -> bool:
+    """Operands of one computation: both percentages or neither (no "-8.9% + 2.77"); a
+    percentage answer added up from sentences needs percentages."""
+    if b is a or a.percent != b.percent:
+        return False
+    return not (additive and percent_answer and a.kind == "text" and not a.percent)
+
+
+def _pairs(op: Op, space: _Space, a: Place, t: float, tol: float, percent: bool) -> Iterator[Derivation]:
     """Derivations of ``t`` with ``a`` as one operand and the other looked up."""
     va = space.value(a)
+    additive = op in ("difference", "sum", "average")
+
+    def ok(b: Place) -> bool:
+        return _compatible(a, b, percent, additive)
+
     if op == "difference":
         for centre in (va - t, va + t):
             for b in space.signed_in(centre - tol, centre + tol):
-                if b is not a and _close(va - space.value(b), t, tol):
+                if ok(b) and _close(va - space.value(b), t, tol):
                     yield Derivation(op, (a, b) if va >= space.value(b) else (b, a), abs(va - space.value(b)))
     elif op in ("sum", "average"):
         k = 2 if op == "average" else 1
         for centre in (k * t - va, -k * t - va):
             for b in space.signed_in(centre - k * tol, centre + k * tol):
                 got = (va + space.value(b)) / k
-                if b is not a and _close(got, t, tol):
+                if ok(b) and _close(got, t, tol):
                     yield Derivation(op, (a, b), got)
     elif op in ("ratio", "percentage") and va:
         m = abs(va)
@@ -133,10 +163,10 @@ def _pairs(op: Op, space: _Space, a: Place, t: float, tol: float) -> Iterator[De
             return
         # a / b = t: b in m/hi .. m/lo; b / a = t: b in m*lo .. m*hi
         for b in space.size_in(m / hi, m / lo if lo > 0 else float("inf")):
-            if b is not a and space.value(b) and _close(m / abs(space.value(b)) * f, t, tol):
+            if ok(b) and space.value(b) and _close(m / abs(space.value(b)) * f, t, tol):
                 yield Derivation(op, (a, b), m / abs(space.value(b)) * f)
         for b in space.size_in(m * lo, m * hi):
-            if b is not a and _close(abs(space.value(b)) / m * f, t, tol):
+            if ok(b) and _close(abs(space.value(b)) / m * f, t, tol):
                 yield Derivation(op, (b, a), abs(space.value(b)) / m * f)
     elif op == "percent_change" and va:
         m = abs(va)
@@ -147,13 +177,13 @@ def _pairs(op: Op, space: _Space, a: Place, t: float, tol: float) -> Iterator[De
                 continue
             # a is the base: new = a * ratio; a is the new value: base = a / ratio
             for new in space.size_in(m * lo, m * hi):
-                if new is not a:
+                if ok(new):
                     got = (abs(space.value(new)) - m) / m * 100
                     if _close(got, t, tol):
                         yield Derivation(op, (new, a), got)
             for base in space.size_in(m / hi, m / lo if lo > 0 else float("inf")):
                 vb = abs(space.value(base))
-                if base is not a and vb:
+                if ok(base) and vb:
                     got = (m - vb) / vb * 100
                     if _close(got, t, tol):
                         yield Derivation(op, (a, base), got)
@@ -211,18 +241,20 @@ def derive(
     bare ratio (0.25 for 25%) is not tried."""
     if not strong:
         return None
-    spaces = _spaces(strong, pool)
+    narrow, wide = _spaces(strong, ()), _spaces(strong, pool)
     for op in ops:
         if op == "ratio" and percent:
             continue
-        for space, firsts in spaces:
+        # a share or a ratio may take its second operand from another row (a total); the
+        # other computations combine figures about the subject only
+        for space, firsts in wide if op in ("ratio", "percentage") else narrow:
             for t, tol in _targets(readings, space, scaled_answer):
                 if op in ("sum", "average") and space.scale is not None:
                     for group in _groups(firsts):
                         if found := _whole(op, group, t, tol):
                             return found
                 for a in firsts:
-                    for found in _pairs(op, space, a, t, tol):
+                    for found in _pairs(op, space, a, t, tol, percent):
                         return found
                 if found := _triples(op, space, firsts, t, tol):
                     return found

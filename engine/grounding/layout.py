@@ -47,6 +47,7 @@ class Place:
     column: str = ""  # a cell's column header
     years: frozenset[str] = frozenset()  # the period: a cell's column (or row) year, a sentence's years
     words: frozenset[str] = frozenset()  # content words of the label and column, or of the sentence
+    label_words: frozenset[str] = frozenset()  # a cell's row label words alone
     unit: tuple[int, int] = (0, 0)  # span of the row or sentence in the evidence text
     header: str = ""  # a cell's header line(s), for quoting the row
     total: bool = False  # a cell of a Total or subtotal row
@@ -201,6 +202,10 @@ def _table_places(
     else:
         first = len(rows)
     width = max(len(r) for r in rows)
+    for row in header_rows[:-1]:  # a header cell merged over the columns to its right ("Year ended", "", "")
+        for i in range(2, len(row)):
+            if not row[i].strip() and row[i - 1].strip():
+                row[i] = row[i - 1]
     columns = [" ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(width)]
     header_text = "\n".join(original[lines[i][0] : lines[i][1]].strip() for i in range(first))
     table_scale = scale_of(heading + "\n" + header_text)
@@ -219,6 +224,7 @@ def _table_places(
         label = " ".join(labels)
         label_years = years_in(label)
         total = is_total_label(label)
+        label_words = content_words(label)
         for i, cell in enumerate(row):
             if not _is_numeric_cell(cell) or (YEAR_RE.fullmatch(cell.strip()) and i == 0):
                 continue
@@ -238,6 +244,7 @@ def _table_places(
                         column=column,
                         years=years_in(column) or label_years,
                         words=content_words(f"{label} {column}"),
+                        label_words=label_words,
                         unit=(s, e),
                         header=header_text,
                         total=total,

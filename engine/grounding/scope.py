@@ -25,7 +25,7 @@ _ASKING = content_words(
     calculate calculated much many what which were
     variation evolution moyenne pourcentage proportion part somme montant annee annees exercice entre depuis valeur"""
 )
-_GENERIC = content_words("total net other others end beginning balance per number")
+_GENERIC = content_words("net other others end beginning balance per number")
 _RANGE = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*(?:-|–|to|through|until|and|à|a|au|et)\s*((?:19|20)\d\d)(?!\d)")
 STRONG_SHARE = 0.6  # a place is about the subject when it scores at least this share of the best place
 POOL_CELLS = 16
@@ -51,9 +51,15 @@ class Scope:
         return self.subject_active or self.period_active
 
     def score(self, place: Place) -> float:
+        """The weight of the question's words the place holds; for a cell, scaled by the share
+        of its row label the question names ("Total" for "total charges" beats "Other charges")."""
         key = id(place)
         if key not in self._scores:
-            self._scores[key] = sum(self.terms.get(w, 0.0) for w in place.words)
+            score = sum(self.terms.get(w, 0.0) for w in place.words)
+            if score and place.label_words:
+                covered = sum(1 for w in place.label_words if w in self.terms) / len(place.label_words)
+                score *= 0.5 + 0.5 * covered
+            self._scores[key] = score
         return self._scores[key]
 
     def period_ok(self, place: Place, extra: frozenset[str] = frozenset()) -> bool:

@@ -50,7 +50,7 @@ class Support:
         self.layout = layout_of(index)
         self.scope: Scope = scope_of(question, self.layout)
         self.answer = answer
-        self.ops = preferred_ops(question)
+        self.ops = preferred_ops(question, [p.label for p in self.scope.strong if p.kind == "cell"])
         top = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._bar = max(0.5, STRONG_SHARE * top)
 
