@@ -46,7 +46,7 @@ class Place:
     label: str = ""  # a cell's row label; a sentence: ""
     column: str = ""  # a cell's column header
     years: frozenset[str] = frozenset()  # the period: a cell's column (or row) year, a sentence's years
-    words: frozenset[str] = frozenset()  # content words of the label and column, or of the sentence
+    words: frozenset[str] = frozenset()  # content words of the label and column (a sentence's: see Layout.words)
     label_words: frozenset[str] = frozenset()  # a cell's row label words alone
     unit: tuple[int, int] = (0, 0)  # span of the row or sentence in the evidence text
     header: str = ""  # a cell's header line(s), for quoting the row
@@ -80,6 +80,13 @@ class Layout:
         pairs.sort()
         self._keys = [k for k, _ in pairs]
         self._order = [self.places[i] for _, i in pairs]
+
+    def sentence_words(self, place: Place, texts: list[str]) -> frozenset[str]:
+        """A sentence's content words, read when first asked (most sentences never are)."""
+        if place.kind == "text" and not place.words:
+            a, b = place.unit
+            place.words = content_words(texts[place.evidence][a:b]) or frozenset({""})
+        return place.words
 
     def near(self, value: float, tolerance: float) -> list[Place]:
         """Places whose magnitude, as written or scaled, is within ``tolerance`` of ``value``
@@ -140,7 +147,7 @@ def _numbers(text: str, start: int, end: int) -> list[tuple[float, int, int, boo
 
 
 def _is_numeric_cell(cell: str) -> bool:
-    stripped = cell.strip(" $€£%()\u00a0-−–")
+    stripped = cell.strip(" $€£%()\u00a0+-−–")
     return bool(stripped) and bool(re.fullmatch(r"[\d.,\s\u00a0\u202f]+", stripped))
 
 
@@ -203,10 +210,15 @@ def _table_places(
         first = len(rows)
     width = max(len(r) for r in rows)
     for row in header_rows[:-1]:  # a header cell merged over the columns to its right ("Year ended", "", "")
+        named = [c.strip() for c in row if c.strip()]
+        if len(set(named)) < len(named):  # "| % of | | % of": one label per column, not merged
+            continue
         for i in range(2, len(row)):
             if not row[i].strip() and row[i - 1].strip():
                 row[i] = row[i - 1]
     columns = [" ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(width)]
+    column_words = [content_words(c) for c in columns]
+    column_years = [years_in(c) for c in columns]
     header_text = "\n".join(original[lines[i][0] : lines[i][1]].strip() for i in range(first))
     table_scale = scale_of(heading + "\n" + header_text)
     out: list[Place] = []
@@ -229,6 +241,7 @@ def _table_places(
             if not _is_numeric_cell(cell) or (YEAR_RE.fullmatch(cell.strip()) and i == 0):
                 continue
             column = columns[i] if i < len(columns) else ""
+            in_column = column_words[i] if i < len(columns) else frozenset()
             scale = scale_of(column) if scale_of(column) != 1 else table_scale
             for value, a, b, percent, own in _numbers(text, offsets[i], offsets[i] + len(cell)):
                 out.append(
@@ -242,8 +255,8 @@ def _table_places(
                         kind="cell",
                         label=label,
                         column=column,
-                        years=years_in(column) or label_years,
-                        words=content_words(f"{label} {column}"),
+                        years=(column_years[i] if i < len(columns) else frozenset()) or label_years,
+                        words=label_words | in_column,
                         label_words=label_words,
                         unit=(s, e),
                         header=header_text,
@@ -262,7 +275,6 @@ def _text_places(text: str, start: int, end: int, pos: int) -> list[Place]:
         if not any(c.isdigit() for c in sentence):
             continue
         years = years_in(sentence)
-        terms = content_words(sentence)
         for value, lo, hi, percent, scale in _numbers(text, a, b):
             if not percent and text[lo:hi].strip() in years:
                 continue  # a year is the sentence's period, not one of its figures
@@ -276,7 +288,6 @@ def _text_places(text: str, start: int, end: int, pos: int) -> list[Place]:
                     end=hi,
                     kind="text",
                     years=years,
-                    words=terms,
                     unit=(a, b),
                     percent=percent,
                 )  # fmt: skip

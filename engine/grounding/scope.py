@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.grounding.answer_kinds import fold, years_named
-from engine.grounding.layout import Layout, Place, content_words
+from engine.grounding.layout import Layout, Place, content_words, years_in
 
 # Words that say what to compute or how to ask, not what about (EN and FR, stemmed like the places).
 _ASKING = content_words(
@@ -62,6 +62,11 @@ class Scope:
             self._scores[key] = score
         return self._scores[key]
 
+    def named(self, place: Place) -> bool:
+        """The question names the cell's whole row label ("Wireless" in "between Wireless and
+        High-speed Internet")."""
+        return bool(place.label_words) and all(w in self.terms for w in place.label_words)
+
     def period_ok(self, place: Place, extra: frozenset[str] = frozenset()) -> bool:
         """The place's period is the question's (or one the answer names beside the figure)."""
         if not self.period_active or not place.years:
@@ -70,7 +75,7 @@ class Scope:
 
 
 def asked_years(question: str) -> frozenset[str]:
-    years = set(years_named(question))
+    years = set(years_named(question)) | years_in(question)  # "FY2019" too
     for a, b in _RANGE.findall(question):
         lo, hi = sorted((int(a), int(b)))
         if hi - lo <= 10:
@@ -83,7 +88,7 @@ def question_terms(question: str) -> dict[str, float]:
     return {w: (0.5 if w in _GENERIC else 1.0) for w in terms}
 
 
-def scope_of(question: str, layout: Layout) -> Scope:
+def scope_of(question: str, layout: Layout, texts: list[str]) -> Scope:
     """The question's scope over ``layout``: which cells and sentences are about its subject and period."""
     scope = Scope(terms=question_terms(question), years=asked_years(question))
     if not scope.terms and not scope.years:
@@ -97,7 +102,7 @@ def scope_of(question: str, layout: Layout) -> Scope:
     scope.subject_active = top > 0
     if scope.subject_active:
         bar = max(0.5, STRONG_SHARE * top)
-        strong = sorted((sp for sp in scored if sp[0] >= bar), key=lambda sp: -sp[0])
+        strong = sorted((sp for sp in scored if sp[0] >= bar or scope.named(sp[1])), key=lambda sp: -sp[0])
         scope.best = strong[0][1]
         scope.strong = [p for _, p in strong[:STRONG_CAP]]
         wider = sorted((sp for sp in scored if sp[0] > 0), key=lambda sp: -sp[0])
@@ -111,7 +116,16 @@ def scope_of(question: str, layout: Layout) -> Scope:
     for p in places:
         if p.kind == "text" and scope.period_ok(p):
             sentences.setdefault((p.evidence, *p.unit), []).append(p)
-    ranked = sorted(((scope.score(group[0]), group) for group in sentences.values()), key=lambda sg: -sg[0])
+    stems = list(scope.terms)
+    ranked = []
+    for (pos, a, b), group in sentences.items():
+        folded = fold(texts[pos][a:b])  # a stem is a prefix of its word: a cheap test before the words
+        if any(stem in folded for stem in stems):
+            words = layout.sentence_words(group[0], texts)
+            for p in group[1:]:
+                p.words = words
+            ranked.append((scope.score(group[0]), group))
+    ranked.sort(key=lambda sg: -sg[0])
     chosen = [g for s, g in ranked[:POOL_SENTENCES] if s >= 1.0]
     for group in chosen:
         scope.strong += group[:8]

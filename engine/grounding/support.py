@@ -38,8 +38,9 @@ def layout_of(index: EvidenceIndex) -> Layout:
     return index.memo("layout", lambda ix: build_layout(ix.texts, [ev.computed for ev in ix.evidence]))
 
 
-def _is_year(item: Found) -> bool:
-    return item.kind == "number" and bool(re.fullmatch(r"(?:19|20)\d\d", item.value))
+def _is_year(item: Found, years: frozenset[str]) -> bool:
+    """A bare four-digit figure that the question or the evidence uses as a period ("in 2019")."""
+    return item.kind == "number" and item.text in years and bool(re.fullmatch(r"(?:19|20)\d\d", item.text))
 
 
 class Support:
@@ -48,17 +49,18 @@ class Support:
     def __init__(self, index: EvidenceIndex, question: str, answer: str) -> None:
         self.index = index
         self.layout = layout_of(index)
-        self.scope: Scope = scope_of(question, self.layout)
+        self.scope: Scope = scope_of(question, self.layout, index.texts)
         self.answer = answer
         self.ops = preferred_ops(question, [p.label for p in self.scope.strong if p.kind == "cell"])
         top = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._bar = max(0.5, STRONG_SHARE * top)
+        self._years = self.scope.years | frozenset(y for p in self.layout.places for y in p.years)
 
     def judge(self, item: Found, held: bool) -> Judgement | None:
         """The figure's support; None when this check does not place it (a date, a year, a
         figure the index holds (``held``) somewhere the layout has no place for, such as a
         label): the caller judges it as before."""
-        if item.dates or _is_year(item):
+        if item.dates or _is_year(item, self._years):
             return None
         literal = self._literal(item)
         if held and not literal:
@@ -101,7 +103,7 @@ class Support:
             return False
         if place.kind != "cell" or not self.scope.subject_active:
             return True
-        if self.scope.score(place) >= self._bar:
+        if self.scope.score(place) >= self._bar or self.scope.named(place):
             return True
         named = place.words & local_words
         return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
