@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.grounding import Evidence, check_answer  # noqa: E402
+from engine.grounding.figures import extract_figures  # noqa: E402
 
 _ROOT = Path(__file__).resolve().parents[1]
 _DATA = Path("shared") / "datasets" / "report-qa" / "tatqa_test_gold.json"
@@ -44,16 +45,37 @@ def written(value: Decimal, decimals: int, scale: str) -> str:
     return number + _SCALE_WORDS.get(scale, "")
 
 
-def cases(path: Path, limit: int) -> list[tuple[int, dict, list[Evidence]]]:
+def cases(path: Path, limit: int, kind: str = "arithmetic") -> list[tuple[int, dict, list[Evidence]]]:
+    """``kind`` "arithmetic": computed answers; "span": answers that quote one figure of the evidence."""
     contexts = json.loads(path.read_text(encoding="utf-8"))
     out = []
     for i in range(0, len(contexts), 2):  # even indexes only: the odd ones are held out
         evidence = evidence_of(contexts[i])
         for q in contexts[i]["questions"]:
-            if q["answer_type"] == "arithmetic" and isinstance(q["answer"], int | float) and q["answer"] != 0:
+            answer = q["answer"]
+            if kind == "arithmetic" and q["answer_type"] == "arithmetic" and isinstance(answer, int | float):
+                if answer != 0:  # 12% off zero is zero
+                    out.append((i, q, evidence))
+            elif kind == "span" and q["answer_type"] == "span" and len(answer) == 1 and _one_figure(answer[0]):
                 out.append((i, q, evidence))
     step = max(1, len(out) // limit)
     return out[::step][:limit]
+
+
+def _one_figure(text: str) -> bool:
+    return len(extract_figures(text)) == 1 and len(text) < 40
+
+
+def literal_alarms(path: Path, limit: int) -> tuple[int, list[tuple]]:
+    """Right answers that quote one figure ("$0.5 million"): how many the check flags."""
+    rows = cases(path, limit, "span")
+    alarms = []
+    for i, q, evidence in rows:
+        answer = f"The answer is {q['answer'][0]}."
+        report = check_answer(answer, q["question"], evidence)
+        if report.grounding != "verified":
+            alarms.append((i, q["question"], answer, report.unsupported, report.notes))
+    return len(rows), alarms
 
 
 def main() -> None:
@@ -95,7 +117,13 @@ def main() -> None:
     print(f"gold answers vouched (verified): {vouched}/{n} = {vouched / n:.1%}")
     print(f"gold x 1.12 flagged: {flagged}/{n} = {flagged / n:.1%}")
     print(f"check cost (CPU): p50 {costs[n // 2] * 1e3:.2f} ms, worst {costs[-1] * 1e3:.2f} ms")
-    for title, items in (("right answers not vouched", missed_right), ("wrong answers vouched", missed_wrong)):
+    quoted, alarms = literal_alarms(args.data, args.limit)
+    print(f"quoted gold figures (span answers) flagged: {len(alarms)}/{quoted}")
+    for title, items in (
+        ("right answers not vouched", missed_right),
+        ("wrong answers vouched", missed_wrong),
+        ("quoted right figures flagged", alarms),
+    ):
         print(f"\n{title} ({len(items)}):")
         for item in items[: args.show]:
             print("  ", *item, sep=" | ")

@@ -25,7 +25,8 @@ from engine.grounding.layout import Place
 Op = str  # "difference", "sum", "average", "ratio", "percentage", "percent_change"
 OPS: tuple[Op, ...] = ("difference", "sum", "average", "percent_change", "percentage", "ratio")
 _PERCENT_CHANGE = re.compile(
-    r"(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|variation)|growth rate|rate of (?:change|growth)"
+    r"(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|variation|difference)|growth rate"
+    r"|rate of (?:change|growth)"
     r"|taux de (?:croissance|variation)|variation en (?:%|pourcentage)|year[- ]on[- ]year (?:growth|change) in %"
 )
 _SHARE = re.compile(
@@ -34,7 +35,7 @@ _SHARE = re.compile(
 _CHANGE = re.compile(r"\b(?:change|difference|differ|increase|decrease|variation|ecart|evolution|fluctuation)\b")
 _AVERAGE = re.compile(r"\b(?:average|mean|moyenne?)\b")
 _SUM = re.compile(r"\b(?:total|sum|combined|altogether|somme|cumul\w*|in all|en tout)\b")
-_WORD = re.compile(r"[a-z]+")
+_WORD = re.compile(r"[a-z]+|%")
 GROUP_MIN = 3  # a row or column summed or averaged as a whole has at least three figures
 TRIPLES_MAX = 10  # sums and averages of any three figures only among this many operands
 
@@ -83,11 +84,13 @@ def preferred_ops(question: str, labels: Sequence[str] = ()) -> tuple[Op, ...]:
     or every operation when it names none. Only those are tried: a question about a change
     is not answered by a ratio that happens to round to the same figure. Words of the row
     ``labels`` the question names are no operation ("Weighted average number of shares",
-    "Total revenue")."""
-    text = fold(question)
-    named = {w for label in labels for w in _WORD.findall(fold(label))}
-    if named:
-        text = " ".join(w for w in re.findall(r"[^\s]+", text) if w.strip(".,;:?!()'\"") not in named)
+    "Total revenue"). A change answered as a percentage is a percentage change: ``derive``
+    adds it for a figure written with %."""
+    text = " ".join(_WORD.findall(fold(question)))
+    for label in sorted(set(labels), key=len, reverse=True):
+        phrase = " ".join(_WORD.findall(fold(label)))
+        if phrase and f" {phrase} " in f" {text} ":  # the label is named as a phrase: its words are no operation
+            text = f" {text} ".replace(f" {phrase} ", " ").strip()
     if _AVERAGE.search(text):
         return ("average",)
     if _PERCENT_CHANGE.search(text):
@@ -99,6 +102,12 @@ def preferred_ops(question: str, labels: Sequence[str] = ()) -> tuple[Op, ...]:
     if _SUM.search(text):
         return ("sum", *[op for op in OPS if op != "sum"])
     return OPS
+
+
+def asks_change(question: str) -> bool:
+    """Whether the question asks how a figure moved (so the period before the one it names counts)."""
+    text = fold(question)
+    return bool(_CHANGE.search(text) or _PERCENT_CHANGE.search(text))
 
 
 def _spaces(strong: Sequence[Place], pool: Sequence[Place]) -> list[tuple[_Space, list[Place]]]:
@@ -242,6 +251,8 @@ def derive(
     if not strong:
         return None
     narrow, wide = _spaces(strong, ()), _spaces(strong, pool)
+    if percent and "difference" in ops and "percent_change" not in ops:  # "the increase ... ?" "9.74%"
+        ops = [*ops, "percent_change"]
     for op in ops:
         if op == "ratio" and percent:
             continue

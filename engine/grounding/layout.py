@@ -15,6 +15,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
+from engine.grounding.dates import MONTH_BEFORE_RE
 from engine.grounding.evidence_index import cells as csv_cells
 from engine.grounding.figures import scale_factor, scan_numbers
 from engine.grounding.quotes import words
@@ -29,6 +30,9 @@ _SCALE_WORDS = (
     (10**3, re.compile(r"(?i)\bin\s+thousands\b|\bthousands\s+of\b|[$€£]?\s?'000s?\b|\(000s?\)|\ben\s+milliers\b|k€")),
 )
 _DASHES = "-−–"
+_SPLIT_YEAR_RE = re.compile(r"(?<![\d.,])((?:19|20)\d\d)[/-](\d\d)(?![\d.,]?\d)")
+_TOTAL_WORDS = frozenset({"total"})
+_CLAUSE_RE = re.compile(r"[;()]")
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
 
 
@@ -97,12 +101,18 @@ class Layout:
 
 
 def years_in(text: str) -> frozenset[str]:
-    return frozenset(YEAR_RE.findall(text))
+    """The years a text names; a fiscal year "2018/19" or "2018-19" names both."""
+    years = set(YEAR_RE.findall(text))
+    if "/" in text or "-" in text:
+        for first, second in _SPLIT_YEAR_RE.findall(text):
+            years.add(first)
+            years.add(first[:2] + second)
+    return frozenset(years)
 
 
 def content_words(text: str) -> frozenset[str]:
     """Stemmed content words without numbers."""
-    return frozenset(w for w in words(text) if not w[0].isdigit())
+    return frozenset(w for w in words(text) if not any(c.isdigit() for c in w))  # "fy2019" is a period
 
 
 def scale_of(text: str) -> int:
@@ -144,6 +154,10 @@ def _numbers(text: str, start: int, end: int) -> list[tuple[float, int, int, boo
         signed, lo, hi = _signed(text, start + a, start + b, value)
         out.append((signed, lo, hi, percent, scale))
     return out
+
+
+def _is_zero(cell: str) -> bool:
+    return cell.strip(" $€£\u00a0") in ("—", "–", "-", "−")
 
 
 def _is_numeric_cell(cell: str) -> bool:
@@ -222,22 +236,52 @@ def _table_places(
     header_text = "\n".join(original[lines[i][0] : lines[i][1]].strip() for i in range(first))
     table_scale = scale_of(heading + "\n" + header_text)
     out: list[Place] = []
+    section: frozenset[str] = frozenset()  # words of the last label row without figures ("Net loss per share:")
     for k in range(first, len(rows)):
         s, e = lines[k]
         if is_rule(text[s:e]):
             continue
         row = rows[k]
+        if row and row[0].strip() and not any(_is_numeric_cell(c) or _is_zero(c) for c in row[1:]):
+            section = content_words(row[0])
+            continue
         offsets, cursor = [], s
         for cell in row:
             at = text.find(cell, cursor, e + 1) if cell else cursor
             offsets.append(at if at >= 0 else cursor)
             cursor = (at if at >= 0 else cursor) + len(cell)
-        labels = [c.strip() for c in row if c.strip() and not _is_numeric_cell(c)]
+        labels = [c.strip() for c in row if c.strip() and not _is_numeric_cell(c) and not _is_zero(c)]
         label = " ".join(labels)
         label_years = years_in(label)
-        total = is_total_label(label)
-        label_words = content_words(label)
+        total = is_total_label(label) or (
+            not label and k > first
+        )  # a row of figures without a label sums the rows above
+        label_words = content_words(label) if label else _TOTAL_WORDS
+        row_words = label_words | section
         for i, cell in enumerate(row):
+            if i and _is_zero(cell) and labels:  # "—" is zero in a report table
+                column = columns[i] if i < len(columns) else ""
+                out.append(
+                    Place(
+                        value=0.0,
+                        scale=1,
+                        text=cell.strip(),
+                        evidence=pos,
+                        start=offsets[i],
+                        end=offsets[i] + len(cell),
+                        kind="cell",
+                        label=label,
+                        column=column,
+                        years=(column_years[i] if i < len(columns) else frozenset()) or label_years,
+                        words=row_words | (column_words[i] if i < len(columns) else frozenset()),
+                        label_words=label_words,
+                        unit=(s, e),
+                        header=header_text,
+                        total=total,
+                        row=row_base + k,
+                    )  # fmt: skip
+                )
+                continue
             if not _is_numeric_cell(cell) or (YEAR_RE.fullmatch(cell.strip()) and i == 0):
                 continue
             column = columns[i] if i < len(columns) else ""
@@ -256,7 +300,7 @@ def _table_places(
                         label=label,
                         column=column,
                         years=(column_years[i] if i < len(columns) else frozenset()) or label_years,
-                        words=label_words | in_column,
+                        words=row_words | in_column,
                         label_words=label_words,
                         unit=(s, e),
                         header=header_text,
@@ -275,9 +319,10 @@ def _text_places(text: str, start: int, end: int, pos: int) -> list[Place]:
         if not any(c.isdigit() for c in sentence):
             continue
         years = years_in(sentence)
+        cuts = [a, *(a + m.start() for m in _CLAUSE_RE.finditer(sentence)), b]
         for value, lo, hi, percent, scale in _numbers(text, a, b):
-            if not percent and text[lo:hi].strip() in years:
-                continue  # a year is the sentence's period, not one of its figures
+            if not percent and (text[lo:hi].strip() in years or MONTH_BEFORE_RE.search(text, max(a, lo - 12), lo)):
+                continue  # a year, or the day of a date ("December 31"), is the sentence's period, not a figure
             out.append(
                 Place(
                     value=value,
@@ -287,12 +332,22 @@ def _text_places(text: str, start: int, end: int, pos: int) -> list[Place]:
                     start=lo,
                     end=hi,
                     kind="text",
-                    years=years,
+                    years=_clause_years(text, cuts, lo, years),
                     unit=(a, b),
                     percent=percent,
                 )  # fmt: skip
             )
     return out
+
+
+def _clause_years(text: str, cuts: list[int], at: int, sentence: frozenset[str]) -> frozenset[str]:
+    """The years of the clause holding offset ``at`` ("(2017/18: €16 million)"): a sentence that
+    names last year beside this year's figure does not date this year's figure."""
+    if not sentence:
+        return sentence
+    i = bisect_right(cuts, at) - 1
+    lo, hi = cuts[max(i, 0)], cuts[min(i + 1, len(cuts) - 1)]
+    return years_in(text[lo:hi])
 
 
 def evidence_places(pos: int, text: str, computed: bool) -> list[Place]:

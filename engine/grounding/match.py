@@ -207,7 +207,7 @@ def check_answer(
         judgement = None
         if question.strip() and evidence:
             support = support or Support(index, question, answer)
-            judgement = support.judge(item, hit is not None)
+            judgement = support.judge(item, hit)
         if judgement is not None and judgement.place is not None:
             place = judgement.place
             if hit is not None and support is not None and not support.scope.active:

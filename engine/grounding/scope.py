@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.grounding.answer_kinds import fold, years_named
+from engine.grounding.derive import asks_change
 from engine.grounding.layout import Layout, Place, content_words, years_in
 
 # Words that say what to compute or how to ask, not what about (EN and FR, stemmed like the places).
@@ -27,7 +28,9 @@ _ASKING = content_words(
 )
 _GENERIC = content_words("net other others end beginning balance per number")
 _RANGE = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*(?:-|–|to|through|until|and|à|a|au|et)\s*((?:19|20)\d\d)(?!\d)")
-STRONG_SHARE = 0.6  # a place is about the subject when it scores at least this share of the best place
+_YEAR = re.compile(r"(?:19|20)\d\d")
+STRONG_SHARE = 0.6
+MIN_SCORE = 0.5  # a place is about the subject when it scores at least this share of the best place
 POOL_CELLS = 16
 POOL_SENTENCES = 3
 STRONG_CAP = 16
@@ -41,6 +44,7 @@ class Scope:
     years: frozenset[str]
     subject_active: bool = False  # some cell matches the subject words
     period_active: bool = False  # some place holds a year the question names
+    bar: float = MIN_SCORE  # the score of a place about the subject
     best: Place | None = None  # the cell most about the subject (for "not Total, 2019")
     strong: list[Place] = field(default_factory=list)  # derivation operands about the subject and period
     pool: list[Place] = field(default_factory=list)  # wider: second operands (a total, another row)
@@ -75,7 +79,7 @@ class Scope:
 
 
 def asked_years(question: str) -> frozenset[str]:
-    years = set(years_named(question)) | years_in(question)  # "FY2019" too
+    years = {y for y in years_named(question) if _YEAR.fullmatch(y)} | years_in(question)  # "FY2019" too
     for a, b in _RANGE.findall(question):
         lo, hi = sorted((int(a), int(b)))
         if hi - lo <= 10:
@@ -90,7 +94,10 @@ def question_terms(question: str) -> dict[str, float]:
 
 def scope_of(question: str, layout: Layout, texts: list[str]) -> Scope:
     """The question's scope over ``layout``: which cells and sentences are about its subject and period."""
-    scope = Scope(terms=question_terms(question), years=asked_years(question))
+    years = asked_years(question)
+    if len(years) == 1 and asks_change(question):  # "the change in capitalized interest in 2019": from 2018
+        years |= {str(int(next(iter(years))) - 1)}
+    scope = Scope(terms=question_terms(question), years=years)
     if not scope.terms and not scope.years:
         return scope
     places = layout.places
@@ -99,14 +106,17 @@ def scope_of(question: str, layout: Layout, texts: list[str]) -> Scope:
     cells = [p for p in places if p.kind == "cell" and scope.period_ok(p)]
     scored = [(scope.score(p), p) for p in cells]
     top = max((s for s, _ in scored), default=0.0)
-    scope.subject_active = top > 0
+    scope.subject_active = top >= MIN_SCORE  # a generic word of a long label alone is no subject
     if scope.subject_active:
-        bar = max(0.5, STRONG_SHARE * top)
+        bar = scope.bar = max(MIN_SCORE, STRONG_SHARE * top)
         strong = sorted((sp for sp in scored if sp[0] >= bar or scope.named(sp[1])), key=lambda sp: -sp[0])
         scope.best = strong[0][1]
         scope.strong = [p for _, p in strong[:STRONG_CAP]]
-        wider = sorted((sp for sp in scored if sp[0] > 0), key=lambda sp: -sp[0])
-        scope.pool = [p for _, p in wider[:POOL_CELLS]]
+        # a share's other operand: another row the question names whole, or a total ("of total sales")
+        wider = sorted(
+            (sp for sp in scored if sp[0] > 0 and (scope.named(sp[1]) or sp[1].total)), key=lambda sp: -sp[0]
+        )
+        scope.pool = list(dict.fromkeys([*scope.strong, *(p for _, p in wider[:POOL_CELLS])]))
     elif scope.period_active:  # no subject word matched: the cells of the period, when they are few
         in_period = [p for p in cells if p.years & scope.years]
         if len(in_period) <= 8:

@@ -15,14 +15,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.grounding.dates import MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, preferred_ops
-from engine.grounding.evidence_index import EvidenceIndex
+from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found
 from engine.grounding.layout import Layout, Place, build_layout, content_words, years_in
 from engine.grounding.models import Misplaced
-from engine.grounding.scope import STRONG_SHARE, Scope, scope_of
+from engine.grounding.scope import Scope, scope_of
 
 _CLAUSE_END = re.compile(r"[.;!?\n]\s|\n")
+LITERAL_SHARE = 0.8  # a stated figure must sit in one of the rows closest to the question's words
 SMALL_POOL = 12  # with no subject to match, derivations are tried only when the evidence holds this few figures
 ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
 
@@ -36,6 +38,16 @@ class Judgement:
 
 def layout_of(index: EvidenceIndex) -> Layout:
     return index.memo("layout", lambda ix: build_layout(ix.texts, [ev.computed for ev in ix.evidence]))
+
+
+def held(index: EvidenceIndex, hit: Hit | None) -> bool:
+    """Whether the index's hit is a figure of the evidence, not the day of a date ("September 29")."""
+    if hit is None:
+        return False
+    if hit.in_input or hit.kind == "date":
+        return True
+    text = index.texts[hit.evidence]
+    return not MONTH_BEFORE_RE.search(text, max(0, hit.start - 16), hit.start)
 
 
 def _is_year(item: Found, years: frozenset[str]) -> bool:
@@ -52,18 +64,19 @@ class Support:
         self.scope: Scope = scope_of(question, self.layout, index.texts)
         self.answer = answer
         self.ops = preferred_ops(question, [p.label for p in self.scope.strong if p.kind == "cell"])
-        top = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
-        self._bar = max(0.5, STRONG_SHARE * top)
+        best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
+        self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
         self._years = self.scope.years | frozenset(y for p in self.layout.places for y in p.years)
 
-    def judge(self, item: Found, held: bool) -> Judgement | None:
+    def judge(self, item: Found, hit: Hit | None) -> Judgement | None:
         """The figure's support; None when this check does not place it (a date, a year, a
-        figure the index holds (``held``) somewhere the layout has no place for, such as a
-        label): the caller judges it as before."""
+        figure the index holds (``hit``) somewhere the layout has no place for, such as a
+        label): the caller judges it as before. The day of a date ("September 29") supports
+        nothing when the question has a scope."""
         if item.dates or _is_year(item, self._years):
             return None
         literal = self._literal(item)
-        if held and not literal:
+        if hit is not None and not literal and (not self.scope.active or held(self.index, hit)):
             return None
         if literal:
             if not self.scope.active:
@@ -103,7 +116,7 @@ class Support:
             return False
         if place.kind != "cell" or not self.scope.subject_active:
             return True
-        if self.scope.score(place) >= self._bar or self.scope.named(place):
+        if self.scope.score(place) >= self._literal_bar or self.scope.named(place):
             return True
         named = place.words & local_words
         return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
