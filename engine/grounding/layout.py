@@ -52,6 +52,7 @@ class Place:
     years: frozenset[str] = frozenset()  # the period: a cell's column (or row) year, a sentence's years
     words: frozenset[str] = frozenset()  # content words of the label and column (a sentence's: see Layout.words)
     label_words: frozenset[str] = frozenset()  # a cell's row label words alone
+    short_column: str = ""  # the column's last header line
     unit: tuple[int, int] = (0, 0)  # span of the row or sentence in the evidence text
     header: str = ""  # a cell's header line(s), for quoting the row
     total: bool = False  # a cell of a Total or subtotal row
@@ -63,11 +64,18 @@ class Place:
         return self.value * self.scale
 
     def where(self) -> str:
-        """ "Software, 2019" for a cell; the years of a sentence otherwise."""
+        """A cell as "Software, 2019"; a sentence by its years."""
         if self.kind == "cell":
-            column = self.column or ", ".join(sorted(self.years))
-            return ", ".join(p for p in (self.label, column) if p)
+            return ", ".join(p for p in (self.label, self.column_name()) if p)
         return ", ".join(sorted(self.years))
+
+    def column_name(self) -> str:
+        """The column as a reader names it: its last header line ("2019" under "Year ended
+        December 31,"), with the column's year when that line lacks it."""
+        short = self.short_column or self.column
+        if self.years and not years_in(short):
+            short = " ".join(p for p in (short, ", ".join(sorted(self.years))) if p)
+        return short
 
 
 @dataclass(slots=True)
@@ -202,6 +210,13 @@ def _table_runs(text: str, lines: list[tuple[int, int]]) -> list[tuple[int, int,
     return runs
 
 
+def _short(header_rows: list[list[str]], i: int) -> str:
+    """A column's name for people: its lowest header line that names a year, else its lowest."""
+    named = [r[i].strip() for r in header_rows if i < len(r) and r[i].strip()]
+    dated = [c for c in named if years_in(c)]
+    return (dated or named or [""])[-1]
+
+
 def _table_places(
     text: str, lines: list[tuple[int, int]], sep: str, pos: int, heading: str, row_base: int, original: str
 ) -> list[Place]:
@@ -222,6 +237,9 @@ def _table_places(
         header_rows.append(row)
     else:
         first = len(rows)
+    while len(header_rows) > 1 and header_rows[-1][0].strip() and not any(c.strip() for c in header_rows[-1][1:]):
+        header_rows.pop()  # "Revenue:" over the first rows is a section of the body, not a header line
+        first -= 1
     width = max(len(r) for r in rows)
     for row in header_rows[:-1]:  # a header cell merged over the columns to its right ("Year ended", "", "")
         named = [c.strip() for c in row if c.strip()]
@@ -232,9 +250,11 @@ def _table_places(
                 row[i] = row[i - 1]
     columns = [" ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(width)]
     column_words = [content_words(c) for c in columns]
+    shorts = [_short(header_rows, i) for i in range(width)]
     column_years = [years_in(c) for c in columns]
     header_text = "\n".join(original[lines[i][0] : lines[i][1]].strip() for i in range(first))
     table_scale = scale_of(heading + "\n" + header_text)
+    column_scales = [scale_of(c) if scale_of(c) != 1 else table_scale for c in columns]
     out: list[Place] = []
     section: frozenset[str] = frozenset()  # words of the last label row without figures ("Net loss per share:")
     for k in range(first, len(rows)):
@@ -264,7 +284,7 @@ def _table_places(
                 out.append(
                     Place(
                         value=0.0,
-                        scale=1,
+                        scale=column_scales[i] if i < len(columns) else table_scale,
                         text=cell.strip(),
                         evidence=pos,
                         start=offsets[i],
@@ -275,6 +295,7 @@ def _table_places(
                         years=(column_years[i] if i < len(columns) else frozenset()) or label_years,
                         words=row_words | (column_words[i] if i < len(columns) else frozenset()),
                         label_words=label_words,
+                        short_column=shorts[i] if i < len(shorts) else "",
                         unit=(s, e),
                         header=header_text,
                         total=total,
@@ -286,7 +307,7 @@ def _table_places(
                 continue
             column = columns[i] if i < len(columns) else ""
             in_column = column_words[i] if i < len(columns) else frozenset()
-            scale = scale_of(column) if scale_of(column) != 1 else table_scale
+            scale = column_scales[i] if i < len(columns) else table_scale
             for value, a, b, percent, own in _numbers(text, offsets[i], offsets[i] + len(cell)):
                 out.append(
                     Place(
@@ -302,6 +323,7 @@ def _table_places(
                         years=(column_years[i] if i < len(columns) else frozenset()) or label_years,
                         words=row_words | in_column,
                         label_words=label_words,
+                        short_column=shorts[i] if i < len(shorts) else "",
                         unit=(s, e),
                         header=header_text,
                         total=total,
@@ -323,6 +345,8 @@ def _text_places(text: str, start: int, end: int, pos: int) -> list[Place]:
         for value, lo, hi, percent, scale in _numbers(text, a, b):
             if not percent and (text[lo:hi].strip() in years or MONTH_BEFORE_RE.search(text, max(a, lo - 12), lo)):
                 continue  # a year, or the day of a date ("December 31"), is the sentence's period, not a figure
+            if (fiscal := _SPLIT_YEAR_RE.search(text, max(a, lo - 5), hi)) and fiscal.start() < lo:
+                continue  # the "18" of "2017/18"
             out.append(
                 Place(
                     value=value,

@@ -58,7 +58,7 @@ def _cell_names(places: Sequence[Place], joiner: str) -> str:
     """ "Software, 2019 and 2018" when the cells share a row; "Software, 2019; Other, 2019" otherwise."""
     labels = list(dict.fromkeys(p.label for p in places))
     if len(labels) == 1:
-        columns = list(dict.fromkeys(p.column or ", ".join(sorted(p.years)) for p in places))
+        columns = list(dict.fromkeys(p.column_name() for p in places))
         columns = [c for c in columns if c]
         return ", ".join(part for part in (labels[0], joiner.join(columns)) if part)
     return "; ".join(dict.fromkeys(p.where() for p in places))
