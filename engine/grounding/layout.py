@@ -12,8 +12,8 @@ column. Negatives in parentheses ("(3.1)") or with a minus sign keep their sign.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
+from bisect import bisect_right
+from dataclasses import dataclass
 
 from engine.grounding.dates import MONTH_BEFORE_RE
 from engine.grounding.evidence_index import cells as csv_cells
@@ -33,6 +33,7 @@ _DASHES = "-−–"
 _SPLIT_YEAR_RE = re.compile(r"(?<![\d.,])((?:19|20)\d\d)[/-](\d\d)(?![\d.,]?\d)")
 _TOTAL_WORDS = frozenset({"total"})
 _CLAUSE_RE = re.compile(r"[;()]")
+_DIGIT = re.compile(r"\d")
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
 
 
@@ -76,36 +77,6 @@ class Place:
         if self.years and not years_in(short):
             short = " ".join(p for p in (short, ", ".join(sorted(self.years))) if p)
         return short
-
-
-@dataclass(slots=True)
-class Layout:
-    """Every place of the evidence, and their values sorted for lookups."""
-
-    places: list[Place] = field(default_factory=list)
-    _keys: list[float] = field(default_factory=list)
-    _order: list[Place] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        pairs = [(abs(p.value), i) for i, p in enumerate(self.places)]
-        pairs += [(abs(p.absolute), i) for i, p in enumerate(self.places) if p.scale != 1]
-        pairs.sort()
-        self._keys = [k for k, _ in pairs]
-        self._order = [self.places[i] for _, i in pairs]
-
-    def sentence_words(self, place: Place, texts: list[str]) -> frozenset[str]:
-        """A sentence's content words, read when first asked (most sentences never are)."""
-        if place.kind == "text" and not place.words:
-            a, b = place.unit
-            place.words = content_words(texts[place.evidence][a:b]) or frozenset({""})
-        return place.words
-
-    def near(self, value: float, tolerance: float) -> list[Place]:
-        """Places whose magnitude, as written or scaled, is within ``tolerance`` of ``value``
-        (signs are not compared: "a decrease of 12" is the -12 of a table)."""
-        lo = bisect_left(self._keys, abs(value) - tolerance)
-        hi = bisect_right(self._keys, abs(value) + tolerance, lo)
-        return list(dict.fromkeys(self._order[lo : min(hi, lo + 64)]))
 
 
 def years_in(text: str) -> frozenset[str]:
@@ -217,54 +188,81 @@ def _short(header_rows: list[list[str]], i: int) -> str:
     return (dated or named or [""])[-1]
 
 
-def _table_places(
-    text: str, lines: list[tuple[int, int]], sep: str, pos: int, heading: str, row_base: int, original: str
-) -> list[Place]:
-    """The cells of one table run: header lines first (until a line with a number that is no
-    year), then data rows."""
-    texts = [text[s:e].strip() for s, e in lines]
-    lead = all(t.startswith(sep) for t in texts)
-    trail = all(t.endswith(sep) for t in texts)
-    rows = [_split(text[s:e], sep, lead, trail) for s, e in lines]
-    header_rows: list[list[str]] = []
-    first = 0
-    for first, row in enumerate(rows):
-        if is_rule(text[lines[first][0] : lines[first][1]]):
-            continue
-        numeric = [c for c in row[1:] if _is_numeric_cell(c) and not YEAR_RE.fullmatch(c.strip())]
-        if numeric and header_rows:
-            break
-        header_rows.append(row)
-    else:
-        first = len(rows)
-    while len(header_rows) > 1 and header_rows[-1][0].strip() and not any(c.strip() for c in header_rows[-1][1:]):
-        header_rows.pop()  # "Revenue:" over the first rows is a section of the body, not a header line
-        first -= 1
-    width = max(len(r) for r in rows)
-    for row in header_rows[:-1]:  # a header cell merged over the columns to its right ("Year ended", "", "")
-        named = [c.strip() for c in row if c.strip()]
-        if len(set(named)) < len(named):  # "| % of | | % of": one label per column, not merged
-            continue
-        for i in range(2, len(row)):
-            if not row[i].strip() and row[i - 1].strip():
-                row[i] = row[i - 1]
-    columns = [" ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(width)]
-    column_words = [content_words(c) for c in columns]
-    shorts = [_short(header_rows, i) for i in range(width)]
-    column_years = [years_in(c) for c in columns]
-    header_text = "\n".join(original[lines[i][0] : lines[i][1]].strip() for i in range(first))
-    table_scale = scale_of(heading + "\n" + header_text)
-    column_scales = [scale_of(c) if scale_of(c) != 1 else table_scale for c in columns]
-    out: list[Place] = []
-    section: frozenset[str] = frozenset()  # words of the last label row without figures ("Net loss per share:")
-    for k in range(first, len(rows)):
-        s, e = lines[k]
-        if is_rule(text[s:e]):
-            continue
-        row = rows[k]
-        if row and row[0].strip() and not any(_is_numeric_cell(c) or _is_zero(c) for c in row[1:]):
-            section = content_words(row[0])
-            continue
+def _is_section(row: list[str]) -> bool:
+    """A label over the rows below it, with no figure of its own ("Net loss per share:")."""
+    return bool(row) and bool(row[0].strip()) and not any(_is_numeric_cell(c) or _is_zero(c) for c in row[1:])
+
+
+class _Table:
+    """One table run of an evidence: its header read once, its rows read when asked."""
+
+    def __init__(
+        self, text: str, original: str, lines: list[tuple[int, int]], sep: str, heading: str, number: int
+    ) -> None:
+        self.text, self.lines, self.sep, self.number = text, lines, sep, number
+        self._sections: dict[int, int] | None = None
+        stripped = [text[s:e].strip() for s, e in lines]
+        self.lead = all(t.startswith(sep) for t in stripped)
+        self.trail = all(t.endswith(sep) for t in stripped)
+        header_rows: list[list[str]] = []
+        first = 0
+        for first, (s, e) in enumerate(lines):
+            if is_rule(text[s:e]):
+                continue
+            row = self.cells(first)
+            numeric = [c for c in row[1:] if _is_numeric_cell(c) and not YEAR_RE.fullmatch(c.strip())]
+            if numeric and header_rows:
+                break
+            header_rows.append(row)
+        else:
+            first = len(lines)
+        while len(header_rows) > 1 and header_rows[-1][0].strip() and not any(c.strip() for c in header_rows[-1][1:]):
+            header_rows.pop()  # "Revenue:" over the first rows is a section of the body, not a header line
+            first -= 1
+        self.first = first
+        width = max(len(self.cells(k)) for k in range(len(lines))) if lines else 0
+        for row in header_rows[:-1]:  # a header cell merged over the columns to its right ("Year ended", "", "")
+            named = [c.strip() for c in row if c.strip()]
+            if len(set(named)) < len(named):  # "| % of | | % of": one label per column, not merged
+                continue
+            for i in range(2, len(row)):
+                if not row[i].strip() and row[i - 1].strip():
+                    row[i] = row[i - 1]
+        self.columns = [" ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(width)]
+        self.column_words = [content_words(c) for c in self.columns]
+        self.column_years = [years_in(c) for c in self.columns]
+        self.shorts = [_short(header_rows, i) for i in range(width)]
+        self.header = "\n".join(original[lines[i][0] : lines[i][1]].strip() for i in range(first))
+        scale = scale_of(heading + "\n" + self.header)
+        self.scales = [scale_of(c) if scale_of(c) != 1 else scale for c in self.columns]
+
+    def cells(self, k: int) -> list[str]:
+        s, e = self.lines[k]
+        return _split(self.text[s:e], self.sep, self.lead, self.trail)
+
+    def body(self) -> range:
+        return range(self.first, len(self.lines))
+
+    def section(self, k: int) -> frozenset[str]:
+        """The words of the nearest section row above row ``k`` (all read once, on first need)."""
+        if self._sections is None:
+            self._sections, current = {}, -1
+            for j in self.body():
+                if _is_section(self.cells(j)):
+                    current = j
+                self._sections[j] = current
+        above = self._sections.get(k - 1, -1)
+        return content_words(self.cells(above)[0]) if above >= 0 else frozenset()
+
+    def row(self, pos: int, k: int) -> list[Place]:
+        """The places of body row ``k``."""
+        s, e = self.lines[k]
+        text = self.text
+        if k < self.first or is_rule(text[s:e]):
+            return []
+        row = self.cells(k)
+        if _is_section(row):
+            return []
         offsets, cursor = [], s
         for cell in row:
             at = text.find(cell, cursor, e + 1) if cell else cursor
@@ -273,94 +271,51 @@ def _table_places(
         labels = [c.strip() for c in row if c.strip() and not _is_numeric_cell(c) and not _is_zero(c)]
         label = " ".join(labels)
         label_years = years_in(label)
-        total = is_total_label(label) or (
-            not label and k > first
-        )  # a row of figures without a label sums the rows above
+        total = is_total_label(label) or not label  # a row of figures without a label sums the rows above
         label_words = content_words(label) if label else _TOTAL_WORDS
-        row_words = label_words | section
+        row_words = label_words | self.section(k)
+        out: list[Place] = []
+        width = len(self.columns)
         for i, cell in enumerate(row):
-            if i and _is_zero(cell) and labels:  # "—" is zero in a report table
-                column = columns[i] if i < len(columns) else ""
-                out.append(
-                    Place(
-                        value=0.0,
-                        scale=column_scales[i] if i < len(columns) else table_scale,
-                        text=cell.strip(),
-                        evidence=pos,
-                        start=offsets[i],
-                        end=offsets[i] + len(cell),
-                        kind="cell",
-                        label=label,
-                        column=column,
-                        years=(column_years[i] if i < len(columns) else frozenset()) or label_years,
-                        words=row_words | (column_words[i] if i < len(columns) else frozenset()),
-                        label_words=label_words,
-                        short_column=shorts[i] if i < len(shorts) else "",
-                        unit=(s, e),
-                        header=header_text,
-                        total=total,
-                        row=row_base + k,
-                    )  # fmt: skip
-                )
+            zero = bool(i and labels and _is_zero(cell))  # "—" is zero in a report table
+            if not zero and (not _is_numeric_cell(cell) or (i == 0 and YEAR_RE.fullmatch(cell.strip()))):
                 continue
-            if not _is_numeric_cell(cell) or (YEAR_RE.fullmatch(cell.strip()) and i == 0):
-                continue
-            column = columns[i] if i < len(columns) else ""
-            in_column = column_words[i] if i < len(columns) else frozenset()
-            scale = column_scales[i] if i < len(columns) else table_scale
-            for value, a, b, percent, own in _numbers(text, offsets[i], offsets[i] + len(cell)):
+            column = self.columns[i] if i < width else ""
+            scale = self.scales[i] if i < width else 1
+            if zero:
+                numbers = [(0.0, offsets[i], offsets[i] + len(cell), False, 1)]
+            else:
+                numbers = _numbers(text, offsets[i], offsets[i] + len(cell))
+            for value, a, b, percent, own in numbers:
                 out.append(
-                    Place(
-                        value=value,
-                        scale=own if own != 1 else scale,
-                        text=text[a:b].strip(),
-                        evidence=pos,
-                        start=a,
-                        end=b,
-                        kind="cell",
-                        label=label,
-                        column=column,
-                        years=(column_years[i] if i < len(columns) else frozenset()) or label_years,
-                        words=row_words | in_column,
-                        label_words=label_words,
-                        short_column=shorts[i] if i < len(shorts) else "",
-                        unit=(s, e),
-                        header=header_text,
-                        total=total,
-                        row=row_base + k,
-                        percent=percent or "%" in column,
-                    )
+                    Place(value=value, scale=own if own != 1 else scale, text=text[a:b].strip(), evidence=pos,
+                          start=a, end=b, kind="cell", label=label, column=column,
+                          years=(self.column_years[i] if i < width else frozenset()) or label_years,
+                          words=row_words | (self.column_words[i] if i < width else frozenset()),
+                          label_words=label_words, short_column=self.shorts[i] if i < width else "",
+                          unit=(s, e), header=self.header, total=total, row=self.number * 100_000 + k,
+                          percent=percent or "%" in column)  # fmt: skip
                 )
-    return out
+        return out
 
 
-def _text_places(text: str, start: int, end: int, pos: int) -> list[Place]:
+def sentence_places(text: str, a: int, b: int, pos: int) -> list[Place]:
+    """The figures of the sentence ``text[a:b]``, each dated by the years of its clause."""
+    sentence = text[a:b]
+    if not _DIGIT.search(sentence):
+        return []
+    years = years_in(sentence)
+    cuts = [a, *(a + m.start() for m in _CLAUSE_RE.finditer(sentence)), b]
     out = []
-    for a, b in sentence_spans(text, start, end):
-        sentence = text[a:b]
-        if not any(c.isdigit() for c in sentence):
-            continue
-        years = years_in(sentence)
-        cuts = [a, *(a + m.start() for m in _CLAUSE_RE.finditer(sentence)), b]
-        for value, lo, hi, percent, scale in _numbers(text, a, b):
-            if not percent and (text[lo:hi].strip() in years or MONTH_BEFORE_RE.search(text, max(a, lo - 12), lo)):
-                continue  # a year, or the day of a date ("December 31"), is the sentence's period, not a figure
-            if (fiscal := _SPLIT_YEAR_RE.search(text, max(a, lo - 5), hi)) and fiscal.start() < lo:
-                continue  # the "18" of "2017/18"
-            out.append(
-                Place(
-                    value=value,
-                    scale=scale,
-                    text=text[lo:hi].strip(),
-                    evidence=pos,
-                    start=lo,
-                    end=hi,
-                    kind="text",
-                    years=_clause_years(text, cuts, lo, years),
-                    unit=(a, b),
-                    percent=percent,
-                )  # fmt: skip
-            )
+    for value, lo, hi, percent, scale in _numbers(text, a, b):
+        if not percent and (text[lo:hi].strip() in years or MONTH_BEFORE_RE.search(text, max(a, lo - 12), lo)):
+            continue  # a year, or the day of a date ("December 31"), is the sentence's period, not a figure
+        if (fiscal := _SPLIT_YEAR_RE.search(text, max(a, lo - 5), hi)) and fiscal.start() < lo:
+            continue  # the "18" of "2017/18"
+        out.append(
+            Place(value=value, scale=scale, text=text[lo:hi].strip(), evidence=pos, start=lo, end=hi, kind="text",
+                  years=_clause_years(text, cuts, lo, years), unit=(a, b), percent=percent)  # fmt: skip
+        )
     return out
 
 
@@ -374,45 +329,133 @@ def _clause_years(text: str, cuts: list[int], at: int, sentence: frozenset[str])
     return years_in(text[lo:hi])
 
 
-def evidence_places(pos: int, text: str, computed: bool) -> list[Place]:
-    """The places of one evidence text (engine notes already blanked)."""
-    stripped = text.strip()
-    if computed and stripped and "\n" not in stripped and len(stripped) < 300:
+class EvidenceLayout:
+    """The tables and paragraphs of one evidence text, read lazily: a row or a sentence is
+    parsed when a lookup reaches it, so checking an answer against a long observation costs
+    what the answer's figures and the question's words touch, not the whole text."""
+
+    def __init__(self, pos: int, text: str, computed: bool) -> None:
+        self.pos = pos
+        self.original = text
+        stripped = text.strip()
+        self.result = computed and bool(stripped) and "\n" not in stripped and len(stripped) < 300
+        self.text = csv_cells(text) if text.count(",") >= 2 else text  # same length: offsets hold
+        self._rows: dict[tuple[int, int], list[Place]] = {}
+        self._sentences: dict[int, list[tuple[int, int]]] = {}
+        self._units: dict[tuple[int, int], list[Place]] = {}
+        self.tables: list[_Table] = []
+        self.segments: list[tuple[int, int]] = []  # spans of text outside tables
+        self._lines: list[tuple[int, int, int]] = []  # (line start, table index, row) of every table line
+        if self.result:
+            return
+        for block in blocks(self.text):
+            cursor, heading = 0, ""
+            for i, j, sep in _table_runs(self.text, block):
+                if cursor < i:
+                    self.segments.append((block[cursor][0], block[i - 1][1]))
+                    heading = self.text[block[cursor][0] : block[i - 1][1]]
+                table = _Table(self.text, self.original, block[i:j], sep, heading, len(self.tables))
+                self._lines += [(s, len(self.tables), k) for k, (s, _) in enumerate(table.lines)]
+                self.tables.append(table)
+                cursor = j
+            if cursor < len(block):
+                self.segments.append((block[cursor][0], block[-1][1]))
+        self._line_starts = [start for start, _, _ in self._lines]
+        self._segment_starts = [a for a, _ in self.segments]
+
+    def results(self) -> list[Place]:
+        text = self.text
         return [
-            Place(
-                value=v,
-                scale=sc,
-                text=text[a:b].strip(),
-                evidence=pos,
-                start=a,
-                end=b,
-                kind="result",
-                unit=(0, len(text)),
-                percent=p,
-            )  # fmt: skip
+            Place(value=v, scale=sc, text=text[a:b].strip(), evidence=self.pos, start=a, end=b, kind="result",
+                  unit=(0, len(text)), percent=p)  # fmt: skip
             for v, a, b, p, sc in _numbers(text, 0, len(text))
         ]
-    original = text
-    if text.count(",") >= 2:
-        text = csv_cells(text)  # CSV rows read as cells; same length, so offsets hold
-    out: list[Place] = []
-    row_base = 0
-    for block in blocks(text):
-        runs = _table_runs(text, block)
-        cursor = 0
-        heading = ""
-        for i, j, sep in runs:
-            if cursor < i:
-                out += _text_places(text, block[cursor][0], block[i - 1][1], pos)
-                heading = text[block[cursor][0] : block[i - 1][1]]
-            out += _table_places(text, block[i:j], sep, pos, heading, row_base, original)
-            row_base += j - i
-            cursor = j
-        if cursor < len(block):
-            out += _text_places(text, block[cursor][0], block[-1][1], pos)
-    return out
+
+    def unit_at(self, offset: int) -> list[Place]:
+        """The places of the row or sentence that holds ``offset``."""
+        if self.result:
+            return self._unit((-1, 0), self.results)
+        row = self.row_at(offset)
+        if row is not None:
+            return self.row_places(*row)
+        if self.header_table(offset) is not None:
+            return []
+        span = self.sentence_at(offset)
+        if span is None:
+            return []
+        a, b = span
+        return self._unit((-2, a), lambda: sentence_places(self.text, a, b, self.pos))
+
+    def row_at(self, offset: int) -> tuple[int, int] | None:
+        """(table, row) of the body row that holds ``offset``, if any."""
+        i = bisect_right(self._line_starts, offset) - 1
+        if i < 0:
+            return None
+        _, t, k = self._lines[i]
+        table = self.tables[t]
+        return (t, k) if k >= table.first and offset <= table.lines[k][1] else None
+
+    def row_places(self, t: int, k: int) -> list[Place]:
+        table = self.tables[t]
+        return self._unit((t, k), lambda: table.row(self.pos, k))
+
+    def sentence_at(self, offset: int) -> tuple[int, int] | None:
+        """The span of the sentence (outside tables) that holds ``offset``."""
+        j = bisect_right(self._segment_starts, offset) - 1
+        if j < 0 or offset > self.segments[j][1]:
+            return None
+        spans = self._sentences.get(j)
+        if spans is None:
+            spans = self._sentences[j] = sentence_spans(self.text, *self.segments[j])
+        n = bisect_right(spans, (offset, len(self.text) + 1)) - 1
+        return spans[n] if n >= 0 else None
+
+    def sentence(self, a: int, b: int) -> list[Place]:
+        """The places of the sentence ``text[a:b]`` (a span from ``sentence_at``)."""
+        return self._unit((-2, a), lambda: sentence_places(self.text, a, b, self.pos))
+
+    def _unit(self, key: tuple[int, int], build) -> list[Place]:  # type: ignore[no-untyped-def]
+        if key not in self._units:
+            self._units[key] = build()
+        return self._units[key]
+
+    def header_table(self, offset: int) -> int | None:
+        """The table whose header holds ``offset``, if any."""
+        i = bisect_right(self._line_starts, offset) - 1
+        if i < 0:
+            return None
+        _, t, k = self._lines[i]
+        table = self.tables[t]
+        return t if k < table.first and offset <= table.lines[k][1] else None
+
+    def table_rows(self, t: int) -> list[Place]:
+        table = self.tables[t]
+        return [p for k in table.body() for p in self._unit((t, k), lambda k=k: table.row(self.pos, k))]
+
+    def unlabelled_rows(self) -> list[Place]:
+        """The cells of the rows of figures without a label: totals, which no word names."""
+        out: list[Place] = []
+        for t, table in enumerate(self.tables):
+            for k in table.body():
+                cells = table.cells(k)
+                if cells and not cells[0].strip() and any(_is_numeric_cell(c) for c in cells[1:]):
+                    out += self._unit((t, k), lambda table=table, k=k: table.row(self.pos, k))
+        return out
+
+    def places(self) -> list[Place]:
+        """Every place (rows and sentences in order)."""
+        if self.result:
+            return self.unit_at(0)
+        out: list[Place] = []
+        for t, table in enumerate(self.tables):
+            for k in table.body():
+                out += self._unit((t, k), lambda table=table, k=k: table.row(self.pos, k))
+        for j, (a, b) in enumerate(self.segments):
+            for s, e in self._sentences.setdefault(j, sentence_spans(self.text, a, b)):
+                out += self._unit((-2, s), lambda s=s, e=e: sentence_places(self.text, s, e, self.pos))
+        return sorted(out, key=lambda p: p.start)
 
 
-def build_layout(texts: list[str], computed: list[bool]) -> Layout:
-    places = [p for pos, text in enumerate(texts) for p in evidence_places(pos, text, computed[pos])]
-    return Layout(places)
+def evidence_places(pos: int, text: str, computed: bool) -> list[Place]:
+    """Every place of one evidence text (engine notes already blanked)."""
+    return EvidenceLayout(pos, text, computed).places()

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 from engine.grounding.answer_kinds import fold, years_named
 from engine.grounding.derive import asks_change
-from engine.grounding.layout import Layout, Place, content_words, years_in
+from engine.grounding.layout import Place, content_words, years_in
+from engine.grounding.places import FULL_READ_CHARS, Layout
 
 # Words that say what to compute or how to ask, not what about (EN and FR, stemmed like the places).
 _ASKING = content_words(
@@ -92,7 +93,7 @@ def question_terms(question: str) -> dict[str, float]:
     return {w: (0.5 if w in _GENERIC else 1.0) for w in terms}
 
 
-def scope_of(question: str, layout: Layout, texts: list[str]) -> Scope:
+def scope_of(question: str, layout: Layout) -> Scope:
     """The question's scope over ``layout``: which cells and sentences are about its subject and period."""
     years = asked_years(question)
     if len(years) == 1 and asks_change(question):  # "the change in capitalized interest in 2019": from 2018
@@ -100,10 +101,10 @@ def scope_of(question: str, layout: Layout, texts: list[str]) -> Scope:
     scope = Scope(terms=question_terms(question), years=years)
     if not scope.terms and not scope.years:
         return scope
-    places = layout.places
     if scope.years:
-        scope.period_active = any(p.years & scope.years for p in places if p.kind != "result")
-    cells = [p for p in places if p.kind == "cell" and scope.period_ok(p)]
+        scope.period_active = any(layout.has_year(y) for y in scope.years)
+    found_cells, sentences = layout.with_words(scope.terms)
+    cells = [p for p in found_cells if scope.period_ok(p)]
     scored = [(scope.score(p), p) for p in cells]
     top = max((s for s, _ in scored), default=0.0)
     scope.subject_active = top >= MIN_SCORE  # a generic word of a long label alone is no subject
@@ -113,29 +114,26 @@ def scope_of(question: str, layout: Layout, texts: list[str]) -> Scope:
         scope.best = strong[0][1]
         scope.strong = [p for _, p in strong[:STRONG_CAP]]
         # a share's other operand: another row the question names whole, or a total ("of total sales")
-        wider = sorted(
-            (sp for sp in scored if sp[0] > 0 and (scope.named(sp[1]) or sp[1].total)), key=lambda sp: -sp[0]
-        )
+        wider = sorted((sp for sp in scored if sp[0] > 0 and (scope.named(sp[1]) or sp[1].total)), key=lambda sp: -sp[0])
         scope.pool = list(dict.fromkeys([*scope.strong, *(p for _, p in wider[:POOL_CELLS])]))
-    elif scope.period_active:  # no subject word matched: the cells of the period, when they are few
-        in_period = [p for p in cells if p.years & scope.years]
+    elif scope.period_active and layout.size() <= FULL_READ_CHARS:  # no subject word matched: the period's cells, when few
+        in_period = [p for p in layout.every() if p.kind == "cell" and p.years & scope.years]
         if len(in_period) <= 8:
             scope.strong = in_period
             scope.pool = list(in_period)
-    sentences: dict[tuple[int, int, int], list[Place]] = {}
-    for p in places:
-        if p.kind == "text" and scope.period_ok(p):
-            sentences.setdefault((p.evidence, *p.unit), []).append(p)
-    stems = list(scope.terms)
     ranked = []
-    for (pos, a, b), group in sentences.items():
-        folded = fold(texts[pos][a:b])  # a stem is a prefix of its word: a cheap test before the words
-        if any(stem in folded for stem in stems):
-            words = layout.sentence_words(group[0], texts)
-            for p in group[1:]:
-                p.words = words
-            ranked.append((scope.score(group[0]), group))
+    for pos, a, b in sentences:  # scored on their text first; only the best few are read
+        if scope.period_active and (named := years_in(layout.index.texts[pos][a:b])) and not named & scope.years:
+            continue
+        folded = layout.folded(pos)[a:b]
+        ranked.append((sum(w for stem, w in scope.terms.items() if stem in folded), (pos, a, b)))
     ranked.sort(key=lambda sg: -sg[0])
+    groups = []
+    for score, (pos, a, b) in ranked[: 2 * POOL_SENTENCES]:
+        group = [p for p in layout.sentence(pos, a, b) if scope.period_ok(p)]
+        if group and score >= 1.0:
+            groups.append((score, group))
+    ranked = groups
     chosen = [g for s, g in ranked[:POOL_SENTENCES] if s >= 1.0]
     for group in chosen:
         scope.strong += group[:8]

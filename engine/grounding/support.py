@@ -13,14 +13,16 @@ derivations are tried only over a handful of figures.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.grounding.dates import MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found
-from engine.grounding.layout import Layout, Place, build_layout, content_words, years_in
+from engine.grounding.layout import Place, content_words, years_in
 from engine.grounding.models import Misplaced
+from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import Scope, scope_of
 
 _CLAUSE_END = re.compile(r"[.;!?\n]\s|\n")
@@ -37,7 +39,7 @@ class Judgement:
 
 
 def layout_of(index: EvidenceIndex) -> Layout:
-    return index.memo("layout", lambda ix: build_layout(ix.texts, [ev.computed for ev in ix.evidence]))
+    return index.memo("layout", Layout)
 
 
 def held(index: EvidenceIndex, hit: Hit | None) -> bool:
@@ -50,9 +52,32 @@ def held(index: EvidenceIndex, hit: Hit | None) -> bool:
     return not MONTH_BEFORE_RE.search(text, max(0, hit.start - 16), hit.start)
 
 
-def _is_year(item: Found, years: frozenset[str]) -> bool:
+def _is_year(item: Found, years: frozenset[str], layout: Layout) -> bool:
     """A bare four-digit figure that the question or the evidence uses as a period ("in 2019")."""
-    return item.kind == "number" and item.text in years and bool(re.fullmatch(r"(?:19|20)\d\d", item.text))
+    if item.kind != "number" or not re.fullmatch(r"(?:19|20)\d\d", item.text):
+        return False
+    return item.text in years or layout.has_year(item.text)
+
+
+class _Beside:
+    """The years and words the answer writes in the clause of a figure, read when first asked."""
+
+    def __init__(self, answer: str, item: Found) -> None:
+        start = max((m.end() for m in _CLAUSE_END.finditer(answer, 0, item.start)), default=0)
+        end = _CLAUSE_END.search(answer, item.end)
+        self.clause = answer[start : end.start() if end else len(answer)]
+        self._years: frozenset[str] | None = None
+        self._words: frozenset[str] | None = None
+
+    def years(self) -> frozenset[str]:
+        if self._years is None:
+            self._years = years_in(self.clause)
+        return self._years
+
+    def words(self) -> frozenset[str]:
+        if self._words is None:
+            self._words = content_words(self.clause)
+        return self._words
 
 
 class Support:
@@ -61,30 +86,32 @@ class Support:
     def __init__(self, index: EvidenceIndex, question: str, answer: str) -> None:
         self.index = index
         self.layout = layout_of(index)
-        self.scope: Scope = scope_of(question, self.layout, index.texts)
+        self.scope: Scope = scope_of(question, self.layout)
         self.answer = answer
         self.ops = preferred_ops(question, [p.label for p in self.scope.strong if p.kind == "cell"])
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
-        self._years = self.scope.years | frozenset(y for p in self.layout.places for y in p.years)
 
     def judge(self, item: Found, hit: Hit | None) -> Judgement | None:
         """The figure's support; None when this check does not place it (a date, a year, a
         figure the index holds (``hit``) somewhere the layout has no place for, such as a
         label): the caller judges it as before. The day of a date ("September 29") supports
         nothing when the question has a scope."""
-        if item.dates or _is_year(item, self._years):
+        if item.dates or _is_year(item, self.scope.years, self.layout):
             return None
-        literal = self._literal(item)
-        if hit is not None and not literal and (not self.scope.active or held(self.index, hit)):
+        if not self.scope.active:  # nothing to place it against: found anywhere, as before
+            if hit is not None:
+                return None
+            derivation = self._derive(item)
+            return Judgement(derivation=derivation)
+        beside = _Beside(self.answer, item)
+        literal: list[Place] = []
+        for place in self._places(item):  # exact values first; read one row or sentence at a time
+            if self._accepts(place, beside):
+                return Judgement(place=place)
+            literal.append(place)
+        if hit is not None and not literal and held(self.index, hit):
             return None
-        if literal:
-            if not self.scope.active:
-                return Judgement(place=literal[0])
-            local_years, local_words = self._beside(item)
-            right = [p for p in literal if self._accepts(p, local_years, local_words)]
-            if right:
-                return Judgement(place=right[0])
         derivation = self._derive(item)
         if derivation is not None:
             return Judgement(derivation=derivation)
@@ -92,39 +119,39 @@ class Support:
             return Judgement(misplaced=self._misplaced(item, literal))
         return Judgement()
 
-    def _literal(self, item: Found) -> list[Place]:
-        out: list[Place] = []
+    def _places(self, item: Found) -> Iterator[Place]:
+        """The places holding the figure, exact values before rounded ones."""
+        exact: list[tuple[int, int]] = []
+        rounded: list[tuple[int, int]] = []
         for reading in item.readings:
-            out += self.layout.near(reading.value, reading.tolerance)
-        # exact values first, then the kind the answer writes (a percentage for a percentage)
-        exact = {id(p) for r in item.readings for p in self.layout.near(r.value, 1e-9 * max(1.0, abs(r.value)))}
-        wants_percent = item.kind == "percent"
-        return sorted(dict.fromkeys(out), key=lambda p: (id(p) not in exact, p.percent != wants_percent))
+            tiny = 1e-9 * max(1.0, abs(reading.value))
+            exact += self.index.around(reading.value, tiny)
+            rounded += self.index.around(reading.value, reading.tolerance)
+        seen: set[int] = set()
+        for pos, start in dict.fromkeys([*exact, *rounded]):
+            for place in self.layout.at(pos, start):
+                if id(place) not in seen:
+                    seen.add(id(place))
+                    yield place
 
-    def _beside(self, item: Found) -> tuple[frozenset[str], frozenset[str]]:
-        """The years and words the answer writes in the clause of the figure."""
-        text = self.answer
-        start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, item.start)), default=0)
-        end_match = _CLAUSE_END.search(text, item.end)
-        clause = text[start : end_match.start() if end_match else len(text)]
-        return years_in(clause), content_words(clause)
-
-    def _accepts(self, place: Place, local_years: frozenset[str], local_words: frozenset[str]) -> bool:
+    def _accepts(self, place: Place, beside: _Beside) -> bool:
         if place.kind == "result":
             return True
-        if not self.scope.period_ok(place, local_years):
+        if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
         if place.kind != "cell" or not self.scope.subject_active:
             return True
         if self.scope.score(place) >= self._literal_bar or self.scope.named(place):
             return True
-        named = place.words & local_words
+        named = place.words & beside.words()
         return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
 
     def _derive(self, item: Found) -> Derivation | None:
         strong, pool = self.scope.strong, self.scope.pool
         if not strong and not self.scope.active:
-            candidates = [p for p in self.layout.places if p.kind != "result"]
+            if self.layout.size() > FULL_READ_CHARS:
+                return None
+            candidates = [p for p in self.layout.every() if p.kind != "result"]
             if len(candidates) > SMALL_POOL:
                 return None
             strong = pool = candidates
