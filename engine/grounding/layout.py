@@ -34,6 +34,7 @@ _SPLIT_YEAR_RE = re.compile(r"(?<![\d.,])((?:19|20)\d\d)[/-](\d\d)(?![\d.,]?\d)"
 _TOTAL_WORDS = frozenset({"total"})
 _CLAUSE_RE = re.compile(r"[;()]")
 _DIGIT = re.compile(r"\d")
+SECTION_REACH = 40  # a section row ("Revenue:") names the rows below it up to this far
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
 
 
@@ -200,7 +201,6 @@ class _Table:
         self, text: str, original: str, lines: list[tuple[int, int]], sep: str, heading: str, number: int
     ) -> None:
         self.text, self.lines, self.sep, self.number = text, lines, sep, number
-        self._sections: dict[int, int] | None = None
         stripped = [text[s:e].strip() for s, e in lines]
         self.lead = all(t.startswith(sep) for t in stripped)
         self.trail = all(t.endswith(sep) for t in stripped)
@@ -244,15 +244,17 @@ class _Table:
         return range(self.first, len(self.lines))
 
     def section(self, k: int) -> frozenset[str]:
-        """The words of the nearest section row above row ``k`` (all read once, on first need)."""
-        if self._sections is None:
-            self._sections, current = {}, -1
-            for j in self.body():
-                if _is_section(self.cells(j)):
-                    current = j
-                self._sections[j] = current
-        above = self._sections.get(k - 1, -1)
-        return content_words(self.cells(above)[0]) if above >= 0 else frozenset()
+        """The words of the nearest section row above row ``k`` (looked for ``SECTION_REACH`` rows up)."""
+        text = self.text
+        for j in range(k - 1, max(self.first, k - SECTION_REACH) - 1, -1):
+            s, e = self.lines[j]
+            cut = text.find(self.sep, s + 1, e)
+            if cut >= 0 and _DIGIT.search(text, cut, e):
+                continue  # a row with figures: no section (the common case, told without splitting)
+            row = self.cells(j)
+            if _is_section(row):
+                return content_words(row[0])
+        return frozenset()
 
     def row(self, pos: int, k: int) -> list[Place]:
         """The places of body row ``k``."""
@@ -346,7 +348,14 @@ class EvidenceLayout:
         self.tables: list[_Table] = []
         self.segments: list[tuple[int, int]] = []  # spans of text outside tables
         self._lines: list[tuple[int, int, int]] = []  # (line start, table index, row) of every table line
+        self._line_starts: list[int] = []
+        self._segment_starts: list[int] = []
         if self.result:
+            return
+        if "\n" not in text.strip():  # one line, as most passages: one paragraph, no table
+            lo = len(text) - len(text.lstrip())
+            self.segments = [(lo, len(text.rstrip()))] if text.strip() else []
+            self._segment_starts = [a for a, _ in self.segments]
             return
         for block in blocks(self.text):
             cursor, heading = 0, ""
