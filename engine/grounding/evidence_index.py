@@ -118,14 +118,13 @@ class EvidenceIndex:
 
     def around(self, value: float, tolerance: float, limit: int = 64) -> list[tuple[int, int]]:
         """(evidence position, start) of the numbers within ``tolerance`` of ``value``, signs
-        aside, a tool's input left out: where a figure may be stated."""
+        aside, a tool's input left out, the closest values first: where a figure may be stated."""
         self._ensure_sorted()
-        out = []
-        for centre in (abs(value),):
-            lo = bisect_left(self._values, centre - tolerance)
-            hi = bisect_right(self._values, centre + tolerance, lo)
-            out += [(e[1], e[2]) for e in self._entries[lo : min(hi, lo + limit)] if not e[5]]
-        return list(dict.fromkeys(out))
+        centre = abs(value)
+        lo = bisect_left(self._values, centre - tolerance)
+        hi = bisect_right(self._values, centre + tolerance, lo)
+        near = sorted((abs(e[0] - centre), e[1], e[2]) for e in self._entries[lo : min(hi, lo + limit)] if not e[5])
+        return list(dict.fromkeys((pos, start) for _, pos, start in near))
 
     def find(self, figure: Found) -> Hit | None:
         """The best place holding ``figure``: an exact value before a rounded one, the same

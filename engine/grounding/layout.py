@@ -220,7 +220,7 @@ class _Table:
             header_rows.pop()  # "Revenue:" over the first rows is a section of the body, not a header line
             first -= 1
         self.first = first
-        width = max(len(self.cells(k)) for k in range(len(lines))) if lines else 0
+        width = max((len(self.cells(k)) for k in range(min(len(lines), first + 8))), default=0)
         for row in header_rows[:-1]:  # a header cell merged over the columns to its right ("Year ended", "", "")
             named = [c.strip() for c in row if c.strip()]
             if len(set(named)) < len(named):  # "| % of | | % of": one label per column, not merged
@@ -341,7 +341,8 @@ class EvidenceLayout:
         self.original = text
         stripped = text.strip()
         self.result = computed and bool(stripped) and "\n" not in stripped and len(stripped) < 300
-        self.text = csv_cells(text) if text.count(",") >= 2 else text  # same length: offsets hold
+        one_line = "\n" not in text.strip()
+        self.text = csv_cells(text) if not one_line and text.count(",") >= 2 else text  # same length: offsets hold
         self._rows: dict[tuple[int, int], list[Place]] = {}
         self._sentences: dict[int, list[tuple[int, int]]] = {}
         self._units: dict[tuple[int, int], list[Place]] = {}
@@ -352,7 +353,7 @@ class EvidenceLayout:
         self._segment_starts: list[int] = []
         if self.result:
             return
-        if "\n" not in text.strip():  # one line, as most passages: one paragraph, no table
+        if one_line:  # as most passages: one paragraph, no table
             lo = len(text) - len(text.lstrip())
             self.segments = [(lo, len(text.rstrip()))] if text.strip() else []
             self._segment_starts = [a for a, _ in self.segments]

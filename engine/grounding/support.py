@@ -13,6 +13,7 @@ derivations are tried only over a handful of figures.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -20,7 +21,7 @@ from engine.grounding.dates import MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found
-from engine.grounding.layout import Place, content_words, years_in
+from engine.grounding.layout import YEAR_RE, Place, content_words, years_in
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import Scope, scope_of
@@ -62,21 +63,26 @@ def _is_year(item: Found, years: frozenset[str], layout: Layout) -> bool:
 class _Beside:
     """The years and words the answer writes in the clause of a figure, read when first asked."""
 
-    def __init__(self, answer: str, item: Found) -> None:
-        start = max((m.end() for m in _CLAUSE_END.finditer(answer, 0, item.start)), default=0)
-        end = _CLAUSE_END.search(answer, item.end)
-        self.clause = answer[start : end.start() if end else len(answer)]
+    def __init__(self, answer: str, cuts: list[tuple[int, int]], item: Found) -> None:
+        self.answer, self.cuts, self.item = answer, cuts, item
         self._years: frozenset[str] | None = None
         self._words: frozenset[str] | None = None
 
+    def clause(self) -> str:
+        i = bisect_right(self.cuts, (self.item.start, self.item.start)) - 1
+        start = self.cuts[i][1] if i >= 0 else 0
+        j = bisect_left(self.cuts, (self.item.end, self.item.end))
+        end = self.cuts[j][0] if j < len(self.cuts) else len(self.answer)
+        return self.answer[start:end]
+
     def years(self) -> frozenset[str]:
         if self._years is None:
-            self._years = years_in(self.clause)
+            self._years = years_in(self.clause())
         return self._years
 
     def words(self) -> frozenset[str]:
         if self._words is None:
-            self._words = content_words(self.clause)
+            self._words = content_words(self.clause())
         return self._words
 
 
@@ -88,6 +94,7 @@ class Support:
         self.layout = layout_of(index)
         self.scope: Scope = scope_of(question, self.layout)
         self.answer = answer
+        self._cuts = [m.span() for m in _CLAUSE_END.finditer(answer)]  # clause ends, once per answer
         self.ops = preferred_ops(question, [p.label for p in self.scope.strong if p.kind == "cell"])
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
@@ -104,7 +111,7 @@ class Support:
                 return None
             derivation = self._derive(item)
             return Judgement(derivation=derivation)
-        beside = _Beside(self.answer, item)
+        beside = _Beside(self.answer, self._cuts, item)
         literal: list[Place] = []
         for place in self._places(item):  # exact values first; read one row or sentence at a time
             if self._accepts(place, beside):
@@ -120,15 +127,18 @@ class Support:
         return Judgement()
 
     def _places(self, item: Found) -> Iterator[Place]:
-        """The places holding the figure, exact values before rounded ones."""
-        exact: list[tuple[int, int]] = []
-        rounded: list[tuple[int, int]] = []
-        for reading in item.readings:
-            tiny = 1e-9 * max(1.0, abs(reading.value))
-            exact += self.index.around(reading.value, tiny)
-            rounded += self.index.around(reading.value, reading.tolerance)
+        """The places holding the figure, the closest values first. A sentence that names no
+        year is taken as it stands when only the period is checked: nothing of it is parsed."""
+        spots = [spot for reading in item.readings for spot in self.index.around(reading.value, reading.tolerance)]
         seen: set[int] = set()
-        for pos, start in dict.fromkeys([*exact, *rounded]):
+        for pos, start in dict.fromkeys(spots):
+            layout = self.layout.of(pos)
+            if not self.scope.subject_active and not layout.result and layout.row_at(start) is None:
+                span = layout.sentence_at(start)
+                if span is not None and not YEAR_RE.search(layout.text, *span):
+                    yield Place(value=0.0, scale=1, text="", evidence=pos, start=start, end=start, kind="text",
+                                unit=span)  # fmt: skip
+                    continue
             for place in self.layout.at(pos, start):
                 if id(place) not in seen:
                     seen.add(id(place))
