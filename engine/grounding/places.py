@@ -15,7 +15,9 @@ from engine.grounding.layout import EvidenceLayout, Place, content_words
 
 MAX_HITS_PER_WORD = 400  # occurrences of one question word followed into rows and sentences
 FULL_READ_CHARS = 4000
-HEADER_ROWS_MAX = 60  # a table whose header names a question word is read whole up to this many rows
+HEADER_ROWS_MAX = 60
+MAX_ROWS = 24  # table rows read for one question: those whose text holds the most of its words
+MAX_PASSAGES = 4  # passages cut into sentences for one question: those that hold the most of its words  # a table whose header names a question word is read whole up to this many rows
 TOTAL_STEM = "total"  # the stem of "total": it names the rows of figures without a label too  # evidence this small is read whole when a check needs every figure
 
 
@@ -48,40 +50,55 @@ class Layout:
         """The place(s) of the number that starts at ``start`` in evidence ``pos``."""
         return [p for p in self.of(pos).unit_at(start) if p.start <= start < max(p.end, p.start + 1)]
 
-    def with_words(self, stems: Iterable[str]) -> tuple[list[Place], list[tuple[int, int, int]]]:
+    def with_words(self, terms: dict[str, float]) -> tuple[list[Place], list[tuple[int, int, int]]]:
         """(cells of the table rows, spans (evidence, start, end) of the sentences) whose text holds
-        one of ``stems``. Sentences are not parsed: the caller reads the few it keeps."""
-        cells: dict[int, Place] = {}
-        sentences: set[tuple[int, int, int]] = set()
-        stems = [s for s in stems if s]
+        one of the stemmed ``terms``. Rows are ranked on their text before any is parsed, and
+        only the passages that hold the most of the terms are cut into sentences."""
+        stems = [s for s in terms if s]
         if not stems:
             return [], []
+        rows: dict[tuple[int, int, int], float] = {}
+        tables: set[tuple[int, int]] = set()
+        passages: list[tuple[float, int, list[int]]] = []
         for pos, ev in enumerate(self.index.evidence):
             if ev.computed and "\n" not in self.index.texts[pos].strip():
                 continue  # a one-line computed result names nothing
             folded = self.folded(pos)
             layout = self.of(pos)
-            rows: set[int] = set()
-            headers: set[int] = set()
-            if TOTAL_STEM in stems:
-                cells.update((id(p), p) for p in layout.unlabelled_rows() if p.label == "")
+            outside: list[int] = []
+            held = 0.0
             for stem in stems:
                 at, hits = folded.find(stem), 0
+                held += terms[stem] if at >= 0 else 0.0
                 while at >= 0 and hits < MAX_HITS_PER_WORD:
                     hits += 1
                     row = layout.row_at(at)
                     if row is not None:
-                        if row not in rows:
-                            rows.add(row)
-                            cells.update((id(p), p) for p in layout.row_places(*row))
+                        rows[(pos, *row)] = rows.get((pos, *row), 0.0) + terms[stem]
                     elif (t := layout.header_table(at)) is not None:
-                        if t not in headers:
-                            headers.add(t)  # a column the question names ("salary"): its rows, when few
-                            if len(layout.tables[t].body()) <= HEADER_ROWS_MAX:
-                                cells.update((id(p), p) for p in layout.table_rows(t))
-                    elif (span := layout.sentence_at(at)) is not None:
-                        sentences.add((pos, *span))
+                        tables.add((pos, t))
+                    else:
+                        outside.append(at)
                     at = folded.find(stem, at + len(stem))
+            if outside:
+                passages.append((held, pos, outside))
+        cells: dict[int, Place] = {}
+        for pos, t in tables:  # a column the question names ("salary"): its rows, when few
+            layout = self.of(pos)
+            if len(layout.tables[t].body()) <= HEADER_ROWS_MAX:
+                cells.update((id(p), p) for p in layout.table_rows(t))
+        for (pos, t, k), _ in sorted(rows.items(), key=lambda item: -item[1])[:MAX_ROWS]:
+            cells.update((id(p), p) for p in self.of(pos).row_places(t, k))
+        if TOTAL_STEM in stems:
+            for pos in range(len(self.index.evidence)):
+                if "\n" in self.index.texts[pos].strip():
+                    cells.update((id(p), p) for p in self.of(pos).unlabelled_rows() if p.label == "")
+        sentences: set[tuple[int, int, int]] = set()
+        for _, pos, offsets in sorted(passages, key=lambda item: -item[0])[:MAX_PASSAGES]:
+            layout = self.of(pos)
+            for at in offsets:
+                if (span := layout.sentence_at(at)) is not None:
+                    sentences.add((pos, *span))
         ordered = sorted(cells.values(), key=lambda p: (p.evidence, p.start))  # document order, whatever word found them
         return ordered, sorted(sentences)
 
