@@ -228,7 +228,9 @@ class _Table:
             for i in range(2, len(row)):
                 if not row[i].strip() and row[i - 1].strip():
                     row[i] = row[i - 1]
-        self.columns = [" ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(width)]
+        self.columns = [
+            " ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(width)
+        ]
         self.column_words = [content_words(c) for c in self.columns]
         self.column_years = [years_in(c) for c in self.columns]
         self.shorts = [_short(header_rows, i) for i in range(width)]
@@ -290,13 +292,26 @@ class _Table:
                 numbers = _numbers(text, offsets[i], offsets[i] + len(cell))
             for value, a, b, percent, own in numbers:
                 out.append(
-                    Place(value=value, scale=own if own != 1 else scale, text=text[a:b].strip(), evidence=pos,
-                          start=a, end=b, kind="cell", label=label, column=column,
-                          years=(self.column_years[i] if i < width else frozenset()) or label_years,
-                          words=row_words | (self.column_words[i] if i < width else frozenset()),
-                          label_words=label_words, short_column=self.shorts[i] if i < width else "",
-                          unit=(s, e), header=self.header, total=total, row=self.number * 100_000 + k,
-                          percent=percent or "%" in column)  # fmt: skip
+                    Place(
+                        value=value,
+                        scale=own if own != 1 else scale,
+                        text=text[a:b].strip(),
+                        evidence=pos,
+                        start=a,
+                        end=b,
+                        kind="cell",
+                        label=label,
+                        column=column,
+                        years=(self.column_years[i] if i < width else frozenset()) or label_years,
+                        words=row_words | (self.column_words[i] if i < width else frozenset()),
+                        label_words=label_words,
+                        short_column=self.shorts[i] if i < width else "",
+                        unit=(s, e),
+                        header=self.header,
+                        total=total,
+                        row=self.number * 100_000 + k,
+                        percent=percent or "%" in column,
+                    )  # fmt: skip
                 )
         return out
 
@@ -315,8 +330,18 @@ def sentence_places(text: str, a: int, b: int, pos: int) -> list[Place]:
         if (fiscal := _SPLIT_YEAR_RE.search(text, max(a, lo - 5), hi)) and fiscal.start() < lo:
             continue  # the "18" of "2017/18"
         out.append(
-            Place(value=value, scale=scale, text=text[lo:hi].strip(), evidence=pos, start=lo, end=hi, kind="text",
-                  years=_clause_years(text, cuts, lo, years), unit=(a, b), percent=percent)  # fmt: skip
+            Place(
+                value=value,
+                scale=scale,
+                text=text[lo:hi].strip(),
+                evidence=pos,
+                start=lo,
+                end=hi,
+                kind="text",
+                years=_clause_years(text, cuts, lo, years),
+                unit=(a, b),
+                percent=percent,
+            )  # fmt: skip
         )
     return out
 
@@ -376,8 +401,17 @@ class EvidenceLayout:
     def results(self) -> list[Place]:
         text = self.text
         return [
-            Place(value=v, scale=sc, text=text[a:b].strip(), evidence=self.pos, start=a, end=b, kind="result",
-                  unit=(0, len(text)), percent=p)  # fmt: skip
+            Place(
+                value=v,
+                scale=sc,
+                text=text[a:b].strip(),
+                evidence=self.pos,
+                start=a,
+                end=b,
+                kind="result",
+                unit=(0, len(text)),
+                percent=p,
+            )  # fmt: skip
             for v, a, b, p, sc in _numbers(text, 0, len(text))
         ]
 
@@ -404,6 +438,11 @@ class EvidenceLayout:
         _, t, k = self._lines[i]
         table = self.tables[t]
         return (t, k) if k >= table.first and offset <= table.lines[k][1] else None
+
+    def label_letters(self, t: int, k: int) -> int:
+        """How many letters the row's first cell holds (its label, for ranking rows on their text)."""
+        cells = self.tables[t].cells(k)
+        return sum(c.isalpha() for c in cells[0]) if cells else 0
 
     def row_places(self, t: int, k: int) -> list[Place]:
         table = self.tables[t]

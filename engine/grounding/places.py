@@ -7,8 +7,6 @@ the cost follows the answer's figures and the question's words, not the evidence
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from engine.grounding.answer_kinds import fold
 from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.layout import EvidenceLayout, Place, content_words
@@ -16,7 +14,7 @@ from engine.grounding.layout import EvidenceLayout, Place, content_words
 MAX_HITS_PER_WORD = 400  # occurrences of one question word followed into rows and sentences
 FULL_READ_CHARS = 4000
 HEADER_ROWS_MAX = 60
-MAX_ROWS = 24  # table rows read for one question: those whose text holds the most of its words
+MAX_ROWS = 12  # table rows read for one question: those whose text holds the most of its words
 MAX_PASSAGES = 4  # passages cut into sentences for one question: those that hold the most of its words  # a table whose header names a question word is read whole up to this many rows
 TOTAL_STEM = "total"  # the stem of "total": it names the rows of figures without a label too  # evidence this small is read whole when a check needs every figure
 
@@ -60,6 +58,7 @@ class Layout:
         rows: dict[tuple[int, int, int], float] = {}
         tables: set[tuple[int, int]] = set()
         passages: list[tuple[float, int, list[int]]] = []
+        seen: dict[tuple[int, int, int], set[str]] = {}
         for pos, ev in enumerate(self.index.evidence):
             if ev.computed and "\n" not in self.index.texts[pos].strip():
                 continue  # a one-line computed result names nothing
@@ -74,7 +73,13 @@ class Layout:
                     hits += 1
                     row = layout.row_at(at)
                     if row is not None:
-                        rows[(pos, *row)] = rows.get((pos, *row), 0.0) + terms[stem]
+                        key = (pos, *row)
+                        if key not in seen:  # each word once per row, weighed by the share of the label it covers
+                            seen[key] = set()
+                        if stem not in seen[key]:
+                            seen[key].add(stem)
+                            share = len(stem) / max(len(stem), layout.label_letters(*row))
+                            rows[key] = rows.get(key, 0.0) + terms[stem] * (0.5 + 0.5 * share)
                     elif (t := layout.header_table(at)) is not None:
                         tables.add((pos, t))
                     else:
@@ -87,19 +92,21 @@ class Layout:
             layout = self.of(pos)
             if len(layout.tables[t].body()) <= HEADER_ROWS_MAX:
                 cells.update((id(p), p) for p in layout.table_rows(t))
-        for (pos, t, k), _ in sorted(rows.items(), key=lambda item: -item[1])[:MAX_ROWS]:
+        for (pos, t, k), _ in sorted(rows.items(), key=lambda item: (-item[1], item[0]))[:MAX_ROWS]:
             cells.update((id(p), p) for p in self.of(pos).row_places(t, k))
         if TOTAL_STEM in stems:
             for pos in range(len(self.index.evidence)):
                 if "\n" in self.index.texts[pos].strip():
                     cells.update((id(p), p) for p in self.of(pos).unlabelled_rows() if p.label == "")
         sentences: set[tuple[int, int, int]] = set()
-        for _, pos, offsets in sorted(passages, key=lambda item: -item[0])[:MAX_PASSAGES]:
+        for _, pos, offsets in sorted(passages, key=lambda item: (-item[0], item[1]))[:MAX_PASSAGES]:
             layout = self.of(pos)
             for at in offsets:
                 if (span := layout.sentence_at(at)) is not None:
                     sentences.add((pos, *span))
-        ordered = sorted(cells.values(), key=lambda p: (p.evidence, p.start))  # document order, whatever word found them
+        ordered = sorted(
+            cells.values(), key=lambda p: (p.evidence, p.start)
+        )  # document order, whatever word found them
         return ordered, sorted(sentences)
 
     def sentence(self, pos: int, a: int, b: int) -> list[Place]:

@@ -114,9 +114,13 @@ def scope_of(question: str, layout: Layout) -> Scope:
         scope.best = strong[0][1]
         scope.strong = [p for _, p in strong[:STRONG_CAP]]
         # a share's other operand: another row the question names whole, or a total ("of total sales")
-        wider = sorted((sp for sp in scored if sp[0] > 0 and (scope.named(sp[1]) or sp[1].total)), key=lambda sp: -sp[0])
+        wider = sorted(
+            (sp for sp in scored if sp[0] > 0 and (scope.named(sp[1]) or sp[1].total)), key=lambda sp: -sp[0]
+        )
         scope.pool = list(dict.fromkeys([*scope.strong, *(p for _, p in wider[:POOL_CELLS])]))
-    elif scope.period_active and layout.size() <= FULL_READ_CHARS:  # no subject word matched: the period's cells, when few
+    elif (
+        scope.period_active and layout.size() <= FULL_READ_CHARS
+    ):  # no subject word matched: the period's cells, when few
         in_period = [p for p in layout.every() if p.kind == "cell" and p.years & scope.years]
         if len(in_period) <= 8:
             scope.strong = in_period

@@ -203,7 +203,7 @@ def test_a_small_evidence_set_without_subject_still_verifies_a_derivation():
 
 @pytest.mark.parametrize("rows", [40, 400])
 def test_a_large_evidence_set_stays_bounded(rows):
-    lines = [" | 2019 | 2018"] + [f"Line item {i} | {1000 + 7 * i:,} | {900 + 5 * i:,}" for i in range(rows)]
+    lines = [" | 2019 | 2018"] + [f"Revenue item {i} | {1000 + 7 * i:,} | {900 + 5 * i:,}" for i in range(rows)]
     lines.append("Software | 1,950 | 1,538")
     evidence = [table("\n".join(lines))] + [passage(PASSAGE, n=k) for k in range(2, 12)]
     report = check("412", "What was the change in Software revenue from 2018 to 2019?", *evidence)
