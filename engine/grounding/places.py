@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from engine.grounding.answer_kinds import fold
 from engine.grounding.evidence_index import EvidenceIndex
-from engine.grounding.layout import EvidenceLayout, Place, content_words
+from engine.grounding.evidence_layout import EvidenceLayout
+from engine.grounding.layout import Place, content_words
 
 MAX_HITS_PER_WORD = 400  # occurrences of one question word followed into rows and sentences
 FULL_READ_CHARS = 4000

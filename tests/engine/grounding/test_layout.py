@@ -1,7 +1,8 @@
 """Where each evidence figure sits: table cells with their row, column, period and scale;
 sentence figures with the years of their clause."""
 
-from engine.grounding.layout import evidence_places, years_in
+from engine.grounding.evidence_layout import evidence_places
+from engine.grounding.layout import years_in
 
 REPORT = """Notes to the accounts (in millions)
  | Year ended June 30, |
