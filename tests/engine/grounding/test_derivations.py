@@ -217,3 +217,9 @@ def test_index_reused_gives_the_same_report():
     question = "What was the change in Software revenue from 2018 to 2019?"
     first = check_answer("412", question, evidence, index=index)
     assert check_answer("412", question, evidence, index=index) == first == check_answer("412", question, evidence)
+
+
+def test_the_derivation_is_written_in_the_checks_language():
+    question = "Quelle a été la variation du chiffre d'affaires Software entre 2018 et 2019 ?"
+    report = check_answer("412", question, [table(SEGMENTS)], language="fr")
+    assert report.citations[0].derivation == "412 = 1,950 − 1,538 (table.csv, Software, 2019 et 2018)"
