@@ -52,6 +52,7 @@ class Misplaced(BaseModel):
     expected: str  # what the question asks: "Total, 2019" (empty: not named)
     evidence: int  # Evidence.n where it was found
     in_table: bool = True
+    other_scale: bool = False  # the digits were found, at another scale ("8 thousand" for "$7.8 million")
 
 
 class GroundingReport(BaseModel):

@@ -15,12 +15,14 @@ _TEXT = {
         "and": " and ",
         "misplaced": "{figure} is {found}, not {expected}",
         "misplaced_text": "{figure} is in a passage about {found}, not {expected}",
+        "misplaced_scale": "{figure}: the evidence says {found}",
         "the_question": "what the question asks",
     },
     "fr": {
         "and": " et ",
         "misplaced": "{figure} correspond à {found}, et non à {expected}",
         "misplaced_text": "{figure} figure dans un passage sur {found}, et non sur {expected}",
+        "misplaced_scale": "{figure} : les éléments indiquent {found}",
         "the_question": "ce que demande la question",
     },
 }
@@ -90,5 +92,5 @@ def misplaced_note(item: Misplaced, language: str = "en") -> str:
     """ "56.7 is Other, 2018, not Total, 2019"."""
     table = _text(language)
     expected = item.expected or table["the_question"]
-    key = "misplaced" if item.in_table else "misplaced_text"
+    key = "misplaced_scale" if item.other_scale else "misplaced" if item.in_table else "misplaced_text"
     return table[key].format(figure=item.figure, found=item.found, expected=expected)

@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from engine.grounding.dates import MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
-from engine.grounding.figures import Found
+from engine.grounding.figures import Found, scale_factor
 from engine.grounding.layout import YEAR_RE, Place, content_words, years_in
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import Scope, scope_of
 
+_SCALE_WORD = re.compile(r"(?i)[a-z]+$")
 _CLAUSE_END = re.compile(r"[.;!?\n]\s|\n")
 LITERAL_SHARE = 0.8  # a stated figure must sit in one of the rows closest to the question's words
 SMALL_POOL = 12  # with no subject to match, derivations are tried only when the evidence holds this few figures
@@ -65,6 +66,8 @@ class _Beside:
 
     def __init__(self, answer: str, cuts: list[tuple[int, int]], item: Found) -> None:
         self.answer, self.cuts, self.item = answer, cuts, item
+        word = _SCALE_WORD.search(item.text)
+        self.scale = scale_factor(word.group()) if word else 1  # the scale word the answer writes
         self._years: frozenset[str] | None = None
         self._words: frozenset[str] | None = None
 
@@ -147,6 +150,8 @@ class Support:
     def _accepts(self, place: Place, beside: _Beside) -> bool:
         if place.kind == "result":
             return True
+        if beside.scale != 1 and place.scale != 1 and place.scale != beside.scale:
+            return False  # "8 thousand" is not the "$7.8 million" of a sentence, whatever its digits
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
         if place.kind != "cell" or not self.scope.subject_active:
@@ -183,6 +188,10 @@ class Support:
         else:
             expected = years
         evidence = self.index.evidence[found.evidence].n
+        ev = self.index.evidence[found.evidence]
         where = found.where() if found.kind == "cell" else ", ".join(sorted(found.years))
-        return Misplaced(figure=item.text, found=where, expected=expected, evidence=evidence,
-                         in_table=found.kind == "cell")  # fmt: skip
+        where = where or ", ".join(x for x in (ev.source or ev.tool, ev.location or "") if x)
+        beside = _Beside(self.answer, self._cuts, item)
+        other_scale = beside.scale != 1 and found.scale not in (1, beside.scale)
+        return Misplaced(figure=item.text, found=found.text if other_scale else where, expected=expected,
+                         evidence=evidence, in_table=found.kind == "cell", other_scale=other_scale)  # fmt: skip

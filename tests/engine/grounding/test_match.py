@@ -351,3 +351,13 @@ def test_a_derived_figure_is_not_flagged_for_matching_another_cell():
     report = check_answer("412", "What was the change in Software revenue from 2018 to 2019?", evidence)
     assert report.grounding == "verified"
     assert report.citations[0].derivation == "412 = 1,950 − 1,538 (query_table, Software, 2019 and 2018)"
+
+
+def test_a_figure_of_another_scale_is_not_supported_by_its_digits():
+    evidence = [doc(1, "Software costs were $7.8 million in 2018 and $6.1 million in 2019.", source="report.md")]
+    question = "What were software costs in 2018?"
+    assert check_answer("$7.8 million", question, evidence).grounding == "verified"
+    report = check_answer("8 thousand", question, evidence)
+    assert report.unsupported == ["8 thousand"]
+    assert report.notes == ["8 thousand: the evidence says 7.8 million"]
+    assert report.misplaced[0].other_scale is True
