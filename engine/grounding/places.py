@@ -12,6 +12,7 @@ from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.evidence_layout import EvidenceLayout
 from engine.grounding.layout import Place, content_words
 
+_ACCENTS = str.maketrans("àâäáãåçéèêëíìîïñóòôöõúùûüýÿœæ", "aaaaaaceeeeiiiinooooouuuuyyoa")  # same length
 MAX_HITS_PER_WORD = 400  # occurrences of one question word followed into rows and sentences
 FULL_READ_CHARS = 4000
 HEADER_ROWS_MAX = 60
@@ -38,7 +39,10 @@ class Layout:
         """The evidence text lower-cased and accent-folded, offsets kept."""
         if pos not in self._folded:
             text = self.index.texts[pos]
-            self._folded[pos] = text.lower() if text.isascii() else "".join((fold(c) or " ")[0] for c in text)
+            lowered = text.lower()
+            if len(lowered) != len(text):  # a rare letter whose lower case is longer: fold it alone
+                lowered = "".join((fold(c) or " ")[0] for c in text)
+            self._folded[pos] = lowered if lowered.isascii() else lowered.translate(_ACCENTS)
         return self._folded[pos]
 
     def near(self, value: float, tolerance: float) -> list[Place]:

@@ -29,7 +29,8 @@ from engine.grounding.scope import Scope, scope_of
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
 _CLAUSE_END = re.compile(r"[.;!?\n]\s|\n")
 LITERAL_SHARE = 0.8  # a stated figure must sit in one of the rows closest to the question's words
-SMALL_POOL = 12  # with no subject to match, derivations are tried only when the evidence holds this few figures
+SMALL_POOL = 12
+MAX_DERIVATIONS = 32  # figures of one answer looked for as derivations  # with no subject to match, derivations are tried only when the evidence holds this few figures
 ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
 
 
@@ -97,6 +98,7 @@ class Support:
         self.layout = layout_of(index)
         self.scope: Scope = scope_of(question, self.layout)
         self.answer = answer
+        self._tries = 0
         self._cuts = [m.span() for m in _CLAUSE_END.finditer(answer)]  # clause ends, once per answer
         self.ops = preferred_ops(question, [p.label for p in self.scope.strong if p.kind == "cell"])
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
@@ -162,6 +164,9 @@ class Support:
         return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
 
     def _derive(self, item: Found) -> Derivation | None:
+        self._tries += 1
+        if self._tries > MAX_DERIVATIONS:  # an answer of hundreds of unstated figures: the rest stay unsupported
+            return None
         strong, pool = self.scope.strong, self.scope.pool
         if not strong and not self.scope.active:
             if self.layout.size() > FULL_READ_CHARS:

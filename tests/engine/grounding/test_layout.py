@@ -58,3 +58,14 @@ def test_sentence_figures_are_dated_by_their_clause_and_days_are_no_figures():
 def test_fiscal_years_name_both_calendar_years():
     assert years_in("in financial year 2018/19 and FY2020") == {"2018", "2019", "2020"}
     assert years_in("1,2019 units") == frozenset()
+
+
+def test_accented_words_are_found_in_the_evidence():
+    from engine.grounding import Evidence, check_answer
+
+    table = "Catégorie | 2019 | 2018\nDépenses de personnel | 2 816 | 2 725\nÉlectricité | 120 | 95"
+    evidence = [Evidence(n=1, tool="query_table", text=table, source="tableau.csv", computed=True)]
+    question = "Quelle est la variation des dépenses de personnel entre 2018 et 2019 ?"
+    report = check_answer("91", question, evidence, language="fr")
+    assert report.grounding == "verified"
+    assert report.citations[0].derivation == "91 = 2 816 − 2 725 (tableau.csv, Dépenses de personnel, 2019 et 2018)"
