@@ -20,6 +20,8 @@ from engine.grounding.figures import NUMBER_WORDS, extract_figures
 
 def fold(text: str) -> str:
     """Lower-cased, accents removed."""
+    if text.isascii():  # nothing to decompose: the common case, kept cheap
+        return text.lower()
     return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from engine.grounding.dates import DATE_RE, date_keys, find_dates, month_of, partial_keys
 from engine.grounding.figures import NUMBER_WORDS, Found, scan_numbers
@@ -24,6 +25,7 @@ SEARCH_HEADER_RE = re.compile(r"(?m)^\[\d+\] source: [^\n]*· score [\d.]+[ \t]*
 _CELL_COMMA = re.compile(r",(?!\d{3}(?:\D|$))[^\s,]")  # a comma that delimits cells, not thousands
 # Entries of the sorted number array: (value, evidence position, start, end, kind, in_input).
 _Entry = tuple[float, int, int, int, str, bool]
+T = TypeVar("T")
 
 
 def without_engine_notes(text: str) -> str:
@@ -96,6 +98,13 @@ class EvidenceIndex:
         self._months_done: set[int] = set()
         self._numeric_dates_done = False
         self._lowered: list[str] | None = None
+        self._memo: dict[str, object] = {}
+
+    def memo(self, key: str, build: Callable[[EvidenceIndex], T]) -> T:
+        """``build(self)``, computed once until the evidence grows (e.g. where each figure sits)."""
+        if key not in self._memo:
+            self._memo[key] = build(self)
+        return self._memo[key]  # type: ignore[return-value]
 
     def _ensure_sorted(self) -> None:
         if not self._sorted:
@@ -106,6 +115,16 @@ class EvidenceIndex:
     @classmethod
     def of_text(cls, text: str) -> EvidenceIndex:
         return cls([Evidence(n=0, tool="question", text=text)] if text else [])
+
+    def around(self, value: float, tolerance: float, limit: int = 64) -> list[tuple[int, int]]:
+        """(evidence position, start) of the numbers within ``tolerance`` of ``value``, signs
+        aside, a tool's input left out, the closest values first: where a figure may be stated."""
+        self._ensure_sorted()
+        centre = abs(value)
+        lo = bisect_left(self._values, centre - tolerance)
+        hi = bisect_right(self._values, centre + tolerance, lo)
+        near = sorted((abs(e[0] - centre), e[1], e[2]) for e in self._entries[lo : min(hi, lo + limit)] if not e[5])
+        return list(dict.fromkeys((pos, start) for _, pos, start in near))
 
     def find(self, figure: Found) -> Hit | None:
         """The best place holding ``figure``: an exact value before a rounded one, the same

@@ -153,6 +153,11 @@ def _scale(word: str | None) -> int:
     return _SCALES.get(word) or _SCALES.get(word.rstrip("s"), 1)
 
 
+def scale_factor(word: str | None) -> int:
+    """The factor of a scale word: "million" → 1_000_000, "k" → 1_000; 1 for anything else."""
+    return _scale(word)
+
+
 def _figure(match: re.Match[str], text: str) -> Found:
     groups = match.groupdict()
     readings = number_readings(groups["num"])

@@ -4,6 +4,12 @@
 a figure is found when the same value, or a value that rounds to it at the answer's
 precision, appears in an Evidence text (or a computed tool's input), or in the
 question. Found figures get a footnote quoting the sentence or row that holds them.
+
+When the question names a subject or a period the evidence holds, support is narrower
+(``support.py``): the figure must sit in a row or sentence about them, else it is
+flagged with where it was found; and a figure no evidence states is checked as a
+derivation of those rows' figures (a difference, sum, average, ratio, percentage or
+percentage change), cited with its derivation.
 """
 
 from __future__ import annotations
@@ -11,10 +17,14 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 
+from engine.grounding.derive import Derivation
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
-from engine.grounding.models import Citation, Evidence, Figure, Grounding, GroundingReport, Unit
+from engine.grounding.layout import Place
+from engine.grounding.models import Citation, Evidence, Figure, Grounding, GroundingReport, Misplaced, Unit
+from engine.grounding.notes import derivation_text, misplaced_note
 from engine.grounding.sources import invented_sources
+from engine.grounding.support import Support
 from engine.grounding.units import (
     block_bounds,
     bounded,
@@ -76,6 +86,44 @@ class _Citations:
             )
         return self._keys[key]
 
+    def derived(self, figure: str, derivation: Derivation, language: str) -> int:
+        """A footnote for a derived figure: its derivation, and the rows or sentences of its operands."""
+        evidence = self.index.evidence
+        text = derivation_text(figure, derivation, evidence, language)
+        key = (-1, hash(text))
+        if key not in self._keys:
+            first = derivation.operands[0]
+            self._keys[key] = len(self.items) + 1
+            self.items.append(
+                Citation(
+                    n=len(self.items) + 1,
+                    source=evidence[first.evidence].source or evidence[first.evidence].tool,
+                    location=evidence[first.evidence].location or "",
+                    quote=bounded(_operand_quote(self.index.texts, derivation.operands)),
+                    evidence=evidence[first.evidence].n,
+                    derivation=text,
+                    evidences=list(dict.fromkeys(evidence[p.evidence].n for p in derivation.operands)),
+                )
+            )
+        return self._keys[key]
+
+    def cell(self, place: Place) -> int:
+        """A footnote for a table cell: its header and its row."""
+        key = (place.evidence, place.unit[0])
+        if key not in self._keys:
+            ev = self.index.evidence[place.evidence]
+            self._keys[key] = len(self.items) + 1
+            self.items.append(
+                Citation(
+                    n=len(self.items) + 1,
+                    source=ev.source or ev.tool,
+                    location=ev.location or "",
+                    quote=bounded(_operand_quote(self.index.texts, (place,))),
+                    evidence=ev.n,
+                )
+            )
+        return self._keys[key]
+
     def _span(self, pos: int, text: str, offset: int) -> tuple[int, int, str] | None:
         blocks = self._blocks.get(pos)
         if blocks is None:
@@ -89,6 +137,18 @@ class _Citations:
         if pos not in self._breaks:
             self._breaks[pos] = newlines(text)
         return span_at(text, offset, block, self._headers[(pos, block[0])], self._breaks[pos])
+
+
+def _operand_quote(texts: list[str], operands: tuple[Place, ...]) -> str:
+    """The header and rows (or the sentences) that hold a derivation's operands, once each."""
+    parts: list[str] = []
+    for p in operands:
+        if p.kind == "cell" and p.header and p.header not in parts:
+            parts.append(p.header)
+        line = " ".join(texts[p.evidence][p.unit[0] : p.unit[1]].split())
+        if line not in parts:
+            parts.append(line)
+    return "\n".join(parts)
 
 
 def _figure(found: Found, citation: int | None) -> Figure:
@@ -121,12 +181,14 @@ def check_answer(
     *,
     ignore: Iterable[str] = (),
     index: EvidenceIndex | None = None,
+    language: str = "en",
 ) -> GroundingReport:
     """Trace every figure of ``answer`` to ``evidence`` (or the question) and check its sources.
 
     ``ignore`` lists figures (as written or normalised) that are not checked at all.
     ``index`` is ``EvidenceIndex(evidence)`` built beforehand, to check several answers
-    (a retry, a rewrite) against the same evidence without indexing it again."""
+    (a retry, a rewrite) against the same evidence without indexing it again.
+    ``language`` is that of the derivations and notes written ("en", "fr")."""
     skip = {item.strip() for item in ignore}
     if index is None or index.evidence != evidence:
         index = EvidenceIndex(evidence)
@@ -135,12 +197,33 @@ def check_answer(
     figures: list[Figure] = []
     unsupported: list[str] = []
     flagged: set[str] = set()
+    misplaced: list[Misplaced] = []
+    support: Support | None = None
     found = missing = 0
     for item in extract_figures(answer):
         if item.text in skip or item.value in skip:
             continue
         hit = index.find(item)
-        if hit is not None:
+        judgement = None
+        if question.strip() and evidence:
+            support = support or Support(index, question, answer)
+            judgement = support.judge(item, hit)
+        if judgement is not None and judgement.place is not None:
+            place = judgement.place
+            if hit is not None and support is not None and not support.scope.active:
+                footnote = citations.cite(hit)  # judged as before: the index's best place
+            elif place.kind == "cell":
+                footnote = citations.cell(place)
+            else:
+                footnote = citations.cite(Hit(place.evidence, place.start, place.end, item.kind))
+            figures.append(_figure(item, footnote))
+            found += 1
+            continue
+        if judgement is not None and judgement.derivation is not None:
+            figures.append(_figure(item, citations.derived(item.text, judgement.derivation, language)))
+            found += 1
+            continue
+        if judgement is None and hit is not None:
             figures.append(_figure(item, citations.cite(hit)))
             found += 1
             continue
@@ -152,6 +235,8 @@ def check_answer(
             if item.text not in flagged:
                 flagged.add(item.text)
                 unsupported.append(item.text)
+                if judgement is not None and judgement.misplaced is not None:
+                    misplaced.append(judgement.misplaced)
         figures.append(_figure(item, None))
     real, invented = invented_sources(answer, evidence)
     return GroundingReport(
@@ -160,4 +245,6 @@ def check_answer(
         unsupported=unsupported,
         invented_sources=invented,
         grounding=verdict(found, missing, len(real), len(invented)),
+        misplaced=misplaced,
+        notes=[misplaced_note(m, language) for m in misplaced],
     )

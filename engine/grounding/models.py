@@ -29,6 +29,10 @@ class Citation(BaseModel):
     location: str = ""
     quote: str  # the sentence or row of the evidence that holds the figure (bounded)
     evidence: int  # Evidence.n
+    # A derived figure: "412 = 1,950 − 1,538 (table.csv, Software, 2019 and 2018)"; its operands
+    # may come from several evidences (``evidences``, the first one is ``evidence``).
+    derivation: str | None = None
+    evidences: list[int] = Field(default_factory=list)
 
 
 class Figure(BaseModel):
@@ -40,12 +44,25 @@ class Figure(BaseModel):
     citation: int | None = None  # Citation.n when found in evidence
 
 
+class Misplaced(BaseModel):
+    """A figure of the answer the evidence holds only for another row or period than the question's."""
+
+    figure: str  # as written in the answer
+    found: str  # where it was found: "Other, 2018", or a passage's years
+    expected: str  # what the question asks: "Total, 2019" (empty: not named)
+    evidence: int  # Evidence.n where it was found
+    in_table: bool = True
+    other_scale: bool = False  # the digits were found, at another scale ("8 thousand" for "$7.8 million")
+
+
 class GroundingReport(BaseModel):
     figures: list[Figure] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
     unsupported: list[str] = Field(default_factory=list)  # figures as written that nothing holds
     invented_sources: list[str] = Field(default_factory=list)  # sources named in the answer, never returned
     grounding: Grounding = "none"
+    misplaced: list[Misplaced] = Field(default_factory=list)  # also listed in ``unsupported``
+    notes: list[str] = Field(default_factory=list)  # one line per misplaced figure, in the check's language
 
 
 class Unit(BaseModel):

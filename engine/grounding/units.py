@@ -250,3 +250,23 @@ def window(text: str, lo: int, hi: int, focus: int, limit: int = MAX_QUOTE_CHARS
     start = max(lo, end - limit)
     piece = " ".join(text[start:end].split())
     return ("…" if start > lo else "") + piece + ("…" if end < hi else "")
+
+
+def blocks(text: str) -> list[list[tuple[int, int]]]:
+    """The (start, end) of each line, per run of non-blank lines."""
+    return list(_blocks(text))
+
+
+def delimiter_of(line: str) -> str | None:
+    """The cell delimiter of a table line (tab, pipe, semicolon, comma), or None."""
+    return _delimiter(line)
+
+
+def is_rule(line: str) -> bool:
+    """Whether a line is a markdown table rule ("|---|---|")."""
+    return bool(_MD_RULE.match(line))
+
+
+def sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The sentences of ``text[start:end]``, as spans."""
+    return list(_sentences(text, start, end))

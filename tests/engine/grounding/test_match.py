@@ -265,3 +265,99 @@ def test_page_numbers_inside_a_citation_are_not_figures():
     )
     assert [f.text for f in report.figures] == ["160 euros"]
     assert report.grounding == "verified"
+
+
+# Support from the right cell or sentence: the question's subject and period.
+
+REPORT_TABLE = """ | Year ended December 31, |
+ | 2019 | 2018
+Software | 1,950 | 1,538
+Other | 44.1 | 56.7
+Total | 1,994.1 | 1,594.7"""
+FISCAL = (
+    "Wages and salaries also include expenses for long-term remuneration components totalling €7 million "
+    "(2017/18: €16 million). In 2017, the licensing business had revenue of $3.3 million. "
+    "In 2019, the licensing business had revenue of $5.2 million."
+)
+
+
+def report_table(n=1):
+    return Evidence(n=n, tool="query_table", text=REPORT_TABLE, source="table.csv", computed=True)
+
+
+def test_a_figure_of_another_row_is_flagged_with_where_it_was_found():
+    report = check_answer("Total revenue was 56.7 in 2019.", "What was the Total revenue in 2019?", [report_table()])
+    assert report.unsupported == ["56.7"]
+    assert report.grounding == "partly"  # the year is found
+    assert report.notes == ["56.7 is Other, 2018, not Total, 2019"]
+    (item,) = report.misplaced
+    assert (item.figure, item.found, item.expected, item.evidence, item.in_table) == (
+        "56.7", "Other, 2018", "Total, 2019", 1, True
+    )  # fmt: skip
+
+
+def test_a_figure_of_another_year_is_flagged():
+    report = check_answer("Software revenue was 1,538.", "What was Software revenue in 2019?", [report_table()])
+    assert report.unsupported == ["1,538"]
+    assert report.notes == ["1,538 is Software, 2018, not Software, 2019"]
+
+
+def test_the_note_is_in_the_checks_language():
+    report = check_answer(
+        "1,538", "Quel était le chiffre d'affaires Software en 2019 ?", [report_table()], language="fr"
+    )
+    assert report.notes == ["1,538 correspond à Software, 2018, et non à Software, 2019"]
+
+
+def test_a_right_figure_from_the_right_row_stays_verified_and_cites_its_row():
+    report = check_answer("Software revenue was 1,950 in 2019.", "What was Software revenue in 2019?", [report_table()])
+    assert report.grounding == "verified"
+    assert report.unsupported == [] and report.misplaced == [] and report.notes == []
+    citation = report.citations[report.figures[0].citation - 1]
+    assert report.figures[0].text == "1,950"
+    assert citation.derivation is None
+    assert citation.quote.endswith("Software | 1,950 | 1,538")
+
+
+def test_a_figure_the_answer_dates_itself_is_not_misplaced():
+    answer = "Software revenue was 1,950 in 2019, up from 1,538 in 2018."
+    report = check_answer(answer, "What was Software revenue in 2019?", [report_table()])
+    assert report.grounding == "verified"
+    assert report.misplaced == []
+
+
+@pytest.mark.parametrize("question", ["", "Summarise the table.", "What does it show?"])
+def test_a_question_with_no_subject_or_period_is_checked_as_before(question):
+    report = check_answer("Other was 56.7 and Software 1,538.", question, [report_table()])
+    assert report.grounding == "verified"
+    assert report.misplaced == []
+
+
+def test_a_sentence_dates_a_figure_by_its_own_clause():
+    evidence = [doc(1, FISCAL, source="report.md", location="Personnel")]
+    question = "What were the long-term remuneration components in FY2019?"
+    assert (
+        check_answer("€7 million", question, evidence).grounding == "verified"
+    )  # "(2017/18: …)" dates €16 million only
+    report = check_answer("$3.3 million", "What was the licensing revenue in 2019?", evidence)
+    assert report.unsupported == ["$3.3 million"]
+    assert report.notes == ["$3.3 million is in a passage about 2017, not 2019"]
+    assert report.misplaced[0].in_table is False
+
+
+def test_a_derived_figure_is_not_flagged_for_matching_another_cell():
+    # 412 is no cell of Software, but 1,950 - 1,538 of Software, 2019 and 2018
+    evidence = [Evidence(n=1, tool="query_table", text=REPORT_TABLE + "\nServices | 350 | 412", computed=True)]
+    report = check_answer("412", "What was the change in Software revenue from 2018 to 2019?", evidence)
+    assert report.grounding == "verified"
+    assert report.citations[0].derivation == "412 = 1,950 − 1,538 (query_table, Software, 2019 and 2018)"
+
+
+def test_a_figure_of_another_scale_is_not_supported_by_its_digits():
+    evidence = [doc(1, "Software costs were $7.8 million in 2018 and $6.1 million in 2019.", source="report.md")]
+    question = "What were software costs in 2018?"
+    assert check_answer("$7.8 million", question, evidence).grounding == "verified"
+    report = check_answer("8 thousand", question, evidence)
+    assert report.unsupported == ["8 thousand"]
+    assert report.notes == ["8 thousand: the evidence says 7.8 million"]
+    assert report.misplaced[0].other_scale is True

@@ -1,0 +1,272 @@
+"""Derived figures: a figure of an answer that no evidence states, computed back from the
+evidence figures of the question's subject and period.
+
+The search is a lookup, not an enumeration: for each operand ``a`` about the subject
+and each operation, the other operand the answer implies (``a - t`` for a difference,
+``a / (1 + t/100)`` for a percentage change) is looked up by bisect among the candidate
+operands. The answer's precision is the tolerance (half a unit of its last digit, so
+"13.5%" holds for 13.48%), signs are compared as magnitudes ("a decrease of 12" is -12),
+and operands of one scale are compared in that scale as well as in absolute terms
+("1.2 million" holds for 1,150 + 50 in a table in thousands).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from engine.grounding.answer_kinds import fold
+from engine.grounding.figures import Reading
+from engine.grounding.layout import Place
+
+Op = str  # "difference", "sum", "average", "ratio", "percentage", "percent_change"
+OPS: tuple[Op, ...] = ("difference", "sum", "average", "percent_change", "percentage", "ratio")
+_PERCENT_CHANGE = re.compile(
+    r"(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|variation|difference)|growth rate"
+    r"|rate of (?:change|growth)"
+    r"|taux de (?:croissance|variation)|variation en (?:%|pourcentage)|year[- ]on[- ]year (?:growth|change) in %"
+)
+_SHARE = re.compile(
+    r"\b(?:percentage|proportion|share|ratio|fraction|pourcentage|part|rapport)\b|%|\bas a percent|\bmargin\b"
+)
+_CHANGE = re.compile(r"\b(?:change|difference|differ|increase|decrease|variation|ecart|evolution|fluctuation)\b")
+_AVERAGE = re.compile(r"\b(?:average|mean|moyenne?)\b")
+_SUM = re.compile(r"\b(?:total|sum|combined|altogether|somme|cumul\w*|in all|en tout)\b")
+_WORD = re.compile(r"[a-z]+|%")
+GROUP_MIN = 3  # a row or column summed or averaged as a whole has at least three figures
+TRIPLES_MAX = 10  # sums and averages of any three figures only among this many operands
+
+
+@dataclass(slots=True, frozen=True)
+class Derivation:
+    op: Op
+    operands: tuple[Place, ...]  # in the order of the expression: (new, base) for a change
+    value: float  # the computed value, in the operands' scale
+
+
+@dataclass(slots=True)
+class _Space:
+    """Candidate operands in one unit: raw values of one scale, or absolute values."""
+
+    scale: int | None  # None: absolute values
+    places: list[Place]
+    signed: list[float]
+    signed_places: list[Place]
+    magnitudes: list[float]
+    magnitude_places: list[Place]
+
+    @classmethod
+    def of(cls, places: list[Place], scale: int | None) -> _Space:
+        def val(p: Place) -> float:
+            return p.absolute if scale is None else p.value
+
+        by_sign = sorted(places, key=val)
+        by_size = sorted(places, key=lambda p: abs(val(p)))
+        return cls(scale, places, [val(p) for p in by_sign], by_sign, [abs(val(p)) for p in by_size], by_size)
+
+    def value(self, p: Place) -> float:
+        return p.absolute if self.scale is None else p.value
+
+    def signed_in(self, lo: float, hi: float) -> list[Place]:
+        i = bisect_left(self.signed, lo)
+        return self.signed_places[i : bisect_right(self.signed, hi, i)][:16]
+
+    def size_in(self, lo: float, hi: float) -> list[Place]:
+        i = bisect_left(self.magnitudes, lo)
+        return self.magnitude_places[i : bisect_right(self.magnitudes, hi, i)][:16]
+
+
+def preferred_ops(question: str, labels: Sequence[str] = ()) -> tuple[Op, ...]:
+    """The operations the question asks for ("percentage change", "average", "share", "change"),
+    or every operation when it names none. Only those are tried: a question about a change
+    is not answered by a ratio that happens to round to the same figure. Words of the row
+    ``labels`` the question names are no operation ("Weighted average number of shares",
+    "Total revenue"). A change answered as a percentage is a percentage change: ``derive``
+    adds it for a figure written with %."""
+    text = " ".join(_WORD.findall(fold(question)))
+    for label in sorted(set(labels), key=len, reverse=True):
+        phrase = " ".join(_WORD.findall(fold(label)))
+        if phrase and f" {phrase} " in f" {text} ":  # the label is named as a phrase: its words are no operation
+            text = f" {text} ".replace(f" {phrase} ", " ").strip()
+    if _AVERAGE.search(text):
+        return ("average",)
+    if _PERCENT_CHANGE.search(text):
+        return ("percent_change", "difference")
+    if _SHARE.search(text):
+        return ("percentage", "ratio", "difference") if _CHANGE.search(text) else ("percentage", "ratio")
+    if _CHANGE.search(text):
+        return ("difference",)
+    if _SUM.search(text):
+        return ("sum", *[op for op in OPS if op != "sum"])
+    return OPS
+
+
+def asks_change(question: str) -> bool:
+    """Whether the question asks how a figure moved (so the period before the one it names counts)."""
+    text = fold(question)
+    return bool(_CHANGE.search(text) or _PERCENT_CHANGE.search(text))
+
+
+def _spaces(strong: Sequence[Place], pool: Sequence[Place]) -> list[tuple[_Space, list[Place]]]:
+    """One space per scale among the operands, and an absolute one when scales differ."""
+    everyone = list(dict.fromkeys([*strong, *pool]))
+    scales = {p.scale for p in everyone}
+    out = []
+    for scale in sorted(scales):
+        members = [p for p in everyone if p.scale == scale]
+        out.append((_Space.of(members, scale), [p for p in strong if p.scale == scale]))
+    if len(scales) > 1:
+        out.append((_Space.of(everyone, None), list(strong)))
+    return out
+
+
+def _targets(readings: Sequence[Reading], space: _Space, scaled_answer: bool) -> list[tuple[float, float]]:
+    """(value, tolerance) of the answer in the space's unit: as written, and divided by the
+    space's scale when the answer writes a scale word ("1.2 million" against thousands)."""
+    out = [(abs(r.value), r.tolerance) for r in readings if r.value]
+    if scaled_answer and space.scale and space.scale != 1:
+        out += [(v / space.scale, tol / space.scale) for v, tol in out if v >= space.scale]
+    return list(dict.fromkeys(out))
+
+
+def _close(value: float, target: float, tolerance: float) -> bool:
+    return abs(abs(value) - target) <= tolerance * (1 + 1e-9) + 1e-12
+
+
+def _compatible(a: Place, b: Place, percent_answer: bool, additive: bool) -> bool:
+    """Operands of one computation: both percentages or neither (no "-8.9% + 2.77"); a
+    percentage answer added up from sentences needs percentages."""
+    if b is a or a.percent != b.percent:
+        return False
+    return not (additive and percent_answer and a.kind == "text" and not a.percent)
+
+
+def _pairs(op: Op, space: _Space, a: Place, t: float, tol: float, percent: bool) -> Iterator[Derivation]:
+    """Derivations of ``t`` with ``a`` as one operand and the other looked up."""
+    va = space.value(a)
+    additive = op in ("difference", "sum", "average")
+
+    def ok(b: Place) -> bool:
+        return _compatible(a, b, percent, additive)
+
+    if op == "difference":
+        for centre in (va - t, va + t):
+            for b in space.signed_in(centre - tol, centre + tol):
+                if ok(b) and _close(va - space.value(b), t, tol):
+                    yield Derivation(op, (a, b) if va >= space.value(b) else (b, a), abs(va - space.value(b)))
+    elif op in ("sum", "average"):
+        k = 2 if op == "average" else 1
+        for centre in (k * t - va, -k * t - va):
+            for b in space.signed_in(centre - k * tol, centre + k * tol):
+                got = (va + space.value(b)) / k
+                if ok(b) and _close(got, t, tol):
+                    yield Derivation(op, (a, b), got)
+    elif op in ("ratio", "percentage") and va:
+        m = abs(va)
+        f = 100.0 if op == "percentage" else 1.0
+        lo, hi = (t - tol) / f, (t + tol) / f
+        if hi <= 0:
+            return
+        # a / b = t: b in m/hi .. m/lo; b / a = t: b in m*lo .. m*hi
+        for b in space.size_in(m / hi, m / lo if lo > 0 else float("inf")):
+            if ok(b) and space.value(b) and _close(m / abs(space.value(b)) * f, t, tol):
+                yield Derivation(op, (a, b), m / abs(space.value(b)) * f)
+        for b in space.size_in(m * lo, m * hi):
+            if ok(b) and _close(abs(space.value(b)) / m * f, t, tol):
+                yield Derivation(op, (b, a), abs(space.value(b)) / m * f)
+    elif op == "percent_change" and va:
+        m = abs(va)
+        for sign in (1, -1):
+            lo, hi = 1 + sign * (t - tol) / 100, 1 + sign * (t + tol) / 100
+            lo, hi = min(lo, hi), max(lo, hi)
+            if hi <= 0:
+                continue
+            # a is the base: new = a * ratio; a is the new value: base = a / ratio
+            for new in space.size_in(m * lo, m * hi):
+                if ok(new):
+                    got = (abs(space.value(new)) - m) / m * 100
+                    if _close(got, t, tol):
+                        yield Derivation(op, (new, a), got)
+            for base in space.size_in(m / hi, m / lo if lo > 0 else float("inf")):
+                vb = abs(space.value(base))
+                if ok(base) and vb:
+                    got = (m - vb) / vb * 100
+                    if _close(got, t, tol):
+                        yield Derivation(op, (a, base), got)
+
+
+def _groups(strong: Sequence[Place]) -> list[list[Place]]:
+    """Rows and columns of cells about the subject, each summed or averaged whole (Total rows left out)."""
+    rows: dict[tuple[int, int], list[Place]] = {}
+    columns: dict[tuple[int, str, int], list[Place]] = {}
+    for p in strong:
+        if p.kind != "cell":
+            continue
+        rows.setdefault((p.evidence, p.row), []).append(p)
+        if not p.total:
+            columns.setdefault((p.evidence, p.column, p.scale), []).append(p)
+    return [g for g in [*rows.values(), *columns.values()] if len(g) >= GROUP_MIN]
+
+
+def _whole(op: Op, group: list[Place], t: float, tol: float) -> Derivation | None:
+    if op not in ("sum", "average") or len({p.scale for p in group}) != 1:
+        return None
+    total = sum(p.value for p in group)
+    got = total / len(group) if op == "average" else total
+    return Derivation(op, tuple(group), got) if _close(got, t, tol) else None
+
+
+def _triples(op: Op, space: _Space, strong: list[Place], t: float, tol: float) -> Derivation | None:
+    if op not in ("sum", "average") or len(strong) > TRIPLES_MAX:
+        return None
+    k = 3 if op == "average" else 1
+    members = set(map(id, strong))
+    for a, b in combinations(strong, 2):
+        rest = space.value(a) + space.value(b)
+        for centre in (k * t - rest, -k * t - rest):
+            for c in space.signed_in(centre - k * tol, centre + k * tol):
+                if id(c) in members and c is not a and c is not b:
+                    got = (rest + space.value(c)) / k
+                    if _close(got, t, tol):
+                        return Derivation(op, (a, b, c), got)
+    return None
+
+
+def derive(
+    readings: Sequence[Reading],
+    strong: Sequence[Place],
+    pool: Sequence[Place],
+    *,
+    ops: Sequence[Op] = OPS,
+    percent: bool = False,
+    scaled_answer: bool = False,
+) -> Derivation | None:
+    """A derivation of the answer's figure (its ``readings``) with at least one operand in
+    ``strong`` (about the question's subject and period) and the others in ``pool``; the
+    first found in the order of ``ops``. ``percent``: the figure is written with %, so a
+    bare ratio (0.25 for 25%) is not tried."""
+    if not strong:
+        return None
+    narrow, wide = _spaces(strong, ()), _spaces(strong, pool)
+    if percent and "difference" in ops and "percent_change" not in ops:  # "the increase ... ?" "9.74%"
+        ops = [*ops, "percent_change"]
+    for op in ops:
+        if op == "ratio" and percent:
+            continue
+        # a share or a ratio may take its second operand from another row (a total); the
+        # other computations combine figures about the subject only
+        for space, firsts in wide if op in ("ratio", "percentage") else narrow:
+            for t, tol in _targets(readings, space, scaled_answer):
+                if op in ("sum", "average") and space.scale is not None:
+                    for group in _groups(firsts):
+                        if found := _whole(op, group, t, tol):
+                            return found
+                for a in firsts:
+                    for found in _pairs(op, space, a, t, tol, percent):
+                        return found
+                if found := _triples(op, space, firsts, t, tol):
+                    return found
+    return None

@@ -1,0 +1,96 @@
+"""What the answer check writes for people: a derivation's footnote ("412 = 1,950 − 1,538
+(table.csv, Software, 2019 and 2018)") and where a misplaced figure was found ("56.7 is
+Other, 2018, not Total, 2019"). English and French; the strings live here, not inline."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.grounding.derive import Derivation
+from engine.grounding.layout import Place
+from engine.grounding.models import Evidence, Misplaced
+
+_TEXT = {
+    "en": {
+        "and": " and ",
+        "misplaced": "{figure} is {found}, not {expected}",
+        "misplaced_text": "{figure} is in a passage about {found}, not {expected}",
+        "misplaced_scale": "{figure}: the evidence says {found}",
+        "the_question": "what the question asks",
+    },
+    "fr": {
+        "and": " et ",
+        "misplaced": "{figure} correspond à {found}, et non à {expected}",
+        "misplaced_text": "{figure} figure dans un passage sur {found}, et non sur {expected}",
+        "misplaced_scale": "{figure} : les éléments indiquent {found}",
+        "the_question": "ce que demande la question",
+    },
+}
+
+
+def _text(language: str) -> dict[str, str]:
+    return _TEXT.get(language, _TEXT["en"])
+
+
+def number(place: Place) -> str:
+    """An operand as written, a negative one with a minus sign: "(3.1)" → "−3.1"."""
+    text = place.text.strip()
+    if place.value < 0:
+        text = "−" + text.strip("()-−– ").lstrip("-−–")
+    return text
+
+
+def expression(derivation: Derivation) -> str:
+    names = [number(p) for p in derivation.operands]
+    op = derivation.op
+    if op == "difference":
+        return f"{names[0]} − {names[1]}"
+    if op == "sum":
+        return " + ".join(names)
+    if op == "average":
+        return f"({' + '.join(names)}) / {len(names)}"
+    if op == "ratio":
+        return f"{names[0]} / {names[1]}"
+    if op == "percentage":
+        return f"{names[0]} / {names[1]} × 100"
+    return f"({names[0]} − {names[1]}) / {names[1]} × 100"  # percent_change: (new, base)
+
+
+def _cell_names(places: Sequence[Place], joiner: str) -> str:
+    """ "Software, 2019 and 2018" when the cells share a row; "Software, 2019; Other, 2019" otherwise."""
+    labels = list(dict.fromkeys(p.label for p in places))
+    if len(labels) == 1:
+        columns = list(dict.fromkeys(p.column_name() for p in places))
+        columns = [c for c in columns if c]
+        return ", ".join(part for part in (labels[0], joiner.join(columns)) if part)
+    return "; ".join(dict.fromkeys(p.where() for p in places))
+
+
+def provenance(derivation: Derivation, evidence: Sequence[Evidence], language: str = "en") -> str:
+    """Where the operands come from: "(table.csv, Software, 2019 and 2018)"."""
+    joiner = _text(language)["and"]
+    parts: list[str] = []
+    by_source: dict[str, list[Place]] = {}
+    for p in derivation.operands:
+        ev = evidence[p.evidence]
+        by_source.setdefault(ev.source or ev.tool, []).append(p)
+    for source, places in by_source.items():
+        cells = [p for p in places if p.kind == "cell"]
+        where = _cell_names(cells, joiner) if cells else ""
+        ev = evidence[places[0].evidence]
+        if not cells and ev.location:
+            where = ev.location
+        parts.append(", ".join(x for x in (source, where) if x))
+    return "(" + "; ".join(parts) + ")"
+
+
+def derivation_text(figure: str, derivation: Derivation, evidence: Sequence[Evidence], language: str = "en") -> str:
+    return f"{figure} = {expression(derivation)} {provenance(derivation, evidence, language)}"
+
+
+def misplaced_note(item: Misplaced, language: str = "en") -> str:
+    """ "56.7 is Other, 2018, not Total, 2019"."""
+    table = _text(language)
+    expected = item.expected or table["the_question"]
+    key = "misplaced_scale" if item.other_scale else "misplaced" if item.in_table else "misplaced_text"
+    return table[key].format(figure=item.figure, found=item.found, expected=expected)

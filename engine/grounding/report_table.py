@@ -1,0 +1,194 @@
+"""Report tables as text: the header read once (over several lines, merged cells filled,
+units in a corner or header cell), each body row read into cells when asked (its label,
+its section row, "—" as zero, a row without a label as a total)."""
+
+from __future__ import annotations
+
+import re
+
+from engine.grounding.layout import DIGIT_RE, YEAR_RE, Place, content_words, numbers_in, scale_of, years_in
+from engine.grounding.totals import is_total_label
+from engine.grounding.units import delimiter_of, is_rule
+
+_TOTAL_WORDS = frozenset({"total"})
+SECTION_REACH = 40  # a section row ("Revenue:") names the rows below it up to this far
+
+
+def is_zero(cell: str) -> bool:
+    return cell.strip(" $€£\u00a0") in ("—", "–", "-", "−")
+
+
+def is_numeric_cell(cell: str) -> bool:
+    stripped = cell.strip(" $€£%()\u00a0+-−–")
+    return bool(stripped) and bool(re.fullmatch(r"[\d.,\s\u00a0\u202f]+", stripped))
+
+
+def _split(line: str, sep: str, lead: bool, trail: bool) -> list[str]:
+    """The cells of a line; ``lead``/``trail``: every line of the table opens/closes with the
+    delimiter (markdown), so the empty cell outside it is no column."""
+    parts = line.split(sep)
+    if lead and parts and not parts[0].strip():
+        parts = parts[1:]
+    if trail and parts and not parts[-1].strip():
+        parts = parts[:-1]
+    return parts
+
+
+def table_runs(text: str, lines: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """(first line, last line + 1, delimiter) of each run of at least two lines with the same
+    number of delimiters (markdown rule lines inside a run are kept)."""
+    runs = []
+    i = 0
+    while i < len(lines):
+        line = text[lines[i][0] : lines[i][1]]
+        sep = delimiter_of(line)
+        if sep is None:
+            i += 1
+            continue
+        count = line.count(sep)
+        j = i + 1
+        while j < len(lines):
+            other = text[lines[j][0] : lines[j][1]]
+            if not (is_rule(other) or other.count(sep) == count):
+                break
+            j += 1
+        if j - i >= 2:
+            runs.append((i, j, sep))
+            i = j
+        else:
+            i += 1
+    return runs
+
+
+def _short(header_rows: list[list[str]], i: int) -> str:
+    """A column's name for people: its lowest header line that names a year, else its lowest."""
+    named = [r[i].strip() for r in header_rows if i < len(r) and r[i].strip()]
+    dated = [c for c in named if years_in(c)]
+    return (dated or named or [""])[-1]
+
+
+def _is_section(row: list[str]) -> bool:
+    """A label over the rows below it, with no figure of its own ("Net loss per share:")."""
+    return bool(row) and bool(row[0].strip()) and not any(is_numeric_cell(c) or is_zero(c) for c in row[1:])
+
+
+class Table:
+    """One table run of an evidence: its header read once, its rows read when asked."""
+
+    def __init__(
+        self, text: str, original: str, lines: list[tuple[int, int]], sep: str, heading: str, number: int
+    ) -> None:
+        self.text, self.lines, self.sep, self.number = text, lines, sep, number
+        stripped = [text[s:e].strip() for s, e in lines]
+        self.lead = all(t.startswith(sep) for t in stripped)
+        self.trail = all(t.endswith(sep) for t in stripped)
+        header_rows: list[list[str]] = []
+        first = 0
+        for first, (s, e) in enumerate(lines):
+            if is_rule(text[s:e]):
+                continue
+            row = self.cells(first)
+            numeric = [c for c in row[1:] if is_numeric_cell(c) and not YEAR_RE.fullmatch(c.strip())]
+            if numeric and header_rows:
+                break
+            header_rows.append(row)
+        else:
+            first = len(lines)
+        while len(header_rows) > 1 and header_rows[-1][0].strip() and not any(c.strip() for c in header_rows[-1][1:]):
+            header_rows.pop()  # "Revenue:" over the first rows is a section of the body, not a header line
+            first -= 1
+        self.first = first
+        width = max((len(self.cells(k)) for k in range(min(len(lines), first + 8))), default=0)
+        for row in header_rows[:-1]:  # a header cell merged over the columns to its right ("Year ended", "", "")
+            named = [c.strip() for c in row if c.strip()]
+            if len(set(named)) < len(named):  # "| % of | | % of": one label per column, not merged
+                continue
+            for i in range(2, len(row)):
+                if not row[i].strip() and row[i - 1].strip():
+                    row[i] = row[i - 1]
+        self.columns = [
+            " ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(width)
+        ]
+        self.column_words = [content_words(c) for c in self.columns]
+        self.column_years = [years_in(c) for c in self.columns]
+        self.shorts = [_short(header_rows, i) for i in range(width)]
+        self.header = "\n".join(original[lines[i][0] : lines[i][1]].strip() for i in range(first))
+        scale = scale_of(heading + "\n" + self.header)
+        self.scales = [scale_of(c) if scale_of(c) != 1 else scale for c in self.columns]
+
+    def cells(self, k: int) -> list[str]:
+        s, e = self.lines[k]
+        return _split(self.text[s:e], self.sep, self.lead, self.trail)
+
+    def body(self) -> range:
+        return range(self.first, len(self.lines))
+
+    def section(self, k: int) -> frozenset[str]:
+        """The words of the nearest section row above row ``k`` (looked for ``SECTION_REACH`` rows up)."""
+        text = self.text
+        for j in range(k - 1, max(self.first, k - SECTION_REACH) - 1, -1):
+            s, e = self.lines[j]
+            cut = text.find(self.sep, s + 1, e)
+            if cut >= 0 and DIGIT_RE.search(text, cut, e):
+                continue  # a row with figures: no section (the common case, told without splitting)
+            row = self.cells(j)
+            if _is_section(row):
+                return content_words(row[0])
+        return frozenset()
+
+    def row(self, pos: int, k: int) -> list[Place]:
+        """The places of body row ``k``."""
+        s, e = self.lines[k]
+        text = self.text
+        if k < self.first or is_rule(text[s:e]):
+            return []
+        row = self.cells(k)
+        if _is_section(row):
+            return []
+        offsets, cursor = [], s
+        for cell in row:
+            at = text.find(cell, cursor, e + 1) if cell else cursor
+            offsets.append(at if at >= 0 else cursor)
+            cursor = (at if at >= 0 else cursor) + len(cell)
+        labels = [c.strip() for c in row if c.strip() and not is_numeric_cell(c) and not is_zero(c)]
+        label = " ".join(labels)
+        label_years = years_in(label)
+        total = is_total_label(label) or not label  # a row of figures without a label sums the rows above
+        label_words = content_words(label) if label else _TOTAL_WORDS
+        row_words = label_words | self.section(k)
+        out: list[Place] = []
+        width = len(self.columns)
+        for i, cell in enumerate(row):
+            zero = bool(i and labels and is_zero(cell))  # "—" is zero in a report table
+            if not zero and (not is_numeric_cell(cell) or (i == 0 and YEAR_RE.fullmatch(cell.strip()))):
+                continue
+            column = self.columns[i] if i < width else ""
+            scale = self.scales[i] if i < width else 1
+            if zero:
+                numbers = [(0.0, offsets[i], offsets[i] + len(cell), False, 1)]
+            else:
+                numbers = numbers_in(text, offsets[i], offsets[i] + len(cell))
+            for value, a, b, percent, own in numbers:
+                out.append(
+                    Place(
+                        value=value,
+                        scale=own if own != 1 else scale,
+                        text=text[a:b].strip(),
+                        evidence=pos,
+                        start=a,
+                        end=b,
+                        kind="cell",
+                        label=label,
+                        column=column,
+                        years=(self.column_years[i] if i < width else frozenset()) or label_years,
+                        words=row_words | (self.column_words[i] if i < width else frozenset()),
+                        label_words=label_words,
+                        short_column=self.shorts[i] if i < width else "",
+                        unit=(s, e),
+                        header=self.header,
+                        total=total,
+                        row=self.number * 100_000 + k,
+                        percent=percent or "%" in column,
+                    )  # fmt: skip
+                )
+        return out

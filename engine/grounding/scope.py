@@ -1,0 +1,147 @@
+"""What a question is about: its subject words and its period, and which places of the
+evidence match them.
+
+A place matches the subject by the content words its row label and column header (or
+its sentence) share with the question; generic words ("total", "net", "other") count
+half. The period is the years the question names, a range ("2017-2019", "from 2017 to
+2019") filled in. Either constraint applies only when the evidence can meet it: a
+question whose words match no row, or whose years no table or sentence holds, is
+checked as before, without new flags.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from engine.grounding.answer_kinds import fold, years_named
+from engine.grounding.derive import asks_change
+from engine.grounding.layout import Place, content_words, years_in
+from engine.grounding.places import FULL_READ_CHARS, Layout
+
+# Words that say what to compute or how to ask, not what about (EN and FR, stemmed like the places).
+_ASKING = content_words(
+    """change changes changed difference differ increase increased decrease decreased growth grew percentage percent
+    average mean ratio proportion share sum value values amount amounts year years fiscal period respectively
+    nominal expressed constitution compared compare between during over from than company group figure figures
+    calculate calculated much many what which were
+    variation evolution moyenne pourcentage proportion part somme montant annee annees exercice entre depuis valeur"""
+)
+_GENERIC = content_words("net other others end beginning balance per number")
+_RANGE = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*(?:-|–|to|through|until|and|à|a|au|et)\s*((?:19|20)\d\d)(?!\d)")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+STRONG_SHARE = 0.6
+MIN_SCORE = 0.5  # a place is about the subject when it scores at least this share of the best place
+POOL_CELLS = 16
+POOL_SENTENCES = 3
+STRONG_CAP = 16
+
+
+@dataclass(slots=True)
+class Scope:
+    """The question's subject and period, and the places that match them."""
+
+    terms: dict[str, float]  # stemmed subject word → weight
+    years: frozenset[str]
+    subject_active: bool = False  # some cell matches the subject words
+    period_active: bool = False  # some place holds a year the question names
+    bar: float = MIN_SCORE  # the score of a place about the subject
+    best: Place | None = None  # the cell most about the subject (for "not Total, 2019")
+    strong: list[Place] = field(default_factory=list)  # derivation operands about the subject and period
+    pool: list[Place] = field(default_factory=list)  # wider: second operands (a total, another row)
+    _scores: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def active(self) -> bool:
+        return self.subject_active or self.period_active
+
+    def score(self, place: Place) -> float:
+        """The weight of the question's words the place holds; for a cell, scaled by the share
+        of its row label the question names ("Total" for "total charges" beats "Other charges")."""
+        key = id(place)
+        if key not in self._scores:
+            score = sum(self.terms.get(w, 0.0) for w in place.words)
+            if score and place.label_words:
+                covered = sum(1 for w in place.label_words if w in self.terms) / len(place.label_words)
+                score *= 0.5 + 0.5 * covered
+            self._scores[key] = score
+        return self._scores[key]
+
+    def named(self, place: Place) -> bool:
+        """The question names the cell's whole row label ("Wireless" in "between Wireless and
+        High-speed Internet")."""
+        return bool(place.label_words) and all(w in self.terms for w in place.label_words)
+
+    def period_ok(self, place: Place, extra: frozenset[str] = frozenset()) -> bool:
+        """The place's period is the question's (or one the answer names beside the figure)."""
+        if not self.period_active or not place.years:
+            return True
+        return bool(place.years & (self.years | extra))
+
+
+def asked_years(question: str) -> frozenset[str]:
+    years = {y for y in years_named(question) if _YEAR.fullmatch(y)} | years_in(question)  # "FY2019" too
+    for a, b in _RANGE.findall(question):
+        lo, hi = sorted((int(a), int(b)))
+        if hi - lo <= 10:
+            years.update(str(y) for y in range(lo, hi + 1))
+    return frozenset(years)
+
+
+def question_terms(question: str) -> dict[str, float]:
+    terms = content_words(fold(question)) - _ASKING
+    return {w: (0.5 if w in _GENERIC else 1.0) for w in terms}
+
+
+def scope_of(question: str, layout: Layout) -> Scope:
+    """The question's scope over ``layout``: which cells and sentences are about its subject and period."""
+    years = asked_years(question)
+    if len(years) == 1 and asks_change(question):  # "the change in capitalized interest in 2019": from 2018
+        years |= {str(int(next(iter(years))) - 1)}
+    scope = Scope(terms=question_terms(question), years=years)
+    if not scope.terms and not scope.years:
+        return scope
+    if scope.years:
+        scope.period_active = any(layout.has_year(y) for y in scope.years)
+    found_cells, sentences = layout.with_words(scope.terms)
+    cells = [p for p in found_cells if scope.period_ok(p)]
+    scored = [(scope.score(p), p) for p in cells]
+    top = max((s for s, _ in scored), default=0.0)
+    scope.subject_active = top >= MIN_SCORE  # a generic word of a long label alone is no subject
+    if scope.subject_active:
+        bar = scope.bar = max(MIN_SCORE, STRONG_SHARE * top)
+        strong = sorted((sp for sp in scored if sp[0] >= bar or scope.named(sp[1])), key=lambda sp: -sp[0])
+        scope.best = strong[0][1]
+        scope.strong = [p for _, p in strong[:STRONG_CAP]]
+        # a share's other operand: another row the question names whole, or a total ("of total sales")
+        wider = sorted(
+            (sp for sp in scored if sp[0] > 0 and (scope.named(sp[1]) or sp[1].total)), key=lambda sp: -sp[0]
+        )
+        scope.pool = list(dict.fromkeys([*scope.strong, *(p for _, p in wider[:POOL_CELLS])]))
+    elif (
+        scope.period_active and layout.size() <= FULL_READ_CHARS
+    ):  # no subject word matched: the period's cells, when few
+        in_period = [p for p in layout.every() if p.kind == "cell" and p.years & scope.years]
+        if len(in_period) <= 8:
+            scope.strong = in_period
+            scope.pool = list(in_period)
+    ranked = []
+    for pos, a, b in sentences:  # scored on their text first; only the best few are read
+        if scope.period_active and (named := years_in(layout.index.texts[pos][a:b])) and not named & scope.years:
+            continue
+        folded = layout.folded(pos)[a:b]
+        ranked.append((sum(w for stem, w in scope.terms.items() if stem in folded), (pos, a, b)))
+    ranked.sort(key=lambda sg: -sg[0])
+    groups = []
+    for score, (pos, a, b) in ranked[: 2 * POOL_SENTENCES]:
+        group = [p for p in layout.sentence(pos, a, b) if scope.period_ok(p)]
+        if group and score >= 1.0:
+            groups.append((score, group))
+    ranked = groups
+    chosen = [g for s, g in ranked[:POOL_SENTENCES] if s >= 1.0]
+    for group in chosen:
+        scope.strong += group[:8]
+        scope.pool += group[:8]
+    if not scope.active and not chosen:
+        scope.strong, scope.pool = [], []
+    return scope

@@ -1,0 +1,202 @@
+"""Whether a figure of an answer is supported by the right cell or sentence, or derived
+from them.
+
+A figure the evidence states literally is supported when one place holding it is about
+the question's subject and period, or about the row and year the answer itself names
+beside the figure ("1,538 in 2018"). A figure held only elsewhere is misplaced: the
+check says where it was found. A figure the evidence does not state is looked for as a
+derivation of the figures about the subject. When the question names nothing the
+evidence can match, literal figures are judged as before (anywhere in the evidence), and
+derivations are tried only over a handful of figures.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from engine.grounding.dates import MONTH_BEFORE_RE
+from engine.grounding.derive import Derivation, derive, preferred_ops
+from engine.grounding.evidence_index import EvidenceIndex, Hit
+from engine.grounding.figures import Found, scale_factor
+from engine.grounding.layout import YEAR_RE, Place, content_words, years_in
+from engine.grounding.models import Misplaced
+from engine.grounding.places import FULL_READ_CHARS, Layout
+from engine.grounding.scope import Scope, scope_of
+
+_SCALE_WORD = re.compile(r"(?i)[a-z]+$")
+_CLAUSE_END = re.compile(r"[.;!?\n]\s|\n")
+LITERAL_SHARE = 0.8  # a stated figure must sit in one of the rows closest to the question's words
+SMALL_POOL = 12
+MAX_DERIVATIONS = 32  # figures of one answer looked for as derivations  # with no subject to match, derivations are tried only when the evidence holds this few figures
+ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
+
+
+@dataclass(slots=True)
+class Judgement:
+    place: Place | None = None  # the literal place that supports the figure
+    derivation: Derivation | None = None
+    misplaced: Misplaced | None = None
+
+
+def layout_of(index: EvidenceIndex) -> Layout:
+    return index.memo("layout", Layout)
+
+
+def held(index: EvidenceIndex, hit: Hit | None) -> bool:
+    """Whether the index's hit is a figure of the evidence, not the day of a date ("September 29")."""
+    if hit is None:
+        return False
+    if hit.in_input or hit.kind == "date":
+        return True
+    text = index.texts[hit.evidence]
+    return not MONTH_BEFORE_RE.search(text, max(0, hit.start - 16), hit.start)
+
+
+def _is_year(item: Found, years: frozenset[str], layout: Layout) -> bool:
+    """A bare four-digit figure that the question or the evidence uses as a period ("in 2019")."""
+    if item.kind != "number" or not re.fullmatch(r"(?:19|20)\d\d", item.text):
+        return False
+    return item.text in years or layout.has_year(item.text)
+
+
+class _Beside:
+    """The years and words the answer writes in the clause of a figure, read when first asked."""
+
+    def __init__(self, answer: str, cuts: list[tuple[int, int]], item: Found) -> None:
+        self.answer, self.cuts, self.item = answer, cuts, item
+        word = _SCALE_WORD.search(item.text)
+        self.scale = scale_factor(word.group()) if word else 1  # the scale word the answer writes
+        self._years: frozenset[str] | None = None
+        self._words: frozenset[str] | None = None
+
+    def clause(self) -> str:
+        i = bisect_right(self.cuts, (self.item.start, self.item.start)) - 1
+        start = self.cuts[i][1] if i >= 0 else 0
+        j = bisect_left(self.cuts, (self.item.end, self.item.end))
+        end = self.cuts[j][0] if j < len(self.cuts) else len(self.answer)
+        return self.answer[start:end]
+
+    def years(self) -> frozenset[str]:
+        if self._years is None:
+            self._years = years_in(self.clause())
+        return self._years
+
+    def words(self) -> frozenset[str]:
+        if self._words is None:
+            self._words = content_words(self.clause())
+        return self._words
+
+
+class Support:
+    """The support of each figure of one answer to one question, over one evidence index."""
+
+    def __init__(self, index: EvidenceIndex, question: str, answer: str) -> None:
+        self.index = index
+        self.layout = layout_of(index)
+        self.scope: Scope = scope_of(question, self.layout)
+        self.answer = answer
+        self._tries = 0
+        self._cuts = [m.span() for m in _CLAUSE_END.finditer(answer)]  # clause ends, once per answer
+        self.ops = preferred_ops(question, [p.label for p in self.scope.strong if p.kind == "cell"])
+        best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
+        self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
+
+    def judge(self, item: Found, hit: Hit | None) -> Judgement | None:
+        """The figure's support; None when this check does not place it (a date, a year, a
+        figure the index holds (``hit``) somewhere the layout has no place for, such as a
+        label): the caller judges it as before. The day of a date ("September 29") supports
+        nothing when the question has a scope."""
+        if item.dates or _is_year(item, self.scope.years, self.layout):
+            return None
+        if not self.scope.active:  # nothing to place it against: found anywhere, as before
+            if hit is not None:
+                return None
+            derivation = self._derive(item)
+            return Judgement(derivation=derivation)
+        beside = _Beside(self.answer, self._cuts, item)
+        literal: list[Place] = []
+        for place in self._places(item):  # exact values first; read one row or sentence at a time
+            if self._accepts(place, beside):
+                return Judgement(place=place)
+            literal.append(place)
+        if hit is not None and not literal and held(self.index, hit):
+            return None
+        derivation = self._derive(item)
+        if derivation is not None:
+            return Judgement(derivation=derivation)
+        if literal:
+            return Judgement(misplaced=self._misplaced(item, literal))
+        return Judgement()
+
+    def _places(self, item: Found) -> Iterator[Place]:
+        """The places holding the figure, the closest values first. A sentence that names no
+        year is taken as it stands when only the period is checked: nothing of it is parsed."""
+        spots = [spot for reading in item.readings for spot in self.index.around(reading.value, reading.tolerance)]
+        seen: set[int] = set()
+        for pos, start in dict.fromkeys(spots):
+            layout = self.layout.of(pos)
+            if not self.scope.subject_active and not layout.result and layout.row_at(start) is None:
+                span = layout.sentence_at(start)
+                if span is not None and not YEAR_RE.search(layout.text, *span):
+                    yield Place(value=0.0, scale=1, text="", evidence=pos, start=start, end=start, kind="text",
+                                unit=span)  # fmt: skip
+                    continue
+            for place in self.layout.at(pos, start):
+                if id(place) not in seen:
+                    seen.add(id(place))
+                    yield place
+
+    def _accepts(self, place: Place, beside: _Beside) -> bool:
+        if place.kind == "result":
+            return True
+        if beside.scale != 1 and place.scale != 1 and place.scale != beside.scale:
+            return False  # "8 thousand" is not the "$7.8 million" of a sentence, whatever its digits
+        if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
+            return False
+        if place.kind != "cell" or not self.scope.subject_active:
+            return True
+        if self.scope.score(place) >= self._literal_bar or self.scope.named(place):
+            return True
+        named = place.words & beside.words()
+        return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
+
+    def _derive(self, item: Found) -> Derivation | None:
+        self._tries += 1
+        if self._tries > MAX_DERIVATIONS:  # an answer of hundreds of unstated figures: the rest stay unsupported
+            return None
+        strong, pool = self.scope.strong, self.scope.pool
+        if not strong and not self.scope.active:
+            if self.layout.size() > FULL_READ_CHARS:
+                return None
+            candidates = [p for p in self.layout.every() if p.kind != "result"]
+            if len(candidates) > SMALL_POOL:
+                return None
+            strong = pool = candidates
+        return derive(
+            item.readings,
+            strong,
+            pool,
+            ops=self.ops,
+            percent=item.kind == "percent",
+            scaled_answer=any(c.isalpha() for c in item.text),
+        )
+
+    def _misplaced(self, item: Found, literal: list[Place]) -> Misplaced:
+        found = max(literal, key=lambda p: (p.kind == "cell", self.scope.score(p)))
+        best = self.scope.best
+        years = ", ".join(sorted(self.scope.years)) if self.scope.period_active else ""
+        if best is not None and self.scope.subject_active:
+            expected = ", ".join(x for x in (best.label, years or best.column) if x)
+        else:
+            expected = years
+        evidence = self.index.evidence[found.evidence].n
+        ev = self.index.evidence[found.evidence]
+        where = found.where() if found.kind == "cell" else ", ".join(sorted(found.years))
+        where = where or ", ".join(x for x in (ev.source or ev.tool, ev.location or "") if x)
+        beside = _Beside(self.answer, self._cuts, item)
+        other_scale = beside.scale != 1 and found.scale not in (1, beside.scale)
+        return Misplaced(figure=item.text, found=found.text if other_scale else where, expected=expected,
+                         evidence=evidence, in_table=found.kind == "cell", other_scale=other_scale)  # fmt: skip

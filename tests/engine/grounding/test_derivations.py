@@ -1,0 +1,225 @@
+"""Derived figures checked against the rows and sentences about the question's subject and
+period, with the answer's rounding, scale words and sign conventions.
+
+The fixtures are written here, in the shapes of annual-report extracts (a table rendered
+by a table tool, with a header over several lines, units in a corner cell, parentheses for
+negatives, "—" for zero, a Total row; and the paragraphs around it)."""
+
+import pytest
+
+from engine.grounding import Evidence, check_answer
+from engine.grounding.derive import preferred_ops
+from engine.grounding.evidence_index import EvidenceIndex
+
+SEGMENTS = """Revenue by segment:
+ | Year ended December 31, |
+ | 2019 | 2018
+Software | 1,950 | 1,538
+Services | 350 | 412
+Other | 44.1 | 56.7
+Total | 2,344.1 | 2,006.7"""
+
+THOUSANDS = """(In thousands) | 2019 | 2018
+Services | 1,450 | 250
+Deferred compensation | — | 3,810
+Other income (expense) | (3.1) | 2.4
+Gross margin % | 30.8% | 38.4%"""
+
+SHARES = """ | 2019 | 2018
+Million shares |  |
+Weighted average number of shares | 74.3 | 73.4
+Weighted average number of shares outstanding | 74.0 | 73.1"""
+
+COSTS = """ | 2019 | 2018
+Restructuring costs | $8,455 | $10,647
+Costs of closed restaurants | 4,000 | 7,771
+ | $12,455 | $18,418"""
+
+PASSAGE = (
+    "Revenue from the licensing business was $5.2 million in 2019 and $4.0 million in 2018. "
+    "In 2017, the licensing business had revenue of $3.3 million."
+)
+
+
+def table(text, n=1):
+    return Evidence(n=n, tool="query_table", text=text, source="table.csv", computed=True)
+
+
+def passage(text, n=2, location="Licensing"):
+    return Evidence(n=n, tool="search_docs", text=text, source="report.md", location=location)
+
+
+def check(answer, question, *evidence, language="en"):
+    return check_answer(answer, question, list(evidence), language=language)
+
+
+@pytest.mark.parametrize(
+    "question, answer, derivation",
+    [
+        (
+            "What was the change in Software revenue from 2018 to 2019?",
+            "Software revenue rose by 412.",
+            "412 = 1,950 − 1,538 (table.csv, Software, 2019 and 2018)",
+        ),
+        (
+            "What was the sum of Software and Services revenue in 2019?",
+            "2,300",
+            "2,300 = 1,950 + 350 (table.csv, Software, 2019; Services, 2019)",
+        ),
+        (
+            "What was the average Software revenue for 2018 and 2019?",
+            "1,744",
+            "1,744 = (1,950 + 1,538) / 2 (table.csv, Software, 2019 and 2018)",
+        ),
+        (
+            "What is the ratio of Software to Services revenue in 2019?",
+            "5.57",
+            "5.57 = 1,950 / 350 (table.csv, Software, 2019; Services, 2019)",
+        ),
+        (
+            "What was the percentage change in Software revenue from 2018 to 2019?",
+            "26.79%",
+            "26.79% = (1,950 − 1,538) / 1,538 × 100 (table.csv, Software, 2019 and 2018)",
+        ),
+        (
+            "What percentage of total revenue was Software in 2019?",
+            "83.19%",
+            "83.19% = 1,950 / 2,344.1 × 100 (table.csv, Software, 2019; Total, 2019)",
+        ),
+    ],
+)
+def test_each_operation_is_verified_with_its_derivation(question, answer, derivation):
+    report = check(answer, question, table(SEGMENTS))
+    assert report.grounding == "verified", report
+    assert report.unsupported == []
+    (citation,) = report.citations
+    assert citation.derivation == derivation
+    assert "Software | 1,950 | 1,538" in citation.quote  # the operand rows, under their header
+    assert citation.evidences == [1]
+    assert report.figures[-1].citation == 1
+
+
+@pytest.mark.parametrize(
+    "question, wrong",
+    [
+        ("What was the change in Software revenue from 2018 to 2019?", "461"),  # 412 x 1.12
+        ("What was the average Software revenue for 2018 and 2019?", "1,953"),
+        ("What was the percentage change in Software revenue from 2018 to 2019?", "30.0%"),
+        ("What percentage of total revenue was Software in 2019?", "93.2%"),
+    ],
+)
+def test_a_figure_twelve_percent_off_is_flagged(question, wrong):
+    report = check(f"The answer is {wrong}.", question, table(SEGMENTS))
+    assert report.unsupported == [wrong]
+    assert report.grounding == "unsupported"
+    assert all(c.derivation is None for c in report.citations)
+
+
+@pytest.mark.parametrize(
+    "answer, verified",
+    [
+        ("26.79%", True),  # two decimals
+        ("26.8%", True),  # one decimal: 26.79 rounds to it
+        ("27%", True),
+        ("26.7%", False),
+        ("26.9%", False),
+        ("26.81%", False),
+    ],
+)
+def test_rounding_follows_the_answers_precision(answer, verified):
+    report = check(answer, "What was the percentage change in Software revenue from 2018 to 2019?", table(SEGMENTS))
+    assert (report.grounding == "verified") is verified
+
+
+@pytest.mark.parametrize(
+    "answer, verified",
+    [("1.2 million", True), ("$1.2M", True), ("1,200 thousand", True), ("1.3 million", False), ("1.2 billion", False)],
+)
+def test_scale_words_against_a_table_in_thousands(answer, verified):
+    report = check(answer, "What was the change in Services revenue from 2018 to 2019?", table(THOUSANDS))
+    assert (report.grounding == "verified") is verified, report
+
+
+def test_parentheses_are_negatives_and_a_decrease_is_a_negative_change():
+    evidence = table(THOUSANDS)
+    question = "What was the change in other income (expense) between 2018 and 2019?"
+    report = check("Other income fell by 5.5, a decrease of 5.5.", question, evidence)
+    assert report.grounding == "verified"
+    assert report.citations[0].derivation == ("5.5 = 2.4 − −3.1 (table.csv, Other income (expense), 2018 and 2019)")
+    assert check("-0.7", "What was the total other income (expense) of 2018 and 2019?", evidence).grounding == (
+        "verified"
+    )  # (3.1) + 2.4, signs kept
+    assert check("A decrease of 0.7.", question, evidence).unsupported == ["0.7"]  # |2.4 - 3.1| ignores the sign
+
+
+def test_a_dash_is_zero_and_an_unlabelled_row_is_a_total():
+    average = check("1,905", "What was the average deferred compensation for 2018 and 2019?", table(THOUSANDS))
+    assert average.grounding == "verified"
+    assert (
+        average.citations[0].derivation == "1,905 = (— + 3,810) / 2 (table.csv, Deferred compensation, 2019 and 2018)"
+    )
+    change = check("32.38%", "What is the percentage change of the total costs from 2018 to 2019?", table(COSTS))
+    assert change.grounding == "verified"
+    assert change.citations[0].derivation.startswith("32.38% = (12,455 − 18,418) / 18,418 × 100")
+
+
+def test_percentage_points_come_from_percentages_only():
+    evidence = table(THOUSANDS)
+    report = check("7.6%", "What was the change in gross margin % from 2018 to 2019?", evidence)
+    assert report.grounding == "verified"
+    assert report.citations[0].derivation == "7.6% = 38.4% − 30.8% (table.csv, Gross margin %, 2018 and 2019)"
+
+
+def test_only_the_operation_the_question_asks_is_tried():
+    question = "What was the change in the weighted average number of shares outstanding from 2018 to 2019?"
+    assert preferred_ops(question, ["Weighted average number of shares outstanding"]) == ("difference",)
+    assert check("0.9 million", question, table(SHARES)).grounding == "verified"
+    # 74.0 / 73.1 = 1.012 would round to 1.01, but a ratio is no change
+    assert check("1.01 million", question, table(SHARES)).unsupported == ["1.01 million"]
+
+
+def test_derivation_from_sentences_names_the_passage():
+    question = "What was the change in revenue from the licensing business between 2018 and 2019?"
+    report = check("It grew by $1.2 million.", question, passage(PASSAGE))
+    assert report.grounding == "verified"
+    assert report.citations[0].derivation == "$1.2 million = 5.2 million − 4.0 million (report.md, Licensing)"
+    assert report.citations[0].quote.startswith("Revenue from the licensing business was $5.2 million")
+
+
+def test_the_operands_must_be_about_the_question():
+    # 1,950 - 1,538 = 412 = Services 2018: derived from the asked rows it holds, literal in the wrong row it does not
+    report = check("412", "What was the change in Software revenue from 2018 to 2019?", table(SEGMENTS))
+    assert report.citations[0].derivation is not None
+    # Services 2019 + Other 2019 = 394.1; no subject row holds it: flagged
+    assert check("394.1", "What was the change in Software revenue from 2018 to 2019?", table(SEGMENTS)).grounding == (
+        "unsupported"
+    )
+
+
+def test_a_small_evidence_set_without_subject_still_verifies_a_derivation():
+    evidence = [passage("The two offices cost 120 and 80 per night.", location="")]
+    assert check("The difference is 40.", "How do they compare?", *evidence).grounding == "verified"
+
+
+@pytest.mark.parametrize("rows", [40, 400])
+def test_a_large_evidence_set_stays_bounded(rows):
+    lines = [" | 2019 | 2018"] + [f"Revenue item {i} | {1000 + 7 * i:,} | {900 + 5 * i:,}" for i in range(rows)]
+    lines.append("Software | 1,950 | 1,538")
+    evidence = [table("\n".join(lines))] + [passage(PASSAGE, n=k) for k in range(2, 12)]
+    report = check("412", "What was the change in Software revenue from 2018 to 2019?", *evidence)
+    assert report.grounding == "verified"
+    assert report.citations[0].derivation == "412 = 1,950 − 1,538 (table.csv, Software, 2019 and 2018)"
+
+
+def test_index_reused_gives_the_same_report():
+    evidence = [table(SEGMENTS), passage(PASSAGE)]
+    index = EvidenceIndex(evidence)
+    question = "What was the change in Software revenue from 2018 to 2019?"
+    first = check_answer("412", question, evidence, index=index)
+    assert check_answer("412", question, evidence, index=index) == first == check_answer("412", question, evidence)
+
+
+def test_the_derivation_is_written_in_the_checks_language():
+    question = "Quelle a été la variation du chiffre d'affaires Software entre 2018 et 2019 ?"
+    report = check_answer("412", question, [table(SEGMENTS)], language="fr")
+    assert report.citations[0].derivation == "412 = 1,950 − 1,538 (table.csv, Software, 2019 et 2018)"
