@@ -76,12 +76,39 @@ def _read(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
         return _read_plain(con, link)
 
 
+_GENERIC_NAME = re.compile(r"column\d+")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _years_header(raw: Any) -> bool:
+    """Whether the first row DuckDB took for data is a header of periods: the sniffer
+    finds no header in ``Item,2019,2018`` over plain numbers, since every cell of the first
+    row could be data. It is one when every numeric column's first cell is a distinct year
+    and its other cells are not all years."""
+    if raw.num_rows < 2 or not all(_GENERIC_NAME.fullmatch(n) for n in raw.schema.names):
+        return False
+    first = [raw.column(i)[0].as_py() for i in range(raw.num_columns)]
+    numeric = [i for i, f in enumerate(raw.schema) if str(f.type).startswith(("int", "uint", "double", "float"))]
+    if not numeric or any(v is None or v == "" for v in first):
+        return False
+    years = [first[i] for i in numeric]
+    if len(set(years)) < len(years) or not all(_YEAR.fullmatch(str(y)) for y in years):
+        return False
+    below = [v for i in numeric for v in raw.column(i).to_pylist()[1:] if v is not None]
+    return any(not _YEAR.fullmatch(str(v)) for v in below)
+
+
 def _read_plain(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
-    """Retries once as Latin-1 and once with a full-file type scan."""
+    """Retries once as Latin-1 and once with a full-file type scan; a first row of years
+    over plain numbers is read as the header (see ``_years_header``)."""
     options = ""
     for _ in range(3):
         try:
-            return con.sql(f"SELECT * FROM read_csv_auto($p{options})", params={"p": str(path)}).to_arrow_table()
+            raw = con.sql(f"SELECT * FROM read_csv_auto($p{options})", params={"p": str(path)}).to_arrow_table()
+            if _years_header(raw):
+                query = f"SELECT * FROM read_csv_auto($p{options}, header=true)"
+                raw = con.sql(query, params={"p": str(path)}).to_arrow_table()
+            return raw
         except duckdb.InvalidInputException as exc:
             if "Invalid unicode" not in str(exc) or "encoding" in options:
                 raise

@@ -156,3 +156,18 @@ def test_codes_with_leading_zeros_stay_text(write_csv):
     assert {c.name: c.kind for c in info.columns} == {"postcode": "text", "amount": "number", "plain": "text"}
     assert info.data.column("postcode").to_pylist() == ["01234", "75001"]
     assert info.data.column("amount").to_pylist() == [1.5, 2.25]
+
+
+def test_a_header_of_years_over_plain_numbers_is_the_header(write_csv):
+    """DuckDB's sniffer takes ``Item,2019,2018`` for data when every cell below is a plain
+    number; a report's period header is read as the header."""
+    path = write_csv("revenue.csv", "Item,2019,2018\nSoftware,1950,1538\nHardware,420,380\n")
+    info = TableCatalog.from_paths([path]).tables["revenue"]
+    assert [c.name for c in info.columns] == ["Item", "2019", "2018"]
+    assert info.data.column("2019").to_pylist() == [1950, 420]
+
+
+def test_a_file_without_a_header_keeps_its_first_row(write_csv):
+    path = write_csv("plain.csv", "Software,1950,1538\nHardware,420,380\n")
+    info = TableCatalog.from_paths([path]).tables["plain"]
+    assert info.rows == 2  # 1950 could be a year, 1538 is none: the first row is data
