@@ -72,7 +72,8 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False, setting
             lines += [
                 "",
                 *[
-                    f"[{c.n}] {c.source}{f' ({c.location})' if c.location else ''}: “{c.quote}”"
+                    f"[{c.n}] {f'{c.derivation}: ' if c.derivation else ''}"
+                    f"{c.source}{f' ({c.location})' if c.location else ''}: “{c.quote}”"
                     for c in report.citations
                 ],
             ]
@@ -115,7 +116,9 @@ def to_json(conversation: Conversation, with_thoughts: bool = False, settings: S
                 item["charts"] = charts
             report = turn.grounding
             item["citations"] = (
-                [c.model_dump(include={"n", "source", "location", "quote"}) for c in report.citations] if report else []
+                [c.model_dump(include={"n", "source", "location", "quote", "derivation"}) for c in report.citations]
+                if report
+                else []
             )
             item["unsupported"] = list(report.unsupported) if report else []
             item["grounding"] = report.grounding if report else "none"

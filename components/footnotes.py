@@ -93,7 +93,8 @@ def annotate(answer: str, report: GroundingReport, lang: str = "en") -> str:
 
 
 def footnote_lines(report: GroundingReport, lang: str = "en") -> list[str]:
-    """One markdown line per citation: ⁽1⁾ *source* (location): “quote”."""
+    """One markdown line per citation: ⁽1⁾ *source* (location): “quote”; a derived figure's
+    line starts with its derivation (**412 = 1,950 − 1,538 (table.csv, Software, 2019 and 2018)**)."""
     words = _text(lang)
     lines = []
     for citation in report.citations:
@@ -101,7 +102,8 @@ def footnote_lines(report: GroundingReport, lang: str = "en") -> list[str]:
         if citation.location:
             where += f" ({escape(citation.location)})"
         quote = words["quote"].format(quote=escape(citation.quote))
-        lines.append(f"{mark(citation.n)} {where}{words['sep']}{quote}")
+        derived = f"**{escape(citation.derivation)}**{words['sep']}" if citation.derivation else ""
+        lines.append(f"{mark(citation.n)} {derived}{where}{words['sep']}{quote}")
     return lines
 
 

@@ -184,7 +184,9 @@ def grounding_fields(report: Any) -> dict[str, Any]:
     if report is None:
         return {"citations": [], "unsupported": [], "grounding": "none"}
     return {
-        "citations": [c.model_dump(include={"n", "source", "location", "quote"}) for c in report.citations],
+        "citations": [
+            c.model_dump(include={"n", "source", "location", "quote", "derivation"}) for c in report.citations
+        ],
         "unsupported": list(report.unsupported),
         "invented_sources": list(report.invented_sources),
         "grounding": report.grounding,

@@ -46,6 +46,7 @@ _REASONS = {
         "check the candidates in the source.",
         "not_found": "Not found: the sources searched do not answer this question.",
         "answer_unsupported": "Not verified: no tool result or document holds {figures}.",
+        "answer_misplaced": "Not verified: {notes}.",
         "answer_invented": "Not verified: the answer cites sources this run never returned ({sources}).",
     },
     "fr": {
@@ -65,6 +66,7 @@ _REASONS = {
         "vérifiez les candidats dans la source.",
         "not_found": "Introuvable : les sources consultées ne répondent pas à cette question.",
         "answer_unsupported": "Non vérifié : aucun résultat ni document ne contient {figures}.",
+        "answer_misplaced": "Non vérifié : {notes}.",
         "answer_invented": "Non vérifié : la réponse cite des sources que cette recherche n'a jamais renvoyées "
         "({sources}).",
     },
@@ -90,12 +92,12 @@ def _cautions(review: Review, reasons: dict[str, str], unsure_kind: CautionKind 
     report = review.report
     if report.grounding == "not_found":
         out.append(Caution(kind="not_found", text=reasons["not_found"]))
-    if report.unsupported:
-        out.append(
-            Caution(
-                kind="unsupported", text=reasons["answer_unsupported"].format(figures=", ".join(report.unsupported))
-            )
-        )
+    misplaced = {m.figure for m in report.misplaced}
+    nowhere = [f for f in report.unsupported if f not in misplaced]
+    if nowhere:
+        out.append(Caution(kind="unsupported", text=reasons["answer_unsupported"].format(figures=", ".join(nowhere))))
+    if report.notes:  # held by the evidence, but for another row, period or scale than the question's
+        out.append(Caution(kind="unsupported", text=reasons["answer_misplaced"].format(notes="; ".join(report.notes))))
     if report.invented_sources:
         sources = ", ".join(report.invented_sources)
         out.append(Caution(kind="invented", text=reasons["answer_invented"].format(sources=sources)))
@@ -185,7 +187,7 @@ def review(
     """``index`` holds ``evidence_of(steps)`` indexed as the Observations arrived, so the
     check only looks the answer's figures up."""
     evidence = index.evidence if index is not None else evidence_of(steps)
-    report = check_answer(answer, question, evidence, index=index)
+    report = check_answer(answer, question, evidence, index=index, language=language)
     reasons = _REASONS.get(language, _REASONS["en"])
     if not small:
         return _reviewed(Review(report=report, answer=answer), reasons)
@@ -203,11 +205,11 @@ def review(
         return _reviewed(Review(report=report, answer=answer), reasons)
     if not quotes:
         text = not_found_message(question, evidence, language)
-        checked = check_answer(text, question, evidence)
+        checked = check_answer(text, question, evidence, language=language)
         review = Review(report=checked.model_copy(update={"grounding": "not_found"}), answer=text, draft_reason=reason)
         return _reviewed(review, reasons)
     stated_answer = fact_answer(question, quotes, language, detail)
-    checked = check_answer(stated_answer.text, question, evidence, ignore=stated_answer.ignore)
+    checked = check_answer(stated_answer.text, question, evidence, ignore=stated_answer.ignore, language=language)
     checked = cite_passage(checked, quotes[0], stated_answer.fact, len(stated_answer.text.split("\n", 1)[0]))
     kind: CautionKind = "several" if stated_answer.fact.several else "filter" if stated else "unsure"
     doubt = stated_answer.fact.several or not quotes[0].confident

@@ -117,3 +117,21 @@ def test_invented_note():
     report = report_for("See [travel/polcy.md].")
     assert invented_note(report, "en") == "Not among the sources searched: travel/polcy\\.md."
     assert invented_note(report_for("See [travel/policy.md]."), "en") is None
+
+
+def test_a_derived_figure_footnote_shows_its_derivation_escaped():
+    from engine.grounding.models import Citation, GroundingReport
+
+    report = GroundingReport(
+        citations=[
+            Citation(
+                n=1, source="table.csv", quote="Software | 1,950 | 1,538", evidence=1,
+                derivation="412 = 1,950 − 1,538 (table.csv, Software, 2019 and 2018)",
+            ),
+            Citation(n=2, source="x.md", quote="plain", evidence=2, derivation="<b>9</b> = 4 + 5"),
+        ]
+    )  # fmt: skip
+    first, second = footnote_lines(report, "en")
+    derivation = escape("412 = 1,950 − 1,538 (table.csv, Software, 2019 and 2018)")  # rendered as written
+    assert first.startswith(f"⁽¹⁾ **{derivation}**: *table\\.csv*")
+    assert escape("<b>9</b>") in second and "<b>9" not in second

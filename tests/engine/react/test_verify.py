@@ -2,6 +2,8 @@
 is replaced, visibly, by the fact the evidence states (the figure first, one line, the
 passage behind its footnote), and every caution about the answer is recorded."""
 
+import pytest
+
 from engine.react.parser import parse_blocks
 from engine.react.types import ANSWER_TYPES, ReActType
 from engine.tools.function_tool import tool
@@ -300,3 +302,48 @@ def test_the_footnote_opens_the_row_the_figure_was_picked_from_not_another_row_h
     assert engine.result.answer == "1,538 (Software, 2018) [travel/policy.md, Hotels]"
     assert [c.quote for c in report.citations] == ["| Segment | 2019 | 2018 |\n| Software | 1,950 | 1,538 |"]
     assert [f.citation for f in report.figures] == [1]
+
+
+REPORT_ROWS = """ | Year ended December 31, |
+ | 2019 | 2018
+Software | 1,950 | 1,538
+Other | 44.1 | 56.7
+Total | 1,994.1 | 1,594.7"""
+
+
+def _table_steps():
+    from engine.react.step import Observation, Step
+
+    obs = Observation(call_id="c1", tool="query_table", text=REPORT_ROWS, n=1, computed=True)
+    return [Step(number=1, observations=[obs])]
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "Not verified: 56.7 is Other, 2018, not Total, 2019."),
+        ("fr", "Non vérifié : 56.7 correspond à Other, 2018, et non à Total, 2019."),
+    ],
+)
+def test_a_strong_model_figure_from_another_row_is_a_caution_saying_where(language, expected):
+    from engine.react.verify import review
+
+    checked = review(
+        "Total revenue was 56.7 in 2019.", "What was the Total revenue in 2019?", _table_steps(),
+        small=False, language=language, embed=None,
+    )  # fmt: skip
+    assert checked.answer == "Total revenue was 56.7 in 2019."  # a strong model's answer stands, flagged
+    assert [(c.kind, c.text) for c in checked.cautions] == [("unsupported", expected)]
+
+
+def test_a_strong_model_derived_figure_is_vouched_with_its_derivation():
+    from engine.react.verify import review
+
+    checked = review(
+        "Software revenue grew by 412 from 2018 to 2019.", "What was the change in Software revenue from 2018 to 2019?",
+        _table_steps(), small=False, language="en", embed=None,
+    )  # fmt: skip
+    assert checked.cautions == []
+    assert checked.report.grounding == "verified"
+    derived = [c for c in checked.report.citations if c.derivation]
+    assert derived and "412 = 1,950 − 1,538" in derived[0].derivation
