@@ -70,6 +70,7 @@ class Result(BaseModel):
     answer_from: str
     gold: list[str]
     scale: str
+    derivation: str = ""
     variant: str  # "embedded", or the scripted "right" / "wrong"
     scripted: str | None = None  # the scripted model's answer
     answer: str
@@ -77,6 +78,17 @@ class Result(BaseModel):
     grounding: str | None
     seconds: float
     verdict: Verdict
+    done: dict[str, Any] = {}  # the done object, for --rescore
+    blocks: list[dict[str, Any]] = []  # the answer and warning blocks, in order (bounded)
+
+    def question_model(self) -> Question:
+        return Question(
+            uid=self.uid, order=0, question=self.question, answer=self.gold, derivation=self.derivation,
+            answer_type=self.answer_type, answer_from=self.answer_from, scale=self.scale,
+        )  # fmt: skip
+
+
+KEPT_BLOCKS = frozenset({"answer", "final_answer", "response", "conclusion", "warning", "draft", "error"})
 
 
 # ---- running ------------------------------------------------------------------------------
@@ -106,6 +118,7 @@ def result(context: Context, theme: str, q: Question, run: Run, variant: str, sc
         answer_from=q.answer_from,
         gold=q.spans,
         scale=q.scale,
+        derivation=q.derivation,
         variant=variant,
         scripted=scripted,
         answer=answer[:ANSWER_CHARS],
@@ -113,6 +126,12 @@ def result(context: Context, theme: str, q: Question, run: Run, variant: str, sc
         grounding=run.done.get("grounding"),
         seconds=round(run.seconds, 2),
         verdict=classify(q, run.done, run.blocks),
+        done=run.done | {"citations": (run.done.get("citations") or [])[:5]},
+        blocks=[
+            {"type": b.get("type"), "content": str(b.get("content", ""))[:500]}
+            for b in run.blocks
+            if b.get("type") in KEPT_BLOCKS
+        ],
     )
 
 
@@ -197,8 +216,7 @@ def strong_table(results: list[Result]) -> str:
 
 
 def _numeric_gold(r: Result) -> bool:
-    return is_numeric(Question(uid=r.uid, order=0, question=r.question, answer=r.gold, answer_type="span",
-                               answer_from="text", scale=r.scale))  # fmt: skip
+    return is_numeric(r.question_model())
 
 
 def _one_line(text: str, width: int) -> str:
@@ -260,6 +278,21 @@ def row(r: Result) -> str:
     )
 
 
+def rescore(path: Path, limit: int) -> int:
+    """The report of saved results, every verdict computed again from the saved done objects."""
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+        results = [Result.model_validate(r) for r in payload["results"]]
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"error: cannot read results from {path}: {exc}", file=sys.stderr)
+        return 2
+    for r in results:
+        r.verdict = classify(r.question_model(), r.done, r.blocks)
+    print(f"{payload.get('mode')}; part {payload.get('part')}: contexts {payload.get('contexts')}")
+    print(report(results, any(r.variant != "embedded" for r in results), limit))
+    return 0
+
+
 # ---- main ---------------------------------------------------------------------------------
 
 
@@ -276,6 +309,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, help="write every result as JSON to this file, as the run goes")
     parser.add_argument("--show", type=int, default=40, help="failures listed (default 40)")
     parser.add_argument("--quiet", action="store_true", help="no line per question")
+    parser.add_argument(
+        "--rescore", type=Path, metavar="RESULTS", help="score the runs of an --out file again; ask nothing"
+    )
     return parser.parse_args(argv)
 
 
@@ -283,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     from bench.common import machine
 
     args = parse_args(argv)
+    if args.rescore:
+        return rescore(args.rescore, args.show)
     try:
         if args.out and not args.out.parent.is_dir():
             raise ValueError(f"the folder of --out does not exist: {args.out.parent}")

@@ -9,7 +9,7 @@ DROP, Dua et al. 2019, with the answer's scale taken into account):
   "$0.5" → ``0.5000``). Scale words become one token each: thousand, million, billion,
   percent ("%", "per cent", "millions", "m", "bn" and "k" after a number included).
 - The gold's ``scale`` is part of each gold span (appended unless the span already
-  says it). A prediction carries the scale it writes. An answer with the wrong scale,
+  carries a scale word, as "$19.1 million" does). A prediction carries the scale it writes. An answer with the wrong scale,
   or none when the gold has one, does not match.
 - EM: the two bags hold the same normalised spans (order free, multi-span included).
 - F1: each gold span is paired with at most one predicted span (the pairing of best
@@ -22,7 +22,7 @@ paragraph, without footnote marks, bracketed citations, Markdown emphasis, quote
 (``>``) and table rows (lines holding ``|``): a quote or a row is evidence, not a statement.
 For arithmetic, count and numeric span questions the prediction is the statement's first
 figure, with its sign and scale; for multi-span questions the statement's parts
-(separated by ``;``, ``, ``, " and " or line breaks); for text spans the statement.
+(separated by ``;`` or line breaks when it has any, else by ``, `` and " and "); for text spans the statement.
 *Answer figures* skip years (1900-2100 written bare) unless the question asks for a year.
 A figure is negative when written ``-x``, ``−x`` or ``(x)``, or when a word of decrease
 ("decreased by", "a decline of", "fell", "lower") leads to it in its clause.
@@ -74,7 +74,9 @@ _PUNCT = str.maketrans("", "", string.punctuation + "’‘“”–—−")
 _EDGE = "\"'’‘“”.,;:!?*_`"
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 _FIGURE_RE = re.compile(
-    r"(?<![\w.,])(?P<open>\()?(?P<sign>[-−–])?(?P<cur>[$€£¥])?\s?(?P<num>" + _NUM + r")(?![\d])"
+    r"(?<![\w.,])(?:[$€£¥](?=\())?(?P<open>\()?(?:(?P<sign>[-−–+])(?=[$€£¥]?\d))?(?P<cur>[$€£¥])?\s?(?P<num>"
+    + _NUM
+    + r")(?![\d])"
     r"(?P<close>\))?(?:\s?(?P<scale>%|(?i:per\s?cent|percent|thousands?|millions?|billions?|bn|mn|mm|m|k)\b))?"
 )
 _DECREASE_RE = re.compile(
@@ -87,7 +89,8 @@ _YEAR_QUESTION_RE = re.compile(
 )
 _MARKS_RE = re.compile(r"\[[^\[\]\n]{0,200}\]|⁽[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾|\*\*|__|`")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
-_PARTS_RE = re.compile(r"\s*(?:;|,\s|\band\b|\n)\s*", re.I)
+_STRONG_PARTS_RE = re.compile(r"\s*(?:;|\n)\s*")
+_PARTS_RE = re.compile(r"\s*(?:,\s|\band\b)\s*", re.I)
 
 
 # ---- figures -----------------------------------------------------------------------------
@@ -112,7 +115,7 @@ def _figure(match: re.Match[str], text: str) -> Figure:
     scale = _SCALE_OF.get(re.sub(r"\s", "", (match.group("scale") or "").lower()), "")
     parenthesised = bool(match.group("open") and match.group("close"))
     before = text[max(0, match.start() - 40) : match.start()]
-    negative = bool(match.group("sign")) or parenthesised or bool(_DECREASE_RE.search(before))
+    negative = (match.group("sign") or "+") != "+" or parenthesised or bool(_DECREASE_RE.search(before))
     bare = not (match.group("sign") or match.group("cur") or match.group("scale") or "," in raw or "." in raw)
     return Figure(-value if negative else value, scale, decimals, match.group(0).strip(), bare)
 
@@ -163,7 +166,10 @@ def same_figure(answer: Figure, gold: Figure) -> bool:
         amount = answer.value * MULTIPLIER[answer.scale]
         digits = answer.decimals - _DIGITS[MULTIPLIER[answer.scale]]
         return _close(amount, digits, gold_scaled, gold.decimals - _DIGITS[MULTIPLIER[gold.scale]])
-    return _close(answer.value, answer.decimals, gold.value, gold.decimals) or _close(
+    if _close(answer.value, answer.decimals, gold.value, gold.decimals):
+        return True  # the bare number, read in the report's scale
+    written_in_full = abs(answer.value) >= MULTIPLIER[gold.scale] > 1  # "412,000,000" for 412 million
+    return written_in_full and _close(
         answer.value, answer.decimals, gold_scaled, gold.decimals - _DIGITS[MULTIPLIER[gold.scale]]
     )
 
@@ -209,7 +215,8 @@ def prediction(answer: str, question: Question) -> list[str]:
     if question.answer_type == "count":
         said = _words_to_digits(said)
     if question.answer_type == "multi-span":
-        return [p for p in _PARTS_RE.split(said) if p.strip()]
+        parts = _STRONG_PARTS_RE.split(said) if _STRONG_PARTS_RE.search(said) else _PARTS_RE.split(said)
+        return [p for p in parts if p.strip()]
     if is_numeric(question):
         found = answer_figures(said, question.question)
         return [figure_span(found[0])] if found else []
@@ -226,16 +233,16 @@ def figure_span(figure: Figure) -> str:
 
 def _number(token: str) -> tuple[float, str] | None:
     """A token read as a number with the scale it carries ("$1,568.6" → 1568.6, "(3.1)" → -3.1, "17%" → percent)."""
-    match = re.fullmatch(r"(\()?([-−–])?[$€£¥]?(" + _NUM + r")(\))?(%|m|mn|mm|bn|k)?", token)
+    match = re.fullmatch(r"[$€£¥]?(\()?([-−–+])?[$€£¥]?(" + _NUM + r")(\))?(%|m|mn|mm|bn|k)?", token)
     if not match or bool(match.group(1)) != bool(match.group(4)):
         return None
     value = float(match.group(3).replace(",", ""))
-    negative = bool(match.group(2)) or bool(match.group(1))
+    negative = (match.group(2) or "+") != "+" or bool(match.group(1))
     return (-value if negative else value), _SCALE_OF.get(match.group(5) or "", "")
 
 
 def tokens(span: str, scale: str = "") -> list[str]:
-    """The normalised tokens of one span, the scale token appended when the span does not say it."""
+    """The normalised tokens of one span, ``scale`` appended when the span carries no scale word."""
     text = re.sub(r"per\s+cent\b", "percent", span.lower())
     text = re.sub(r"(?<=\d)\s+%", "%", text)
     text = re.sub(r"(?<=[a-z])[-/](?=[a-z])", " ", text)
@@ -256,7 +263,7 @@ def tokens(span: str, scale: str = "") -> list[str]:
             out.append(_SCALE_ABBR[word])
         elif word and word not in _ARTICLES:
             out.append(word)
-    if scale and scale not in out:
+    if scale and not set(out) & set(_SCALE_WORD.values()):
         out.append(scale)
     return out
 
@@ -360,8 +367,11 @@ def in_answer(answer: str, question: Question) -> bool:
 
 
 def scale_implicit(answer: str, question: Question) -> bool:
-    """A numeric gold with a scale, stated directly by a figure that writes no scale word."""
+    """A numeric gold with a scale, stated directly by its bare number ("412" for 412 million)."""
     if not question.scale or not is_numeric(question) or not stated_directly(answer, question):
         return False
     found = answer_figures(statement(answer), question.question)
-    return bool(found) and not found[0].scale
+    golds = _gold_figures(question)
+    if not found or not golds or found[0].scale or not golds[0].scale:
+        return False
+    return _close(found[0].value, found[0].decimals, golds[0].value, golds[0].decimals)

@@ -6,7 +6,7 @@ two ways:
 
 - ``right``: the gold answer with its scale word ("412 million", "17.7%"); an arithmetic
   answer is followed by its derivation written out ("412 million = 1,950 − 1,538"), a count
-  by the items it counts;
+  by the items it counts; the spans of a multi-span answer are separated by ``; ``;
 - ``wrong``: the same answer with one figure about 12% off (the derivation, if any, left as
   it was: only the result is wrong). When 12% does not show at the precision the gold is
   written in, the figure moves by units of its last digit until the scorer no longer reads
@@ -75,9 +75,7 @@ def right_answer(question: Question) -> str:
         count = _gold_number(question)
         return f"{count} ({', '.join(items)})" if items else count
     spans = [with_scale(s, question.scale) for s in question.spans]
-    if len(spans) == 1:
-        return spans[0]
-    return ", ".join(spans[:-1]) + " and " + spans[-1]
+    return "; ".join(spans)
 
 
 def _is_number(text: str) -> bool:
