@@ -28,7 +28,7 @@ It reports false alarms (right answers flagged) and misses (wrong answers not fl
 The split: contexts with an even index are the tuning part, odd ones are held out (the default;
 never tune on them). The order is the file's: no seed.
 
-    python bench/bench_reports.py                          # held out, the first 8 contexts, embedded
+    python bench/bench_reports.py                          # held out, the first 4 contexts, embedded
     python bench/bench_reports.py --all                    # every held-out context (138, ~830 questions)
     python bench/bench_reports.py --strong --limit-contexts 10
     python bench/bench_reports.py --part tune --limit-contexts 2 --limit-questions 5 --out r.json
@@ -57,7 +57,7 @@ from bench.report_qa.scoring import is_numeric  # noqa: E402
 from bench.report_qa.themes import theme_name, write_theme  # noqa: E402
 from bench.report_qa.trust import TRUST_CLASSES, Verdict, classify  # noqa: E402
 
-DEFAULT_CONTEXTS = 8  # held-out contexts of a default run (~50 questions): under ~15 minutes on 2 cores
+DEFAULT_CONTEXTS = 4  # held-out contexts of a default run (~24 questions, ~35 CPU s each): under ~15 min on 2 cores
 ANSWER_CHARS = 300  # of an answer kept in the results
 
 
@@ -77,6 +77,7 @@ class Result(BaseModel):
     status: str
     grounding: str | None
     seconds: float
+    cpu_seconds: float = 0.0
     verdict: Verdict
     done: dict[str, Any] = {}  # the done object, for --rescore
     blocks: list[dict[str, Any]] = []  # the answer and warning blocks, in order (bounded)
@@ -125,6 +126,7 @@ def result(context: Context, theme: str, q: Question, run: Run, variant: str, sc
         status=str(run.done.get("status")),
         grounding=run.done.get("grounding"),
         seconds=round(run.seconds, 2),
+        cpu_seconds=run.cpu_seconds,
         verdict=classify(q, run.done, run.blocks),
         done=run.done | {"citations": (run.done.get("citations") or [])[:5]},
         blocks=[
@@ -237,15 +239,18 @@ def failures(results: list[Result], wanted: Callable[[Result], bool], limit: int
 
 
 def timing(results: list[Result]) -> str:
-    seconds = [r.seconds for r in results]
-    if not seconds:
+    """Wall and CPU seconds per question: wall time depends on what else runs, CPU time much less."""
+    if not results:
         return "no question asked"
-    rest = seconds[1:] or seconds
-    return (
-        f"seconds per question: first {seconds[0]:.1f} (model load included), then median "
-        f"{statistics.median(rest):.1f}, mean {statistics.fmean(rest):.1f}, max {max(rest):.1f}; "
-        f"total {sum(seconds):.0f} s for {len(seconds)} runs"
-    )
+    lines = []
+    for name, values in (("wall", [r.seconds for r in results]), ("CPU", [r.cpu_seconds for r in results])):
+        rest = values[1:] or values
+        lines.append(
+            f"{name} seconds per question: first {values[0]:.1f} (model load included), then median "
+            f"{statistics.median(rest):.1f}, mean {statistics.fmean(rest):.1f}, max {max(rest):.1f}; "
+            f"total {sum(values):.0f} s for {len(values)} runs"
+        )
+    return "\n".join(lines)
 
 
 def report(results: list[Result], strong: bool, limit: int) -> str:

@@ -14,6 +14,7 @@ import contextlib
 import io
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -30,10 +31,11 @@ class Run(BaseModel):
     done: dict[str, Any]
     blocks: list[dict[str, Any]]
     seconds: float
+    cpu_seconds: float = 0.0  # CPU time of the call, every thread (and the child process, per process)
     stderr: str = ""
 
 
-def _parse(stdout: str, stderr: str, exit_code: int, seconds: float) -> Run:
+def _parse(stdout: str, stderr: str, exit_code: int, seconds: float, cpu: float = 0.0) -> Run:
     lines = []
     for line in stdout.splitlines():
         try:
@@ -41,10 +43,13 @@ def _parse(stdout: str, stderr: str, exit_code: int, seconds: float) -> Run:
         except ValueError:
             continue  # a stray print is not a block
     if lines and isinstance(lines[-1], dict) and lines[-1].get("type") == "done":
-        return Run(exit_code=exit_code, done=lines[-1], blocks=lines[:-1], seconds=seconds, stderr=stderr[-2000:])
-    reason = (stderr.strip().splitlines() or [f"exit {exit_code}, no done object"])[-1]
-    done = {"type": "done", "status": "error", "answer": "", "error": reason}
-    return Run(exit_code=exit_code, done=done, blocks=lines, seconds=seconds, stderr=stderr[-2000:])
+        done, blocks = lines[-1], lines[:-1]
+    else:
+        reason = (stderr.strip().splitlines() or [f"exit {exit_code}, no done object"])[-1]
+        done, blocks = {"type": "done", "status": "error", "answer": "", "error": reason}, lines
+    return Run(
+        exit_code=exit_code, done=done, blocks=blocks, seconds=seconds, cpu_seconds=round(cpu, 2), stderr=stderr[-2000:]
+    )
 
 
 class CLI:
@@ -58,6 +63,7 @@ class CLI:
     def __call__(self, argv: list[str]) -> Run:
         start = time.perf_counter()
         if self.per_process:
+            children = _children_cpu()
             try:
                 proc = subprocess.run(
                     [sys.executable, "-m", "engine", *argv],
@@ -65,13 +71,15 @@ class CLI:
                 )  # fmt: skip
             except subprocess.TimeoutExpired:
                 return _parse("", f"timed out after {QUESTION_TIMEOUT_S} s", 1, time.perf_counter() - start)
-            return _parse(proc.stdout, proc.stderr, proc.returncode, time.perf_counter() - start)
+            cpu = _children_cpu() - children
+            return _parse(proc.stdout, proc.stderr, proc.returncode, time.perf_counter() - start, cpu)
         return self._in_process(argv, start)
 
     def _in_process(self, argv: list[str], start: float) -> Run:
         from engine.cli import main
 
         out, err = io.StringIO(), io.StringIO()
+        cpu = time.process_time()
         saved = dict(os.environ)
         os.environ.clear()
         os.environ.update(self.env)
@@ -87,7 +95,13 @@ class CLI:
         finally:
             os.environ.clear()
             os.environ.update(saved)
-        return _parse(out.getvalue(), err.getvalue(), code, time.perf_counter() - start)
+        cpu = time.process_time() - cpu
+        return _parse(out.getvalue(), err.getvalue(), code, time.perf_counter() - start, cpu)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def bench_env(root: Path, server_url: str | None = None) -> dict[str, str]:
