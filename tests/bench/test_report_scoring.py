@@ -57,6 +57,18 @@ def test_negatives_in_parentheses_and_words_of_decrease():
     assert metric("-0.2% = ((1,568.6 − 1,571.7) / 1,571.7) × 100", q(-0.2, "arithmetic", "percent"))[0] == 1.0
 
 
+def test_report_spellings_of_a_number_are_one_number():
+    assert metric("$(20,597) thousand", q(["$(20,597)"], scale="thousand")) == (1.0, 1.0)
+    assert metric("-20,597 thousand", q(["$(20,597)"], scale="thousand"))[0] == 1.0
+    assert metric("20,597 thousand", q(["$(20,597)"], scale="thousand"))[0] == 0.0  # the sign matters
+    assert metric("+3.6%", q(["+3.6%"])) == (1.0, 1.0)
+
+
+def test_a_span_that_says_its_scale_keeps_it():
+    assert metric("$19.1 million", q(["$19.1 million"], scale="thousand")) == (1.0, 1.0)
+    assert metric("$19.1 thousand", q(["$19.1 million"], scale="thousand"))[0] == 0.0
+
+
 def test_a_spaced_minus_is_an_operator_not_a_sign():
     assert [f.value for f in figures("412 = 1,950 − 1,538")] == [412, 1950, 1538]
     assert [f.value for f in figures("−412 and (3.1) and $(77,328)")] == [-412, -3.1, -77328]
