@@ -23,7 +23,8 @@ paragraph, without footnote marks, bracketed citations, Markdown emphasis, quote
 For arithmetic, count and numeric span questions the prediction is the statement's first
 figure, with its sign and scale; for multi-span questions the statement's parts
 (separated by ``;`` or line breaks when it has any, else by ``, `` and " and "); for text spans the statement.
-*Answer figures* skip years (1900-2100 written bare) unless the question asks for a year.
+*Answer figures* skip years (1900-2100 written bare) unless the question asks for a year,
+and the other figures the question itself gives.
 A figure is negative when written ``-x``, ``−x`` or ``(x)``, or when a word of decrease
 ("decreased by", "a decline of", "fell", "lower") leads to it in its clause.
 
@@ -138,11 +139,11 @@ def gold_figure(span: str, scale: str) -> Figure | None:
 
 
 def answer_figures(text: str, question: str) -> list[Figure]:
-    """The figures of ``text`` that can be an answer: years skipped unless the question asks for one."""
-    found = figures(text)
-    if _YEAR_QUESTION_RE.search(question):
-        return found
-    return [f for f in found if not f.is_year()]
+    """The figures of ``text`` that can be an answer: no year unless the question asks for one (then
+    every year), and no other figure the question gives ("exceed $2,000 million")."""
+    given = {(abs(f.value), f.scale) for f in figures(question)}
+    asks_year = _YEAR_QUESTION_RE.search(question) is not None
+    return [f for f in figures(text) if (asks_year if f.is_year() else (abs(f.value), f.scale) not in given)]
 
 
 def _close(a: float, a_decimals: int, b: float, b_decimals: int) -> bool:

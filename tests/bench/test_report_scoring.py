@@ -105,6 +105,10 @@ def test_the_first_answer_figure_is_the_statement_and_years_are_not_answers():
     assert not stated_directly("Revenue was 1,538 in 2018 and 1,950 in 2019: 412 million more.", gold)
     year = q(["2019"], question="Which year had the higher revenue?")
     assert stated_directly("2019 (1,950 against 1,538)", year)
+    assert stated_directly("2019", q(["2019"], question="Which year was higher, 2018 or 2019?"))
+    count = q(1, "count", question="How many years did G&A expense exceed $2,000 million?")
+    assert stated_directly("G&A expense exceeded $2,000 million in one year (2019).", count)
+    assert not stated_directly("G&A expense exceeded $2,000 million in two years.", count)
 
 
 def test_a_quote_or_a_row_is_evidence_not_a_statement():
