@@ -105,7 +105,9 @@ def ingest(cli: CLI, context: Context, themes_root: Path) -> str:
 
 
 def ask(cli: CLI, question: Question, theme: str) -> Run:
-    return cli(["ask", question.question, "--theme", theme, "--format", "jsonl"])
+    return cli(
+        ["ask", "--theme", theme, "--format", "jsonl", "--", question.question]
+    )  # "--": a question may start with "-"
 
 
 def result(context: Context, theme: str, q: Question, run: Run, variant: str, scripted: str | None) -> Result:
