@@ -53,7 +53,7 @@ def ask(page, question: str, wait_for: str) -> str:
     box.fill(question)
     box.press("Enter")
     page.get_by_text(wait_for, exact=False).first.wait_for(timeout=240000)  # the first includes warm-up
-    page.get_by_text(" steps · ", exact=False).last.wait_for(timeout=60000)  # the turn's footer: it has ended
+    page.get_by_text(" tokens · ", exact=False).last.wait_for(timeout=60000)  # the footer: the turn has ended
     return conversation_id(page)
 
 
@@ -159,6 +159,7 @@ def test_the_conversation_list_journey(app_with_a_theme, fake_server, page, tmp_
     page.locator(f".st-key-conv_delete_{second} button").click()
     warning = page.get_by_text("1 attached file(s)", exact=False)
     warning.wait_for(timeout=30000)
+    settle(page)
     assert not page.locator(f".st-key-conv_rename_{second}").is_visible()  # the menu closed over the question
     shot(page, 6, "delete-asked")
     assert folder.exists()
