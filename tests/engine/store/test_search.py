@@ -2,7 +2,22 @@
 
 import pytest
 
-HOSTILE = ['"', "*", "OR", "NEAR(", 'budget" OR "x', "AND NOT", "(", ":*", "&|!", "'; DROP TABLE turns; --", "^", "-"]
+HOSTILE = [
+    '"',
+    "*",
+    "OR",
+    "NEAR(",
+    "½ ² ٣ ǅ",
+    "x\u0301",
+    'budget" OR "x',
+    "AND NOT",
+    "(",
+    ":*",
+    "&|!",
+    "'; DROP TABLE turns; --",
+    "^",
+    "-",
+]
 
 
 def titles(store, user, search):
