@@ -6,6 +6,7 @@ own line; nothing else is lost."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,30 @@ FILE_TYPES = ["csv", "pdf", "md", "markdown", "txt", "html", "htm"]
 ATTACHMENTS_THEME = "attachments"  # the index name inside a conversation's own folder
 
 
+def _folder_of(context: Any, conversation_id: str) -> Path | None:
+    """``data/attachments/<id>``, beside the indexes; None for anything that is not an id (never a path)."""
+    from engine.store.inputs import valid_id
+
+    return context.settings.index_root.parent / "attachments" / conversation_id if valid_id(conversation_id) else None
+
+
 def attachments_dir(context: Any, conversation: Conversation) -> Path | None:
     """Where this conversation's own files live, beside the indexes under ``data/`` (None before it is stored)."""
-    return context.settings.index_root.parent / "attachments" / conversation.id if conversation.id else None
+    return _folder_of(context, conversation.id) if conversation.id else None
+
+
+def attached_files(context: Any, conversation_id: str) -> int:
+    """How many files the analyst dropped into this conversation."""
+    folder = _folder_of(context, conversation_id)
+    files = folder / "files" if folder is not None else None
+    return sum(1 for p in files.iterdir() if p.is_file()) if files is not None and files.is_dir() else 0
+
+
+def remove_attachments(context: Any, conversation_id: str) -> None:
+    """Delete a deleted conversation's files and their index (its whole folder)."""
+    folder = _folder_of(context, conversation_id)
+    if folder is not None and folder.is_dir():
+        shutil.rmtree(folder)
 
 
 def ragkwargs_for(settings: Settings, folder: Path | None) -> dict[str, Any]:

@@ -1,7 +1,13 @@
 """The chat page's sidebar: past conversations, Show Thoughts, where dropped files go,
-the backend and theme, and the exports."""
+the backend and theme, and the exports.
+
+It is drawn after the page has opened the conversation the sidebar's last click asked
+for (``take_action`` then ``open_from_url``), so the highlight, the heading and the
+exports are all of the conversation on screen."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -23,10 +29,18 @@ def backend_label() -> str:
 
 
 def chat_sidebar(
-    store: ConversationRepository, user: str, conversation: Conversation, settings: Settings
-) -> SidebarAction:
+    store: ConversationRepository,
+    user: str,
+    conversation: Conversation,
+    settings: Settings,
+    action: SidebarAction,
+    *,
+    files_of: Callable[[str], int] | None = None,
+    on_deleted: Callable[[str], None] | None = None,
+) -> None:
+    """``conversation``: the one this run shows (already opened); ``action``: the click that led to it."""
     lang = settings.language
-    action = conversation_sidebar(store, user, conversation.id, lang)
+    conversation_sidebar(store, user, conversation.id, lang, action=action, files_of=files_of, on_deleted=on_deleted)
     with st.sidebar:
         st.divider()
         settings.show_thoughts = st.toggle(t("show_thoughts", lang), value=settings.show_thoughts, key="show_thoughts")
@@ -50,4 +64,3 @@ def chat_sidebar(
             ):
                 data = export(conversation, settings.export_thoughts, settings)
                 st.download_button(t(label, lang), data, file_name=name, mime=mime, width="stretch")
-    return action

@@ -6,6 +6,7 @@ reopens it. Titles are user text: they are shown through ``safe_label`` (no mark
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -21,6 +22,7 @@ URL_PARAM = "c"
 _CONFIRM = "conv_confirm_delete"
 _ACTION = "conv_action"
 _ERROR = "conv_error"
+_MENU = "conv_menu_{}"  # the popover of a row; its open state is closed by writing False here
 
 
 class SidebarAction(BaseModel):
@@ -110,16 +112,30 @@ def _on_rename(store: ConversationRepository, user: str, conversation_id: str) -
     except NotFound:
         st.session_state[_ERROR] = "conv_not_found"
     else:
+        _close_menu(conversation_id)
         _act("renamed", conversation_id)
+
+
+def _close_menu(conversation_id: str) -> None:
+    import streamlit as st
+
+    st.session_state[_MENU.format(conversation_id)] = False
 
 
 def _on_ask_delete(conversation_id: str) -> None:
     import streamlit as st
 
+    _close_menu(conversation_id)  # the confirmation is drawn under the row, not under the open menu
     st.session_state[_CONFIRM] = conversation_id
 
 
-def _on_delete(store: ConversationRepository, user: str, conversation_id: str, current_id: str | None) -> None:
+def _on_delete(
+    store: ConversationRepository,
+    user: str,
+    conversation_id: str,
+    current_id: str | None,
+    on_deleted: Callable[[str], None] | None,
+) -> None:
     import streamlit as st
 
     st.session_state.pop(_CONFIRM, None)
@@ -128,6 +144,8 @@ def _on_delete(store: ConversationRepository, user: str, conversation_id: str, c
     except NotFound:
         st.session_state[_ERROR] = "conv_not_found"
         return
+    if on_deleted is not None:
+        on_deleted(conversation_id)  # what lives beside the store: the conversation's files
     if conversation_id == current_id:
         set_url_conversation(None)
     _act("deleted", conversation_id)
@@ -140,13 +158,19 @@ def _on_cancel() -> None:
 
 
 def _row(
-    store: ConversationRepository, user: str, item: ConversationSummary, current_id: str | None, lang: str
+    store: ConversationRepository,
+    user: str,
+    item: ConversationSummary,
+    current_id: str | None,
+    lang: str,
+    files_of: Callable[[str], int] | None,
+    on_deleted: Callable[[str], None] | None,
 ) -> None:
     import streamlit as st
 
     label = safe_label(item.title, 48) or t("conv_untitled", lang)
-    left, right = st.columns([6, 1], vertical_alignment="center", gap="small")
-    left.button(
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    row.button(
         label,
         key=f"conv_open_{item.id}",
         type="primary" if item.id == current_id else "tertiary",
@@ -155,7 +179,15 @@ def _row(
         on_click=_on_open,
         args=(item.id,),
     )
-    with right.popover(":material/more_vert:", help=t("conv_options", lang), key=f"conv_menu_{item.id}"):
+    menu = row.popover(
+        "",
+        icon=":material/more_vert:",
+        help=t("conv_options", lang),
+        key=_MENU.format(item.id),
+        on_change="rerun",  # tracked, so that Delete and Rename can close it
+        width="content",
+    )
+    with menu:
         st.text_input(t("conv_rename", lang), value=item.title, max_chars=200, key=f"conv_title_{item.id}")
         st.button(
             t("conv_rename_save", lang),
@@ -172,7 +204,13 @@ def _row(
             args=(item.id,),
         )
     if st.session_state.get(_CONFIRM) == item.id:
-        st.warning(t("conv_delete_confirm", lang, title=label), icon=":material/warning:")
+        files = files_of(item.id) if files_of is not None else 0
+        confirm = (
+            t("conv_delete_confirm_files", lang, title=label, n=files)
+            if files
+            else t("conv_delete_confirm", lang, title=label)
+        )
+        st.warning(confirm, icon=":material/warning:")
         yes, no = st.columns(2)
         yes.button(
             t("conv_delete_yes", lang),
@@ -180,13 +218,28 @@ def _row(
             icon=":material/delete_forever:",
             key="conv_yes",
             on_click=_on_delete,
-            args=(store, user, item.id, current_id),
+            args=(store, user, item.id, current_id, on_deleted),
         )
         no.button(t("conv_cancel", lang), icon=":material/close:", key="conv_no", on_click=_on_cancel)
 
 
+def take_action() -> SidebarAction:
+    """What a sidebar button asked for before this run (its callback ran first); read it once, at the top."""
+    import streamlit as st
+
+    return st.session_state.pop(_ACTION, None) or SidebarAction()
+
+
 def conversation_sidebar(
-    store: ConversationRepository, user: str, current_id: str | None, lang: str = "en", container: Any = None
+    store: ConversationRepository,
+    user: str,
+    current_id: str | None,
+    lang: str = "en",
+    container: Any = None,
+    *,
+    action: SidebarAction | None = None,
+    files_of: Callable[[str], int] | None = None,
+    on_deleted: Callable[[str], None] | None = None,
 ) -> SidebarAction:
     """Draw the conversation list (in the sidebar unless ``container`` is given) and say what the user asked for.
 
@@ -197,10 +250,16 @@ def conversation_sidebar(
     ``open``: load ``conversation_id`` (the URL already names it); ``new``: start an empty
     conversation (the URL no longer names one); ``deleted``: if it was the open one,
     start an empty one; ``renamed``: redraw.
+
+    A page that must know the action before it draws the list (to highlight the
+    conversation it then opens) reads it with ``take_action`` and passes it as
+    ``action``. ``files_of`` counts a conversation's attached files for the delete
+    confirmation; ``on_deleted`` removes them once the conversation is deleted.
     """
     import streamlit as st
 
-    action = st.session_state.pop(_ACTION, None) or SidebarAction()  # set by a button's callback
+    if action is None:
+        action = take_action()
     error = st.session_state.pop(_ERROR, None)
     with container if container is not None else st.sidebar:
         st.subheader(t("conv_header", lang))
@@ -224,5 +283,5 @@ def conversation_sidebar(
         if not items:
             st.caption(t("conv_no_match" if search else "conv_empty", lang))
         for item in items:
-            _row(store, user, item, current_id, lang)
+            _row(store, user, item, current_id, lang, files_of, on_deleted)
     return action

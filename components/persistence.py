@@ -38,8 +38,18 @@ def open_from_url(store: ConversationRepository, user: str, action: SidebarActio
             )
     elif wanted is None and conversation.id is not None and action.kind == "none":
         st.query_params["c"] = conversation.id  # keep the URL naming the open conversation
+    if action.kind == "renamed" and action.conversation_id == conversation.id:
+        conversation.title = _stored_title(store, user, conversation)  # the heading follows the rename
     st.session_state.conversation = conversation
     return conversation
+
+
+def _stored_title(store: ConversationRepository, user: str, conversation: Conversation) -> str:
+    try:
+        record = store.get(user, conversation.id) if conversation.id else None
+    except StoreError:
+        record = None
+    return record.title if record is not None else conversation.title
 
 
 def ensure_stored(

@@ -31,6 +31,7 @@ class AnswerStream:
         self.slot = slot
         self.box = slot.container()
         self.tail = self.box.empty()
+        self.parts = [self.tail]  # one placeholder per paragraph drawn, the live tail last
         self.settled = 0  # characters of the answer already settled
         self.fences = 0  # code fences in the settled part
 
@@ -42,8 +43,20 @@ class AnswerStream:
             self.fences += pending[:cut].count("```")
             self.settled += cut
             self.tail = self.box.empty()
+            self.parts.append(self.tail)
             pending = pending[cut:]
         self.tail.markdown(answer_markdown(pending))
+
+    def replace(self, markdown: str) -> None:
+        """Draw ``markdown`` as the whole answer, in place of every paragraph drawn so far.
+
+        The paragraphs are overwritten in place (the first gets the answer, the others
+        are emptied): a new container put where the old one was would keep the old
+        one's children on the page, and the answer would be drawn twice."""
+        first, *rest = self.parts
+        first.markdown(markdown)
+        for part in rest:
+            part.empty()
 
     def _last_safe_break(self, pending: str) -> int:
         """The end of the last blank line in ``pending`` that is outside a code fence;
@@ -151,6 +164,6 @@ class StreamlitChatTracer:
         if self.annotate is not None:
             annotated = self.annotate(content)
             if annotated != content:  # footnote marks and flags: the whole answer, drawn once
-                slot.container().markdown(annotated)
+                stream.replace(annotated)
                 return
         stream.update(content)

@@ -21,6 +21,8 @@ _LABELS = {
         "cancel": "Cancel",
         "removed": "The index of theme {theme} was removed; ingest its documents to build it again.",
         "rebuilt": "Note: {why}.",
+        "delete_confirm": "Delete {name} from theme {theme}? Its file and its passages are removed from the index.",
+        "delete_yes": "Yes, delete {name}",
     },
     "fr": {
         "remove_index": "Supprimer l'index de ce thème",
@@ -29,6 +31,8 @@ _LABELS = {
         "cancel": "Annuler",
         "removed": "L'index du thème {theme} a été supprimé ; ingérez ses documents pour le reconstruire.",
         "rebuilt": "Remarque : {why}.",
+        "delete_confirm": "Supprimer {name} du thème {theme} ? Son fichier et ses passages sont retirés de l'index.",
+        "delete_yes": "Oui, supprimer {name}",
     },
 }
 
@@ -104,18 +108,30 @@ if documents:
     for chunk in chunks:
         with st.expander(f"{chunk.chunk_id} · {chunk.location}"):
             st.text(chunk.text)
-    if st.button(f"{t('delete', lang)} {chosen}", key="delete_doc", icon=":material/delete:"):
-        from engine.rag.ingest import delete_document
-        from engine.rag.uploads import source_file
+    asked = st.session_state.get("confirm_delete_doc")
+    if asked != [theme, chosen]:  # one click asks; the document goes only on the second, confirmed one
+        if st.button(f"{t('delete', lang)} {chosen}", key="delete_doc", icon=":material/delete:"):
+            st.session_state["confirm_delete_doc"] = [theme, chosen]
+            st.rerun()
+    else:
+        st.warning(label("delete_confirm", lang, name=chosen, theme=theme), icon=":material/warning:")
+        yes, no = st.columns(2)
+        if yes.button(label("delete_yes", lang, name=chosen), key="delete_doc_yes", icon=":material/delete_forever:"):
+            from engine.rag.ingest import delete_document
+            from engine.rag.uploads import source_file
 
-        try:
-            delete_document(theme, chosen, indexes)
-        except (IndexProblem, IndexBusy) as exc:
-            finish([("error", str(exc))])
-        path = source_file(THEMES_ROOT / theme, chosen)
-        if path is not None and path.is_file():
-            path.unlink()
-        finish([("success", t("deleted", lang, name=chosen))])
+            st.session_state.pop("confirm_delete_doc", None)
+            try:
+                delete_document(theme, chosen, indexes)
+            except (IndexProblem, IndexBusy) as exc:
+                finish([("error", str(exc))])
+            path = source_file(THEMES_ROOT / theme, chosen)
+            if path is not None and path.is_file():
+                path.unlink()
+            finish([("success", t("deleted", lang, name=chosen))])
+        if no.button(label("cancel", lang), key="delete_doc_cancel", icon=":material/close:"):
+            st.session_state.pop("confirm_delete_doc", None)
+            st.rerun()
 
     query = st.text_input(t("search_box", lang), key="browser_query", max_chars=500)
     if query.strip():

@@ -12,9 +12,16 @@ from collections.abc import Callable, Iterator
 import streamlit as st
 
 from components.app_context import engine_context
-from components.attachments import FILE_TYPES, attachments_dir, ingest_dropped, ragkwargs_for
+from components.attachments import (
+    FILE_TYPES,
+    attached_files,
+    attachments_dir,
+    ingest_dropped,
+    ragkwargs_for,
+    remove_attachments,
+)
 from components.chat_sidebar import chat_sidebar
-from components.conversations import shared_store
+from components.conversations import shared_store, take_action
 from components.i18n import t
 from components.persistence import ensure_stored, open_from_url, save
 from components.samples import sample_questions
@@ -33,8 +40,17 @@ lang = settings.language
 context = engine_context()
 user = current_user(lang)
 store = shared_store()
-action = chat_sidebar(store, user, st.session_state.conversation, settings)
+action = take_action()  # first the conversation the last click asked for, then everything drawn of it
 conversation = open_from_url(store, user, action, lang)
+chat_sidebar(
+    store,
+    user,
+    conversation,
+    settings,
+    action,
+    files_of=lambda cid: attached_files(context, cid),
+    on_deleted=lambda cid: remove_attachments(context, cid),
+)
 folder = attachments_dir(context, conversation)
 warmup = start_warmup(context, settings.theme)
 

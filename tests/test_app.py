@@ -209,3 +209,21 @@ def test_an_unsupported_figure_is_marked_noted_and_counted(app_env):
     at.run()
     assert any("1 chiffre" in w.value for w in at.warning)
     assert any("1 chiffre non sourcé" in c.value for c in at.caption)
+
+
+def test_a_last_answer_of_several_paragraphs_is_drawn_once_with_its_marks(app_env):
+    app_env.script.extend(
+        [
+            {
+                "text": "Thought: multiply.",
+                "tool_calls": [{"id": "c1", "name": "calculator", "arguments": '{"expression": "17*23"}'}],
+            },
+            {"text": "Answer: 17 * 23 = 391.\n\nThat is 391 in all."},
+        ]
+    )
+    at = new_app()
+    at.chat_input[0].set_value("What is 17*23?").run()
+    for _ in range(2):  # live, then replayed by a rerun
+        texts = [c.value for c in assistant_children(at) if type(c).__name__ == "Markdown"]
+        assert texts == ["17⁽¹⁾ * 23⁽¹⁾ = 391⁽¹⁾.\n\nThat is 391⁽¹⁾ in all."]
+        at.run()

@@ -25,6 +25,7 @@ MAX_TURN_BYTES = 8 * 1024 * 1024
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W_]+")
 _ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
@@ -59,6 +60,19 @@ def fold(text: str) -> str:
     """Lower case without accents, for searching titles ("resume" finds "Résumé")."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def searchable_text(turn: dict) -> str:
+    """What full-text search finds a turn by: the question, or the answer, folded (nothing for a replaced turn)."""
+    if turn.get("status") == "replaced":
+        return ""
+    text = turn.get("content") if turn.get("role") == "user" else turn.get("answer")
+    return fold(one_line(text)) if isinstance(text, str) else ""  # one line: no NUL, which PostgreSQL refuses
+
+
+def search_words(search: str, limit: int = 16) -> list[str]:
+    """The words of a search, folded, letters and digits only: nothing of a query syntax survives."""
+    return _WORD.findall(fold(one_line(search))[:MAX_SEARCH_CHARS])[:limit]
 
 
 def like_pattern(search: str) -> str:

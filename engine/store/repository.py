@@ -27,7 +27,7 @@ import engine.store.inputs as inputs
 from engine.store.database import make_engine, migrate
 from engine.store.errors import BadInput, NotFound, Unavailable
 from engine.store.models import ConversationRecord, ConversationSummary
-from engine.store.schema import conversations, turns, users
+from engine.store.schema import conversations, turn_search, turns, users
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -180,17 +180,44 @@ class ConversationStore:
 
     @_database_errors
     def list(self, user: str, search: str | None = None, limit: int = 100) -> list[ConversationSummary]:
-        """The user's conversations, most recently active first; ``search`` matches titles (no case, no accents)."""
+        """The user's conversations, most recently active first.
+
+        ``search`` matches titles (anywhere, no case, no accents) and the turns' text
+        (every word, as a word or the start of one: FTS5 or PostgreSQL full-text search).
+        Only the search's letters and digits reach the full-text query, so no text is
+        ever a syntax error there."""
         user = inputs.check_user(user)
         limit = max(1, min(int(limit), 1000))
         c = conversations.c
         query = sa.select(c.id, c.title, c.theme, c.created_at, c.updated_at).where(self._owned(user))
         if search and inputs.one_line(search):
-            query = query.where(c.title_search.like(inputs.like_pattern(search), escape="\\"))
+            found = c.title_search.like(inputs.like_pattern(search), escape="\\")
+            words = inputs.search_words(search)
+            if words:
+                found = sa.or_(found, c.id.in_(self._text_matches(words)))
+            query = query.where(found)
         query = query.order_by(c.updated_at.desc(), c.created_at.desc(), c.id.desc()).limit(limit)
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
         return [ConversationSummary(**self._summary(row)) for row in rows]
+
+    def _text_matches(self, words: list[str]) -> sa.Select:
+        """The conversations with a turn holding every word (each also as a prefix)."""
+        s = turn_search.c
+        if self.engine.dialect.name == "sqlite":
+            match = sa.text("turn_search MATCH :fts").bindparams(fts=" ".join(f'"{w}"*' for w in words))
+        else:
+            tsquery = sa.func.to_tsquery("simple", " & ".join(f"{w}:*" for w in words))
+            match = sa.func.to_tsvector("simple", s.body).op("@@")(tsquery)
+        return sa.select(s.conversation_id).where(match)
+
+    def _index_turn(self, conn: sa.Connection, conversation_id: str, data: dict[str, Any]) -> None:
+        """Keep the turn's searchable text in step with the turn, in the same transaction."""
+        s = turn_search.c
+        conn.execute(turn_search.delete().where(s.conversation_id == conversation_id, s.turn_id == data["id"]))
+        body = inputs.searchable_text(data)
+        if body:
+            conn.execute(turn_search.insert().values(conversation_id=conversation_id, turn_id=data["id"], body=body))
 
     @_database_errors
     def get(self, user: str, conversation_id: str) -> ConversationRecord | None:
@@ -247,6 +274,7 @@ class ConversationStore:
             if owned is None:
                 raise NotFound(conversation_id)
             conn.execute(turns.delete().where(turns.c.conversation_id == conversation_id))
+            conn.execute(turn_search.delete().where(turn_search.c.conversation_id == conversation_id))
             conn.execute(conversations.delete().where(conversations.c.id == conversation_id))
         with self._lock:
             self._live = {key for key in self._live if key[0] != conversation_id}
@@ -298,6 +326,7 @@ class ConversationStore:
         with self._writer(), self.engine.begin() as conn:
             if conn.execute(stmt).first() is None:  # no row: not this user's conversation
                 raise NotFound(conversation_id)
+            self._index_turn(conn, conversation_id, data)
             values: dict[str, Any] = {"updated_at": now}
             if title:
                 values["title"] = sa.case((c.title == "", title), else_=c.title)

@@ -47,3 +47,13 @@ turns = sa.Table(
     sa.Column("updated_at", sa.DateTime, nullable=False),
     sa.Column("data", sa.JSON, nullable=False),
 )
+
+# Full-text search over the turns' text (revision 0003): an FTS5 table in SQLite, a
+# table with a GIN tsvector index in PostgreSQL; the same three columns in both.
+turn_search = sa.Table(
+    "turn_search",
+    metadata,
+    sa.Column("conversation_id", sa.String(64), primary_key=True),
+    sa.Column("turn_id", sa.String(64), primary_key=True),
+    sa.Column("body", sa.Text, nullable=False),
+)

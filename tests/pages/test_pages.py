@@ -64,6 +64,12 @@ def test_index_browser_ingests_an_uploaded_file_and_searches_it(app_env, tmp_pat
     at.text_input(key="browser_query").set_value("delivery time to Norway").run()
     assert "source: shipping.md · Operations > Shipping · score" in at.code[-1].value
     at.button(key="delete_doc").click().run()
+    assert "Delete shipping.md from theme ops?" in at.warning[0].value  # asked first: nothing deleted yet
+    assert (tmp_path / "themes" / "ops" / "shipping.md").exists()
+    at.button(key="delete_doc_cancel").click().run()
+    assert not at.warning and (tmp_path / "themes" / "ops" / "shipping.md").exists()
+    at.button(key="delete_doc").click().run()
+    at.button(key="delete_doc_yes").click().run()
     assert not (tmp_path / "themes" / "ops" / "shipping.md").exists()
 
 
@@ -178,6 +184,7 @@ def test_index_browser_on_pgvector_lists_searches_deletes_and_removes(app_env, p
     assert "source: routes.md · Routes > Norway · score" in at.code[-1].value
     at.selectbox(key="browser_doc").set_value("routes.md").run()
     at.button(key="delete_doc").click().run()
+    at.button(key="delete_doc_yes").click().run()
     assert not at.exception
     assert any("routes.md" in s.value for s in at.success)
     assert at.dataframe[0].value["name"].tolist() == ["fees.md"]

@@ -46,7 +46,7 @@ def fill_at_revision_1(url: str) -> None:
 def test_upgrade_from_revision_1_keeps_the_data(db_url):
     fill_at_revision_1(db_url)
     store = ConversationStore(db_url)  # upgrades to head at start
-    assert current_revision(store.engine) == head_revision() == "0002"
+    assert current_revision(store.engine) == head_revision() == "0003"
     record = store.get("alice", "c1")
     assert (record.title, record.theme, record.settings) == ("Résumé des VENTES", "handbook", {"language": "fr"})
     assert record.turns == [
@@ -55,6 +55,10 @@ def test_upgrade_from_revision_1_keeps_the_data(db_url):
     ]
     # the new column was filled for the old rows: accent-free search finds the old conversation
     assert [c.id for c in store.list("alice", "resume des ventes")] == ["c1"]
+    # the old turns' text was indexed for full-text search, folded
+    with store.engine.connect() as conn:
+        bodies = conn.execute(sa.text("SELECT turn_id, body FROM turn_search WHERE conversation_id = 'c1'")).all()
+    assert sorted(map(tuple, bodies)) == [("a1", "1.2 m€"), ("u1", "resume des ventes ?")]
     indexes = {ix["name"] for ix in sa.inspect(store.engine).get_indexes("conversations")}
     assert "ix_conversations_user_updated" in indexes
     # and the upgraded database takes new turns after the old ones
