@@ -27,7 +27,7 @@ from engine.react.evidence_answer import words as evidence_words
 from engine.react.execute import call_key, execute
 from engine.react.exhibits import chart_payload
 from engine.react.finalize import FinalAnswer
-from engine.react.first_step import engine_step
+from engine.react.first_step import engine_step, resumed_step
 from engine.react.guards import notes_after
 from engine.react.history import clean_history, compress_history
 from engine.react.hooks import Hooks
@@ -176,8 +176,13 @@ class ReActEngine:
         registry = self.tools.subset(state.tool_names)
         try:
             if resume is not None:
+                asked_by_engine = bool(state.steps) and state.steps[-1].number == 0
                 yield self._apply_user_reply(state, writer, *resume)
                 self._evidence = EvidenceIndex(evidence_of(state.steps))  # the reply is evidence too
+                if asked_by_engine and (step := self._resumed_step(state, registry, resume[1])) is not None:
+                    yield writer.block(ReActType.THOUGHT, step.thought) + writer.calls(step.calls)
+                    async for token in self._execute(state, registry, writer, step):
+                        yield token
             elif (step := self._first_step(state, registry)) is not None:
                 yield writer.block(ReActType.THOUGHT, step.thought) + writer.calls(step.calls)
                 async for token in self._execute(state, registry, writer, step):
@@ -297,7 +302,14 @@ class ReActEngine:
         """A small model starts with the engine's own computation, table query or document search."""
         if not self.llm.abilities.small:
             return None
-        return engine_step(state.prompt, registry, self.context.embed)
+        return engine_step(state.prompt, registry, self.context.embed, self.config.language)
+
+    def _resumed_step(self, state: RunState, registry: ToolRegistry, reply: str) -> Step | None:
+        """The engine asked the analyst in its own first step: it now makes that step on
+        the question the reply completes."""
+        if not self.llm.abilities.small:
+            return None
+        return resumed_step(state.prompt, reply, registry, self.context.embed, self.config.language)
 
     def _repeats(self, state: RunState, step: Step) -> bool:
         """A small model calling again, with the same input, what it already has, while
