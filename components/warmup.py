@@ -59,13 +59,32 @@ def start_warmup(context: EngineContext, theme: str | None) -> Warmup:
     return _start(context, theme)
 
 
-def show_status(warmup: Warmup, lang: str) -> None:
-    """A one-line status while models load (nothing once they are ready)."""
+REFRESH_S = 1.0  # how often the status redraws itself while loading; nothing runs once warm
+
+
+def status_line(warmup: Warmup, lang: str) -> str | None:
+    """The one-line status while models load; None once they are ready."""
     if warmup.done.is_set():
-        return
+        return None
     ready = [t(f"warm_{name}", lang) for name, state in warmup.steps.items() if state == "ready"]
     waiting = [t(f"warm_{name}", lang) for name, state in warmup.steps.items() if state == "loading"]
     line = t("warm_loading", lang, items=", ".join(waiting) or "…")
     if ready:
         line += " " + t("warm_ready", lang, items=", ".join(ready))
+    return line
+
+
+@st.fragment(run_every=REFRESH_S)
+def _live_status(warmup: Warmup, lang: str) -> None:
+    line = status_line(warmup, lang)
+    if line is None:  # warm: the whole page reruns once, draws the samples, and no longer draws this fragment
+        st.rerun()
     st.caption(f":material/downloading: {line}")
+
+
+def show_status(warmup: Warmup, lang: str) -> None:
+    """The status while models load, redrawn by itself every ``REFRESH_S`` until warm-up
+    is done; nothing once it is (an idle page then runs nothing)."""
+    if warmup.done.is_set():
+        return
+    _live_status(warmup, lang)

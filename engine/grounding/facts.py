@@ -54,6 +54,10 @@ _CHANGE_COLUMN = re.compile(r"%|\b(?:change|variation|growth)\b", re.IGNORECASE)
 _DEFINED_TERM = re.compile(r"[“\"«(][^”\"»()]{0,80}[”\"»)]")  # ("Qualified Plan"): a defined term, not a person
 _AREA_UNIT = re.compile(r"\s?(?:m²|m2\b|sq\.? ?(?:ft|m)\b|square (?:metres|meters|feet)\b|hectares?\b|ha\b|km²)")
 _RESPECTIVELY = re.compile(r"\brespectively\b|\brespectivement\b", re.IGNORECASE)
+_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-ZÀ-Ý][a-zà-ÿ'’-]{2,}\b")  # a capitalised word, not a sentence's first
+_CATCH_ALL = re.compile(r"\b(?:elsewhere|otherwise|everywhere else|other (?:cities|places|countries|locations)|"
+    r"ailleurs|sinon|autres villes)\b", re.IGNORECASE)  # fmt: skip
+_ASKS_RATE = re.compile(r"(?i)\b(?:per|par|each|chaque|rate|taux)\b|/")
 
 
 class Candidate(BaseModel):
@@ -235,8 +239,13 @@ def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
     wanted = _answering(kind, figures, text) if not (kind is None and _TEXTUAL.search(question)) else []
     if not wanted:
         return Fact(candidates=[], statement=" ".join(text.split()))
+    if kind == "count":  # "how many nights": "120 euros per night" is a rate, not a count of nights
+        wanted = [f for f in wanted if not _rate_of(text, f, question)]
+        if not wanted:
+            return Fact(candidates=[], statement=" ".join(text.split()))
     periods = _respectively(text, wanted)
     clauses = {id(f): periods.get(id(f)) or _clause(text, f) for f in wanted}
+    wanted = _pin_place(question, wanted, clauses)
     wanted = _pin_sentence(question, wanted, clauses)
     shown = [_with_unit_words(text, f) for f in wanted]
     if len(wanted) == 1:  # the question says what it is: no label needed
@@ -246,6 +255,38 @@ def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
         for f, s in zip(wanted, shown, strict=True)
     ]
     return Fact(candidates=candidates[:MAX_CANDIDATES])
+
+
+def _rate_of(text: str, found: Found, question: str) -> bool:
+    """Whether ``found`` is a rate ("120 euros per night") while the question counts and asks no rate."""
+    if _ASKS_RATE.search(question):
+        return False
+    shown = _with_unit_words(text, found)
+    return bool(_PER.match(text, found.end) or _PER.match(text, found.start + len(shown.rstrip())))
+
+
+def _names(text: str) -> set[str]:
+    return {fold(m) for m in _PROPER.findall(text)}
+
+
+def _pin_place(question: str, wanted: list[Found], clauses: dict[int, str]) -> list[Found]:
+    """A place the question names that no clause names: the clauses about other places do
+    not apply to it, and a catch-all clause ("… elsewhere") does. Lyon is not "Paris and London"."""
+    if len(wanted) < 2:
+        return wanted
+    asked = _names(question)
+    own = {id(f): _names(clauses[id(f)]) - _words_folded(question) for f in wanted}
+    if not asked or any(asked & _names(clauses[id(f)]) for f in wanted):
+        return wanted
+    catch_all = [f for f in wanted if _CATCH_ALL.search(clauses[id(f)])]
+    if catch_all:
+        return catch_all
+    unnamed = [f for f in wanted if not own[id(f)]]
+    return unnamed if unnamed and len(unnamed) < len(wanted) else wanted
+
+
+def _words_folded(text: str) -> set[str]:
+    return {fold(w) for w in _WORD.findall(text)}
 
 
 def _respectively(text: str, wanted: list[Found]) -> dict[int, str]:

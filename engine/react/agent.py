@@ -22,10 +22,12 @@ from engine.errors import ForceFinalizeException, RetryException
 from engine.grounding.evidence_index import EvidenceIndex
 from engine.llm.base import LLM, LLMError, iterate_async
 from engine.react.ask import Suspended, question_of, reply_observation, suspend
-from engine.react.execute import execute
+from engine.react.evidence_answer import evidence_review
+from engine.react.evidence_answer import words as evidence_words
+from engine.react.execute import call_key, execute
 from engine.react.exhibits import chart_payload
 from engine.react.finalize import FinalAnswer
-from engine.react.first_step import engine_step
+from engine.react.first_step import engine_step, resumed_step
 from engine.react.guards import notes_after
 from engine.react.history import clean_history, compress_history
 from engine.react.hooks import Hooks
@@ -33,7 +35,7 @@ from engine.react.opening import opening_messages
 from engine.react.protocols import WireProtocol, select
 from engine.react.query import query
 from engine.react.run_state import EngineResult, RunState, SuspendedRun
-from engine.react.step import Step
+from engine.react.step import Note, Step
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
 from engine.react.verify import evidence_of, replacement_text, review
@@ -174,8 +176,13 @@ class ReActEngine:
         registry = self.tools.subset(state.tool_names)
         try:
             if resume is not None:
+                asked_by_engine = bool(state.steps) and state.steps[-1].number == 0
                 yield self._apply_user_reply(state, writer, *resume)
                 self._evidence = EvidenceIndex(evidence_of(state.steps))  # the reply is evidence too
+                if asked_by_engine and (step := self._resumed_step(state, registry, resume[1])) is not None:
+                    yield writer.block(ReActType.THOUGHT, step.thought) + writer.calls(step.calls)
+                    async for token in self._execute(state, registry, writer, step):
+                        yield token
             elif (step := self._first_step(state, registry)) is not None:
                 yield writer.block(ReActType.THOUGHT, step.thought) + writer.calls(step.calls)
                 async for token in self._execute(state, registry, writer, step):
@@ -242,6 +249,10 @@ class ReActEngine:
                 if chart is not None:
                     yield writer.block(ReActType.CHART, chart)
                 raise Answered
+            if self._repeats(state, step):
+                state.steps.append(step)
+                yield self._evidence_answer(state, writer)
+                raise Answered
             async for token in self._execute(state, registry, writer, step):
                 yield token
             state.format_retries = 0
@@ -291,7 +302,35 @@ class ReActEngine:
         """A small model starts with the engine's own computation, table query or document search."""
         if not self.llm.abilities.small:
             return None
-        return engine_step(state.prompt, registry, self.context.embed)
+        return engine_step(state.prompt, registry, self.context.embed, self.config.language)
+
+    def _resumed_step(self, state: RunState, registry: ToolRegistry, reply: str) -> Step | None:
+        """The engine asked the analyst in its own first step: it now makes that step on
+        the question the reply completes."""
+        if not self.llm.abilities.small:
+            return None
+        return resumed_step(state.prompt, reply, registry, self.context.embed, self.config.language)
+
+    def _repeats(self, state: RunState, step: Step) -> bool:
+        """A small model calling again, with the same input, what it already has, while
+        evidence is in hand: it is going round in circles, and the engine answers."""
+        if not self.llm.abilities.small or not step.calls or not self._evidence.evidence:
+            return False
+        return all(call_key(c.name, c.args) in state.call_counts for c in step.calls)
+
+    def _evidence_answer(self, state: RunState, writer: StreamWriter) -> str:
+        """The answer from the evidence, each part of the question addressed, with its cautions."""
+        note = writer.note(Note(kind="thought", text=evidence_words(self.config.language)["repeated"]))
+        checked = evidence_review(
+            state.prompt, state.steps, language=self.config.language, embed=self.context.embed,
+            detail=self.config.detail, index=self._evidence,
+        )  # fmt: skip
+        self.result.answer, self.result.grounding = checked.answer, checked.report
+        self.result.cautions = checked.cautions
+        first, _, rest = checked.answer.partition("\n")
+        out = note + writer.block(ReActType.ANSWER, first, end=False)
+        out += writer.untrusted("\n" + rest) if rest else ""
+        return out + (writer.block(ReActType.WARNING, checked.unsure) if checked.unsure else "")
 
     def _grounded(self, answer: str, state: RunState, writer: StreamWriter) -> str:
         """Check the answer against the evidence; a small model's failing answer becomes a

@@ -13,8 +13,10 @@ from typing import Any
 
 from engine.errors import RetryException
 from engine.react.step import Step, ToolCall
+from engine.tools.ask_user import ASK_USER
 from engine.tools.base import ToolRegistry
 from engine.tools.calculator import evaluate
+from engine.tools.tables.clarify import Clarification, clarification, revised
 from engine.tools.tables.compute_tool import ComputeTable
 from engine.tools.tables.question_plan import plan
 
@@ -97,9 +99,40 @@ def table_call(question: str, registry: ToolRegistry, encode: Encode | None) -> 
     return ToolCall(id="call_engine_table", name=tool.name, args=planned.args), planned.ignores_period
 
 
-def engine_step(question: str, registry: ToolRegistry, encode: Encode | None = None) -> Step | None:
-    """The calculator on the question's arithmetic; else the table query it asks for and
-    a search of the documents; else nothing."""
+def table_clarification(
+    question: str, registry: ToolRegistry, encode: Encode | None, language: str = "en"
+) -> Clarification | None:
+    """What the engine must ask before it can plan the question's table computation."""
+    tool = next((t for t in registry if isinstance(t, ComputeTable)), None)
+    if tool is None or ASK_USER not in registry.names():
+        return None
+    return clarification(question, tool.catalog, encode, language)
+
+
+def _asking_step(asked: Clarification) -> Step:
+    thought = "The tables cannot answer this as asked, so I ask first."
+    call = ToolCall(id="call_engine_ask", name=ASK_USER, args={"question": asked.question, "choices": asked.choices})
+    text = f"Thought: {thought}\nAction: {ASK_USER}\nAction Input: {json.dumps(call.args, ensure_ascii=False)}"
+    return Step(number=0, thought=thought, model_text=text, calls=[call])
+
+
+def resumed_step(
+    question: str, reply: str, registry: ToolRegistry, encode: Encode | None = None, language: str = "en"
+) -> Step | None:
+    """After the analyst answered the engine's question: the first step on the question
+    the reply completes (it asks nothing again)."""
+    asked = table_clarification(question, registry, encode, language)
+    if asked is None:
+        return None
+    return engine_step(revised(question, asked, reply), registry, encode, language, ask=False)
+
+
+def engine_step(
+    question: str, registry: ToolRegistry, encode: Encode | None = None, language: str = "en", *, ask: bool = True
+) -> Step | None:
+    """The calculator on the question's arithmetic; else, when the tables cannot answer
+    it as asked, a question to the analyst; else the table query it asks for and a search
+    of the documents; else nothing."""
     tools = set(registry.names())
     expression = computation_in(question) if "calculator" in tools else None
     if expression is not None:
@@ -107,6 +140,9 @@ def engine_step(question: str, registry: ToolRegistry, encode: Encode | None = N
         unsure = False
         thought = "This is a computation, so I compute it first."
     elif reads_as_document_question(question):
+        asked = table_clarification(question, registry, encode, language) if ask else None
+        if asked is not None:
+            return _asking_step(asked)
         planned = table_call(question, registry, encode)
         calls = [planned[0]] if planned is not None else []
         unsure = planned is not None and planned[1]

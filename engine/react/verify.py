@@ -157,10 +157,13 @@ def _why_replace(
 
 def _engine_computation(steps: list[Step]) -> Observation | None:
     """The computation the engine made itself before the model's first step, if it made one."""
-    first = steps[0] if steps and steps[0].number == 0 else None
-    if first is None or not first.observations or not first.observations[0].computed:
-        return None
-    return first.observations[0]
+    first = _engine_step(steps)
+    return first.observations[0] if first is not None else None
+
+
+def _engine_step(steps: list[Step]) -> Step | None:
+    """The engine's own last step with a computation first (after the analyst's reply, the step it made then)."""
+    return next((s for s in reversed(steps) if s.number == 0 and s.observations and s.observations[0].computed), None)
 
 
 def _engine_result(obs: Observation | None) -> str | None:
@@ -196,7 +199,7 @@ def review(
     stated = computation.statement if computation is not None else None  # the engine computed what is asked
     if stated:
         quote = computed_quote(stated, computation.n, computation.tool, language)
-        quotes = [quote.model_copy(update={"confident": not steps[0].unsure})]
+        quotes = [quote.model_copy(update={"confident": not _engine_step(steps).unsure})]
     else:
         quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
     if reason is None and quotes and not _agrees(answer, report, quotes[0]):

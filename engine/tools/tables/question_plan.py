@@ -19,7 +19,7 @@ reported (``ignores_period``), so the answer says it is not verified.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -218,15 +218,29 @@ def _group_column(dimension: str | None, info: TableInfo, sem: Semantic) -> Colu
     return candidates[best] if best is not None and scores[best] >= ROW_MIN_SIMILARITY else None
 
 
-def _names_more(question: str, info: TableInfo, filters: list[dict[str, Any]]) -> bool:
-    """Whether the question names something (a capitalised word inside it) that is neither a
+def unknown_names(question: str, info: TableInfo, filters: list[dict[str, Any]] = ()) -> list[str]:
+    """The names the question gives (capitalised words inside it) that are neither a
     filter value, a column, a month nor a quarter of this table."""
     known = {w for f in filters if "value" in f for w in words(f["value"])}
     known |= {w for c in info.columns for w in words(label_text(c.name))} | words(info.source)
+    out = []
     for token in re.findall(r"(?<=\s)[A-ZÀ-Ý][\w'-]{2,}", question):
         if fold(token) not in MONTHS and not words(token) <= known and not QUARTER_VALUE.search(token):
-            return True
-    return False
+            out.append(token)
+    return out
+
+
+def _names_more(question: str, info: TableInfo, filters: list[dict[str, Any]]) -> bool:
+    return bool(unknown_names(question, info, filters))
+
+
+def records_measure(question: str, info: TableInfo, sem: Semantic) -> ColumnInfo | None:
+    """The value column of a table of records that the question asks about, if it names one."""
+    values = [v for c in info.columns for v in c.examples]
+    reading = read_question(question)
+    return _measure(
+        question, _without(reading.subject_text, values), [c for c in info.columns if c.kind == "number"], sem
+    )
 
 
 def _plan_records(question: str, reading: Reading, info: TableInfo, sem: Semantic) -> TablePlan | None:
@@ -283,20 +297,44 @@ def _plan_records(question: str, reading: Reading, info: TableInfo, sem: Semanti
     return TablePlan(table=info.name, args=args, ignores_period=unmet)
 
 
-def plan(question: str, catalog: TableCatalog, encode: Encode | None = None) -> TablePlan | None:
-    """The one table computation that answers ``question``, or None when no table fits."""
+def named_tables(question: str, catalog: TableCatalog) -> list[TableInfo]:
+    """The tables the question names, by their name or their file's name."""
+    asked = words(question)
+    named = []
+    for info in catalog.tables.values():
+        own = words(label_text(info.name)) | words(label_text(info.source.rsplit(".", 1)[0]))
+        if own and own <= asked:
+            named.append(info)
+    return named
+
+
+def _each_plan(question: str, catalog: TableCatalog, encode: Encode | None) -> Iterator[TablePlan]:
+    """Every table's plan for ``question``, in catalog order (the tables the question names first)."""
     reading = read_question(question)
     if reading.operation is None:
-        return None
+        return
     sem = Semantic(catalog, encode)
-    partial: TablePlan | None = None  # the first plan that leaves out a period the question names
-    for info in catalog.tables.values():
+    named = named_tables(question, catalog)
+    for info in [*named, *(t for t in catalog.tables.values() if t not in named)]:
         label = label_column(info, catalog)
         if label is not None:
             planned = _plan_labelled(question, reading, info, label, catalog, sem)
         else:
             planned = _plan_records(question, reading, info, sem)
-        if planned is not None and not planned.ignores_period:
+        if planned is not None:
+            yield planned
+
+
+def plans(question: str, catalog: TableCatalog, encode: Encode | None = None) -> list[TablePlan]:
+    return list(_each_plan(question, catalog, encode))
+
+
+def plan(question: str, catalog: TableCatalog, encode: Encode | None = None) -> TablePlan | None:
+    """The one table computation that answers ``question``, or None when no table fits:
+    the first that fits every period it names, else the first that fits the rest."""
+    partial: TablePlan | None = None
+    for planned in _each_plan(question, catalog, encode):
+        if not planned.ignores_period:
             return planned
         partial = partial or planned
     return partial

@@ -39,7 +39,7 @@ def test_a_figure_the_evidence_contradicts_is_flagged_and_kept_for_a_large_model
 
 
 def test_a_small_model_wrong_figure_is_replaced_by_the_computed_result():
-    engine = make_engine([call("calculator", {"expression": "17 * 23"}), "Thought: done\nAnswer: 17 * 23 = 291."])
+    engine = make_engine(["Thought: done\nAnswer: 17 * 23 = 291."])  # the engine computed it first
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "What is 17 * 23?")
     assert engine.result.answer == "391 = 17 * 23 (computed with calculator)"  # the result first, then its derivation

@@ -1,0 +1,86 @@
+"""The answer the engine writes from the evidence itself, when a small model repeats a
+call it already made instead of answering: each part of the question answered from its
+best passage, or the part not found said plainly."""
+
+from __future__ import annotations
+
+from engine.grounding import check_answer
+from engine.grounding.evidence_index import EvidenceIndex
+from engine.grounding.facts import stated_fact
+from engine.grounding.figures import extract_figures
+from engine.grounding.question_parts import question_parts
+from engine.grounding.quotes import asks_for_figure, best_quotes
+from engine.react.fact_answer import fact_answer
+from engine.react.run_state import Caution
+from engine.react.step import Step
+from engine.react.verify import _REASONS, QUOTES_BY_DETAIL, Embed, Review, _cautions, evidence_of, review
+
+WORDS = {
+    "en": {
+        "repeated": "I already have this result; I answer from the evidence found.",
+        "part_not_found": "Not found in the sources searched.",
+        "part_caution": "Not found: the sources searched do not answer “{part}”.",
+    },
+    "fr": {
+        "repeated": "J'ai déjà ce résultat ; je réponds à partir des éléments trouvés.",
+        "part_not_found": "Introuvable dans les sources consultées.",
+        "part_caution": "Introuvable : les sources consultées ne répondent pas à « {part} ».",
+    },
+}
+
+
+def words(language: str) -> dict[str, str]:
+    return WORDS.get(language, WORDS["en"])
+
+
+def evidence_review(
+    question: str,
+    steps: list[Step],
+    *,
+    language: str,
+    embed: Embed | None,
+    detail: str = "normal",
+    index: EvidenceIndex | None = None,
+) -> Review:
+    """The evidence answer for ``question``, checked like any answer (no Draft: the
+    model wrote none)."""
+    parts = question_parts(question)
+    if len(parts) == 1:
+        single = review("", question, steps, small=True, language=language, embed=embed, detail=detail, index=index)
+        if single.answer.strip():
+            kept = [c for c in single.cautions if c.kind != "replaced"]
+            return single.model_copy(update={"draft_reason": None, "cautions": kept})
+    return _by_part(question, parts, steps, language=language, embed=embed, detail=detail, index=index)
+
+
+def _by_part(question, parts, steps, *, language, embed, detail, index) -> Review:
+    evidence = index.evidence if index is not None else evidence_of(steps)
+    said = words(language)
+    lines: list[str] = []
+    ignore: list[str] = []
+    extra: list[Caution] = []
+    quoted = False
+    for part in parts:
+        ignore += [f.text for f in extract_figures(part.text)]
+        quotes = best_quotes(part.asked, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
+        fact = stated_fact(part.asked, quotes[0]) if quotes else None
+        if fact is None or (asks_for_figure(part.asked) and not fact.candidates):
+            lines.append(f"{part.text} {said['part_not_found']}" if len(parts) > 1 else said["part_not_found"])
+            extra.append(Caution(kind="not_found", text=said["part_caution"].format(part=part.text)))
+            continue
+        quoted = True
+        stated = fact_answer(part.asked, quotes, language, detail)
+        lines.append(f"{part.text} {stated.text}" if len(parts) > 1 else stated.text)
+        ignore += stated.ignore
+        reasons = _REASONS.get(language, _REASONS["en"])
+        if stated.fact.several:
+            extra.append(Caution(kind="several", text=reasons["several"]))
+        elif not quotes[0].confident:
+            extra.append(Caution(kind="unsure", text=reasons["unsure"]))
+    text = "\n\n".join(lines)
+    report = check_answer(text, question, evidence, ignore=ignore, language=language)
+    report = report.model_copy(update={"grounding": "quoted" if quoted else "not_found"})
+    checked = Review(report=report, answer=text)
+    cautions = [c for c in _cautions(checked, _REASONS.get(language, _REASONS["en"])) if c.kind != "not_found"]
+    unsure = " ".join(c.text for c in extra if c.kind in ("several", "unsure")) or None
+    return checked.model_copy(update={"cautions": cautions + extra, "unsure": unsure})
