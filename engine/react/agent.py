@@ -30,6 +30,7 @@ from engine.react.guards import notes_after
 from engine.react.history import clean_history, compress_history
 from engine.react.hooks import Hooks
 from engine.react.opening import opening_messages
+from engine.react.prompts import message
 from engine.react.protocols import WireProtocol, select
 from engine.react.query import query
 from engine.react.run_state import EngineResult, RunState, SuspendedRun
@@ -235,9 +236,10 @@ class ReActEngine:
                 yield token
             if step.answer is not None:
                 state.steps.append(step)
-                yield self._grounded(step.answer, state, writer)
-                if step.answer_cut:
-                    yield writer.block(ReActType.WARNING, "The answer was cut at the length limit.")
+                replaced = self._grounded(step.answer, state, writer)
+                yield replaced
+                if step.answer_cut and not replaced:  # a replaced draft was cut, not the answer shown
+                    yield writer.block(ReActType.WARNING, message("answer_cut", self.config.language))
                 chart = chart_payload(state.steps)
                 if chart is not None:
                     yield writer.block(ReActType.CHART, chart)
@@ -291,7 +293,7 @@ class ReActEngine:
         """A small model starts with the engine's own computation, table query or document search."""
         if not self.llm.abilities.small:
             return None
-        return engine_step(state.prompt, registry, self.context.embed)
+        return engine_step(state.prompt, registry, self.context.embed, self.config.language)
 
     def _grounded(self, answer: str, state: RunState, writer: StreamWriter) -> str:
         """Check the answer against the evidence; a small model's failing answer becomes a

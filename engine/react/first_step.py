@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.errors import RetryException
+from engine.react.prompts import message
 from engine.react.step import Step, ToolCall
 from engine.tools.base import ToolRegistry
 from engine.tools.calculator import evaluate
@@ -97,7 +98,9 @@ def table_call(question: str, registry: ToolRegistry, encode: Encode | None) -> 
     return ToolCall(id="call_engine_table", name=tool.name, args=planned.args), planned.ignores_period
 
 
-def engine_step(question: str, registry: ToolRegistry, encode: Encode | None = None) -> Step | None:
+def engine_step(
+    question: str, registry: ToolRegistry, encode: Encode | None = None, language: str = "en"
+) -> Step | None:
     """The calculator on the question's arithmetic; else the table query it asks for and
     a search of the documents; else nothing."""
     tools = set(registry.names())
@@ -105,7 +108,7 @@ def engine_step(question: str, registry: ToolRegistry, encode: Encode | None = N
     if expression is not None:
         calls = [ToolCall(id="call_engine0", name="calculator", args={"expression": expression})]
         unsure = False
-        thought = "This is a computation, so I compute it first."
+        thought = message("first_compute", language)
     elif reads_as_document_question(question):
         planned = table_call(question, registry, encode)
         calls = [planned[0]] if planned is not None else []
@@ -114,11 +117,7 @@ def engine_step(question: str, registry: ToolRegistry, encode: Encode | None = N
             calls.append(ToolCall(id="call_engine0", name="search_docs", args={"query": question[:500]}))
         if not calls:
             return None
-        thought = (
-            "This is about the analyst's tables and documents, so I look them up first."
-            if planned is not None
-            else "This is about the analyst's documents, so I search them first."
-        )
+        thought = message("first_tables_docs" if planned is not None else "first_docs", language)
     else:
         return None
     text = f"Thought: {thought}" + "".join(
