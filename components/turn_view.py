@@ -26,7 +26,7 @@ def tracer_for(turn: Turn, settings: Settings) -> StreamlitChatTracer:
         lang=lang,
         show_trace=settings.show_thoughts,
         key=turn.id,
-        annotate=annotator(turn.answer, turn.grounding, lang),
+        annotate=annotator(turn.answer, turn.grounding, lang, turn.id),
     )
 
 
@@ -116,7 +116,7 @@ def render_turn(turn: Turn, conversation: Conversation, settings: Settings, *, l
     cautions = stored_cautions(turn)
     if cautions is not None and settings.show_thoughts:  # the trace shows some as Warning blocks already
         cautions = beside_trace(turn, cautions)
-    draw(grounding_widgets(turn.grounding, lang, cautions))
+    draw(grounding_widgets(turn.grounding, lang, cautions, turn.id))
     render_question(turn, conversation, lang)
     render_footer(turn, lang)
     if turn.status in ("answered", "error", "stopped", "interrupted"):
