@@ -238,7 +238,7 @@ class ReActEngine:
                 state.steps.append(step)
                 replaced = self._grounded(step.answer, state, writer)
                 yield replaced
-                if step.answer_cut and not replaced:  # a replaced draft was cut, not the answer shown
+                if step.answer_cut and self.result.answer.startswith(step.answer):  # not a replaced draft
                     yield writer.block(ReActType.WARNING, message("answer_cut", self.config.language))
                 chart = chart_payload(state.steps)
                 if chart is not None:
