@@ -33,6 +33,7 @@ def opening_messages(
         context=f"The analyst's knowledge theme is '{theme}'." if theme else "",
         style=style_instructions(config.language, config.detail),
         citation_rule=citation_rule(),
+        ready=message("ready", config.language),
     )
     system = protocol.system_prompt(context, registry)
     if earlier:
