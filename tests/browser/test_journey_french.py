@@ -30,11 +30,12 @@ def english_left(text: str) -> list[str]:
 
 
 def visible_text(page) -> str:
-    """The app's own text: the main area and the sidebar, without code blocks (tool output)."""
+    """The app's own text: the main area and the sidebar, without code blocks (tool output),
+    schemas and the tools' own descriptions (written for the model, as the AppTests skip them)."""
     return page.evaluate(
         """() => [...document.querySelectorAll("[data-testid='stMain'], [data-testid='stSidebar']")]
         .map(root => { const c = root.cloneNode(true);
-            c.querySelectorAll("pre, code, [data-testid='stCode']").forEach(n => n.remove());
+            c.querySelectorAll("pre, code, [data-testid='stCode'], [data-testid='stText'], [data-testid='stJson']").forEach(n => n.remove());
             return c.innerText; }).join("\\n")"""
     )
 
@@ -49,6 +50,17 @@ def choose(page, index, option):
     page.get_by_test_id("stSelectbox").nth(index).click()
     page.get_by_role("option", name=option).click()
     page.wait_for_timeout(800)
+
+
+def set_detail(page, label):
+    """Pick a detail level and wait for the rerun that stores it, before leaving the page."""
+    page.get_by_test_id("stMain").get_by_test_id("stRadio").first.get_by_text(label, exact=True).click()
+    page.wait_for_function(
+        f"[...document.querySelectorAll('input[type=radio]')].some(r => r.checked && "
+        f"(r.closest('label') || r.parentElement).innerText.includes({label!r}))",
+        timeout=30000,
+    )
+    page.wait_for_timeout(2500)  # the rerun that assigns the setting finishes
 
 
 def ask(page, question):
@@ -81,7 +93,7 @@ def test_the_journey_in_french(fake_server, page, tmp_path):
         choose(page, 0, "voyages")
         choose(page, 1, "Français")
         page.get_by_role("heading", name="Réglages").wait_for(timeout=30000)
-        page.get_by_text("Bref", exact=True).click()
+        set_detail(page, "Bref")
 
         go(page, "Index des documents")
         page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(themes / "voyages" / "guide.md"))
@@ -97,13 +109,16 @@ def test_the_journey_in_french(fake_server, page, tmp_path):
         for detail in ("brief", "detailed"):
             if detail == "detailed":
                 go(page, "Réglages")
-                page.get_by_text("Détaillé", exact=True).click()
-                page.wait_for_timeout(800)
+                set_detail(page, "Détaillé")
             go(page, "Discussion")
             page.get_by_role("button", name="Nouvelle conversation").first.click()
             ask(page, QUESTION)
             shot(page, f"chat-{detail}")
             answers[detail] = page.get_by_test_id("stChatMessage").last.inner_text()
+            asked = fake_server.requests[-1]["messages"][0]["content"]
+            assert {"brief": "one or two sentences", "detailed": "caveats"}[
+                detail
+            ] in asked  # the level reached the run
             left = english_left(visible_text(page))
             assert not left, f"English on the French chat page ({detail}): {left}"
         assert "180 euros" in answers["brief"] and "180 euros" in answers["detailed"]
