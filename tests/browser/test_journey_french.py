@@ -63,12 +63,22 @@ def set_detail(page, label):
     page.wait_for_timeout(2500)  # the rerun that assigns the setting finishes
 
 
-def ask(page, question):
+def ask(page, fake_server, question):
+    """Ask in a new, empty conversation; wait for this run's footer (not a previous turn's)."""
+    page.get_by_test_id("stChatMessage").first.wait_for(state="detached", timeout=30000)
+    before = len(fake_server.requests)
     box = page.get_by_test_id("stChatInputTextArea")
     box.wait_for(timeout=60000)
     box.fill(question)
     box.press("Enter")
-    page.get_by_text("jetons", exact=False).last.wait_for(timeout=240000)  # the footer: the turn has ended
+    page.wait_for_function("() => true")  # let the submission reach the server
+    for _ in range(1200):  # the run's model call (after warm-up and the engine's search)
+        if len(fake_server.requests) > before:
+            break
+        page.wait_for_timeout(200)
+    assert len(fake_server.requests) > before, "the question never reached the model"
+    reply = page.get_by_test_id("stChatMessage").last
+    reply.get_by_text("jetons", exact=False).wait_for(timeout=240000)  # the footer: the turn has ended
 
 
 def test_the_journey_in_french(fake_server, page, tmp_path):
@@ -112,7 +122,7 @@ def test_the_journey_in_french(fake_server, page, tmp_path):
                 set_detail(page, "Détaillé")
             go(page, "Discussion")
             page.get_by_role("button", name="Nouvelle conversation").first.click()
-            ask(page, QUESTION)
+            ask(page, fake_server, QUESTION)
             shot(page, f"chat-{detail}")
             answers[detail] = page.get_by_test_id("stChatMessage").last.inner_text()
             asked = fake_server.requests[-1]["messages"][0]["content"]
