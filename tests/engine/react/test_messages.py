@@ -7,7 +7,7 @@ from engine.react.first_step import engine_step
 from engine.react.prompts import PromptError, message
 from engine.tools.base import ToolRegistry
 from engine.tools.toolkits import general_toolkit
-from tests.helpers import make_engine, run
+from tests.helpers import call, make_engine, run
 
 
 def test_the_engine_computation_thought_is_in_the_run_language():
@@ -33,3 +33,19 @@ def test_the_worked_examples_say_ready_in_the_run_language():
     run(engine, "Bonjour ?")
     system = engine.llm.calls[0][0]["content"]
     assert "Thought: Je peux répondre maintenant." in system and "I can answer now" not in system
+
+
+def test_the_length_warning_is_about_the_answer_shown_and_in_the_run_language():
+    from engine.llm.scripted import Reply
+    from engine.react.parser import parse_blocks
+    from engine.react.types import ReActType
+
+    cut = Reply(text="Answer: Le plafond est de 180 euros par nuit, et", finish_reason="length")
+    kept = make_engine([cut], language="fr")
+    warnings = [b.content for b in parse_blocks(run(kept, "Plafond ?")) if b.type is ReActType.WARNING]
+    assert "La réponse a été coupée à la limite de longueur." in warnings  # the answer shown was cut
+    replaced = make_engine([call("calculator", {"expression": "17 * 23"}), cut], language="fr")
+    replaced.llm.abilities = replaced.llm.abilities.model_copy(update={"small": True})
+    stream = run(replaced, "Combien font 17 * 23 ?")
+    assert replaced.result.answer.startswith("391")  # the cut draft was replaced by the computed result
+    assert message("answer_cut", "fr") not in [b.content for b in parse_blocks(stream) if b.type is ReActType.WARNING]
