@@ -10,9 +10,9 @@ import streamlit as st
 from components.i18n import t
 from components.state import session
 
-st.set_page_config(page_title="ReAct analyst", page_icon=":material/query_stats:", layout="centered")
 _, settings = session()
 lang = settings.language
+st.set_page_config(page_title=t("app_title", lang), page_icon=":material/query_stats:", layout="centered")
 pages = [
     st.Page("pages/chat.py", title=t("page_chat", lang), icon=":material/forum:", default=True),
     st.Page("pages/1_Settings.py", title=t("settings", lang), icon=":material/settings:", url_path="settings"),

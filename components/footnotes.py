@@ -17,6 +17,8 @@ from engine.grounding.models import Figure, GroundingReport
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|:$~&])")
 _CODE_SPAN = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.S)
+_ANCHOR_UNSAFE = re.compile(r"[^A-Za-z0-9-]")
+_OPERATOR = re.compile(r"\s*[()]*\s*(?:[-+*/×÷=−x·]|\\\*)\s*[()]*\s*")  # between two figures of an expression
 FLAG = ":material/warning:"  # a Material icon: no emoji font needed
 
 _TEXT = {
@@ -63,12 +65,35 @@ def _flagged(figure_text: str, before: str) -> str:
     return f"{lead}:orange-background[{escape(figure_text)}] {FLAG}"
 
 
-def annotate(answer: str, report: GroundingReport, lang: str = "en") -> str:
-    """The answer as markdown, with ⁽n⁾ after each traced figure and a flag on each
-    figure no evidence holds. Figures inside code spans are left as they are."""
+def anchor_id(prefix: str, n: int) -> str:
+    """The page anchor of footnote ``n`` of a turn: letters, digits and dashes only."""
+    return f"fn-{_ANCHOR_UNSAFE.sub('-', prefix)}-{n}"
+
+
+def linked_mark(n: int, prefix: str | None) -> str:
+    """The mark, as a link to its footnote line when the turn has an anchor ``prefix``."""
+    return f"[{mark(n)}](#{anchor_id(prefix, n)})" if prefix is not None else mark(n)
+
+
+def _operands(answer: str, edits: list[tuple[Figure, int]]) -> set[int]:
+    """Positions in ``edits`` of figures that are operands of an expression whose last
+    figure carries the same footnote ("12.5 / 100 * 3480 = 435"): only the last one is marked."""
+    dropped: set[int] = set()
+    for i in range(len(edits) - 1):
+        (figure, n), (following, m) = edits[i], edits[i + 1]
+        if n == m and _OPERATOR.fullmatch(answer[figure.end : following.start]):
+            dropped.add(i)
+    return dropped
+
+
+def annotate(answer: str, report: GroundingReport, lang: str = "en", anchor: str | None = None) -> str:
+    """The answer as markdown, with ⁽n⁾ after each traced figure (a link to its footnote
+    line when ``anchor`` names the turn; one mark per expression, on its last figure) and
+    a flag on each figure no evidence holds. Figures inside code spans are left as they are."""
     code = _code_spans(answer)
     unsupported = set(report.unsupported)
     edits: list[tuple[Figure, str]] = []
+    cited: list[tuple[Figure, int]] = []  # (figure, footnote) in order, to drop operands' marks
     last_end = -1
     for figure in sorted(report.figures, key=lambda f: f.start):
         if figure.start < last_end or answer[figure.start : figure.end] != figure.text:
@@ -76,13 +101,19 @@ def annotate(answer: str, report: GroundingReport, lang: str = "en") -> str:
         if code and inside(code, figure.start):
             continue
         if figure.citation is not None:
-            edits.append((figure, figure.text + mark(figure.citation)))
+            cited.append((figure, figure.citation))
+            edits.append((figure, ""))  # filled below, once the expressions are known
         elif figure.text in unsupported:
             before = answer[figure.start - 1] if figure.start else ""
             edits.append((figure, _flagged(figure.text, before)))
         else:
             continue
         last_end = figure.end
+    operands = {id(cited[i][0]) for i in _operands(answer, cited)}
+    edits = [
+        (f, r if r else f.text if id(f) in operands else f.text + linked_mark(f.citation or 0, anchor))
+        for f, r in edits
+    ]
     out, cursor = [], 0
     for figure, replacement in edits:
         out.append(answer[cursor : figure.start])

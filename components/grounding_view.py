@@ -1,17 +1,20 @@
-"""How a turn shows its grounding: footnote marks and flags in the answer, one
-expander per footnote opening the quoted passage, and a warning per caution about the answer."""
+"""How a turn shows its grounding: footnote marks and flags in the answer, each mark a
+link to its footnote line below, which shows the quoted passage, and a warning per
+caution about the answer."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from components.footnotes import annotate, escape, invented_note, mark, unsupported_note
-from components.render import Widget, answer_markdown, safe_label
+from components.footnotes import anchor_id, annotate, escape, footnote_lines, invented_note, unsupported_note
+from components.render import Widget, answer_markdown
 from engine.grounding import GroundingReport
 from engine.react.run_state import Caution
 
 
-def annotator(answer: str, report: GroundingReport | None, lang: str) -> Callable[[str], str] | None:
+def annotator(
+    answer: str, report: GroundingReport | None, lang: str, anchor: str | None = None
+) -> Callable[[str], str] | None:
     """The function the tracer applies to the finished answer block (None: draw it as written)."""
     if report is None or not answer:
         return None
@@ -19,23 +22,26 @@ def annotator(answer: str, report: GroundingReport | None, lang: str) -> Callabl
     def apply(content: str) -> str:
         if content.strip() != answer.strip():
             return content
-        return answer_markdown(annotate(answer, report, lang))
+        return answer_markdown(annotate(answer, report, lang, anchor))
 
     return apply
 
 
-def grounding_widgets(report: GroundingReport | None, lang: str, cautions: list[Caution] | None = None) -> list[Widget]:
-    """One expander per footnote, then one warning per caution about the answer.
+def grounding_widgets(
+    report: GroundingReport | None, lang: str, cautions: list[Caution] | None = None, anchor: str | None = None
+) -> list[Widget]:
+    """One line per footnote (its anchor first, which the answer's mark links to), then one
+    warning per caution about the answer.
 
     What the report says (figures or sources not traced) is worded in the page's language
     from the report; the engine's other cautions as the run wrote them. ``cautions`` None:
     a turn stored before cautions, shown with the report's notes."""
     widgets = []
-    for citation in report.citations if report is not None else []:
-        where = safe_label(citation.source) + (f" · {safe_label(citation.location)}" if citation.location else "")
-        widgets.append(
-            Widget("expander", label=f"{mark(citation.n)} {where}", children=[Widget("code", text=citation.quote)])
-        )
+    if report is not None:
+        for citation, line in zip(report.citations, footnote_lines(report, lang), strict=True):
+            if anchor is not None:
+                widgets.append(Widget("anchor", key=anchor_id(anchor, citation.n)))
+            widgets.append(Widget("footnote", text=line))
     notes = {"unsupported": unsupported_note, "invented": invented_note}
     if cautions is None:
         texts = [note(report, lang) for note in notes.values()] if report is not None else []

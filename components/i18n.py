@@ -8,6 +8,11 @@ from pathlib import Path
 
 LOCALES = Path(__file__).parent / "locales"
 LANGUAGES = {"en": "English", "fr": "Français"}
+_GROUPING = {"en": (",", "."), "fr": ("\u202f", ",")}  # thousands separator, decimal mark
+
+
+class LocaleError(KeyError):
+    """A label names a variable the caller did not give."""
 
 
 @cache
@@ -19,10 +24,26 @@ def _table(lang: str) -> dict[str, str]:
 
 
 def t(key: str, lang: str = "en", **values: object) -> str:
+    """The label ``key`` in ``lang`` (English when it has none); a missing variable fails loudly."""
     text = _table(lang).get(key) or _table("en").get(key, key)
-    return text.format(**values) if values else text
+    try:
+        return text.format(**values)
+    except KeyError as exc:
+        raise LocaleError(f"label {key!r} needs the variable {exc.args[0]!r}") from None
+
+
+def has(key: str, lang: str = "en") -> bool:
+    """Whether ``key`` has a label (a toolkit or state the locale files may not name)."""
+    return key in _table(lang) or key in _table("en")
 
 
 def plural(word: str, n: int, lang: str = "en") -> str:
     """``n`` and the word in the right form: keys ``<word>_one`` and ``<word>_many`` ("{n} steps")."""
-    return t(f"{word}_{'one' if n == 1 else 'many'}", lang, n=n)
+    return t(f"{word}_{'one' if n == 1 else 'many'}", lang, n=number(n, lang))
+
+
+def number(value: float, lang: str = "en", digits: int = 0) -> str:
+    """``value`` written as ``lang`` writes it: 1,921.5 in English, 1 921,5 in French."""
+    thousands, decimal = _GROUPING.get(lang, _GROUPING["en"])
+    text = f"{value:,.{digits}f}"
+    return text.replace(",", "\0").replace(".", decimal).replace("\0", thousands)

@@ -21,12 +21,13 @@ from engine.react.types import ANSWER_TYPES, ReActBlock, ReActType
 
 OBSERVATION_PREVIEW_CHARS = 1500
 _LABEL_UNSAFE = re.compile(r"[\[\]\\`<>#|~:$]")
+_ANCHOR_UNSAFE = re.compile(r"[^A-Za-z0-9-]")
 _LONE_NUMBER = re.compile(r"^(\s*\d+)([.)])(\s*)$", re.MULTILINE)
 
 
 @dataclass
 class Widget:
-    kind: str  # expander, markdown, code, warning, error, info, caption, show_all, dataframe, chart
+    kind: str  # expander, markdown, code, warning, error, info, caption, show_all, dataframe, chart, anchor, footnote
     text: str = ""
     label: str = ""
     expanded: bool = False
@@ -154,6 +155,10 @@ def draw(widgets: list[Widget], container: Any = None) -> None:
             target.error(widget.text, icon=":material/error:")
         elif widget.kind == "info":
             target.info(widget.text)
+        elif widget.kind == "anchor":  # the id is ours (letters, digits, dashes): no model text in HTML
+            target.html(f'<span id="{_ANCHOR_UNSAFE.sub("", widget.key)}"></span>')
+        elif widget.kind == "footnote":
+            target.caption(widget.text)
         elif widget.kind == "caption":
             target.caption(widget.text)
         elif widget.kind == "dataframe":

@@ -8,7 +8,7 @@ import streamlit as st
 
 from components.cautions import beside_trace, stored_cautions
 from components.grounding_view import annotator, grounding_widgets
-from components.i18n import plural, t
+from components.i18n import number, plural, t
 from components.render import draw
 from components.state import Conversation, Settings, Turn
 from components.tracer import StreamlitChatTracer
@@ -26,7 +26,7 @@ def tracer_for(turn: Turn, settings: Settings) -> StreamlitChatTracer:
         lang=lang,
         show_trace=settings.show_thoughts,
         key=turn.id,
-        annotate=annotator(turn.answer, turn.grounding, lang),
+        annotate=annotator(turn.answer, turn.grounding, lang, turn.id),
     )
 
 
@@ -40,8 +40,8 @@ def render_footer(turn: Turn, lang: str) -> None:
     unsupported = len(turn.grounding.unsupported) if turn.grounding else 0
     flagged = f" · :orange[{plural('unsupported', unsupported, lang)}]" if unsupported else ""
     st.caption(
-        f"{plural('step', turn.iterations, lang)} · {turn.tokens:,} {t('tokens', lang)} · "
-        f"{turn.elapsed:.1f} s · {turn.backend}{flagged}"
+        f"{plural('step', turn.iterations, lang)} · {number(turn.tokens, lang)} {t('tokens', lang)} · "
+        f"{number(turn.elapsed, lang, 1)} s · {turn.backend}{flagged}"
     )
 
 
@@ -116,7 +116,7 @@ def render_turn(turn: Turn, conversation: Conversation, settings: Settings, *, l
     cautions = stored_cautions(turn)
     if cautions is not None and settings.show_thoughts:  # the trace shows some as Warning blocks already
         cautions = beside_trace(turn, cautions)
-    draw(grounding_widgets(turn.grounding, lang, cautions))
+    draw(grounding_widgets(turn.grounding, lang, cautions, turn.id))
     render_question(turn, conversation, lang)
     render_footer(turn, lang)
     if turn.status in ("answered", "error", "stopped", "interrupted"):

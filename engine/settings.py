@@ -63,6 +63,7 @@ class Settings(BaseModel):
     openai_model: str | None = None
     openai_api_key: str | None = Field(default=None, repr=False)
     openai_tool_calls: bool = False
+    openai_small: bool = False  # the served model is small: the engine plans and checks its answers
     llm_max_retry_s: float = 30.0
     embedded_model_path: str | None = None
     models_json: Path = Path("models.json")
@@ -92,6 +93,7 @@ class Settings(BaseModel):
             "openai_model": get("OPENAI_MODEL"),
             "openai_api_key": get("OPENAI_API_KEY"),
             "openai_tool_calls": _flag(get("OPENAI_TOOL_CALLS")),
+            "openai_small": _flag(get("OPENAI_SMALL_MODEL")),
             "embedded_model_path": get("EMBEDDED_MODEL_PATH"),
             "mcp_servers_enabled": not _off(get("MCP_SERVERS")),
             "database_url": get("DATABASE_URL"),

@@ -10,9 +10,9 @@ from components.app_context import known_themes
 from components.i18n import LANGUAGES, t
 from components.state import session
 
-st.set_page_config(page_title="Settings", page_icon=":material/settings:")
 conversation, settings = session()
 lang = settings.language
+st.set_page_config(page_title=t("settings", lang), page_icon=":material/settings:")
 st.title(t("settings", lang))
 st.caption(t("settings_note", lang))
 

@@ -6,45 +6,15 @@ from __future__ import annotations
 import streamlit as st
 
 from components.app_context import engine_context, known_themes
-from components.i18n import t
+from components.i18n import number, t
 from components.state import session
 from engine.rag.locking import IndexBusy
 from engine.rag.store import IndexProblem, themes_root
 from engine.rag.themes import BadThemeName, theme_path
 
-# Labels this page adds to the shared ones (components/locales), in both languages.
-_LABELS = {
-    "en": {
-        "remove_index": "Remove this theme's index",
-        "remove_confirm": "Remove the whole index of theme {theme}? Its documents stay in the theme's folder.",
-        "remove_yes": "Yes, remove the index",
-        "cancel": "Cancel",
-        "removed": "The index of theme {theme} was removed; ingest its documents to build it again.",
-        "rebuilt": "Note: {why}.",
-        "delete_confirm": "Delete {name} from theme {theme}? Its file and its passages are removed from the index.",
-        "delete_yes": "Yes, delete {name}",
-    },
-    "fr": {
-        "remove_index": "Supprimer l'index de ce thème",
-        "remove_confirm": "Supprimer tout l'index du thème {theme} ? Ses documents restent dans le dossier du thème.",
-        "remove_yes": "Oui, supprimer l'index",
-        "cancel": "Annuler",
-        "removed": "L'index du thème {theme} a été supprimé ; ingérez ses documents pour le reconstruire.",
-        "rebuilt": "Remarque : {why}.",
-        "delete_confirm": "Supprimer {name} du thème {theme} ? Son fichier et ses passages sont retirés de l'index.",
-        "delete_yes": "Oui, supprimer {name}",
-    },
-}
-
-
-def label(key: str, lang: str, **values: object) -> str:
-    text = _LABELS.get(lang, _LABELS["en"]).get(key) or _LABELS["en"][key]
-    return text.format(**values) if values else text
-
-
-st.set_page_config(page_title="Index browser", page_icon=":material/library_books:")
 conversation, settings = session()
 lang = settings.language
+st.set_page_config(page_title=t("index_browser", lang), page_icon=":material/library_books:")
 THEMES_ROOT = themes_root()
 st.title(t("index_browser", lang))
 
@@ -85,6 +55,18 @@ except IndexProblem as exc:
         st.error(str(exc))
 
 
+def ingest_summary(report, lang: str) -> str:
+    """What an ingest did, in the page's language."""
+    counts = {
+        "added": len(report.added),
+        "replaced": len(report.replaced),
+        "unchanged": len(report.unchanged),
+        "skipped": len(report.skipped),
+        "chunks": report.chunks_added,
+    }
+    return t("ingest_summary", lang, theme=report.theme, **{k: number(v, lang) for k, v in counts.items()})
+
+
 def finish(messages: list[tuple[str, str]]) -> None:
     """Show ``messages`` on the next run, which draws the index as it now is."""
     st.session_state["browser_messages"] = messages
@@ -94,11 +76,16 @@ def finish(messages: list[tuple[str, str]]) -> None:
 if documents:
     st.subheader(t("documents", lang))
     rows = [
-        {"name": d.source, "size (KB)": round(d.size / 1024, 1), "chunks": d.chunks, "ingested at": d.ingested_at}
+        {
+            t("col_name", lang): d.source,
+            t("col_size_kb", lang): number(d.size / 1024, lang, 1),
+            t("col_chunks", lang): number(d.chunks, lang),
+            t("col_ingested_at", lang): d.ingested_at,
+        }
         for d in sorted(documents.values(), key=lambda d: d.source)
     ]
     st.dataframe(rows, hide_index=True, width="stretch")
-    names = [r["name"] for r in rows]
+    names = sorted(d.source for d in documents.values())
     chosen = st.selectbox(t("chunks_of", lang), names, key="browser_doc")
     try:
         chunks = index.chunks_of(chosen)
@@ -110,13 +97,13 @@ if documents:
             st.text(chunk.text)
     asked = st.session_state.get("confirm_delete_doc")
     if asked != [theme, chosen]:  # one click asks; the document goes only on the second, confirmed one
-        if st.button(f"{t('delete', lang)} {chosen}", key="delete_doc", icon=":material/delete:"):
+        if st.button(t("delete_doc", lang, name=chosen), key="delete_doc", icon=":material/delete:"):
             st.session_state["confirm_delete_doc"] = [theme, chosen]
             st.rerun()
     else:
-        st.warning(label("delete_confirm", lang, name=chosen, theme=theme), icon=":material/warning:")
+        st.warning(t("delete_confirm", lang, name=chosen, theme=theme), icon=":material/warning:")
         yes, no = st.columns(2)
-        if yes.button(label("delete_yes", lang, name=chosen), key="delete_doc_yes", icon=":material/delete_forever:"):
+        if yes.button(t("delete_yes", lang, name=chosen), key="delete_doc_yes", icon=":material/delete_forever:"):
             from engine.rag.ingest import delete_document
             from engine.rag.uploads import source_file
 
@@ -129,7 +116,7 @@ if documents:
             if path is not None and path.is_file():
                 path.unlink()
             finish([("success", t("deleted", lang, name=chosen))])
-        if no.button(label("cancel", lang), key="delete_doc_cancel", icon=":material/close:"):
+        if no.button(t("cancel", lang), key="delete_doc_cancel", icon=":material/close:"):
             st.session_state.pop("confirm_delete_doc", None)
             st.rerun()
 
@@ -163,23 +150,23 @@ if uploads and st.button(t("ingest", lang), key="ingest_button", icon=":material
     except (IndexProblem, IndexBusy, BadThemeName) as exc:
         messages.append(("error", str(exc)))
     else:
-        messages.append(("success", t("ingested", lang, summary=report.summary())))
+        messages.append(("success", t("ingested", lang, summary=ingest_summary(report, lang))))
         if report.rebuilt:
-            messages.append(("warning", label("rebuilt", lang, why=report.rebuilt)))
+            messages.append(("warning", t("rebuilt", lang, why=report.rebuilt)))
         refused += report.skipped
     messages += [("error", f"{t('skipped', lang)}: {line}") for line in refused]
     finish(messages)
 
 if index is not None or theme in indexed:
-    with st.expander(label("remove_index", lang), icon=":material/delete_forever:"):
+    with st.expander(t("remove_index", lang), icon=":material/delete_forever:"):
         if not st.session_state.get("confirm_remove"):
-            if st.button(label("remove_index", lang), key="remove_index", icon=":material/delete_forever:"):
+            if st.button(t("remove_index", lang), key="remove_index", icon=":material/delete_forever:"):
                 st.session_state["confirm_remove"] = theme
                 st.rerun()
         elif st.session_state["confirm_remove"] == theme:
-            st.warning(label("remove_confirm", lang, theme=theme))
+            st.warning(t("remove_confirm", lang, theme=theme))
             yes, no = st.columns(2)
-            if yes.button(label("remove_yes", lang), key="remove_yes", icon=":material/delete_forever:"):
+            if yes.button(t("remove_yes", lang), key="remove_yes", icon=":material/delete_forever:"):
                 from engine.rag.ingest import remove_theme_index
 
                 st.session_state.pop("confirm_remove", None)
@@ -187,8 +174,8 @@ if index is not None or theme in indexed:
                     remove_theme_index(theme, engine_context().indexes)
                 except (IndexProblem, IndexBusy) as exc:
                     finish([("error", str(exc))])
-                finish([("success", label("removed", lang, theme=theme))])
-            if no.button(label("cancel", lang), key="remove_cancel", icon=":material/close:"):
+                finish([("success", t("removed", lang, theme=theme))])
+            if no.button(t("cancel", lang), key="remove_cancel", icon=":material/close:"):
                 st.session_state.pop("confirm_remove", None)
                 st.rerun()
         else:

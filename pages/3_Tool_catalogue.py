@@ -1,42 +1,60 @@
-"""Tool catalogue: every toolkit and tool with its schema, MCP servers and their
-status, and the ToolRouter's scores for a question."""
+"""Tool catalogue: the tools each kind of model gets (a model that writes SQL, a small
+embedded one), by toolkit with their schemas; MCP servers and their status; and the
+ToolRouter's scores for a question."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from components.i18n import t
+from components.i18n import has, number, t
 from components.state import session
 
-st.set_page_config(page_title="Tool catalogue", page_icon=":material/construction:")
 conversation, settings = session()
 lang = settings.language
+st.set_page_config(page_title=t("tool_catalogue", lang), page_icon=":material/construction:")
 st.title(t("tool_catalogue", lang))
 
 from components.app_context import engine_context  # noqa: E402
 
 context = engine_context()
-registry = context.registry(settings.theme)
-by_kit: dict[str, list] = {}
-for tool in registry:
-    by_kit.setdefault(tool.toolkit, []).append(tool)
-for kit, tools in by_kit.items():
-    st.subheader(f"{kit} ({len(tools)})")
-    for tool in tools:
-        with st.expander(f"`{tool.name}`" + (" · always on" if tool.always_on else "")):
-            st.text(tool.description)
-            st.json(tool.json_schema(), expanded=False)
+
+
+def toolkit_name(kit: str) -> str:
+    return t(f"toolkit_{kit}", lang) if has(f"toolkit_{kit}") else kit
+
+
+def show_tools(small: bool) -> None:
+    registry = context.registry(settings.theme, small_model=small, language=lang)
+    by_kit: dict[str, list] = {}
+    for tool in registry:
+        by_kit.setdefault(tool.toolkit, []).append(tool)
+    for kit, tools in by_kit.items():
+        st.subheader(f"{toolkit_name(kit)} ({len(tools)})")
+        for tool in tools:
+            always = f" · {t('always_on', lang)}" if tool.always_on else ""
+            with st.expander(f"`{tool.name}`{always}"):
+                st.text(tool.description)
+                st.json(tool.json_schema(), expanded=False)
+
+
+st.subheader(t("tools_for", lang))
+large_tab, small_tab = st.tabs([t("tools_large", lang), t("tools_small", lang)])
+with large_tab:
+    show_tools(small=False)
+with small_tab:
+    show_tools(small=True)
 
 st.subheader(t("mcp_servers", lang))
 hub = context.hub
 if hub is None:
-    st.caption("mcp_servers.json declares no server.")
+    st.caption(t("no_mcp", lang))
 else:
     for name, status in hub.status.items():
         icon = ":green[:material/check_circle:]" if status.state == "up" else ":red[:material/cancel:]"
+        state = t(f"mcp_state_{status.state}", lang)
         cols = st.columns([4, 1])
-        cols[0].markdown(f"{icon} **{name}**: {status.state}" + (f" ({status.reason})" if status.reason else ""))
-        cols[0].caption(", ".join(status.tools) or "no tools")
+        cols[0].markdown(f"{icon} **{name}**: {state}" + (f" ({status.reason})" if status.reason else ""))
+        cols[0].caption(", ".join(status.tools) or t("no_tools", lang))
         if status.state != "up" and cols[1].button(t("restart", lang), key=f"restart-{name}"):
             hub.restart(name)
             st.rerun()
@@ -44,12 +62,23 @@ else:
 st.subheader(t("route_query", lang))
 query = st.text_input(t("route_query", lang), key="route_query", label_visibility="collapsed")
 if query.strip():
+    registry = context.registry(settings.theme, language=lang)
     try:
         scores = context.router.explain(query, registry)
+    except Exception as exc:  # routing is optional: the full set would be offered
+        st.warning(t("routing_unavailable", lang, error=type(exc).__name__))
+    else:
+        top = context.router.top_k
         st.dataframe(
-            [{"tool": s.name, "score": round(s.score, 3), "offered": s.offered, "why": s.why} for s in scores],
+            [
+                {
+                    t("col_tool", lang): s.name,
+                    t("col_score", lang): number(s.score, lang, 3),
+                    t("col_offered", lang): s.offered,
+                    t("col_why", lang): t(f"why_{s.reason}", lang, k=top),
+                }
+                for s in scores
+            ],
             hide_index=True,
             width="stretch",
         )
-    except Exception as exc:  # routing is optional: the full set would be offered
-        st.warning(f"Routing unavailable ({type(exc).__name__}); every tool would be offered.")

@@ -34,9 +34,13 @@ def test_two_tool_calls_render_in_order(app_env):
     assert not at.exception
     assert trace_kinds(at) == ["Thought", "Action", "Observation", "Thought", "Action", "Observation", "Answer"]
     children = assistant_children(at)
-    assert children[6].value == "The total is **400⁽¹⁾**."  # 400 is traced to the second calculator result
-    footnotes = [c for c in children if type(c).__name__ == "Expander" and c.label.startswith("⁽¹⁾")]
-    assert len(footnotes) == 1 and "calculator" in footnotes[0].label
+    # 400 is traced to the second calculator result; its mark links to the footnote line
+    match = re.fullmatch(r"The total is \*\*400\[⁽¹⁾\]\(#(fn-[A-Za-z0-9-]+-1)\)\*\*\.", children[6].value)
+    assert match is not None
+    footnotes = [c for c in children if type(c).__name__ == "Caption" and c.value.startswith("⁽¹⁾")]
+    assert len(footnotes) == 1 and "calculator" in footnotes[0].value
+    anchors = [c for c in at.get("html") if f'id="{match[1]}"' in c.proto.body]
+    assert len(anchors) == 1  # the anchor the mark links to is on the page, once
     observation = children[2]
     assert [c.value for c in observation.children.values()][0] == "391"
     footer = [c for c in children if type(c).__name__ == "Caption"][-1]
@@ -161,7 +165,8 @@ def test_html_payloads_are_shown_as_text(app_env):
     children = assistant_children(at)
     observation_code = [c.value for c in children[2].children.values()][0]
     assert "<script>" in observation_code  # shown verbatim in a code block, as text
-    answers = [re.sub("⁽[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾", "", c.value) for c in children if type(c).__name__ == "Markdown"]
+    marks = r"\[⁽[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾\]\(#fn-[A-Za-z0-9-]+\)|⁽[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾"
+    answers = [re.sub(marks, "", c.value) for c in children if type(c).__name__ == "Markdown"]
     assert any(payload in a for a in answers)  # markdown without unsafe_allow_html (footnote marks aside)
     for element in at.markdown:
         assert getattr(element.proto, "allow_html", False) is False
@@ -225,5 +230,7 @@ def test_a_last_answer_of_several_paragraphs_is_drawn_once_with_its_marks(app_en
     at.chat_input[0].set_value("What is 17*23?").run()
     for _ in range(2):  # live, then replayed by a rerun
         texts = [c.value for c in assistant_children(at) if type(c).__name__ == "Markdown"]
-        assert texts == ["17⁽¹⁾ * 23⁽¹⁾ = 391⁽¹⁾.\n\nThat is 391⁽¹⁾ in all."]
+        assert len(texts) == 1, texts  # one answer, drawn once, with its (clickable) marks
+        mark = r"\[⁽¹⁾\]\(#fn-[0-9a-f]+-1\)"
+        assert re.fullmatch(rf"17 \* 23 = 391{mark}\.\n\nThat is 391{mark} in all\.", texts[0]), texts
         at.run()

@@ -20,7 +20,7 @@ def test_an_empty_conversation_offers_sample_questions_from_the_theme(app_env):
     samples = at.button_group[0]
     options = [str(o) for o in samples.options]
     assert 1 <= len(options) <= 4
-    assert any("revenue_eur" in o for o in options)  # one from the sales table (this test's index root is empty)
+    assert any("revenue (EUR)" in o for o in options)  # one from the sales table (this test's index root is empty)
     samples.set_value(options[0]).run()
     turns = at.session_state["conversation"].turns
     assert turns[0].content == options[0] and answers(at) == ["here is what the handbook says."]

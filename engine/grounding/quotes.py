@@ -159,6 +159,11 @@ def _common_names(question: str, units: list[Unit]) -> frozenset[str]:
     return frozenset(n for n, c in counts.items() if c >= COMMON_NAME_UNITS or any(w in asked for w in fold(n).split()))
 
 
+def _plain(text: str) -> str:
+    """Folded words only, one space apart: a heading that is the question, whatever its punctuation."""
+    return " ".join(re.findall(r"\w+", fold(text)))
+
+
 def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[UnitScore]:
     """Every unit's score for ``question`` (closeness 0 for units not sent to the model)."""
     q_words = words(question)
@@ -183,6 +188,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
         for i, sim in zip(order, sims, strict=True):
             semantic[i] = float(sim)
     compact_question = question.replace(" ", "")
+    asked = _plain(question)
     kind = answer_kind(question)
     aggregate = aggregate_asked(question) is not None
     common = _common_names(question, units) if kind == "person" else frozenset()
@@ -203,6 +209,9 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
                 score += FIGURE_BONUS
             if unit.rank == 0:
                 score += TOP_PASSAGE_BONUS
+        if asked and unit.location and _plain(unit.location.rsplit(">", 1)[-1]) == asked:
+            score = closeness = max(score, 1.0)  # the section whose heading is the question answers it
+            unit_fit, met = "any", True
         if unit.computed and " = " in unit.text:  # the question asks for this very computation
             expression = unit.text.rsplit(" = ", 1)[0].replace(" ", "")
             if len(expression) > 1 and expression in compact_question:

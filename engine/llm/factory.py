@@ -24,6 +24,7 @@ class BackendSpec(BaseModel):
     base_url: str | None = None
     api_key: str | None = Field(default=None, repr=False)
     tool_call: bool = False
+    small: bool = False  # declared by whoever serves it: a small model's answers come from the engine's plan
     timeout_s: float = 60.0
     max_retry_wait_s: float = 30.0
 
@@ -76,6 +77,7 @@ def resolve_spec(
             base_url=settings.openai_base_url,
             api_key=settings.openai_api_key,
             tool_call=settings.openai_tool_calls,
+            small=settings.openai_small,
             max_retry_wait_s=settings.llm_max_retry_s,
         )
     models_file = models_file if models_file is not None else load_models_file(settings.models_json)
@@ -104,6 +106,7 @@ def build_llm(spec: BackendSpec) -> LLM:
             api_key=spec.api_key,
             timeout_s=spec.timeout_s,
             tool_call=spec.tool_call,
+            small=spec.small,
             max_retry_wait_s=spec.max_retry_wait_s,
         )
     from engine.llm.embedded import EmbeddedLLM

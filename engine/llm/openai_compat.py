@@ -26,6 +26,7 @@ class OpenAICompatLLM(BaseLLM):
         api_key: str | None = None,
         timeout_s: float = 60.0,
         tool_call: bool = False,
+        small: bool = False,
         max_retry_wait_s: float = 30.0,
         retry_initial_s: float = 0.5,
     ) -> None:
@@ -33,7 +34,7 @@ class OpenAICompatLLM(BaseLLM):
         self.model = model
         self._key = api_key
         self.ollama_native = self.base_url.endswith("/api")
-        self.abilities = Abilities(tool_call=tool_call, stop=True)
+        self.abilities = Abilities(tool_call=tool_call, stop=True, small=small)
         self._timeout = httpx.Timeout(timeout_s, connect=min(10.0, timeout_s))
         self._max_retry_wait = max_retry_wait_s
         self._retry_initial = retry_initial_s

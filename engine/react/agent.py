@@ -32,6 +32,7 @@ from engine.react.guards import notes_after
 from engine.react.history import clean_history, compress_history
 from engine.react.hooks import Hooks
 from engine.react.opening import opening_messages
+from engine.react.prompts import message
 from engine.react.protocols import WireProtocol, select
 from engine.react.query import query
 from engine.react.run_state import EngineResult, RunState, SuspendedRun
@@ -242,9 +243,10 @@ class ReActEngine:
                 yield token
             if step.answer is not None:
                 state.steps.append(step)
-                yield self._grounded(step.answer, state, writer)
-                if step.answer_cut:
-                    yield writer.block(ReActType.WARNING, "The answer was cut at the length limit.")
+                replaced = self._grounded(step.answer, state, writer)
+                yield replaced
+                if step.answer_cut and self.result.answer.startswith(step.answer):  # not a replaced draft
+                    yield writer.block(ReActType.WARNING, message("answer_cut", self.config.language))
                 chart = chart_payload(state.steps)
                 if chart is not None:
                     yield writer.block(ReActType.CHART, chart)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.errors import RetryException
+from engine.react.prompts import message
 from engine.react.step import Step, ToolCall
 from engine.tools.ask_user import ASK_USER
 from engine.tools.base import ToolRegistry
@@ -109,8 +110,8 @@ def table_clarification(
     return clarification(question, tool.catalog, encode, language)
 
 
-def _asking_step(asked: Clarification) -> Step:
-    thought = "The tables cannot answer this as asked, so I ask first."
+def _asking_step(asked: Clarification, language: str) -> Step:
+    thought = message("first_ask", language)
     call = ToolCall(id="call_engine_ask", name=ASK_USER, args={"question": asked.question, "choices": asked.choices})
     text = f"Thought: {thought}\nAction: {ASK_USER}\nAction Input: {json.dumps(call.args, ensure_ascii=False)}"
     return Step(number=0, thought=thought, model_text=text, calls=[call])
@@ -138,11 +139,11 @@ def engine_step(
     if expression is not None:
         calls = [ToolCall(id="call_engine0", name="calculator", args={"expression": expression})]
         unsure = False
-        thought = "This is a computation, so I compute it first."
+        thought = message("first_compute", language)
     elif reads_as_document_question(question):
         asked = table_clarification(question, registry, encode, language) if ask else None
         if asked is not None:
-            return _asking_step(asked)
+            return _asking_step(asked, language)
         planned = table_call(question, registry, encode)
         calls = [planned[0]] if planned is not None else []
         unsure = planned is not None and planned[1]
@@ -150,11 +151,7 @@ def engine_step(
             calls.append(ToolCall(id="call_engine0", name="search_docs", args={"query": question[:500]}))
         if not calls:
             return None
-        thought = (
-            "This is about the analyst's tables and documents, so I look them up first."
-            if planned is not None
-            else "This is about the analyst's documents, so I search them first."
-        )
+        thought = message("first_tables_docs" if planned is not None else "first_docs", language)
     else:
         return None
     text = f"Thought: {thought}" + "".join(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.llm.base import Abilities, Message
-from engine.react.prompts import citation_rule, render, style_instructions
+from engine.react.prompts import citation_rule, message, render, style_instructions
 from engine.react.protocols import PromptContext, WireProtocol
 from engine.settings import EngineConfig
 from engine.tools.base import ToolRegistry
@@ -33,10 +33,11 @@ def opening_messages(
         context=f"The analyst's knowledge theme is '{theme}'." if theme else "",
         style=style_instructions(config.language, config.detail),
         citation_rule=citation_rule(),
+        ready=message("ready", config.language),
     )
     system = protocol.system_prompt(context, registry)
     if earlier:
         system += "\n\n" + earlier
     if abilities.base_model:  # worked examples right before the question
-        system += "\n\n" + render("embedded_fewshot")
+        system += "\n\n" + render("embedded_fewshot", ready=message("ready", config.language))
     return [{"role": "system", "content": system}, *turns, {"role": "user", "content": prompt}]

@@ -40,3 +40,19 @@ def style_instructions(language: str, detail: str) -> str:
 
 def citation_rule() -> str:
     return styles()["citation_rule"]
+
+
+@cache
+def _messages() -> dict[str, dict[str, str]]:
+    return json.loads((PROMPT_DIR / "messages.json").read_text(encoding="utf-8"))
+
+
+def message(key: str, language: str = "en", **values: object) -> str:
+    """An engine-written Thought or warning in the run's language (English when the
+    language has none); a missing variable fails loudly, like ``render``."""
+    table = _messages()
+    text = table.get(language, {}).get(key) or table["en"][key]
+    try:
+        return text.format(**values)
+    except KeyError as exc:
+        raise PromptError(f"message {key!r} needs the variable {exc.args[0]!r}") from None

@@ -19,7 +19,7 @@ from engine.grounding.answer_kinds import answer_kind, fit, names_in
 from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.facts import cite_passage
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
-from engine.react.fact_answer import fact_answer
+from engine.react.fact_answer import fact_answer, quoted
 from engine.react.run_state import Caution, CautionKind
 from engine.react.step import Observation, ObservationStatus, Step, observations
 from engine.react.stream import StreamWriter
@@ -78,6 +78,7 @@ class Review(BaseModel):
     answer: str  # the answer the run ends with
     draft_reason: str | None = None  # set when the model's answer was replaced
     unsure: str | None = None  # a warning when the fact that replaced it may not answer the question
+    added: str = ""  # the passages a detailed answer quotes below a small model's answer that stands
     cautions: list[Caution] = Field(default_factory=list)  # about ``answer``: from the fields above and the report
 
 
@@ -205,7 +206,8 @@ def review(
     if reason is None and quotes and not _agrees(answer, report, quotes[0]):
         reason = reasons["disagrees"]
     if reason is None:
-        return _reviewed(Review(report=report, answer=answer), reasons)
+        added = _passages(quotes) if detail == "detailed" else ""
+        return _reviewed(Review(report=report, answer=answer + added, added=added), reasons)
     if not quotes:
         text = not_found_message(question, evidence, language)
         checked = check_answer(text, question, evidence, language=language)
@@ -225,6 +227,11 @@ def review(
     return _reviewed(review, reasons, kind)
 
 
+def _passages(quotes: list[Quote]) -> str:
+    """The passages behind an answer, quoted verbatim below it (what "detailed" adds)."""
+    return "".join("\n\n" + quoted(q) for q in quotes)
+
+
 def _agrees(answer: str, report: GroundingReport, quote: Quote) -> bool:
     """Whether the answer states the fact of the passage that best answers the question:
     one of its figures, else one of its names (nothing to compare: it agrees)."""
@@ -239,9 +246,10 @@ def _agrees(answer: str, report: GroundingReport, quote: Quote) -> bool:
 
 def replacement_text(checked: Review, writer: StreamWriter) -> str:
     """The stream text of a replaced answer: the Draft marker with its reason, then the
-    evidence answer (document text: no line of it can open a block)."""
-    if checked.draft_reason is None:
-        return ""
+    evidence answer (document text: no line of it can open a block); of an answer that
+    stands, the passages a detailed answer adds below it."""
+    if checked.draft_reason is None:  # the model's answer stands, with the passages detail adds
+        return writer.untrusted(checked.added) if checked.added else ""
     first, _, rest = checked.answer.partition("\n")
     out = writer.block(ReActType.DRAFT, checked.draft_reason) + writer.block(ReActType.ANSWER, first, end=False)
     out += writer.untrusted("\n" + rest) if rest else ""

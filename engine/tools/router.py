@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel
@@ -24,6 +25,7 @@ class ToolScore(BaseModel):
     score: float
     offered: bool
     why: str
+    reason: Literal["low", "always", "top", "below"]  # what ``why`` says, for a page that words it itself
 
 
 class ToolRouter:
@@ -71,13 +73,19 @@ class ToolRouter:
         out = []
         for score, name in scored:
             if fallback:
-                out.append(ToolScore(name=name, score=score, offered=True, why="all scores low: full set offered"))
+                out.append(
+                    ToolScore(
+                        name=name, score=score, offered=True, why="all scores low: full set offered", reason="low"
+                    )
+                )
             elif name in always:
-                out.append(ToolScore(name=name, score=score, offered=True, why="always on"))
+                out.append(ToolScore(name=name, score=score, offered=True, why="always on", reason="always"))
             elif name in ranked:
-                out.append(ToolScore(name=name, score=score, offered=True, why=f"top {self.top_k}"))
+                out.append(ToolScore(name=name, score=score, offered=True, why=f"top {self.top_k}", reason="top"))
             else:
-                out.append(ToolScore(name=name, score=score, offered=False, why=f"below the top {self.top_k}"))
+                out.append(
+                    ToolScore(name=name, score=score, offered=False, why=f"below the top {self.top_k}", reason="below")
+                )
         return out
 
     def route(self, prompt: str, registry: ToolRegistry) -> list[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from components.footnotes import annotate, escape, footnote_lines, invented_note, mark, unsupported_note
+from components.footnotes import anchor_id, annotate, escape, footnote_lines, invented_note, mark, unsupported_note
 from engine.grounding import Evidence, check_answer
 from engine.grounding.models import Citation, Figure, GroundingReport
 
@@ -39,7 +39,7 @@ def test_annotate_marks_found_and_flags_unsupported():
     report = report_for(answer)
     assert report.unsupported == ["4,7 %"]
     assert annotate(answer, report, "en") == (
-        "17⁽¹⁾ * 23⁽¹⁾ = 391⁽¹⁾, and the cap is 160 euros⁽²⁾, not :orange-background[4,7 %] :material/warning:."
+        "17 * 23 = 391⁽¹⁾, and the cap is 160 euros⁽²⁾, not :orange-background[4,7 %] :material/warning:."
     )
 
 
@@ -135,3 +135,29 @@ def test_a_derived_figure_footnote_shows_its_derivation_escaped():
     derivation = escape("412 = 1,950 − 1,538 (table.csv, Software, 2019 and 2018)")  # rendered as written
     assert first.startswith(f"⁽¹⁾ **{derivation}**: *table\\.csv*")
     assert escape("<b>9</b>") in second and "<b>9" not in second
+
+
+def test_one_mark_per_expression_on_its_result():
+    """The operands of an expression the result's footnote derives need no mark of their own."""
+    evidence = [Evidence(n=1, tool="calculator", text="435", input="12.5 / 100 * 3480", computed=True)]
+    answer = "12.5 / 100 * 3480 = 435, so 435 is the share."
+    marked = annotate(answer, report_for(answer, evidence, "What is 12.5% of 3480?"))
+    assert marked.startswith("12.5 / 100 * 3480 = 435⁽¹⁾,")
+    assert marked.count("⁽¹⁾") == 2  # the result again, later in a sentence, keeps its mark
+
+
+def test_figures_of_different_footnotes_keep_their_marks():
+    answer = "160 + 120 = 280"
+    evidence = [
+        Evidence(n=1, tool="search_docs", text=HOTELS, source="travel/policy.md", location="Hotels"),
+        Evidence(n=2, tool="calculator", text="280", input="160 + 120", computed=True),
+    ]
+    # the passage's two figures share one mark, at the end of their run; the result has its own
+    assert annotate(answer, report_for(answer, evidence)) == "160 + 120⁽¹⁾ = 280⁽²⁾"
+
+
+def test_marks_link_to_their_footnote_anchor():
+    answer = "The cap is 160 euros."
+    marked = annotate(answer, report_for(answer), anchor="turn 7/<x>")
+    assert anchor_id("turn 7/<x>", 1) == "fn-turn-7--x--1"
+    assert marked == "The cap is 160 euros[⁽¹⁾](#fn-turn-7--x--1)."

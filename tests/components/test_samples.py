@@ -1,6 +1,6 @@
 """Sample questions are drawn from the theme's document sections and its tables."""
 
-from components.samples import sample_questions
+from components.samples import _TEMPLATES, column_words, sample_questions, section_question
 from engine.context import EngineContext
 from engine.rag.ingest import ingest_paths
 
@@ -18,7 +18,19 @@ def test_samples_name_sections_of_different_documents_and_a_table(tmp_path, monk
     index, catalog = context.indexes.get("ops"), context.table_catalog([docs])
     english = sample_questions(index, catalog, "en")
     assert english[0] == "What is the total revenue by region?"
-    assert "What does travel.md say about Hotels?" in english and "What does guide.md say about Télétravail?" in english
+    assert "What does travel.md say about hotels?" in english and "What does guide.md say about télétravail?" in english
     assert len(english) == 3  # one section per document
-    assert sample_questions(index, catalog, "fr")[0] == "Quel est le total de revenue par region ?"
+    french = sample_questions(index, catalog, "fr")
+    assert french[0] == "Quel est le total de « revenue » par « region » ?"
+    assert "Que dit travel.md à propos de « Hotels » ?" in french
     assert sample_questions(None, None, "en") == []
+
+
+def test_a_heading_that_asks_is_the_question_and_columns_read_as_words():
+    assert section_question("faq.html", "Where is the sales data?", "en") == "Where is the sales data?"
+    assert section_question("faq.html", "Où sont les données ?", "fr") == "Où sont les données ?"
+    assert section_question("notes.md", "VAT rules", "en") == "What does notes.md say about VAT rules?"
+    words = _TEMPLATES["en"]
+    assert column_words("revenue_eur", words) == "revenue (EUR)"
+    assert column_words("unit-price", words) == "unit price"
+    assert column_words("margin_pct", words) == "margin (%)"

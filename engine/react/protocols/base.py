@@ -23,6 +23,7 @@ class PromptContext(BaseModel):
     style: str = ""
     citation_rule: str = ""
     earlier: str = ""  # summaries of earlier turns
+    ready: str = "I can answer now."  # the format's last Thought, in the run's language
 
 
 class Decision(BaseModel):

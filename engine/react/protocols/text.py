@@ -44,6 +44,7 @@ class TextProtocol:
             tool_names=", ".join(registry.names()),
             citation_rule=prompt.citation_rule,
             style=prompt.style,
+            ready=prompt.ready,
         )
 
     def call_kwargs(self, registry: ToolRegistry, config: EngineConfig, abilities: Abilities) -> dict[str, Any]:

@@ -190,3 +190,25 @@ def test_structured_input_is_not_shown_as_an_expression():
     assert unit.text == "2.0"
     plain = Evidence(n=2, tool="calculator", text="65.5", input="250 / 4 + 3", computed=True)
     assert split_units([plain])[0].text == "250 / 4 + 3 = 65.5"
+
+
+FAQ = {
+    "Where is the sales data?": "The consolidated sales table is refreshed every night at 02:00 in the warehouse "
+    "schema sales_core. The quarterly extract ships with this handbook as sales_2025.csv.",
+    "What currency do we report in?": "All group figures are reported in euros. UK figures are converted at the "
+    "monthly average rate published by the treasury team.",
+    "Où sont les données de ventes ?": "La table consolidée est rafraîchie chaque nuit dans le schéma sales_core.",
+}
+
+
+@pytest.mark.parametrize("question", list(FAQ))
+def test_the_section_whose_heading_is_the_question_answers_it_without_not_sure(embed, question):
+    """An FAQ answer need not repeat the question's words: its heading is the question."""
+    evidence = [
+        Evidence(n=1, tool="search_docs", text=text, source="faq.html", location=f"FAQ > {heading}", rank=i)
+        for i, (heading, text) in enumerate(FAQ.items())
+    ]
+    quote = best_quote(question.rstrip(" ?") + "?", evidence, embed, language="fr" if "Où" in question else "en")
+    assert quote is not None and quote.confident
+    assert quote.text.startswith(FAQ[question].split(".")[0][:30])
+    assert not quote.preface.startswith(("Not sure", "Pas sûr"))

@@ -48,3 +48,10 @@ def test_invalid_models_json_is_one_readable_error(tmp_path):
 
 def test_explicit_key_argument():
     assert resolve_spec(Settings.from_env({}), ModelsFile(), api_key="from-app").kind == "mistral"
+
+
+def test_a_served_model_can_be_declared_small():
+    served = {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_MODEL": "gemma"}
+    assert not build_llm(resolve_spec(Settings.from_env(served), ModelsFile())).abilities.small
+    small = resolve_spec(Settings.from_env({**served, "OPENAI_SMALL_MODEL": "1"}), ModelsFile())
+    assert small.small and build_llm(small).abilities.small
