@@ -178,6 +178,25 @@ def test_a_table_total_that_ignores_the_period_asked_is_not_stated_as_sure(tmp_p
     assert [c.kind for c in engine.result.cautions] == ["replaced", "filter"]  # the filter it ignored, on record
 
 
+def test_a_draft_that_states_a_result_ignoring_the_period_keeps_the_caution(tmp_path):
+    """The model echoes the engine's total, so its answer stands; the month the plan could
+    not apply is still a caution on record (the stored turn, the CLI and every export carry it)."""
+    from engine.tools.tables import table_toolkit
+
+    (tmp_path / "shipments.csv").write_text(
+        "warehouse,pallets_shipped\nGdansk,1949\nGdansk,2496\nLyon,2240", encoding="utf-8"
+    )
+    engine = make_engine(
+        ["Thought: done\nAnswer: Gdansk shipped 4,445 pallets."],
+        tools=[*general_toolkit(), *table_toolkit([tmp_path], small_model=True)],
+    )
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "What is the total number of pallets shipped by Gdansk in February 2025?")
+    assert engine.result.answer == "Gdansk shipped 4,445 pallets."  # kept: it states the computed result
+    assert [c.kind for c in engine.result.cautions] == ["filter"]
+    assert "does not filter on the period" in engine.result.cautions[0].text
+
+
 def test_a_small_model_answer_without_the_kind_asked_for_is_replaced():
     """ "Who" answered without a name, "how long" without a duration: the model ignored the evidence."""
     notes = "Backups are kept for 32 days. The Lyon site is managed by Solène Marchetti."
