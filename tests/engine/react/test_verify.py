@@ -366,3 +366,21 @@ def test_a_strong_model_derived_figure_is_vouched_with_its_derivation():
     assert checked.report.grounding == "verified"
     derived = [c for c in checked.report.citations if c.derivation]
     assert derived and "412 = 1,950 − 1,538" in derived[0].derivation
+
+
+def test_which_region_is_lowest_names_the_region_and_its_grouped_total():
+    """The demo theme's sales table: the rows of Q2 are summed by region and the smallest
+    total is stated with its region, not the smallest single row."""
+    from pathlib import Path
+
+    from engine.tools.tables import table_toolkit
+
+    handbook = Path(__file__).resolve().parents[3] / "data" / "themes" / "handbook"
+    engine = make_engine(
+        ["Thought: done\nAnswer: The lowest revenue was 141,600."],  # the smallest single Q1 row
+        tools=[*general_toolkit(), *table_toolkit([handbook], small_model=True)],
+    )
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "Which region had the lowest revenue in Q2 2025?")
+    assert engine.result.answer.startswith("Lowest revenue_eur by region (quarter in Q2): Export, €960,800")
+    assert [c.kind for c in engine.result.cautions] == ["replaced"]
