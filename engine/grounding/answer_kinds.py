@@ -146,12 +146,20 @@ def aggregate_asked(question: str) -> Aggregate | None:
     return next((op for op, pattern in _AGGREGATES if pattern.search(text)), None)
 
 
+def years_in_order(text: str) -> list[str]:
+    """The years a text names, alone ("in 2025") or in a date ("March 2025"), in order, once each."""
+    found = extract_figures(text)
+    years = [
+        f.value[:4] if f.kind == "date" else f.value
+        for f in found
+        if f.kind == "date" or f.kind == "number" and re.fullmatch(r"(19|20)\d\d", f.value)
+    ]
+    return list(dict.fromkeys(years))
+
+
 def years_named(question: str) -> set[str]:
     """The years a question names, alone ("in 2025") or in a date ("March 2025")."""
-    asked = extract_figures(question)
-    return {f.value[:4] for f in asked if f.kind == "date"} | {
-        f.value for f in asked if f.kind == "number" and re.fullmatch(r"(19|20)\d\d", f.value)
-    }
+    return set(years_in_order(question))
 
 
 def constraints_met(question: str, text: str) -> bool:

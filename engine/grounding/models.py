@@ -77,6 +77,7 @@ class Unit(BaseModel):
     end: int
     computed: bool = False
     rank: int | None = None  # Evidence.rank
+    period: str = ""  # a sentence naming no year: the year its paragraph is about (units._periods)
 
 
 class Quote(BaseModel):

@@ -164,10 +164,17 @@ def _plain(text: str) -> str:
     return " ".join(re.findall(r"\w+", fold(text)))
 
 
+def _as_read(unit: Unit) -> str:
+    """A unit as it is ranked: a sentence that names no year with the year its paragraph
+    is about ("2025: Gross margin was 38.6%."), as a reader of the paragraph takes it."""
+    return f"{unit.period}: {unit.text}" if unit.period else unit.text
+
+
 def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[UnitScore]:
     """Every unit's score for ``question`` (closeness 0 for units not sent to the model)."""
     q_words = words(question)
-    unit_words = [words(u.text) for u in units]
+    read = [_as_read(u) for u in units]
+    unit_words = [words(text) for text in read]
     lexical = _lexical(q_words, unit_words)
     wants_figure = asks_for_figure(question)
     semantic = [0.0] * len(units)
@@ -178,9 +185,9 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
         encode_query = getattr(embed, "query", None)  # an asymmetric model encodes questions apart
         if encode_query is not None:
             asked = np.asarray(encode_query([question]), dtype=np.float32)[0]
-            vectors = np.asarray(embed([units[i].text[:MAX_QUOTE_CHARS] for i in order]), dtype=np.float32)
+            vectors = np.asarray(embed([read[i][:MAX_QUOTE_CHARS] for i in order]), dtype=np.float32)
         else:
-            both = np.asarray(embed([question] + [units[i].text[:MAX_QUOTE_CHARS] for i in order]), dtype=np.float32)
+            both = np.asarray(embed([question] + [read[i][:MAX_QUOTE_CHARS] for i in order]), dtype=np.float32)
             asked, vectors = both[0], both[1:]
         sims = vectors @ asked
         low, high = getattr(embed, "similarity_range", (0.0, 1.0))  # a model whose cosines sit in a narrow band
@@ -202,7 +209,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             score = max(blended, semantic[i] - SEMANTIC_ALONE_PENALTY)
             closeness = semantic[i]
         unit_fit = fit(kind, unit.text, common, unit.computed)
-        met = constraints_met(question, " ".join((unit.text, unit.source or "", unit.location or "")))
+        met = constraints_met(question, " ".join((read[i], unit.source or "", unit.location or "")))
         if score > 0:
             score += KIND_ADJUST[unit_fit] + (0.0 if met else CONSTRAINT_MISS)
             if unit_fit == "any" and wants_figure and extract_figures(unit.text):

@@ -12,6 +12,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
+from engine.grounding.answer_kinds import years_in_order
 from engine.grounding.evidence_index import without_engine_notes
 from engine.grounding.models import Evidence, Unit
 
@@ -105,35 +106,48 @@ def _sentences(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     yield cursor, end
 
 
-def _block_spans(text: str, block: list[tuple[int, int]]) -> Iterator[tuple[int, int, str]]:
-    """(start, end, header) of each unit of one block of lines; header is set for table rows."""
+def _block_spans(text: str, block: list[tuple[int, int]]) -> Iterator[tuple[int, int, str, str]]:
+    """(start, end, header, period) of each unit of one block of lines; header is set for
+    table rows, period for a sentence that names no year of its own (``_periods``)."""
     if _is_table(text, block):
         header = text[block[0][0] : block[0][1]].strip()
         for s, e in block[1:]:
             if not _MD_RULE.match(text[s:e]):
-                yield s, e, header
+                yield s, e, header, ""
         return
     para: list[tuple[int, int]] = []
     for s, e in block:
         line = text[s:e]
         if _HEADING.match(line):
-            yield from ((a, b, "") for a, b in _paragraph(text, para))
+            yield from _paragraph(text, para)
             para = []
         elif _LIST_ITEM.match(line):
-            yield from ((a, b, "") for a, b in _paragraph(text, para))
+            yield from _paragraph(text, para)
             para = []
-            yield s, e, ""
+            yield s, e, "", ""
         else:
             para.append((s, e))
-    yield from ((a, b, "") for a, b in _paragraph(text, para))
+    yield from _paragraph(text, para)
 
 
-def _paragraph(text: str, lines: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+def _paragraph(text: str, lines: list[tuple[int, int]]) -> Iterator[tuple[int, int, str, str]]:
     if lines:
-        yield from _sentences(text, lines[0][0], lines[-1][1])
+        yield from _periods(text, list(_sentences(text, lines[0][0], lines[-1][1])))
 
 
-def _unit(ev: Evidence, text: str, start: int, end: int, header: str) -> Unit | None:
+def _periods(text: str, sentences: list[tuple[int, int]]) -> Iterator[tuple[int, int, str, str]]:
+    """Each sentence of a paragraph with the period it is about when it names none: the
+    first year of the nearest sentence before it that names one. "Fiscal year 2025 closed
+    with revenue of 48.2 million euros, up 7.4% on 2024. Gross margin was 38.6%." states
+    the margin of 2025, though its sentence alone names no year."""
+    period = ""
+    for start, end in sentences:
+        own = years_in_order(text[start:end]) if any(c.isdigit() for c in text[start:end]) else []
+        yield start, end, "", "" if own else period
+        period = own[0] if own else period
+
+
+def _unit(ev: Evidence, text: str, start: int, end: int, header: str, period: str = "") -> Unit | None:
     body = " ".join(text[start:end].split())
     if not body or not any(c.isalnum() for c in body):
         return None
@@ -141,7 +155,7 @@ def _unit(ev: Evidence, text: str, start: int, end: int, header: str) -> Unit | 
         return None  # a title or a fragment, not a statement worth quoting
     shown = f"{header}\n{text[start:end].strip()}" if header else body
     return Unit(text=shown, evidence=ev.n, tool=ev.tool, source=ev.source, location=ev.location,
-                start=start, end=end, computed=ev.computed, rank=ev.rank)  # fmt: skip
+                start=start, end=end, computed=ev.computed, rank=ev.rank, period=period)  # fmt: skip
 
 
 def evidence_units(ev: Evidence, text: str | None = None) -> list[Unit]:
@@ -152,8 +166,8 @@ def evidence_units(ev: Evidence, text: str | None = None) -> list[Unit]:
     return [unit for span in unit_spans(text) if (unit := _unit(ev, text, *span))]
 
 
-def unit_spans(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, header) of every unit of a document text, in order."""
+def unit_spans(text: str) -> list[tuple[int, int, str, str]]:
+    """(start, end, header, period) of every unit of a document text, in order."""
     return [span for block in _blocks(text) for span in _block_spans(text, block)]
 
 

@@ -205,9 +205,12 @@ def review(
         quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
     if reason is None and quotes and not _agrees(answer, report, quotes[0]):
         reason = reasons["disagrees"]
-    if reason is None:
+    if reason is None:  # the model stated the engine's result: a filter the plan ignored still says so
         added = _passages(quotes) if detail == "detailed" else ""
-        return _reviewed(Review(report=report, answer=answer + added, added=added), reasons)
+        ignored = stated is not None and steps[0].unsure
+        unsure = reasons["unsure_period"] if ignored else None
+        kept = Review(report=report, answer=answer + added, added=added, unsure=unsure)
+        return _reviewed(kept, reasons, "filter")
     if not quotes:
         text = not_found_message(question, evidence, language)
         checked = check_answer(text, question, evidence, language=language)

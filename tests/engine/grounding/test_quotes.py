@@ -212,3 +212,30 @@ def test_the_section_whose_heading_is_the_question_answers_it_without_not_sure(e
     assert quote is not None and quote.confident
     assert quote.text.startswith(FAQ[question].split(".")[0][:30])
     assert not quote.preface.startswith(("Not sure", "Pas sûr"))
+
+
+PARAGRAPH = (
+    "Fiscal year 2025 (January to December) closed with revenue of 48.2 million euros, up 7.4% on 2024. "
+    "Gross margin was 38.6%. Operating expenses were 13.9 million euros.\n\n"
+    "Headcount grew in 2023. Travel costs fell."
+)
+
+
+def test_a_sentence_naming_no_year_is_about_the_year_of_its_paragraph():
+    units = split_units([Evidence(n=1, tool="search_docs", text=PARAGRAPH, source="handbook.md")])
+    periods = {u.text: u.period for u in units}
+    assert periods["Gross margin was 38.6%."] == "2025"  # the nearest sentence before it that names a year
+    assert periods["Operating expenses were 13.9 million euros."] == "2025"
+    assert periods["Travel costs fell."] == "2023"  # a new paragraph, its own year
+    assert periods[units[0].text] == ""  # a sentence naming its year keeps its own
+
+
+@pytest.mark.parametrize("with_model", [True, False])
+def test_the_figure_of_a_year_stated_in_the_next_sentence_is_quoted(embed, with_model):
+    """The handbook states the 2025 gross margin in the sentence after the one naming 2025:
+    that sentence answers "Gross margin in 2025", and no longer loses to the year's first sentence."""
+    evidence = [Evidence(n=1, tool="search_docs", text=PARAGRAPH, source="handbook.md", location="Company figures")]
+    quote = best_quote("Gross margin in 2025", evidence, embed if with_model else None)
+    assert quote is not None and quote.text == "Gross margin was 38.6%."
+    other = best_quote("What was the gross margin in 2024?", evidence, embed if with_model else None)
+    assert other is None or other.text != "Gross margin was 38.6%."  # 2025's margin never answers 2024

@@ -178,6 +178,25 @@ def test_a_table_total_that_ignores_the_period_asked_is_not_stated_as_sure(tmp_p
     assert [c.kind for c in engine.result.cautions] == ["replaced", "filter"]  # the filter it ignored, on record
 
 
+def test_a_draft_that_states_a_result_ignoring_the_period_keeps_the_caution(tmp_path):
+    """The model echoes the engine's total, so its answer stands; the month the plan could
+    not apply is still a caution on record (the stored turn, the CLI and every export carry it)."""
+    from engine.tools.tables import table_toolkit
+
+    (tmp_path / "shipments.csv").write_text(
+        "warehouse,pallets_shipped\nGdansk,1949\nGdansk,2496\nLyon,2240", encoding="utf-8"
+    )
+    engine = make_engine(
+        ["Thought: done\nAnswer: Gdansk shipped 4,445 pallets."],
+        tools=[*general_toolkit(), *table_toolkit([tmp_path], small_model=True)],
+    )
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "What is the total number of pallets shipped by Gdansk in February 2025?")
+    assert engine.result.answer == "Gdansk shipped 4,445 pallets."  # kept: it states the computed result
+    assert [c.kind for c in engine.result.cautions] == ["filter"]
+    assert "does not filter on the period" in engine.result.cautions[0].text
+
+
 def test_a_small_model_answer_without_the_kind_asked_for_is_replaced():
     """ "Who" answered without a name, "how long" without a duration: the model ignored the evidence."""
     notes = "Backups are kept for 32 days. The Lyon site is managed by Solène Marchetti."
@@ -347,3 +366,21 @@ def test_a_strong_model_derived_figure_is_vouched_with_its_derivation():
     assert checked.report.grounding == "verified"
     derived = [c for c in checked.report.citations if c.derivation]
     assert derived and "412 = 1,950 − 1,538" in derived[0].derivation
+
+
+def test_which_region_is_lowest_names_the_region_and_its_grouped_total():
+    """The demo theme's sales table: the rows of Q2 are summed by region and the smallest
+    total is stated with its region, not the smallest single row."""
+    from pathlib import Path
+
+    from engine.tools.tables import table_toolkit
+
+    handbook = Path(__file__).resolve().parents[3] / "data" / "themes" / "handbook"
+    engine = make_engine(
+        ["Thought: done\nAnswer: The lowest revenue was 141,600."],  # the smallest single Q1 row
+        tools=[*general_toolkit(), *table_toolkit([handbook], small_model=True)],
+    )
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "Which region had the lowest revenue in Q2 2025?")
+    assert engine.result.answer.startswith("Lowest revenue_eur by region (quarter in Q2): Export, €960,800")
+    assert [c.kind for c in engine.result.cautions] == ["replaced"]
