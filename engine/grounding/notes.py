@@ -17,6 +17,8 @@ _TEXT = {
         "misplaced_text": "{figure} is in a passage about {found}, not {expected}",
         "misplaced_scale": "{figure}: the evidence says {found}",
         "the_question": "what the question asks",
+        "miscomputed": "{figure} does not follow from {expression}, which is {actual}",
+        "miscounted": "{figure} is not the number of items listed ({actual})",
     },
     "fr": {
         "and": " et ",
@@ -24,6 +26,8 @@ _TEXT = {
         "misplaced_text": "{figure} figure dans un passage sur {found}, et non sur {expected}",
         "misplaced_scale": "{figure} : les éléments indiquent {found}",
         "the_question": "ce que demande la question",
+        "miscomputed": "{figure} ne découle pas de {expression}, qui vaut {actual}",
+        "miscounted": "{figure} n'est pas le nombre d'éléments cités ({actual})",
     },
 }
 
@@ -94,3 +98,13 @@ def misplaced_note(item: Misplaced, language: str = "en") -> str:
     expected = item.expected or table["the_question"]
     key = "misplaced_scale" if item.other_scale else "misplaced" if item.in_table else "misplaced_text"
     return table[key].format(figure=item.figure, found=item.found, expected=expected)
+
+
+def miscomputed_note(figure: str, expression: str, actual: str, language: str = "en") -> str:
+    """ "19.8% does not follow from (16.6 / 93.8) × 100, which is 17.70%"."""
+    return _text(language)["miscomputed"].format(figure=figure, expression=expression, actual=actual)
+
+
+def miscounted_note(figure: str, listed: int, language: str = "en") -> str:
+    """ "4 is not the number of items listed (3)"."""
+    return _text(language)["miscounted"].format(figure=figure, actual=listed)

@@ -104,7 +104,7 @@ class Support:
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
 
-    def judge(self, item: Found, hit: Hit | None) -> Judgement | None:
+    def judge(self, item: Found, hit: Hit | None, *, operand: bool = False) -> Judgement | None:
         """The figure's support; None when this check does not place it (a date, a year, a
         figure the index holds (``hit``) somewhere the layout has no place for, such as a
         label): the caller judges it as before. The day of a date ("September 29") supports
@@ -119,7 +119,7 @@ class Support:
         beside = _Beside(self.answer, self._cuts, item)
         literal: list[Place] = []
         for place in self._places(item):  # exact values first; read one row or sentence at a time
-            if self._accepts(place, beside):
+            if self._accepts(place, beside, operand=operand):
                 return Judgement(place=place)
             literal.append(place)
         if hit is not None and not literal and held(self.index, hit):
@@ -149,14 +149,17 @@ class Support:
                     seen.add(id(place))
                     yield place
 
-    def _accepts(self, place: Place, beside: _Beside) -> bool:
+    def _accepts(self, place: Place, beside: _Beside, *, operand: bool = False) -> bool:
+        """``operand``: a figure of a derivation the answer writes, which may add up or
+        compare other rows than the one the question names ("total current assets" as the
+        sum of its items); its period and scale still count, and its footnote names its row."""
         if place.kind == "result":
             return True
         if beside.scale != 1 and place.scale != 1 and place.scale != beside.scale:
             return False  # "8 thousand" is not the "$7.8 million" of a sentence, whatever its digits
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
-        if place.kind != "cell" or not self.scope.subject_active:
+        if place.kind != "cell" or not self.scope.subject_active or operand:
             return True
         if self.scope.score(place) >= self._literal_bar or self.scope.named(place):
             return True

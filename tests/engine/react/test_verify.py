@@ -276,7 +276,7 @@ def test_a_large_model_unsupported_figure_is_a_caution_on_record():
     run(engine, "What is 17 * 23?")
     assert engine.result.answer == "17 * 23 = 291."  # kept as written
     assert [c.model_dump() for c in engine.result.cautions] == [
-        {"kind": "unsupported", "text": "Not verified: no tool result or document holds 291."}
+        {"kind": "unsupported", "text": "Not verified: 291 does not follow from 17 * 23, which is 391."}
     ]
     clean = make_engine([call("calculator", {"expression": "17 * 23"}), "Thought: done\nAnswer: 17 * 23 = 391."])
     run(clean, "What is 17 * 23?")
