@@ -17,13 +17,20 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 
-from engine.grounding.counts import stated_counts
+from engine.grounding.counts import repeated_items, stated_counts
 from engine.grounding.derive import Derivation
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.layout import Place
 from engine.grounding.models import Citation, Evidence, Figure, Grounding, GroundingReport, Misplaced, Unit
-from engine.grounding.notes import derivation_text, miscomputed_note, miscounted_note, misplaced_note
+from engine.grounding.notes import (
+    derivation_text,
+    extreme_note,
+    miscomputed_note,
+    miscounted_note,
+    misplaced_note,
+    repeated_note,
+)
 from engine.grounding.sources import invented_sources
 from engine.grounding.stated import Stated, role, stated_derivations
 from engine.grounding.support import Support
@@ -269,6 +276,9 @@ def check_answer(
                     unsupported.append(item.text)
                     if judgement is not None and judgement.misplaced is not None:
                         misplaced.append(judgement.misplaced)
+                    if judgement is not None and judgement.extreme is not None and support is not None:
+                        miscomputed.append(item.text)
+                        notes.append(extreme_note(item.text, judgement.extreme, support.extreme or "max", language))
                 figures.append(_figure(item, None))
                 return False
         figures.append(_figure(item, footnote))
@@ -276,8 +286,18 @@ def check_answer(
         return True
 
     counts = {c.span[0]: c for c in stated_counts(answer, question)}
+    repeats = repeated_items(answer)
     for item in extract_figures(answer):
         if item.text in skip or item.value in skip:
+            continue
+        if any(a <= item.start < b for a, b in repeats):  # "2018; 2018": a list naming one item twice
+            figures.append(_figure(item, None))
+            missing += 1
+            if item.text not in flagged:
+                flagged.add(item.text)
+                unsupported.append(item.text)
+                miscomputed.append(item.text)
+                notes.append(repeated_note(item.text, language))
             continue
         count = counts.get(item.start)
         if count is not None:  # "3 (a, b, c)": the count of the items it lists

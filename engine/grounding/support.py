@@ -17,6 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from engine.grounding.compare import extreme_asked, extreme_cell
 from engine.grounding.dates import MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
@@ -39,6 +40,7 @@ class Judgement:
     place: Place | None = None  # the literal place that supports the figure
     derivation: Derivation | None = None
     misplaced: Misplaced | None = None
+    extreme: Place | None = None  # "which year … largest?": the row's extreme cell, of another year than the answer's
 
 
 def layout_of(index: EvidenceIndex) -> Layout:
@@ -103,12 +105,17 @@ class Support:
         self.ops = preferred_ops(question, [p.label for p in self.scope.strong if p.kind == "cell"])
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
+        self.extreme = extreme_asked(question)
 
     def judge(self, item: Found, hit: Hit | None, *, operand: bool = False) -> Judgement | None:
         """The figure's support; None when this check does not place it (a date, a year, a
         figure the index holds (``hit``) somewhere the layout has no place for, such as a
         label): the caller judges it as before. The day of a date ("September 29") supports
         nothing when the question has a scope."""
+        if self.extreme is not None and _is_year(item, frozenset(), self.layout):
+            winner = extreme_cell(self.scope, self.extreme)
+            if winner is not None:  # the year is the answer: it must be the year of the row's extreme
+                return Judgement(place=winner) if item.text in winner.years else Judgement(extreme=winner)
         if item.dates or _is_year(item, self.scope.years, self.layout):
             return None
         if not self.scope.active:  # nothing to place it against: found anywhere, as before

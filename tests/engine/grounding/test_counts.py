@@ -3,7 +3,7 @@
 import pytest
 
 from engine.grounding import Evidence, check_answer
-from engine.grounding.counts import stated_counts
+from engine.grounding.counts import repeated_items, stated_counts
 
 ROWS = """ | 2019 | 2018
 Accrued expenses and other liabilities | 212 | 187
@@ -48,3 +48,19 @@ def test_a_right_count_with_its_items_is_verified():
     report = check_answer("1 (2019)", question, [table(ROWS)])
     assert report.unsupported == []
     assert report.grounding == "verified"
+
+
+@pytest.mark.parametrize(
+    "answer, repeated",
+    [("2018; 2018", ["2018"]), ("2019; 2019; 2018", ["2019"]), ("2019; 2018", []), ("2019\n2019", [])],
+)
+def test_a_list_naming_an_item_twice_is_found(answer, repeated):
+    assert [answer[a:b] for a, b in repeated_items(answer)] == repeated
+
+
+def test_a_repeated_year_in_a_list_is_flagged():
+    question = "Which years does the table provide information for accrued expenses?"
+    report = check_answer("2018; 2018", question, [table(ROWS)])
+    assert report.unsupported == ["2018"]
+    assert report.notes == ["2018 is listed twice"]
+    assert check_answer("2019; 2018", question, [table(ROWS)]).grounding == "verified"
