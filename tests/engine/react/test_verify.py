@@ -347,3 +347,32 @@ def test_a_strong_model_derived_figure_is_vouched_with_its_derivation():
     assert checked.report.grounding == "verified"
     derived = [c for c in checked.report.citations if c.derivation]
     assert derived and "412 = 1,950 − 1,538" in derived[0].derivation
+
+
+@pytest.mark.parametrize(
+    ("language", "answer", "expected"),
+    [
+        ("en", "412 = 1,950 − 1,538", []),
+        (
+            "en",
+            "461 = 1,950 − 1,538",
+            [("unsupported", "Not verified: 461 does not follow from 1,950 − 1,538, which is 412.")],
+        ),
+        (
+            "fr",
+            "461 = 1,950 − 1,538",
+            [("unsupported", "Non vérifié : 461 ne découle pas de 1,950 − 1,538, qui vaut 412.")],
+        ),
+    ],
+)
+def test_a_strong_model_stated_derivation_is_checked_and_one_caution_says_its_real_value(language, answer, expected):
+    from engine.react.verify import review
+
+    checked = review(
+        answer, "What was the change in Software revenue from 2018 to 2019?", _table_steps(),
+        small=False, language=language, embed=None,
+    )  # fmt: skip
+    assert checked.answer == answer
+    assert [(c.kind, c.text) for c in checked.cautions] == expected
+    if not expected:
+        assert [c.derivation for c in checked.report.citations if c.derivation] == ["412 = 1,950 − 1,538"]
