@@ -12,13 +12,16 @@ from engine.grounding.layout import Place
 from engine.grounding.scope import Scope
 
 Extreme = Literal["max", "min"]
+_THRESHOLD = re.compile(
+    r"\b(?:than|exceed\w*|above|below|under|over|plus de|moins de)\b|(?<![\d(])-?\d[\d,.]*(?![\d)])"
+)
 _WHICH_YEAR = re.compile(r"\b(?:which|what) (?:fiscal )?year\b|\ben quelle annee\b|\bquelle annee\b")
 _MAX = re.compile(
-    r"\b(?:largest|larger|highest|higher|greatest|greater|biggest|bigger|maximum|most|more"
+    r"\b(?:largest|larger|highest|higher|greatest|greater|biggest|bigger|maximum|most"
     r"|plus (?:elevee?s?|grande?s?|forte?s?|importante?s?))\b"
 )
 _MIN = re.compile(
-    r"\b(?:smallest|smaller|lowest|lower|least|less|fewer|minimum"
+    r"\b(?:smallest|smaller|lowest|lower|least|minimum"
     r"|plus (?:faibles?|bas|basses?|petits?|petites?)|moins (?:eleve|elevee|important|importante))\b"
 )
 
@@ -28,6 +31,8 @@ def extreme_asked(question: str) -> Extreme | None:
     text = fold(question)
     if not _WHICH_YEAR.search(text):
         return None
+    if any(not re.fullmatch(r"(?:19|20)\d\d", m.group()) for m in _THRESHOLD.finditer(text)):
+        return None  # "in which year was the net loss less than -10,000?": a threshold, not an extreme
     wants_max, wants_min = bool(_MAX.search(text)), bool(_MIN.search(text))
     if wants_max == wants_min:
         return None

@@ -160,6 +160,9 @@ def _constants(tokens: list[tuple[str, float, bool, int, int]]) -> tuple[tuple[i
     for i, (kind, value, percent, start, end) in enumerate(tokens):
         if kind != "n" or percent:
             continue
+        if value == 0:  # a "—" cell written as 0: no figure to trace, and it adds nothing
+            out.append((start, end))
+            continue
         before = tokens[i - 1][0] if i else ""
         after = tokens[i + 1][0] if i + 1 < len(tokens) else ""
         if value in CONSTANTS and "*" in (before, after) or before == "/" and value in CONSTANTS:

@@ -23,6 +23,8 @@ def table(text, n=1):
         ("En quelle année les provisions sont-elles les plus faibles ?", "min"),
         ("What was the revenue in 2019?", None),
         ("Which year is larger or smaller?", None),  # both: no one extreme asked
+        ("In which year was the net loss less -10,000?", None),  # a threshold, not an extreme
+        ("In which year was revenue higher than $5 million?", None),
     ],
 )
 def test_the_extreme_asked(question, extreme):

@@ -86,6 +86,15 @@ def test_a_percentage_change_with_times_100_is_verified_without_tracing_the_100(
     assert [f.text for f in report.figures] == ["360.51%", "$1,271", "$276", "$276"]
 
 
+def test_a_zero_operand_a_dash_cell_needs_no_trace():
+    rows = " | 2019 | 2018\nDeferred compensation | — | 3,810"
+    report = check_answer(
+        "1,905 = (0 + 3,810) / 2", "What was the average Deferred compensation for 2018 and 2019?", [table(rows)]
+    )
+    assert report.unsupported == []
+    assert report.grounding == "verified"
+
+
 def test_a_false_derivation_is_flagged_with_the_expressions_value():
     report = check_answer(
         "The change is 0.07 = $0.34 − $0.28.",
