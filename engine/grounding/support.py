@@ -192,6 +192,7 @@ class Support:
             ops=self.ops,
             percent=item.kind == "percent",
             scaled_answer=any(c.isalpha() for c in item.text),
+            amount=item.kind == "amount",
         )
 
     def _misplaced(self, item: Found, literal: list[Place]) -> Misplaced:

@@ -223,3 +223,14 @@ def test_the_derivation_is_written_in_the_checks_language():
     question = "Quelle a été la variation du chiffre d'affaires Software entre 2018 et 2019 ?"
     report = check_answer("412", question, [table(SEGMENTS)], language="fr")
     assert report.citations[0].derivation == "412 = 1,950 − 1,538 (table.csv, Software, 2019 et 2018)"
+
+
+@pytest.mark.parametrize("answer", ["$4,455", "$2.11"])  # 8,455 − 4,000 and 8,455 / 4,000: two rows combined
+def test_a_question_asking_no_computation_is_not_answered_by_two_rows_combined(answer):
+    report = check(answer, "How much were the costs in 2019?", table(COSTS))
+    assert report.unsupported == [answer]
+
+
+def test_a_question_asking_no_computation_still_accepts_one_rows_change():
+    report = check("$2,192", "How much did restructuring costs move?", table(COSTS))  # 10,647 − 8,455
+    assert report.grounding == "verified"
