@@ -28,6 +28,7 @@ from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import Scope, scope_of
 
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
+_POINTS = re.compile(r"\s?(?:pts?|points?|pp|percentage points?|points? de pourcentage)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[.;!?\n]\s|\n")
 LITERAL_SHARE = 0.8  # a stated figure must sit in one of the rows closest to the question's words
 SMALL_POOL = 12
@@ -73,6 +74,10 @@ class _Beside:
         self.scale = scale_factor(word.group()) if word else 1  # the scale word the answer writes
         self._years: frozenset[str] | None = None
         self._words: frozenset[str] | None = None
+
+    def points(self) -> bool:
+        """The answer writes the figure in percentage points: "0.3 pts", "1.2 points", "0.5 pp"."""
+        return bool(_POINTS.match(self.answer, self.item.end))
 
     def clause(self) -> str:
         i = bisect_right(self.cuts, (self.item.start, self.item.start)) - 1
@@ -162,6 +167,8 @@ class Support:
         sum of its items); its period and scale still count, and its footnote names its row."""
         if place.kind == "result":
             return True
+        if place.percent and beside.points():
+            return False  # "0.4 pts" is a change in percentage points, not the "(0.4%)" of a percent change
         if beside.scale != 1 and place.scale != 1 and place.scale != beside.scale:
             return False  # "8 thousand" is not the "$7.8 million" of a sentence, whatever its digits
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
@@ -185,11 +192,15 @@ class Support:
             if len(candidates) > SMALL_POOL:
                 return None
             strong = pool = candidates
+        ops = self.ops
+        if _POINTS.match(self.answer, item.end):  # percentage points: a difference of two percentages
+            strong, pool = [p for p in strong if p.percent], [p for p in pool if p.percent]
+            ops = ("difference",)
         return derive(
             item.readings,
             strong,
             pool,
-            ops=self.ops,
+            ops=ops,
             percent=item.kind == "percent",
             scaled_answer=any(c.isalpha() for c in item.text),
             amount=item.kind == "amount",

@@ -234,3 +234,14 @@ def test_a_question_asking_no_computation_is_not_answered_by_two_rows_combined(a
 def test_a_question_asking_no_computation_still_accepts_one_rows_change():
     report = check("$2,192", "How much did restructuring costs move?", table(COSTS))  # 10,647 − 8,455
     assert report.grounding == "verified"
+
+
+CAPEX = """ | 2019 | 2018 | % CHANGE
+BCE | 3,988 | 3,971 | (0.4%)
+Capital intensity ratio | 16.6% | 16.9% | 0.3 pts"""
+
+
+def test_percentage_points_are_not_a_percent_change_cell_nor_a_percent_change():
+    question = "What is the % change in the capital intensity ratio for BCE?"
+    assert check("0.4 pts", question, table(CAPEX)).unsupported == ["0.4"]  # (0.4%) and 3,988 / 3,971: not points
+    assert check("0.3 pts", question, table(CAPEX)).grounding == "verified"
