@@ -144,13 +144,21 @@ def _compatible(a: Place, b: Place, percent_answer: bool, additive: bool) -> boo
     return not (additive and percent_answer and a.kind == "text" and not a.percent)
 
 
-def _pairs(op: Op, space: _Space, a: Place, t: float, tol: float, percent: bool) -> Iterator[Derivation]:
-    """Derivations of ``t`` with ``a`` as one operand and the other looked up."""
+def _same_row(a: Place, b: Place) -> bool:
+    """Two cells of one row (the same figure in two periods), or anything but two cells."""
+    return a.kind != "cell" or b.kind != "cell" or (a.evidence, a.row) == (b.evidence, b.row)
+
+
+def _pairs(
+    op: Op, space: _Space, a: Place, t: float, tol: float, percent: bool, one_row: bool = False
+) -> Iterator[Derivation]:
+    """Derivations of ``t`` with ``a`` as one operand and the other looked up; ``one_row``:
+    two cells must share a row (the question names no operation, so no two rows are combined)."""
     va = space.value(a)
     additive = op in ("difference", "sum", "average")
 
     def ok(b: Place) -> bool:
-        return _compatible(a, b, percent, additive)
+        return _compatible(a, b, percent, additive) and (not one_row or _same_row(a, b))
 
     if op == "difference":
         for centre in (va - t, va + t):
@@ -243,6 +251,7 @@ def derive(
     ops: Sequence[Op] = OPS,
     percent: bool = False,
     scaled_answer: bool = False,
+    amount: bool = False,
 ) -> Derivation | None:
     """A derivation of the answer's figure (its ``readings``) with at least one operand in
     ``strong`` (about the question's subject and period) and the others in ``pool``; the
@@ -251,11 +260,13 @@ def derive(
     if not strong:
         return None
     narrow, wide = _spaces(strong, ()), _spaces(strong, pool)
+    # no change asked ("How much was the cumulative adjustment?"): a difference is one row's change, not two rows'
+    asked_change = len(ops) != len(OPS)
     if percent and "difference" in ops and "percent_change" not in ops:  # "the increase ... ?" "9.74%"
         ops = [*ops, "percent_change"]
     for op in ops:
-        if op == "ratio" and percent:
-            continue
+        if op == "ratio" and percent or amount and op in ("ratio", "percentage"):
+            continue  # "$0.6 million" is an amount: no ratio of two figures
         # a share or a ratio may take its second operand from another row (a total); the
         # other computations combine figures about the subject only
         for space, firsts in wide if op in ("ratio", "percentage") else narrow:
@@ -265,7 +276,8 @@ def derive(
                         if found := _whole(op, group, t, tol):
                             return found
                 for a in firsts:
-                    for found in _pairs(op, space, a, t, tol, percent):
+                    one_row = not asked_change and op in ("difference", "percent_change")
+                    for found in _pairs(op, space, a, t, tol, percent, one_row):
                         return found
                 if found := _triples(op, space, firsts, t, tol):
                     return found

@@ -17,13 +17,22 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 
+from engine.grounding.counts import repeated_items, stated_counts
 from engine.grounding.derive import Derivation
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.layout import Place
 from engine.grounding.models import Citation, Evidence, Figure, Grounding, GroundingReport, Misplaced, Unit
-from engine.grounding.notes import derivation_text, misplaced_note
+from engine.grounding.notes import (
+    derivation_text,
+    extreme_note,
+    miscomputed_note,
+    miscounted_note,
+    misplaced_note,
+    repeated_note,
+)
 from engine.grounding.sources import invented_sources
+from engine.grounding.stated import Stated, role, stated_derivations
 from engine.grounding.support import Support
 from engine.grounding.units import (
     block_bounds,
@@ -107,6 +116,31 @@ class _Citations:
             )
         return self._keys[key]
 
+    def stated(self, figure: str, stated: Stated, footnotes: list[int]) -> int | None:
+        """A footnote for a result whose derivation the answer writes: that derivation, and
+        the rows or sentences its operands were traced to (their own footnotes)."""
+        cited = [self.items[n - 1] for n in dict.fromkeys(footnotes)]
+        if not cited:
+            return None
+        text = f"{figure} = {stated.expression_text}"
+        key = (-2, hash(text))
+        if key not in self._keys:
+            first = cited[0]
+            quote = "\n".join(dict.fromkeys(c.derivation or c.quote for c in cited))
+            self._keys[key] = len(self.items) + 1
+            self.items.append(
+                Citation(
+                    n=len(self.items) + 1,
+                    source=first.source,
+                    location=first.location,
+                    quote=bounded(quote),
+                    evidence=first.evidence,
+                    derivation=text,
+                    evidences=list(dict.fromkeys(e for c in cited for e in (c.evidences or [c.evidence]))),
+                )
+            )
+        return self._keys[key]
+
     def cell(self, place: Place) -> int:
         """A footnote for a table cell: its header and its row."""
         key = (place.evidence, place.unit[0])
@@ -162,6 +196,12 @@ def _figure(found: Found, citation: int | None) -> Figure:
     )
 
 
+def _computed_hit(index: EvidenceIndex, item: Found) -> bool:
+    """Whether a tool computed this figure itself (a calculator's result): it is cited as such."""
+    hit = index.find(item)
+    return hit is not None and index.evidence[hit.evidence].computed
+
+
 def verdict(found: int, missing: int, real_sources: int, invented: int) -> Grounding:
     """verified: every figure found (or sources cited, all real); partly: some of each;
     unsupported: figures and none found, or only invented sources; none: nothing to check."""
@@ -200,14 +240,22 @@ def check_answer(
     misplaced: list[Misplaced] = []
     support: Support | None = None
     found = missing = 0
-    for item in extract_figures(answer):
-        if item.text in skip or item.value in skip:
-            continue
+    stated = stated_derivations(answer)
+    results: list[tuple[Found, Stated]] = []
+    traced: dict[int, int | None] = {}  # start of each figure traced → its footnote (None: in the question)
+    operands: dict[int, list[int]] = {}  # id(stated) → starts of its operands
+    miscomputed: list[str] = []
+    notes: list[str] = []
+
+    def judge(item: Found, operand: bool = False) -> bool:
+        """Trace one figure (``operand``: of a derivation the answer writes); record its footnote in ``traced``."""
+        nonlocal support, asked
         hit = index.find(item)
         judgement = None
         if question.strip() and evidence:
             support = support or Support(index, question, answer)
-            judgement = support.judge(item, hit)
+            judgement = support.judge(item, hit, operand=operand)
+        footnote: int | None = None
         if judgement is not None and judgement.place is not None:
             place = judgement.place
             if hit is not None and support is not None and not support.scope.active:
@@ -216,28 +264,86 @@ def check_answer(
                 footnote = citations.cell(place)
             else:
                 footnote = citations.cite(Hit(place.evidence, place.start, place.end, item.kind))
-            figures.append(_figure(item, footnote))
-            found += 1
-            continue
-        if judgement is not None and judgement.derivation is not None:
-            figures.append(_figure(item, citations.derived(item.text, judgement.derivation, language)))
-            found += 1
-            continue
-        if judgement is None and hit is not None:
-            figures.append(_figure(item, citations.cite(hit)))
-            found += 1
-            continue
-        asked = asked or EvidenceIndex.of_text(question)
-        if asked.find(item) is not None:
-            found += 1
+        elif judgement is not None and judgement.derivation is not None:
+            footnote = citations.derived(item.text, judgement.derivation, language)
+        elif judgement is None and hit is not None:
+            footnote = citations.cite(hit)
         else:
+            asked = asked or EvidenceIndex.of_text(question)
+            if asked.find(item) is None:
+                if item.text not in flagged:
+                    flagged.add(item.text)
+                    unsupported.append(item.text)
+                    if judgement is not None and judgement.misplaced is not None:
+                        misplaced.append(judgement.misplaced)
+                    if judgement is not None and judgement.extreme is not None and support is not None:
+                        miscomputed.append(item.text)
+                        notes.append(extreme_note(item.text, judgement.extreme, support.extreme or "max", language))
+                figures.append(_figure(item, None))
+                return False
+        figures.append(_figure(item, footnote))
+        traced[item.start] = footnote
+        return True
+
+    counts = {c.span[0]: c for c in stated_counts(answer, question)}
+    repeats = repeated_items(answer)
+    for item in extract_figures(answer):
+        if item.text in skip or item.value in skip:
+            continue
+        if any(a <= item.start < b for a, b in repeats):  # "2018; 2018": a list naming one item twice
+            figures.append(_figure(item, None))
             missing += 1
             if item.text not in flagged:
                 flagged.add(item.text)
                 unsupported.append(item.text)
-                if judgement is not None and judgement.misplaced is not None:
-                    misplaced.append(judgement.misplaced)
-        figures.append(_figure(item, None))
+                miscomputed.append(item.text)
+                notes.append(repeated_note(item.text, language))
+            continue
+        count = counts.get(item.start)
+        if count is not None:  # "3 (a, b, c)": the count of the items it lists
+            figures.append(_figure(item, None))
+            if count.holds:
+                found += 1
+                continue
+            missing += 1
+            if item.text not in flagged:
+                flagged.add(item.text)
+                unsupported.append(item.text)
+                miscomputed.append(item.text)
+                notes.append(miscounted_note(item.text, len(count.items), language))
+            continue
+        part = role(stated, item) if stated else None
+        if part is not None and part[1] == "constant":
+            continue  # the "× 100" of a percentage, the "/ 2" of an average of two
+        if part is not None and part[1] == "result":
+            results.append((item, part[0]))
+            continue
+        if part is not None:
+            operands.setdefault(id(part[0]), []).append(item.start)
+        if judge(item, operand=part is not None):
+            found += 1
+        else:
+            missing += 1
+    for item, derivation in results:  # judged once their operands are
+        starts = operands.get(id(derivation), [])
+        if not derivation.holds:
+            missing += 1
+            if item.text not in flagged:
+                flagged.add(item.text)
+                unsupported.append(item.text)
+                miscomputed.append(item.text)
+                actual = derivation.actual_text()
+                notes.append(miscomputed_note(item.text, derivation.expression_text, actual, language))
+            figures.append(_figure(item, None))
+        elif starts and all(start in traced for start in starts) and not _computed_hit(index, item):
+            footnotes = [n for n in (traced[start] for start in starts) if n is not None]
+            figures.append(_figure(item, citations.stated(item.text, derivation, footnotes)))
+            found += 1
+        elif judge(item):
+            found += 1
+        else:
+            missing += 1
+    figures.sort(key=lambda f: f.start)
     real, invented = invented_sources(answer, evidence)
     return GroundingReport(
         figures=figures,
@@ -246,5 +352,6 @@ def check_answer(
         invented_sources=invented,
         grounding=verdict(found, missing, len(real), len(invented)),
         misplaced=misplaced,
-        notes=[misplaced_note(m, language) for m in misplaced],
+        notes=[misplaced_note(m, language) for m in misplaced] + notes,
+        miscomputed=miscomputed,
     )

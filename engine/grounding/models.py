@@ -62,7 +62,12 @@ class GroundingReport(BaseModel):
     invented_sources: list[str] = Field(default_factory=list)  # sources named in the answer, never returned
     grounding: Grounding = "none"
     misplaced: list[Misplaced] = Field(default_factory=list)  # also listed in ``unsupported``
-    notes: list[str] = Field(default_factory=list)  # one line per misplaced figure, in the check's language
+    notes: list[str] = Field(
+        default_factory=list
+    )  # one line per misplaced or miscomputed figure, in the check's language
+    # results of a derivation the answer writes that does not hold ("19.8% = (16.6 / 93.8) × 100");
+    # also listed in ``unsupported``, their note in ``notes``
+    miscomputed: list[str] = Field(default_factory=list)
 
 
 class Unit(BaseModel):

@@ -17,6 +17,11 @@ _TEXT = {
         "misplaced_text": "{figure} is in a passage about {found}, not {expected}",
         "misplaced_scale": "{figure}: the evidence says {found}",
         "the_question": "what the question asks",
+        "miscomputed": "{figure} does not follow from {expression}, which is {actual}",
+        "miscounted": "{figure} is not the number of items listed ({actual})",
+        "repeated": "{figure} is listed twice",
+        "extreme_max": "{figure} is not the year {label} is largest: {year} ({value})",
+        "extreme_min": "{figure} is not the year {label} is smallest: {year} ({value})",
     },
     "fr": {
         "and": " et ",
@@ -24,6 +29,11 @@ _TEXT = {
         "misplaced_text": "{figure} figure dans un passage sur {found}, et non sur {expected}",
         "misplaced_scale": "{figure} : les éléments indiquent {found}",
         "the_question": "ce que demande la question",
+        "miscomputed": "{figure} ne découle pas de {expression}, qui vaut {actual}",
+        "miscounted": "{figure} n'est pas le nombre d'éléments cités ({actual})",
+        "repeated": "{figure} figure deux fois dans la liste",
+        "extreme_max": "{figure} n'est pas l'année où {label} est le plus élevé : {year} ({value})",
+        "extreme_min": "{figure} n'est pas l'année où {label} est le plus faible : {year} ({value})",
     },
 }
 
@@ -94,3 +104,25 @@ def misplaced_note(item: Misplaced, language: str = "en") -> str:
     expected = item.expected or table["the_question"]
     key = "misplaced_scale" if item.other_scale else "misplaced" if item.in_table else "misplaced_text"
     return table[key].format(figure=item.figure, found=item.found, expected=expected)
+
+
+def miscomputed_note(figure: str, expression: str, actual: str, language: str = "en") -> str:
+    """ "19.8% does not follow from (16.6 / 93.8) × 100, which is 17.70%"."""
+    return _text(language)["miscomputed"].format(figure=figure, expression=expression, actual=actual)
+
+
+def miscounted_note(figure: str, listed: int, language: str = "en") -> str:
+    """ "4 is not the number of items listed (3)"."""
+    return _text(language)["miscounted"].format(figure=figure, actual=listed)
+
+
+def repeated_note(figure: str, language: str = "en") -> str:
+    """ "2018 is listed twice"."""
+    return _text(language)["repeated"].format(figure=figure)
+
+
+def extreme_note(figure: str, winner: Place, extreme: str, language: str = "en") -> str:
+    """ "2018 is not the year Weighted average number of shares is largest: 2019 (74.3)"."""
+    return _text(language)[f"extreme_{extreme}"].format(
+        figure=figure, label=winner.label, year=", ".join(sorted(winner.years)), value=number(winner)
+    )

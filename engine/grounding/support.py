@@ -17,6 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from engine.grounding.compare import extreme_asked, extreme_cell
 from engine.grounding.dates import MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
@@ -27,6 +28,7 @@ from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import Scope, scope_of
 
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
+_POINTS = re.compile(r"\s?(?:pts?|points?|pp|percentage points?|points? de pourcentage)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[.;!?\n]\s|\n")
 LITERAL_SHARE = 0.8  # a stated figure must sit in one of the rows closest to the question's words
 SMALL_POOL = 12
@@ -39,6 +41,7 @@ class Judgement:
     place: Place | None = None  # the literal place that supports the figure
     derivation: Derivation | None = None
     misplaced: Misplaced | None = None
+    extreme: Place | None = None  # "which year … largest?": the row's extreme cell, of another year than the answer's
 
 
 def layout_of(index: EvidenceIndex) -> Layout:
@@ -72,6 +75,10 @@ class _Beside:
         self._years: frozenset[str] | None = None
         self._words: frozenset[str] | None = None
 
+    def points(self) -> bool:
+        """The answer writes the figure in percentage points: "0.3 pts", "1.2 points", "0.5 pp"."""
+        return bool(_POINTS.match(self.answer, self.item.end))
+
     def clause(self) -> str:
         i = bisect_right(self.cuts, (self.item.start, self.item.start)) - 1
         start = self.cuts[i][1] if i >= 0 else 0
@@ -103,12 +110,17 @@ class Support:
         self.ops = preferred_ops(question, [p.label for p in self.scope.strong if p.kind == "cell"])
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
+        self.extreme = extreme_asked(question)
 
-    def judge(self, item: Found, hit: Hit | None) -> Judgement | None:
+    def judge(self, item: Found, hit: Hit | None, *, operand: bool = False) -> Judgement | None:
         """The figure's support; None when this check does not place it (a date, a year, a
         figure the index holds (``hit``) somewhere the layout has no place for, such as a
         label): the caller judges it as before. The day of a date ("September 29") supports
         nothing when the question has a scope."""
+        if self.extreme is not None and _is_year(item, frozenset(), self.layout):
+            winner = extreme_cell(self.scope, self.extreme)
+            if winner is not None:  # the year is the answer: it must be the year of the row's extreme
+                return Judgement(place=winner) if item.text in winner.years else Judgement(extreme=winner)
         if item.dates or _is_year(item, self.scope.years, self.layout):
             return None
         if not self.scope.active:  # nothing to place it against: found anywhere, as before
@@ -119,7 +131,7 @@ class Support:
         beside = _Beside(self.answer, self._cuts, item)
         literal: list[Place] = []
         for place in self._places(item):  # exact values first; read one row or sentence at a time
-            if self._accepts(place, beside):
+            if self._accepts(place, beside, operand=operand):
                 return Judgement(place=place)
             literal.append(place)
         if hit is not None and not literal and held(self.index, hit):
@@ -149,14 +161,19 @@ class Support:
                     seen.add(id(place))
                     yield place
 
-    def _accepts(self, place: Place, beside: _Beside) -> bool:
+    def _accepts(self, place: Place, beside: _Beside, *, operand: bool = False) -> bool:
+        """``operand``: a figure of a derivation the answer writes, which may add up or
+        compare other rows than the one the question names ("total current assets" as the
+        sum of its items); its period and scale still count, and its footnote names its row."""
         if place.kind == "result":
             return True
+        if place.percent and beside.points():
+            return False  # "0.4 pts" is a change in percentage points, not the "(0.4%)" of a percent change
         if beside.scale != 1 and place.scale != 1 and place.scale != beside.scale:
             return False  # "8 thousand" is not the "$7.8 million" of a sentence, whatever its digits
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
-        if place.kind != "cell" or not self.scope.subject_active:
+        if place.kind != "cell" or not self.scope.subject_active or operand:
             return True
         if self.scope.score(place) >= self._literal_bar or self.scope.named(place):
             return True
@@ -175,13 +192,18 @@ class Support:
             if len(candidates) > SMALL_POOL:
                 return None
             strong = pool = candidates
+        ops = self.ops
+        if _POINTS.match(self.answer, item.end):  # percentage points: a difference of two percentages
+            strong, pool = [p for p in strong if p.percent], [p for p in pool if p.percent]
+            ops = ("difference",)
         return derive(
             item.readings,
             strong,
             pool,
-            ops=self.ops,
+            ops=ops,
             percent=item.kind == "percent",
             scaled_answer=any(c.isalpha() for c in item.text),
+            amount=item.kind == "amount",
         )
 
     def _misplaced(self, item: Found, literal: list[Place]) -> Misplaced:

@@ -93,7 +93,7 @@ def _cautions(review: Review, reasons: dict[str, str], unsure_kind: CautionKind 
     report = review.report
     if report.grounding == "not_found":
         out.append(Caution(kind="not_found", text=reasons["not_found"]))
-    misplaced = {m.figure for m in report.misplaced}
+    misplaced = {m.figure for m in report.misplaced} | set(report.miscomputed)
     nowhere = [f for f in report.unsupported if f not in misplaced]
     if nowhere:
         out.append(Caution(kind="unsupported", text=reasons["answer_unsupported"].format(figures=", ".join(nowhere))))

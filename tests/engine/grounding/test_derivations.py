@@ -223,3 +223,25 @@ def test_the_derivation_is_written_in_the_checks_language():
     question = "Quelle a été la variation du chiffre d'affaires Software entre 2018 et 2019 ?"
     report = check_answer("412", question, [table(SEGMENTS)], language="fr")
     assert report.citations[0].derivation == "412 = 1,950 − 1,538 (table.csv, Software, 2019 et 2018)"
+
+
+@pytest.mark.parametrize("answer", ["$4,455", "$2.11"])  # 8,455 − 4,000 and 8,455 / 4,000: two rows combined
+def test_a_question_asking_no_computation_is_not_answered_by_two_rows_combined(answer):
+    report = check(answer, "How much were the costs in 2019?", table(COSTS))
+    assert report.unsupported == [answer]
+
+
+def test_a_question_asking_no_computation_still_accepts_one_rows_change():
+    report = check("$2,192", "How much did restructuring costs move?", table(COSTS))  # 10,647 − 8,455
+    assert report.grounding == "verified"
+
+
+CAPEX = """ | 2019 | 2018 | % CHANGE
+BCE | 3,988 | 3,971 | (0.4%)
+Capital intensity ratio | 16.6% | 16.9% | 0.3 pts"""
+
+
+def test_percentage_points_are_not_a_percent_change_cell_nor_a_percent_change():
+    question = "What is the % change in the capital intensity ratio for BCE?"
+    assert check("0.4 pts", question, table(CAPEX)).unsupported == ["0.4"]  # (0.4%) and 3,988 / 3,971: not points
+    assert check("0.3 pts", question, table(CAPEX)).grounding == "verified"

@@ -295,7 +295,7 @@ def test_a_large_model_unsupported_figure_is_a_caution_on_record():
     run(engine, "What is 17 * 23?")
     assert engine.result.answer == "17 * 23 = 291."  # kept as written
     assert [c.model_dump() for c in engine.result.cautions] == [
-        {"kind": "unsupported", "text": "Not verified: no tool result or document holds 291."}
+        {"kind": "unsupported", "text": "Not verified: 291 does not follow from 17 * 23, which is 391."}
     ]
     clean = make_engine([call("calculator", {"expression": "17 * 23"}), "Thought: done\nAnswer: 17 * 23 = 391."])
     run(clean, "What is 17 * 23?")
@@ -384,3 +384,32 @@ def test_which_region_is_lowest_names_the_region_and_its_grouped_total():
     run(engine, "Which region had the lowest revenue in Q2 2025?")
     assert engine.result.answer.startswith("Lowest revenue_eur by region (quarter in Q2): Export, €960,800")
     assert [c.kind for c in engine.result.cautions] == ["replaced"]
+
+
+@pytest.mark.parametrize(
+    ("language", "answer", "expected"),
+    [
+        ("en", "412 = 1,950 − 1,538", []),
+        (
+            "en",
+            "461 = 1,950 − 1,538",
+            [("unsupported", "Not verified: 461 does not follow from 1,950 − 1,538, which is 412.")],
+        ),
+        (
+            "fr",
+            "461 = 1,950 − 1,538",
+            [("unsupported", "Non vérifié : 461 ne découle pas de 1,950 − 1,538, qui vaut 412.")],
+        ),
+    ],
+)
+def test_a_strong_model_stated_derivation_is_checked_and_one_caution_says_its_real_value(language, answer, expected):
+    from engine.react.verify import review
+
+    checked = review(
+        answer, "What was the change in Software revenue from 2018 to 2019?", _table_steps(),
+        small=False, language=language, embed=None,
+    )  # fmt: skip
+    assert checked.answer == answer
+    assert [(c.kind, c.text) for c in checked.cautions] == expected
+    if not expected:
+        assert [c.derivation for c in checked.report.citations if c.derivation] == ["412 = 1,950 − 1,538"]

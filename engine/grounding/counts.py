@@ -1,0 +1,58 @@
+"""What an answer's own lists say of themselves. A count stated with the items it counted
+("3 (Group operating profit, Group cash generation, Group ROCE)") must be the number of
+items listed ("3 (2019, 2018)" counts two; only for a question that asks how many). A list
+of figures ("2019; 2018") names each once: "2018; 2018" repeats one, where another was due."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.grounding.answer_kinds import fold
+
+_COUNT = re.compile(r"(?<![\w.,$€£-])(\d{1,3})\s*\(([^()\n]{1,600})\)")
+_HOW_MANY = re.compile(r"\b(?:how many|combien|number of|nombre d[e'])")  # "how many years" counts years too
+_SEPARATOR = re.compile(r"\s*(?:[,;]|\band\b|\bet\b)\s*")
+
+
+@dataclass(slots=True, frozen=True)
+class StatedCount:
+    span: tuple[int, int]  # of the count's digits in the answer
+    count: int
+    items: tuple[str, ...]
+
+    @property
+    def holds(self) -> bool:
+        return self.count == len(self.items)
+
+
+def stated_counts(answer: str, question: str) -> list[StatedCount]:
+    """Every "N (item, item, …)" of an answer to a "how many" question."""
+    if not _HOW_MANY.search(fold(question)):
+        return []
+    out = []
+    for m in _COUNT.finditer(answer):
+        items = tuple(i for i in _SEPARATOR.split(m.group(2).strip()) if i)
+        if items:
+            out.append(StatedCount(m.span(1), int(m.group(1)), items))
+    return out
+
+
+def repeated_items(answer: str) -> list[tuple[int, int]]:
+    """Spans of the items of a one-line list ("2018; 2018; 2017") that repeat an earlier one."""
+    if "\n" in answer.strip() or ";" not in answer:
+        return []
+    seen: set[str] = set()
+    out = []
+    pos = 0
+    for part in answer.split(";"):
+        item = part.strip()
+        start = pos + part.find(item) if item else pos
+        pos += len(part) + 1
+        if not item or not any(c.isdigit() for c in item):
+            continue
+        key = " ".join(item.lower().split())
+        if key in seen:
+            out.append((start, start + len(item)))
+        seen.add(key)
+    return out

@@ -1,0 +1,55 @@
+"""A "which year … largest?" answer must be the year of the row's extreme cell."""
+
+import pytest
+
+from engine.grounding import Evidence, check_answer
+from engine.grounding.compare import extreme_asked
+
+SHARES = """ | 2019 | 2018
+Weighted average number of shares | 74.3 | 73.4
+Other reserves | 80 | 90"""
+
+
+def table(text, n=1):
+    return Evidence(n=n, tool="query_table", text=text, source="table.csv", computed=True)
+
+
+@pytest.mark.parametrize(
+    "question, extreme",
+    [
+        ("In which year was the weighted average number of shares largest?", "max"),
+        ("In which year were the provisions larger?", "max"),
+        ("Which year had the lowest revenue?", "min"),
+        ("En quelle année les provisions sont-elles les plus faibles ?", "min"),
+        ("What was the revenue in 2019?", None),
+        ("Which year is larger or smaller?", None),  # both: no one extreme asked
+        ("In which year was the net loss less -10,000?", None),  # a threshold, not an extreme
+        ("In which year was revenue higher than $5 million?", None),
+    ],
+)
+def test_the_extreme_asked(question, extreme):
+    assert extreme_asked(question) == extreme
+
+
+def test_the_year_of_the_rows_largest_cell_is_verified_and_cited():
+    report = check_answer("2019", "In which year was the weighted average number of shares largest?", [table(SHARES)])
+    assert report.grounding == "verified"
+    assert "Weighted average number of shares | 74.3 | 73.4" in report.citations[0].quote
+
+
+def test_another_year_is_flagged_with_the_rows_extreme():
+    question = "In which year was the weighted average number of shares largest?"
+    report = check_answer("2018", question, [table(SHARES)])
+    assert report.unsupported == ["2018"]
+    assert report.notes == ["2018 is not the year Weighted average number of shares is largest: 2019 (74.3)"]
+
+
+def test_the_smallest_is_compared_too_and_written_in_french():
+    question = (
+        "En quelle année le nombre moyen pondéré d'actions (weighted average number of shares) est-il le plus faible ?"
+    )
+    assert check_answer("2018", question, [table(SHARES)], language="fr").unsupported == []
+    report = check_answer("2019", question, [table(SHARES)], language="fr")
+    assert report.notes == [
+        "2019 n'est pas l'année où Weighted average number of shares est le plus faible : 2018 (73.4)"
+    ]

@@ -1,0 +1,66 @@
+"""A count stated with the items it counted must be their number."""
+
+import pytest
+
+from engine.grounding import Evidence, check_answer
+from engine.grounding.counts import repeated_items, stated_counts
+
+ROWS = """ | 2019 | 2018
+Accrued expenses and other liabilities | 212 | 187
+Accounts payable | 90 | 80"""
+
+
+def table(text, n=1):
+    return Evidence(n=n, tool="query_table", text=text, source="table.csv", computed=True)
+
+
+@pytest.mark.parametrize(
+    "answer, count, items, holds",
+    [
+        ("3 (Group operating profit, Group cash generation, Group ROCE)", 3, 3, True),
+        ("4 (Group operating profit, Group cash generation, Group ROCE)", 4, 3, False),
+        ("3 (2019, 2018)", 3, 2, False),
+        ("2 (2019 and 2018)", 2, 2, True),
+        ("1 (2019)", 1, 1, True),
+    ],
+)
+def test_the_count_is_compared_with_the_items_listed(answer, count, items, holds):
+    [stated] = stated_counts(answer, "How many years did it exceed $200 million?")
+    assert (stated.count, len(stated.items), stated.holds) == (count, items, holds)
+
+
+def test_only_a_how_many_question_states_a_count():
+    assert stated_counts("Revenue grew 12 (in thousands)", "What was the change in revenue?") == []
+    assert stated_counts("$12 (2019)", "How many dollars?") == []  # an amount, not a count
+
+
+def test_a_miscounted_answer_is_flagged_with_the_items_number():
+    question = "How many years did Accrued expenses and other liabilities exceed $200 million?"
+    report = check_answer("2 (2019)", question, [table(ROWS)])
+    assert report.unsupported == ["2"]
+    assert report.notes == ["2 is not the number of items listed (1)"]
+    fr = check_answer("2 (2019)", "Combien d'années ...?", [table(ROWS)], language="fr")
+    assert fr.notes == ["2 n'est pas le nombre d'éléments cités (1)"]
+
+
+def test_a_right_count_with_its_items_is_verified():
+    question = "How many years did Accrued expenses and other liabilities exceed $200 million?"
+    report = check_answer("1 (2019)", question, [table(ROWS)])
+    assert report.unsupported == []
+    assert report.grounding == "verified"
+
+
+@pytest.mark.parametrize(
+    "answer, repeated",
+    [("2018; 2018", ["2018"]), ("2019; 2019; 2018", ["2019"]), ("2019; 2018", []), ("2019\n2019", [])],
+)
+def test_a_list_naming_an_item_twice_is_found(answer, repeated):
+    assert [answer[a:b] for a, b in repeated_items(answer)] == repeated
+
+
+def test_a_repeated_year_in_a_list_is_flagged():
+    question = "Which years does the table provide information for accrued expenses?"
+    report = check_answer("2018; 2018", question, [table(ROWS)])
+    assert report.unsupported == ["2018"]
+    assert report.notes == ["2018 is listed twice"]
+    assert check_answer("2019; 2018", question, [table(ROWS)]).grounding == "verified"
