@@ -18,7 +18,9 @@ _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|:$~&])")
 _CODE_SPAN = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.S)
 _ANCHOR_UNSAFE = re.compile(r"[^A-Za-z0-9-]")
-_OPERATOR = re.compile(r"\s*[()]*\s*(?:[-+*/×÷=−x·]|\\\*)\s*[()]*\s*")  # between two figures of an expression
+# between two marked figures of one expression: operators, and numbers that need no mark of
+# their own (a constant such as 100, a figure the question gives)
+_EXPRESSION_GAP = re.compile(r"(?:\s*[()]*\s*(?:[-+*/×÷=−x·]|\\\*)\s*[()]*\s*(?:\d[\d.,]*)?)+")
 FLAG = ":material/warning:"  # a Material icon: no emoji font needed
 
 _TEXT = {
@@ -81,7 +83,7 @@ def _operands(answer: str, edits: list[tuple[Figure, int]]) -> set[int]:
     dropped: set[int] = set()
     for i in range(len(edits) - 1):
         (figure, n), (following, m) = edits[i], edits[i + 1]
-        if n == m and _OPERATOR.fullmatch(answer[figure.end : following.start]):
+        if n == m and _EXPRESSION_GAP.fullmatch(answer[figure.end : following.start]):
             dropped.add(i)
     return dropped
 

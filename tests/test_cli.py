@@ -70,7 +70,9 @@ def test_the_done_object_carries_the_cautions_about_the_answer(fake_server):
     assert proc.returncode == 0, proc.stderr
     done = jsonl(proc.stdout)[-1]
     assert done["answer"] == "17 * 23 = 291" and done["unsupported"] == ["291"]  # the existing fields stay
-    assert done["cautions"] == [{"kind": "unsupported", "text": "Not verified: no tool result or document holds 291."}]
+    assert done["cautions"] == [
+        {"kind": "unsupported", "text": "Not verified: 291 does not follow from 17 * 23, which is 391."}
+    ]
 
 
 def test_answer_user_resumes_suspended_runs(fake_server):

@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.errors import ForceFinalizeException, RetryException
 from engine.grounding.evidence_index import EvidenceIndex
+from engine.grounding.question_parts import question_parts
 from engine.llm.base import LLM, LLMError, iterate_async
 from engine.react.ask import Suspended, question_of, reply_observation, suspend
 from engine.react.evidence_answer import evidence_review
@@ -35,11 +36,11 @@ from engine.react.opening import opening_messages
 from engine.react.prompts import message
 from engine.react.protocols import WireProtocol, select
 from engine.react.query import query
-from engine.react.run_state import EngineResult, RunState, SuspendedRun
+from engine.react.run_state import Caution, EngineResult, RunState, SuspendedRun
 from engine.react.step import Note, Step
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
-from engine.react.verify import evidence_of, replacement_text, review
+from engine.react.verify import Review, evidence_of, replacement_text, review
 from engine.settings import EngineConfig
 from engine.tools.base import Tool, ToolRegistry
 
@@ -339,13 +340,27 @@ class ReActEngine:
         Draft, and the fact the evidence states becomes the Answer. The cautions go with it."""
         small = self.llm.abilities.small
         embed = self.context.embed if small else None
-        checked = review(
-            answer, state.prompt, state.steps, small=small, language=self.config.language, embed=embed,
-            detail=self.config.detail, index=self._evidence,
-        )  # fmt: skip
+        if small and self._evidence.evidence and len(question_parts(state.prompt)) > 1:
+            checked = self._by_parts(state)  # a small model answers one part of several: each from its evidence
+        else:
+            checked = review(
+                answer, state.prompt, state.steps, small=small, language=self.config.language, embed=embed,
+                detail=self.config.detail, index=self._evidence,
+            )  # fmt: skip
         self.result.answer, self.result.grounding = checked.answer, checked.report
         self.result.cautions = checked.cautions
         return replacement_text(checked, writer)
+
+    def _by_parts(self, state: RunState) -> Review:
+        """A question of several parts, each answered from its best evidence; the model's
+        answer stays visible as the Draft."""
+        checked = evidence_review(
+            state.prompt, state.steps, language=self.config.language, embed=self.context.embed,
+            detail=self.config.detail, index=self._evidence,
+        )  # fmt: skip
+        reason = evidence_words(self.config.language)["parts"]
+        cautions = [Caution(kind="replaced", text=reason), *checked.cautions]
+        return checked.model_copy(update={"draft_reason": reason, "cautions": cautions})
 
     def _apply_user_reply(self, state: RunState, writer: StreamWriter, suspended: SuspendedRun, answer: str) -> str:
         call, observation = reply_observation(state, suspended, answer)

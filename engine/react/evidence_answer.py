@@ -20,11 +20,15 @@ WORDS = {
         "repeated": "I already have this result; I answer from the evidence found.",
         "part_not_found": "Not found in the sources searched.",
         "part_caution": "Not found: the sources searched do not answer “{part}”.",
+        "parts": "This draft does not answer each part of the question from the evidence; "
+        "the answer below takes each part in turn.",
     },
     "fr": {
         "repeated": "J'ai déjà ce résultat ; je réponds à partir des éléments trouvés.",
         "part_not_found": "Introuvable dans les sources consultées.",
         "part_caution": "Introuvable : les sources consultées ne répondent pas à « {part} ».",
+        "parts": "Ce brouillon ne répond pas à chaque partie de la question à partir des éléments trouvés ; "
+        "la réponse ci-dessous les reprend une à une.",
     },
 }
 

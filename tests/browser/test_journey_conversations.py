@@ -160,7 +160,8 @@ def test_the_conversation_list_journey(app_with_a_theme, fake_server, page, tmp_
     warning = page.get_by_text("1 attached file(s)", exact=False)
     warning.wait_for(timeout=30000)
     settle(page)
-    assert not page.locator(f".st-key-conv_rename_{second}").is_visible()  # the menu closed over the question
+    # the menu closes over the question (it takes a rerun: waited for, and it must happen)
+    page.locator(f".st-key-conv_rename_{second}").wait_for(state="hidden", timeout=30000)
     shot(page, 6, "delete-asked")
     assert folder.exists()
     page.locator(".st-key-conv_yes button").click()

@@ -78,7 +78,9 @@ def test_a_dropped_csv_answers_for_its_month_and_cautions_stay_visible_with_thou
     box = page.get_by_test_id("stChatInputTextArea")
     box.wait_for(timeout=120000)
 
-    # 1. drop a CSV with a date and a region column, with a question about one month
+    # 1. drop a CSV with a date and a region column, with a question about one month (once
+    # the warm-up's status is gone: the page it reruns must not race the drop)
+    page.get_by_text("Loading in the background", exact=False).first.wait_for(state="detached", timeout=240000)
     page.locator("[data-testid='stChatInput'] input[type='file']").set_input_files(str(csv))
     box.fill("What was the total revenue in March?")
     shot(page, 1, "csv-dropped")
@@ -94,11 +96,15 @@ def test_a_dropped_csv_answers_for_its_month_and_cautions_stay_visible_with_thou
     assert f"{march:,}" in answer  # the March sum of the dropped file
     assert "orders.csv" in answer and "March" in answer  # stated with the file and the month it filtered on
     assert THEME_TOTAL not in page.content()  # not the theme's table
-    footnote = page.get_by_test_id("stChatMessage").last.locator("[data-testid='stExpander']", has_text="⁽¹⁾").first
-    footnote.locator("summary").click()
-    footnote.get_by_test_id("stCode").wait_for(timeout=30000)
-    quoted = footnote.get_by_test_id("stCode").inner_text()
-    assert "orders.csv" in quoted and f"{march:,}" in quoted  # the footnote opens the rows of the dropped file
+    mark = page.get_by_test_id("stChatMessage").last.locator("a[href^='#fn-']").first
+    mark.wait_for(timeout=30000)
+    anchor = mark.get_attribute("href")[1:]
+    mark.click()  # the footnote mark opens its line, which quotes the rows of the dropped file
+    page.wait_for_function(f"location.hash === '#{anchor}'", timeout=10000)
+    footnote = page.locator(f"[id='{anchor}']").locator("xpath=following::*[contains(., 'orders.csv')][1]").first
+    footnote.wait_for(timeout=30000)
+    quoted = footnote.inner_text()
+    assert "orders.csv" in quoted and f"{march:,}" in quoted
     shot(page, 2, "march-answer")
 
     # 2. a period the plan cannot filter on: the answer carries a caution, shown with Thoughts off
