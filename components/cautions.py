@@ -25,14 +25,20 @@ def turn_cautions(turn: Turn, lang: str = "en") -> list[str]:
         return []
     stored = stored_cautions(turn)
     if stored is not None:
-        return [c.text for c in stored]
+        return [c.text for c in stored if c.about_answer]
     report = turn.grounding
     if report is None:
         return []
     return [note for note in (unsupported_note(report, lang), invented_note(report, lang)) if note]
 
 
+def turn_notes(turn: Turn) -> list[str]:
+    """Why the model's draft of ``turn`` was set aside (notes about the draft), for an export."""
+    stored = stored_cautions(turn) if turn.role == "assistant" else None
+    return [c.text for c in stored or [] if not c.about_answer]
+
+
 def beside_trace(turn: Turn, cautions: list[Caution]) -> list[Caution]:
-    """The cautions the trace does not already show as a Warning block (when it is shown)."""
-    shown = {b.content.strip() for b in turn.blocks if b.type is ReActType.WARNING}
+    """The cautions the trace does not already show as a Warning or Note block (when it is shown)."""
+    shown = {b.content.strip() for b in turn.blocks if b.type in (ReActType.WARNING, ReActType.NOTE)}
     return [c for c in cautions if c.text.strip() not in shown]

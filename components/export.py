@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from components.cautions import turn_cautions
+from components.cautions import turn_cautions, turn_notes
 from components.i18n import t
 from components.state import Conversation, Settings, Turn
 from engine.react.types import ANSWER_TYPES, CANONICAL_LABEL, ReActType
@@ -42,7 +42,7 @@ def _data_blocks(turn_blocks: list, kind: ReActType) -> list:
 
 def _caution_items(turn: Turn, lang: str) -> list[dict[str, str]]:
     if turn.cautions is not None:
-        return [c.model_dump() for c in turn.cautions]
+        return [c.model_dump() for c in turn.cautions if c.about_answer]
     return [{"kind": "note", "text": text} for text in turn_cautions(turn, lang)]
 
 
@@ -83,6 +83,10 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False, setting
         if cautions:
             label = t("caution_label", lang)
             lines += ["", *[f"> **{label}** {' '.join(text.split())}" for text in cautions]]
+        notes = turn_notes(turn)
+        if notes:
+            label = t("note", lang)
+            lines += ["", *[f"_{label}: {' '.join(text.split())}_" for text in notes]]
         if turn.status in ("stopped", "suspended", "interrupted"):
             lines += ["", f"_({turn.status})_"]
         lines.append("")
@@ -123,6 +127,7 @@ def to_json(conversation: Conversation, with_thoughts: bool = False, settings: S
             item["unsupported"] = list(report.unsupported) if report else []
             item["grounding"] = report.grounding if report else "none"
             item["cautions"] = _caution_items(turn, lang)
+            item["notes"] = [c.model_dump() for c in turn.cautions or [] if not c.about_answer]
             if with_thoughts:
                 item["blocks"] = [{"type": b.type.value, "content": b.content} for b in blocks]
         turns.append(item)

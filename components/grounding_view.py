@@ -31,7 +31,7 @@ def grounding_widgets(
     report: GroundingReport | None, lang: str, cautions: list[Caution] | None = None, anchor: str | None = None
 ) -> list[Widget]:
     """One line per footnote (its anchor first, which the answer's mark links to), then one
-    warning per caution about the answer.
+    warning per caution about the answer, then (muted) why a draft was set aside.
 
     What the report says (figures or sources not traced) is worded in the page's language
     from the report; the engine's other cautions as the run wrote them. ``cautions`` None:
@@ -45,6 +45,16 @@ def grounding_widgets(
     notes = {"unsupported": unsupported_note, "invented": invented_note}
     if cautions is None:
         texts = [note(report, lang) for note in notes.values()] if report is not None else []
+        about_draft: list[str] = []
     else:  # the notes are markdown already; the run's own texts hold figures and names: escaped
-        texts = [notes[c.kind](report, lang) if c.kind in notes and report else escape(c.text) for c in cautions]
-    return widgets + [Widget("warning", text=text) for text in texts if text]
+        texts = [
+            notes[c.kind](report, lang) if c.kind in notes and report else escape(c.text)
+            for c in cautions
+            if c.about_answer
+        ]
+        about_draft = [escape(c.text) for c in cautions if not c.about_answer]
+    return (
+        widgets
+        + [Widget("warning", text=text) for text in texts if text]
+        + [Widget("caption", text=text) for text in about_draft]  # why a draft was set aside: a note, muted
+    )

@@ -92,6 +92,8 @@ def block_widgets(
         return [Widget("error", text=block.content)]
     if kind is ReActType.WARNING:
         return [Widget("warning", text=block.content)]
+    if kind is ReActType.NOTE:
+        return [Widget("caption", text=block.content)]
     if kind is ReActType.DRAFT:
         body = Widget("markdown", text=answer_markdown(block.content))
         return [Widget("expander", label=_title(kind, lang), children=[body])]

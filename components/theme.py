@@ -31,6 +31,7 @@ BLOCK_STYLES: dict[ReActType, BlockStyle] = {
     ReActType.TABLE: BlockStyle("table", "table_chart", "green"),
     ReActType.CHART: BlockStyle("chart", "bar_chart", "violet"),
     ReActType.WARNING: BlockStyle("warning", "warning", "orange"),
+    ReActType.NOTE: BlockStyle("note", "info", "gray"),
     ReActType.ERROR: BlockStyle("error", "error", "red"),
     ReActType.UNKNOWN: BlockStyle("notes", "notes", "gray"),
 }

@@ -165,7 +165,8 @@ def _run(engine: Any, args: argparse.Namespace, history: list[dict[str, Any]]) -
             "usage": result.usage.model_dump() | {"total_tokens": result.usage.total_tokens},
             "elapsed": round(elapsed, 3),
             **grounding_fields(result.grounding),
-            "cautions": [c.model_dump() for c in result.cautions],
+            "cautions": [c.model_dump() for c in result.cautions if c.about_answer],
+            "notes": [c.model_dump() for c in result.cautions if not c.about_answer],
         }
         print(json.dumps(done, ensure_ascii=False), flush=True)
     else:

@@ -100,6 +100,42 @@ def answer_kind(question: str) -> AnswerKind | None:
     return None
 
 
+# Questions that ask for words: a reason, a definition, a method, what something includes.
+# A figure, a row or a computation does not answer them (accent-folded, lower-cased text).
+_WORDS_ASKED = re.compile(
+    r"^\W*(?:why|pourquoi)\b"
+    r"|\bwhat (?:caused|causes|led to|leads to|drove|drives|explains?|contributed to)\b"
+    r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:main )?(?:reasons?|definition|purpose|nature|policy|basis|"
+    r"method|methods|cause|causes|drivers?)\b"
+    r"|\bwhat (?:method|methods|approach|basis|assumptions?)\b"
+    r"|^\W*how (?:is|are|was|were|do|does|did) .*\b(?:determined|calculated|measured|defined|recogni[sz]ed|"
+    r"accounted|treated|classified|valued|estimated|presented|allocated|computed)\b"
+    r"|\bqu'est-ce qui (?:explique|a cause)|\bcomment (?:est|sont) (?:calcule|determine|mesure|defini)"
+)
+# "What does X include / represent / show?" asks for words unless it asks a percentage or an amount.
+_CONTENT_ASKED = re.compile(
+    r"^\W*what (?:\w+ ){0,2}(?:do|does|did) .*\b(?:include|exclude|represent|relate|refer|show|consist|mean|"
+    r"comprise|provide|classify|cover|describe|contain)s?\b(?: \w+)?(?: to| as)?\s*\??\s*$"
+    r"|\bque (?:comprend|represente|contient|couvre|signifie)\b"
+)
+_PROSE_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def asks_for_words(question: str) -> bool:
+    """Whether ``question`` asks for words (a reason, a definition, what a figure includes),
+    so that no figure, table row or computation answers it."""
+    text = fold(question)
+    return bool(_WORDS_ASKED.search(text) or _CONTENT_ASKED.search(text) and answer_kind(question) is None)
+
+
+def is_prose(text: str, least: int = 4) -> bool:
+    """Whether ``text`` says something in words: at least ``least`` words of three letters,
+    and no table row ("a | b") or bare expression ("695 / 4 + 3 = 176.75")."""
+    if "|" in text:
+        return False
+    return len(_PROSE_WORD.findall(text)) >= least
+
+
 def names_in(text: str) -> set[str]:
     """Two capitalised words in a row, the first no function word: what a person's name looks like."""
     return {f"{a} {b}" for a, b in _NAME.findall(text) if fold(a) not in _NOT_NAMES and not {a, b} & _LABEL_WORDS}

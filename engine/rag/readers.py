@@ -150,10 +150,49 @@ def _csv(name: str, text: str) -> list[Section]:
     if len(rows) < 2:
         raise UnreadableFile(f"{name}: the CSV has no data rows.")
     header, data = rows[0], rows[1:]
+    if not all(cell.strip() for cell in header[1:]) or len(set(header)) < len(header):
+        return _report_csv(rows)
     sections = [Section(f"Columns of {name}: " + ", ".join(header), "header")]
     for start in range(0, len(data), CSV_ROWS_PER_SECTION):
         block = data[start : start + CSV_ROWS_PER_SECTION]
         lines = ["; ".join(f"{h}: {v}" for h, v in zip(header, row, strict=False)) for row in block]
+        sections.append(Section("\n".join(lines), f"rows {start + 1}-{start + len(block)}"))
+    return sections
+
+
+_FIGURE_CELL = re.compile(r"^[(\-−–]?[$€£¥]?\s?\d[\d,.\s]*\)?%?$")
+_YEAR_CELL = re.compile(r"^(?:FY\s?)?(?:19|20)\d\d$")
+_CSV_HEADER_MAX_ROWS = 4
+
+
+def _is_figure_cell(cell: str) -> bool:
+    text = cell.strip()
+    return bool(_FIGURE_CELL.match(text)) and not _YEAR_CELL.match(text)
+
+
+def _markdown_row(cells: list[str], width: int) -> str:
+    padded = [" ".join(c.split()).replace("|", "\\|") for c in cells] + [""] * (width - len(cells))
+    return "| " + " | ".join(padded) + " |"
+
+
+def _report_csv(rows: list[list[str]]) -> list[Section]:
+    """A CSV whose header spans rows (a report's table: blank or repeated header cells, as
+    "| | Years ended December 31 | |" over "| | 2019 | 2018 |"), as Markdown tables: its header
+    rows (those before the first figure) over each slice of rows, as a report shows it."""
+    width = max(len(r) for r in rows)
+    count = 1
+    while count < min(len(rows) - 1, _CSV_HEADER_MAX_ROWS):
+        row = rows[count]
+        if any(_is_figure_cell(c) for c in row[1:]) or row[0].strip() and not any(c.strip() for c in row[1:]):
+            break  # a row of figures, or a section row ("Deferred tax assets:"): the body starts
+        count += 1
+    head = [_markdown_row(rows[0], width), "|" + "---|" * width]
+    head += [_markdown_row(r, width) for r in rows[1:count]]
+    data = rows[count:]
+    sections = []
+    for start in range(0, len(data), CSV_ROWS_PER_SECTION):
+        block = data[start : start + CSV_ROWS_PER_SECTION]
+        lines = head + [_markdown_row(r, width) for r in block]
         sections.append(Section("\n".join(lines), f"rows {start + 1}-{start + len(block)}"))
     return sections
 

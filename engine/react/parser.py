@@ -47,7 +47,9 @@ LABEL_ALIASES: dict[str, ReActType] = {
 }
 
 # Types only the engine writes; a model writing these labels is writing content.
-ENGINE_ONLY = frozenset({ReActType.WARNING, ReActType.ERROR, ReActType.DRAFT, ReActType.TABLE, ReActType.CHART})
+ENGINE_ONLY = frozenset(
+    {ReActType.WARNING, ReActType.NOTE, ReActType.ERROR, ReActType.DRAFT, ReActType.TABLE, ReActType.CHART}
+)
 MODEL_LABELS = frozenset(set(ReActType) - ENGINE_ONLY - {ReActType.UNKNOWN})
 
 ESCAPE = "\u200b"
@@ -105,7 +107,8 @@ class ReActStreamParser:
     another block: this is how a model's answer keeps every line it wrote.
 
     A ``Draft:`` block (written only by the engine) retypes the answer block just
-    before it as DRAFT, and is itself read as a WARNING carrying the reason."""
+    before it as DRAFT, and is itself read as a NOTE carrying the reason (a note about the
+    draft: the answer that follows carries its own cautions)."""
 
     def __init__(self, accept: Iterable[ReActType] | None = None, terminal: Iterable[ReActType] = ()) -> None:
         self.accept = frozenset(accept) if accept is not None else frozenset(ReActType)
@@ -180,7 +183,7 @@ class ReActStreamParser:
                 index = len(self._done) - 1
                 self._done[index] = self._done[index].model_copy(update={"type": ReActType.DRAFT})
                 events.append(ParseEvent("retyped", index, ReActType.DRAFT, ""))
-            block_type = ReActType.WARNING
+            block_type = ReActType.NOTE
         self._type = block_type
         self._in_fence = False
         events.append(ParseEvent("start", len(self._done), block_type, ""))

@@ -53,6 +53,12 @@ class Caution(BaseModel):
     kind: CautionKind
     text: str  # in the answer's language
 
+    @property
+    def about_answer(self) -> bool:
+        """False for "replaced": why the model's draft was set aside, a note about the draft.
+        The answer that replaced it carries its own cautions when it has any."""
+        return self.kind != "replaced"
+
 
 class EngineResult(BaseModel):
     status: Status = "answered"

@@ -20,6 +20,7 @@ class ReActType(StrEnum):
     TABLE = "table"  # a tool's table result, as JSON
     CHART = "chart"  # a chart of a table result, as JSON
     WARNING = "warning"
+    NOTE = "note"  # why the engine set a draft aside: about the draft, not a caution about the answer
     ERROR = "error"
     UNKNOWN = "unknown"
 
@@ -42,6 +43,7 @@ CANONICAL_LABEL: dict[ReActType, str] = {
     ReActType.TABLE: "Table",
     ReActType.CHART: "Chart",
     ReActType.WARNING: "Warning",
+    ReActType.NOTE: "Note",
     ReActType.ERROR: "Error",
 }
 

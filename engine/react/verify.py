@@ -10,12 +10,13 @@ once in ``Review.cautions``, which the stored turn, the CLI and the exports carr
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
-from engine.grounding.answer_kinds import answer_kind, fit, names_in
+from engine.grounding.answer_kinds import answer_kind, asks_for_words, fit, is_prose, names_in
 from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.facts import cite_passage
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
@@ -26,6 +27,7 @@ from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
 
 Embed = Callable[[list[str]], object]
+_CITATION = re.compile(r"\[[^\]]*\]|\([^)]*\.(?:md|csv|pdf|html?|txt|docx?)[^)]*\)")  # [doc, p. 2], (table.csv, …)
 QUOTES_BY_DETAIL = {"brief": 1, "normal": 1, "detailed": 3}  # passages a detailed evidence answer quotes
 
 _REASONS = {
@@ -153,6 +155,8 @@ def _why_replace(
     kind = answer_kind(question)
     if evidence and kind is not None and fit(kind, answer) != "match":  # "who" answered without a name
         return reasons["ignored"]
+    if evidence and asks_for_words(question) and not is_prose(_CITATION.sub("", answer)):
+        return reasons["ignored"]  # "what do the figures exclude?" answered by figures or a row
     return None
 
 

@@ -55,8 +55,9 @@ def test_the_turn_keeps_the_cautions_the_review_gave_and_they_survive_a_store_ro
 def test_markdown_export_carries_every_caution_with_and_without_the_trace(with_thoughts):
     turn = flagged_turn()
     exported = to_markdown(conversation_of(turn), with_thoughts=with_thoughts)
-    for caution in turn.cautions:
-        assert f"> **Caution:** {caution.text}" in exported
+    replaced, unsure = turn.cautions
+    assert f"> **Caution:** {unsure.text}" in exported  # about the answer: a caution
+    assert f"_Note: {replaced.text}_" in exported and f"**Caution:** {replaced.text}" not in exported  # the draft's
     assert ("*Warning:*" in exported) is with_thoughts  # the trace itself only when asked for
 
 
@@ -65,7 +66,8 @@ def test_json_export_carries_every_caution_with_and_without_the_trace(with_thoug
     turn = flagged_turn()
     exported = json.loads(to_json(conversation_of(turn), with_thoughts=with_thoughts))
     assistant = exported["turns"][1]
-    assert assistant["cautions"] == [c.model_dump() for c in turn.cautions]
+    assert assistant["cautions"] == [c.model_dump() for c in turn.cautions if c.about_answer]
+    assert assistant["notes"] == [{"kind": "replaced", "text": turn.cautions[0].text}]
     assert ("blocks" in assistant) is with_thoughts
 
 
@@ -88,9 +90,12 @@ def test_a_turn_stored_before_cautions_existed_still_exports_its_unsupported_fig
 
 def test_the_chat_shows_each_caution_once_under_the_answer_whether_the_trace_is_shown_or_not():
     turn = flagged_turn()
-    texts = [c.text for c in turn.cautions]
-    hidden = [w for w in grounding_widgets(turn.grounding, "en", stored_cautions(turn)) if w.kind == "warning"]
+    texts = [c.text for c in turn.cautions if c.about_answer]
+    widgets = grounding_widgets(turn.grounding, "en", stored_cautions(turn))
+    hidden = [w for w in widgets if w.kind == "warning"]
     assert [w.text.replace("\\", "") for w in hidden] == texts  # Thoughts off: all of them, escaped
+    notes = [w.text.replace("\\", "") for w in widgets if w.kind == "caption"]
+    assert notes == [turn.cautions[0].text]  # why the draft was set aside: a muted note, not a warning
     shown = beside_trace(turn, stored_cautions(turn))
     assert shown == []  # Thoughts on: the trace's Warning blocks show them already, no second copy
 

@@ -62,6 +62,7 @@ class Cell(BaseModel):
     row: str
     column: str
     value: float
+    unit: str = ""  # the row's or column's own unit ("%" in a table of amounts), else ""
 
 
 def show(value: float) -> str:
@@ -124,6 +125,11 @@ class ComputeTable(CatalogTool):
             raise RetryException(w["too_many"].format(table=info.name, rows=info.rows))
         labels = [_label(v) for v in info.data.column(label.name).to_pylist()]
         values = {c.name: info.data.column(c.name).to_pylist() for c in columns}
+        units = (
+            [_label(v) for v in info.data.column(info.row_unit_column).to_pylist()]
+            if info.row_unit_column
+            else [""] * len(labels)
+        )
         if rows:
             index = {}
             for i, text in enumerate(labels):
@@ -143,7 +149,7 @@ class ComputeTable(CatalogTool):
             for col in columns:
                 number = _number(values[col.name][i])
                 if number is not None:
-                    cells.append(Cell(row=labels[i], column=col.name, value=number))
+                    cells.append(Cell(row=labels[i], column=col.name, value=number, unit=units[i] or col.unit))
                 elif rows:
                     raise RetryException(w["no_figure"].format(table=info.name, row=labels[i], column=col.name))
         return cells
@@ -273,9 +279,10 @@ def _statement(
     rows, cols = [c.row for c in cells], [c.column for c in cells]
     cites = f"{info.source}, {_and(rows, w) if args.rows else w['every_row']}, {_and(cols, w)}"
     sign = _currency(cols[0]) if len(set(cols)) == 1 else ""
+    scale = _scale(info, cells, w)
     one_row = len(set(rows)) == 1
     if op == "value":
-        return _said("value", sign + show(cells[0].value), what=f"{rows[0]}, {cols[0]}", cites=cites)
+        return _said("value", sign + show(cells[0].value) + scale, what=f"{rows[0]}, {cols[0]}", cites=cites)
     a, b = cells[0].value, cells[1].value if len(cells) > 1 else 0.0
     pair = ""
     if op in needs:  # two cells: of one row in two columns, or of two rows in one column
@@ -285,7 +292,7 @@ def _statement(
             else f"{w['pair'].format(a=rows[0], b=rows[1])}, {cols[0]}"
         )
     if op == "change":
-        return _said("change", show(a - b), what=pair, a=show(a), b=_paren(b), cites=cites)
+        return _said("change", show(a - b) + scale, what=pair, a=show(a), b=_paren(b), cites=cites)
     if op in ("percent_change", "ratio", "share") and b == 0:
         raise RetryException(w["zero"].format(operation=op.replace("_", " "), b=f"{rows[1]}, {cols[1]}"))
     if op == "percent_change":
@@ -319,8 +326,8 @@ def _statement(
     if op in ("mean", "sum"):
         terms = " + ".join(_paren(v) for v in values)
         if op == "sum":
-            return _said("sum", sign + show(sum(values)), what=what, terms=terms, cites=cites)
-        mean = sign + show(round(sum(values) / len(values), 2))
+            return _said("sum", sign + show(sum(values)) + scale, what=what, terms=terms, cites=cites)
+        mean = sign + show(round(sum(values) / len(values), 2)) + scale
         return _said("mean", mean, what=what, terms=terms, n=len(values), cites=cites)
     if op == "count_if":
         if args.condition is None:
@@ -342,7 +349,18 @@ def _statement(
         if one_row and len(cells) > 1
         else w["by_label"].format(column=cols[0], label=label.name)
     )
-    return _said(op, sign + show(chosen.value), what=what, winner=winner, cites=cites)
+    return _said(op, sign + show(chosen.value) + scale, what=what, winner=winner, cites=cites)
+
+
+def _scale(info: TableInfo, cells: list[Cell], w: dict[str, str]) -> str:
+    """What an amount of these cells is in, written after it: " million" when the table
+    says so ("(In millions)"), "%" when the rows are in percent; else ""."""
+    units = {c.unit for c in cells}
+    if units == {"%"}:
+        return "%"
+    if units == {""} and info.scale in ("thousand", "million", "billion"):
+        return " " + w[info.scale]
+    return ""
 
 
 def _rows(count: int, w: dict[str, str]) -> str:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.grounding.answer_kinds import aggregate_asked, answer_kind, fold
+from engine.grounding.answer_kinds import aggregate_asked, answer_kind, asks_for_words, fold
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
 from engine.grounding.quotes import asks_for_figure, words
 
@@ -129,6 +129,8 @@ def _months(text: str) -> tuple[int, ...]:
 
 def operation_in(text: str, question: str) -> Operation | None:
     """The operation ``question`` (``text``: folded) asks for, or None when it asks no figure."""
+    if asks_for_words(question):
+        return None  # "what caused the increase in X?" asks a reason, not the increase
     if _PERCENT_CHANGE.search(text):
         return "percent_change"
     if (_COUNT_IF.search(text) or _COUNT_ROWS.search(text)) and condition_in(text) is not None:

@@ -2,7 +2,15 @@
 
 import pytest
 
-from engine.grounding.answer_kinds import aggregate_asked, answer_kind, constraints_met, fit, names_in
+from engine.grounding.answer_kinds import (
+    aggregate_asked,
+    answer_kind,
+    asks_for_words,
+    constraints_met,
+    fit,
+    is_prose,
+    names_in,
+)
 
 
 @pytest.mark.parametrize(
@@ -93,3 +101,29 @@ def test_constraints(question, text, met):
 )
 def test_asks_aggregate(question, aggregate):
     assert (aggregate_asked(question) is not None) is aggregate
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("What caused the increase in capital expenditures related to wireless?", True),
+        ("Why did revenue fall in 2019?", True),
+        ("What do the figures in the table exclude?", True),
+        ("What information does note 3 provide?", True),
+        ("What method did the company use when the standard was adopted?", True),
+        ("How is the fair value of these instruments determined?", True),
+        ("Pourquoi le chiffre d'affaires a-t-il baissé ?", True),
+        ("What was the change in wireless capital expenditure from 2018 to 2019?", False),
+        ("What percentage does the revenue represent?", False),  # a figure asked
+        ("What did the revenue in 2019 amount to?", False),
+        ("How much was the cumulative-effect adjustment?", False),
+    ],
+)
+def test_questions_asking_for_words(question, words):
+    assert asks_for_words(question) is words
+
+
+def test_prose_is_words_not_a_row_or_an_expression():
+    assert is_prose("The figures exclude the acquisition of Thermocoax.")
+    assert not is_prose("695 / 4 + 3 = 176.75")
+    assert not is_prose("Group operating profit | 277.3 | 270.3 and the target")

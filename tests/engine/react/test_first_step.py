@@ -52,7 +52,7 @@ def test_a_table_question_starts_with_the_planned_computation(table_registry):
         "columns": ["2019", "2018"],
     }  # fmt: skip
     result = table_registry.get("compute_table").run(table_registry.get("compute_table").Args(**call.args))
-    assert result.statement.startswith("Change in Software, 2018 to 2019: 412 = 1,950 − 1,538 (revenue.csv")
+    assert result.statement.startswith("412 = 1,950 − 1,538: change in Software, 2018 to 2019 (revenue.csv")
 
 
 def test_a_period_the_plan_leaves_out_makes_the_step_unsure(table_registry):

@@ -45,7 +45,7 @@ def test_a_small_model_wrong_figure_is_replaced_by_the_computed_result():
     assert engine.result.answer == "391 = 17 * 23 (computed with calculator)"  # the result first, then its derivation
     assert "291" not in engine.result.answer
     assert blocks(text, ReActType.DRAFT) == ["17 * 23 = 291."]  # the replaced answer stays visible, marked
-    assert "391" in blocks(text, ReActType.WARNING)[-1]  # with the reason: the computed result it left out
+    assert "391" in blocks(text, ReActType.NOTE)[-1]  # with the reason: the computed result it left out
     assert [b for b in parse_blocks(text) if b.type in ANSWER_TYPES][-1].content == engine.result.answer
     assert engine.result.grounding.grounding == "quoted" and not engine.result.grounding.unsupported
 
@@ -153,7 +153,7 @@ def test_a_small_model_table_question_starts_with_the_engine_query_and_states_it
     text = run(engine, "What is the total number of pallets shipped by the Gdansk warehouse?")
     assert blocks(text, ReActType.ACTION)[0] == "compute_table"  # the engine's own query, before the model
     assert engine.result.answer == (
-        "Sum of pallets_shipped (warehouse = Gdansk): 4,445 (shipments.csv, warehouse = Gdansk; 2 rows) "
+        "4,445: sum of pallets_shipped (warehouse = Gdansk) (shipments.csv, warehouse = Gdansk; 2 rows) "
         "(computed with compute_table)"
     )
     assert blocks(text, ReActType.DRAFT) == ["Gdansk shipped 1949 pallets."]
@@ -172,7 +172,7 @@ def test_a_table_total_that_ignores_the_period_asked_is_not_stated_as_sure(tmp_p
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     text = run(engine, "What is the total number of pallets shipped by Gdansk in February 2025?")
     assert engine.result.answer.startswith(  # what was computed, said plainly, result first
-        "Sum of pallets_shipped (warehouse = Gdansk): 4,445 (shipments.csv, warehouse = Gdansk; 2 rows)"
+        "4,445: sum of pallets_shipped (warehouse = Gdansk) (shipments.csv, warehouse = Gdansk; 2 rows)"
     )
     assert "does not filter on the period" in blocks(text, ReActType.WARNING)[-1]
     assert [c.kind for c in engine.result.cautions] == ["replaced", "filter"]  # the filter it ignored, on record
@@ -382,7 +382,7 @@ def test_which_region_is_lowest_names_the_region_and_its_grouped_total():
     )
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     run(engine, "Which region had the lowest revenue in Q2 2025?")
-    assert engine.result.answer.startswith("Lowest revenue_eur by region (quarter in Q2): Export, €960,800")
+    assert engine.result.answer.startswith("Export, €960,800: lowest revenue_eur by region (quarter in Q2)")
     assert [c.kind for c in engine.result.cautions] == ["replaced"]
 
 
@@ -413,3 +413,28 @@ def test_a_strong_model_stated_derivation_is_checked_and_one_caution_says_its_re
     assert [(c.kind, c.text) for c in checked.cautions] == expected
     if not expected:
         assert [c.derivation for c in checked.report.citations if c.derivation] == ["412 = 1,950 − 1,538"]
+
+
+def test_a_question_asking_for_words_is_not_answered_by_the_figures_of_a_row():
+    """ "What do the figures exclude?" answered "270.3 = 285.0 | 296.4": every figure is in the
+    evidence, yet it answers nothing; the sentence that says it replaces it."""
+    text = (
+        "Operating profit. The figures in the table exclude the acquisition of Thermocoax.\n\n"
+        "| | Actual | Target |\n|---|---|---|\n| Group operating profit | 277.3 | 270.3 |"
+    )
+    engine = make_engine(["Answer: 270.3 = 277.3 | 270.3"], tools=[*general_toolkit(), docs_tool(text)])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    out = run(engine, "What do the figures in the table exclude?")
+    assert "exclude the acquisition of Thermocoax" in engine.result.answer
+    assert "|" not in engine.result.answer.split("\n")[0]
+    assert blocks(out, ReActType.DRAFT) == ["270.3 = 277.3 | 270.3"]  # kept, marked as a draft
+    assert [c.kind for c in engine.result.cautions] == ["replaced"] and not engine.result.cautions[0].about_answer
+
+
+def test_why_the_draft_was_replaced_is_a_note_not_a_caution_about_the_answer():
+    engine = make_engine(["Thought: done\nAnswer: 17 * 23 = 291."])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What is 17 * 23?")
+    assert blocks(text, ReActType.WARNING) == []  # the computed answer that replaced it holds: nothing to caution
+    assert "391" in blocks(text, ReActType.NOTE)[0]
+    assert [(c.kind, c.about_answer) for c in engine.result.cautions] == [("replaced", False)]

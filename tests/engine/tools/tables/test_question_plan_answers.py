@@ -62,61 +62,61 @@ def answer(question: str, catalog: TableCatalog):
         (
             "What was Software revenue in 2019?",
             "1,950",
-            "Software, 2019: 1,950 (revenue.csv, Software, 2019)",
+            "1,950: Software, 2019 (revenue.csv, Software, 2019)",
         ),
         (
             "Quel était le chiffre d'affaires Software en 2018 ?",
             "1,538",
-            "Software, 2018: 1,538 (revenue.csv, Software, 2018)",
+            "1,538: Software, 2018 (revenue.csv, Software, 2018)",
         ),
         (
             "What was the change in Software revenue from 2018 to 2019?",
             "412",
-            "Change in Software, 2018 to 2019: 412 = 1,950 − 1,538 (revenue.csv, Software, 2019 and 2018)",
+            "412 = 1,950 − 1,538: change in Software, 2018 to 2019 (revenue.csv, Software, 2019 and 2018)",
         ),
         (
             "What was the percentage change in Hardware revenue between 2018 and 2019?",
             "14.29%",
-            "Percentage change in Hardware, 2018 to 2019: 14.29% = (800 − 700) / 700 × 100 "
+            "14.29% = (800 − 700) / 700 × 100: percentage change in Hardware, 2018 to 2019 "
             "(revenue.csv, Hardware, 2019 and 2018)",
         ),
         (
             "What was the average Software revenue in 2019 and 2018?",
             "1,744",
-            "Average of Software, 2019 and 2018: 1,744 = (1,950 + 1,538) / 2 (revenue.csv, Software, 2019 and 2018)",
+            "1,744 = (1,950 + 1,538) / 2: average of Software, 2019 and 2018 (revenue.csv, Software, 2019 and 2018)",
         ),
         (
             "What was the average revenue of Hardware from 2017 to 2019?",
             "716.67",
-            "Average of Hardware, 2019, 2018 and 2017: 716.67 = (800 + 700 + 650) / 3 "
+            "716.67 = (800 + 700 + 650) / 3: average of Hardware, 2019, 2018 and 2017 "
             "(revenue.csv, Hardware, 2019, 2018 and 2017)",
         ),
         (
             "What is the ratio of Software to Hardware revenue in 2019?",
             "2.44",
-            "Ratio of Software to Hardware, 2019: 2.44 = 1,950 / 800 (revenue.csv, Software and Hardware, 2019)",
+            "2.44 = 1,950 / 800: ratio of Software to Hardware, 2019 (revenue.csv, Software and Hardware, 2019)",
         ),
         (
             "In how many years was Software revenue above 1,500?",
             "2",
-            "Software, 2019, 2018 and 2017: 2 of 3 columns above 1,500: 2019 and 2018 "
+            "2 of 3 columns above 1,500 (2019 and 2018): Software, 2019, 2018 and 2017 "
             "(revenue.csv, Software, 2019, 2018 and 2017)",
         ),
         (
             "Dans combien d'années le chiffre d'affaires Hardware a-t-il dépassé 680 ?",
             "2",
-            "Hardware, 2019, 2018 and 2017: 2 of 3 columns above 680: 2019 and 2018 "
+            "2 of 3 columns above 680 (2019 and 2018): Hardware, 2019, 2018 and 2017 "
             "(revenue.csv, Hardware, 2019, 2018 and 2017)",
         ),
         (
             "In which year was Hardware revenue the highest?",
             "800",
-            "Highest Hardware by column: 2019, 800 (revenue.csv, Hardware, 2019, 2018 and 2017)",
+            "2019, 800: highest Hardware by column (revenue.csv, Hardware, 2019, 2018 and 2017)",
         ),
         (
             "Which segment had the lowest revenue in 2018?",
             "95",
-            "Lowest 2018 by Segment: Services, 95 (revenue.csv, every row but totals, 2018)",
+            "Services, 95: lowest 2018 by Segment (revenue.csv, every row but totals, 2018)",
         ),
     ],
 )
@@ -130,12 +130,12 @@ def test_a_sum_of_named_rows_never_adds_the_total_row(tables):
     result = answer("What was the sum of Software and Services revenue in 2019?", tables)
     assert (
         result.statement
-        == "Sum of Software and Services, 2019: 2,070 = 1,950 + 120 (revenue.csv, Software and Services, 2019)"
+        == "2,070 = 1,950 + 120: sum of Software and Services, 2019 (revenue.csv, Software and Services, 2019)"
     )
     # a report's year column mixes parts and subtotals: it is not summed whole
     assert plan("What is the sum of 2019?", tables, FakeEncode()) is None
     assert answer("What was the total revenue in 2019?", tables).statement == (
-        "Total revenue, 2019: 2,870 (revenue.csv, Total revenue, 2019)"
+        "2,870: Total revenue, 2019 (revenue.csv, Total revenue, 2019)"
     )  # the table states the total: it is read, not recomputed
 
 
@@ -151,14 +151,14 @@ def test_a_grouped_winner_names_the_group(tables):
     # France sums two rows a month, so its Q2 total beats Export's though its single rows are smaller
     export = sum(100 * m + 1 for m in (4, 5, 6))
     assert result.value == f"€{export:,}"
-    assert result.statement.startswith(f"Lowest revenue_eur by region (date in Q2): Export, €{export:,}")
+    assert result.statement.startswith(f"Export, €{export:,}: lowest revenue_eur by region (date in Q2)")
 
 
 def test_the_largest_single_row_is_not_the_largest_group(tables):
     """ "In a single month" asks for one row: its group and its date are named."""
     result = answer("Which region had the highest revenue in a single month?", tables)
     assert result.statement == (
-        "Highest revenue_eur in one row, by region: France, €623 "
+        "France, €623: highest revenue_eur in one row, by region "
         "(sales_2025.csv, date = 2025-06-12, product = Scales, region = France)"
     )
 
@@ -173,7 +173,7 @@ def test_the_demo_sales_table_names_the_region():
     catalog = TableCatalog.from_paths([REPO / "data" / "themes" / "handbook" / "sales_2025.csv"])
     result = answer("Which region had the lowest revenue in Q2 2025?", catalog)
     assert result.value == "€960,800"
-    assert result.statement.startswith("Lowest revenue_eur by region (quarter in Q2): Export, €960,800 (sales_2025.csv")
+    assert result.statement.startswith("Export, €960,800: lowest revenue_eur by region (quarter in Q2) (sales_2025.csv")
 
 
 @pytest.mark.parametrize(
@@ -232,20 +232,20 @@ def test_label_vectors_are_computed_once_per_catalog(tmp_path):
 
 def test_a_count_over_one_named_year_counts_one_cell(tables):
     result = answer("How many years did Software revenue exceed 1,900 in 2019?", tables)
-    assert result.value == "1" and "1 of 1 columns above 1,900: 2019" in result.statement
+    assert result.value == "1" and "1 of 1 columns above 1,900 (2019)" in result.statement
 
 
 def test_a_french_answer_is_stated_in_french(tables):
     planned = plan("Quelle a été la variation du chiffre d'affaires Software de 2018 à 2019 ?", tables, FakeEncode())
     result = ComputeTable(tables, language="fr").run(ComputeTable.Args(**planned.args))
     assert result.statement == (
-        "Variation de Software, 2018 à 2019 : 412 = 1,950 − 1,538 (revenue.csv, Software, 2019 et 2018)"
+        "412 = 1,950 − 1,538 : variation de Software, 2018 à 2019 (revenue.csv, Software, 2019 et 2018)"
     )
     grouped = plan("Quelle région a le chiffre d'affaires le plus bas au T2 2025 ?", tables, FakeEncode())
     assert grouped is None  # no column is named "chiffre d'affaires" in words, and the fake model finds none
     march = plan("Quel a été le revenue total en mars ?", tables, FakeEncode())
     statement = ComputeTable(tables, language="fr").run(ComputeTable.Args(**march.args)).statement
-    assert statement.startswith("Somme de revenue_eur (date en mars) : €941 (sales_2025.csv, date en mars ; 3 lignes)")
+    assert statement.startswith("€941 : somme de revenue_eur (date en mars) (sales_2025.csv, date en mars ; 3 lignes)")
 
 
 def test_a_column_total_leaves_the_total_row_out(tmp_path):
@@ -254,10 +254,10 @@ def test_a_column_total_leaves_the_total_row_out(tmp_path):
     )
     catalog = TableCatalog.from_paths([tmp_path])
     total = answer("What is the total budget of all departments?", catalog)
-    assert total.statement == "Total, budget_eur: €4,463,500 (budget.csv, Total, budget_eur)"  # read, not 8,927,000
+    assert total.statement == "€4,463,500: Total, budget_eur (budget.csv, Total, budget_eur)"  # read, not 8,927,000
     mean = answer("What is the average budget of the departments?", catalog)
     assert mean.statement == (
-        "Average of department rows, budget_eur: €1,487,833.33 = (2,480,000 + 1,365,000 + 618,500) / 3 "
+        "€1,487,833.33 = (2,480,000 + 1,365,000 + 618,500) / 3: average of department rows, budget_eur "
         "(budget.csv, every row but totals, budget_eur)"
     )
 
@@ -265,9 +265,28 @@ def test_a_column_total_leaves_the_total_row_out(tmp_path):
 def test_a_share_is_a_part_of_its_whole(tables):
     result = answer("What percentage of Total revenue was Software in 2019?", tables)
     assert result.value == "67.94%"
-    assert result.statement.startswith("Share of Software in Total revenue, 2019: 67.94% = 1,950 / 2,870 × 100")
+    assert result.statement.startswith("67.94% = 1,950 / 2,870 × 100: share of Software in Total revenue, 2019")
 
 
 def test_a_count_of_rows_meeting_a_condition(tables):
     result = answer("How many segments had revenue above 500 in 2019?", tables)
-    assert result.value == "2" and "rows above 500: Software and Hardware" in result.statement
+    assert result.value == "2" and "rows above 500 (Software and Hardware)" in result.statement
+
+
+def test_a_question_asking_for_a_reason_plans_no_computation(tables):
+    assert plan("What caused the change in Software revenue from 2018 to 2019?", tables, FakeEncode()) is None
+    assert plan("Why did Hardware revenue increase in 2019?", tables, FakeEncode()) is None
+
+
+def test_an_amount_carries_the_scale_its_table_states(tmp_path):
+    (tmp_path / "capex.md").write_text(
+        "| (In millions of dollars) | 2019 | 2018 |\n|---|---|---|\n| Wireless | 1,320 | 1,086 |\n"
+        "| Margin | 18.5% | 18.6% |\n",
+        encoding="utf-8",
+    )
+    catalog = TableCatalog.from_paths([tmp_path])
+    change = answer("What was the change in Wireless from 2018 to 2019?", catalog)
+    assert change.statement.startswith("234 million = 1,320 − 1,086: change in Wireless, 2018 to 2019")
+    assert change.value == "234 million"
+    margin = answer("What was the Margin in 2019?", catalog)
+    assert margin.statement.startswith("18.5%: Margin, 2019")  # a row in percent: no scale word
