@@ -310,6 +310,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     size.add_argument("--limit-contexts", type=int, default=DEFAULT_CONTEXTS, help=f"default {DEFAULT_CONTEXTS}")
     size.add_argument("--all", action="store_true", help="every context of the part")
     parser.add_argument("--limit-questions", type=int, help="at most N questions in all")
+    parser.add_argument(
+        "--skip-contexts", type=int, default=0, help="start after the first N contexts of the part (a fresh slice)"
+    )
     parser.add_argument("--strong", action="store_true", help="the scripted strong model on the Mistral path")
     parser.add_argument("--per-process", action="store_true", help="one `python -m engine` process per call")
     parser.add_argument("--dataset", type=Path, default=dataset.DATASET_FILE)
@@ -336,6 +339,7 @@ def main(argv: list[str] | None = None) -> int:
             args.part,
             None if args.all else args.limit_contexts,
             args.limit_questions,
+            args.skip_contexts,
         )
     except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -70,14 +70,22 @@ def load_contexts(path: Path = DATASET_FILE) -> list[Context]:
 
 
 def select(
-    contexts: list[Context], part: Part, limit_contexts: int | None = None, limit_questions: int | None = None
+    contexts: list[Context],
+    part: Part,
+    limit_contexts: int | None = None,
+    limit_questions: int | None = None,
+    skip_contexts: int = 0,
 ) -> list[Context]:
-    """The contexts of ``part`` in index order, at most ``limit_contexts`` of them, holding at most
-    ``limit_questions`` questions in all (in their ``order``); contexts left with none are dropped."""
+    """The contexts of ``part`` in index order after the first ``skip_contexts``, at most
+    ``limit_contexts`` of them, holding at most ``limit_questions`` questions in all (in their
+    ``order``); contexts left with none are dropped."""
     for name, limit in (("--limit-contexts", limit_contexts), ("--limit-questions", limit_questions)):
         if limit is not None and limit < 1:
             raise ValueError(f"{name} must be at least 1, not {limit}")
-    chosen = [c for c in contexts if c.part == part][:limit_contexts]
+    if skip_contexts < 0:
+        raise ValueError(f"--skip-contexts must be at least 0, not {skip_contexts}")
+    of_part = [c for c in contexts if c.part == part][skip_contexts:]
+    chosen = of_part[:limit_contexts]
     out: list[Context] = []
     left = limit_questions
     for context in chosen:

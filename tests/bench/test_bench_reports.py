@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench.report_qa.dataset import DATASET_FILE, load_contexts, select
 from bench.report_qa.scripted import right_answer, wrong_answer
 from bench.report_qa.trust import classify
@@ -100,3 +102,10 @@ def test_on_the_tuning_part_every_scripted_right_answer_is_right_and_no_wrong_on
     stated = [q.uid for q, w in wrongs if w is not None and classify(q, {"status": "answered", "answer": w}).direct]
     assert stated == []
     assert sum(w is not None for _, w in wrongs) > 0.7 * len(questions)
+
+
+def test_a_slice_after_the_first_contexts_starts_where_it_says():
+    tune = select(load_contexts(), "tune")
+    assert [c.index for c in select(load_contexts(), "tune", 2, skip_contexts=3)] == [c.index for c in tune[3:5]]
+    with pytest.raises(ValueError, match="--skip-contexts"):
+        select(load_contexts(), "tune", skip_contexts=-1)
