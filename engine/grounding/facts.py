@@ -17,7 +17,7 @@ import re
 
 from pydantic import BaseModel
 
-from engine.grounding.answer_kinds import AnswerKind, answer_kind, fold, names_in, years_named
+from engine.grounding.answer_kinds import AnswerKind, answer_kind, asks_for_words, fold, names_in, years_named
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.models import Citation, GroundingReport, Quote
 from engine.grounding.quotes import words
@@ -43,12 +43,6 @@ _KINDS: dict[str, tuple[set[str], set[str]]] = {
     "count": ({"number"}, {"duration", "amount"}),
 }
 # Questions about a reason, a method or a composition: a figure in the passage is not their answer.
-_TEXTUAL = re.compile(
-    r"^\W*(?:why|pourquoi)\b|\bwhat (?:caused|led|drove|explains?|were the reasons?|is the reason|was the reason)\b"
-    r"|\b(?:reasons?|raisons?|comprised?|comprise of|consist of|method|methode)\b|\bhow (?:is|are|was|were) .+ "
-    r"(?:determined|calculated|measured|defined|computed|recognized|recognised)\b",
-    re.IGNORECASE,
-)
 _ASKS_CHANGE = re.compile(r"%|\b(?:percent\w*|pourcent\w*|change|variation|growth|croissance)\b", re.IGNORECASE)
 _CHANGE_COLUMN = re.compile(r"%|\b(?:change|variation|growth)\b", re.IGNORECASE)
 _DEFINED_TERM = re.compile(r"[“\"«(][^”\"»()]{0,80}[”\"»)]")  # ("Qualified Plan"): a defined term, not a person
@@ -236,7 +230,7 @@ def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
         return Fact(candidates=[], statement=" ".join(text.split()))
     asked = _asked_values(question)
     figures = [f for f in extract_figures(text) if f.value not in asked]
-    wanted = _answering(kind, figures, text) if not (kind is None and _TEXTUAL.search(question)) else []
+    wanted = _answering(kind, figures, text) if not asks_for_words(question) else []  # a reason, a method
     if not wanted:
         return Fact(candidates=[], statement=" ".join(text.split()))
     if kind == "count":  # "how many nights": "120 euros per night" is a rate, not a count of nights

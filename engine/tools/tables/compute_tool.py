@@ -270,7 +270,8 @@ def _statement(
     """The result first, then its derivation, then the cells it comes from; and the result."""
     op = args.operation
     needs = {"value": 1, "change": 2, "percent_change": 2, "ratio": 2, "share": 2}
-    if op in needs and len(cells) != needs[op] or not cells:
+    several = op == "value" and len(cells) == len(args.rows) > 1 and len(set(c.column for c in cells)) == 1
+    if op in needs and len(cells) != needs[op] and not several or not cells:
         raise RetryException(w["cannot"].format(operation=op, cells=len(cells), needs=needs.get(op, 1)))
 
     def _said(template: str, result: str, **parts: Any) -> tuple[str, str]:
@@ -281,8 +282,9 @@ def _statement(
     sign = _currency(cols[0]) if len(set(cols)) == 1 else ""
     scale = _scale(info, cells, w)
     one_row = len(set(rows)) == 1
-    if op == "value":
-        return _said("value", sign + show(cells[0].value) + scale, what=f"{rows[0]}, {cols[0]}", cites=cites)
+    if op == "value":  # one cell, or one per row named ("A and B, respectively"), in their order
+        shown = w["sep"].join(sign + show(c.value) + scale for c in cells)
+        return _said("value", shown, what=f"{_and(rows, w)}, {cols[0]}", cites=cites)
     a, b = cells[0].value, cells[1].value if len(cells) > 1 else 0.0
     pair = ""
     if op in needs:  # two cells: of one row in two columns, or of two rows in one column

@@ -107,8 +107,8 @@ def _position(label: str, folded: str) -> int:
 
 
 def _rows(question: str, reading: Reading, labels: list[str], sem: Semantic) -> list[str]:
-    """The row labels the question names: several when it adds, averages or compares
-    rows it names in full, else the one that fits it best, else none."""
+    """The row labels the question names: several when it asks for, adds, averages or
+    compares rows it names in full, else the one that fits it best, else none."""
     asked = words(YEAR_IN_NAME.sub(" ", question))
     scored, full, shares = [], [], []
     for label in labels:
@@ -130,7 +130,7 @@ def _rows(question: str, reading: Reading, labels: list[str], sem: Semantic) -> 
     full = [
         a for a in full if not any(a != b and label_words(a) < label_words(b) for b in full)
     ]  # "Software" in "Software revenue"
-    if reading.operation in ("sum", "mean", "ratio", "share", "change", "percent_change") and len(full) >= 2:
+    if reading.operation in ("value", "sum", "mean", "ratio", "share", "change", "percent_change") and len(full) >= 2:
         folded = fold(question)
         return sorted(full, key=lambda label: _position(label, folded))
     best = max(range(len(labels)), key=scored.__getitem__, default=None)
@@ -176,7 +176,7 @@ def _plan_labelled(
         return None  # "how many years did X exceed …" and no row is X
     shape = (min(len(rows), 2), min(len(cols), 2))
     fits = {
-        "value": {(1, 1)},
+        "value": {(1, 1), (2, 1)},  # one cell, or the cells of the rows it names ("A and B, respectively")
         "change": {(1, 2), (2, 1)},
         "percent_change": {(1, 2), (2, 1)},
         "ratio": {(1, 2), (2, 1)},
@@ -189,9 +189,9 @@ def _plan_labelled(
     }
     if op is None or shape not in fits[op] or len(cols) > 2 and op in ("change", "percent_change", "ratio", "share"):
         return None
-    if shape == (0, 1) and op in ("sum", "mean") and years_of(cols[0].name):
-        return None  # every row of a report's year column mixes revenue, costs and subtotals: rows must be named
-    if op == "value" and reading.percent and not _PERCENT_NAME.search(rows[0] + " " + cols[0].name):
+    if shape == (0, 1) and op in ("sum", "mean") and (years_of(cols[0].name) or info.location):
+        return None  # every row of a report's column mixes revenue, costs and subtotals: rows must be named
+    if op == "value" and reading.percent and not all(_PERCENT_NAME.search(r + " " + cols[0].name) for r in rows):
         return None  # a percentage asked, and the cell is no percentage: it must be computed
     args: dict[str, Any] = {"table": info.name, "operation": op, "label_column": label.name, "rows": rows[:12],
                             "columns": [c.name for c in cols]}  # fmt: skip

@@ -290,3 +290,18 @@ def test_an_amount_carries_the_scale_its_table_states(tmp_path):
     assert change.value == "234 million"
     margin = answer("What was the Margin in 2019?", catalog)
     assert margin.statement.startswith("18.5%: Margin, 2019")  # a row in percent: no scale word
+
+
+def test_the_cells_of_two_rows_named_are_read_in_the_order_asked(tables):
+    result = answer("What was the revenue of Services and Software in 2019, respectively?", tables)
+    assert result.statement.startswith("120; 1,950: Services and Software, 2019 (revenue.csv")
+
+
+def test_a_report_table_column_is_never_summed_whole(tmp_path):
+    (tmp_path / "balances.md").write_text(
+        "| Current assets | As Reported | Adjustments |\n|---|---|---|\n| Inventories | 1,571.7 | (3.1) |\n"
+        "| Prepaid expenses | 93.8 | (16.6) |\n| Other accrued liabilities | 673.4 | 17.1 |\n",
+        encoding="utf-8",
+    )
+    catalog = TableCatalog.from_paths([tmp_path])
+    assert plan("How much was the total of the adjustments?", catalog, FakeEncode()) is None  # assets and liabilities
