@@ -35,6 +35,11 @@ _SHARE = re.compile(
 _CHANGE = re.compile(r"\b(?:change|difference|differ|increase|decrease|variation|ecart|evolution|fluctuation)\b")
 _AVERAGE = re.compile(r"\b(?:average|mean|moyenne?)\b")
 _SUM = re.compile(r"\b(?:total|sum|combined|altogether|somme|cumul\w*|in all|en tout)\b")
+# Words that compare figures without naming the operation: "how much higher", "grew by".
+_COMPARE = re.compile(
+    r"\b(?:compar\w*|move[sd]?|movement|versus|vs|evolv\w*|higher|lower|more|less|larger|smaller|greater|exceed\w*|grow|grew|grown|rise|rose|risen|fell|fall|"
+    r"fallen|declin\w*|drop\w*|gain\w*|net|per|each|ratio|times|plus|minus|hausse|baisse|plus|moins|par)\b"
+)
 _WORD = re.compile(r"[a-z]+|%")
 GROUP_MIN = 3  # a row or column summed or averaged as a whole has at least three figures
 TRIPLES_MAX = 10  # sums and averages of any three figures only among this many operands
@@ -81,8 +86,10 @@ class _Space:
 
 def preferred_ops(question: str, labels: Sequence[str] = ()) -> tuple[Op, ...]:
     """The operations the question asks for ("percentage change", "average", "share", "change"),
-    or every operation when it names none. Only those are tried: a question about a change
-    is not answered by a ratio that happens to round to the same figure. Words of the row
+    every operation when it compares figures without naming one ("how much higher"), and none
+    when it asks for a figure as stated ("What was the balance in 2018?": a sum of two other
+    cells that happens to equal a wrong answer supports nothing). Only those are tried: a
+    question about a change is not answered by a ratio that happens to round to the same figure. Words of the row
     ``labels`` the question names are no operation ("Weighted average number of shares",
     "Total revenue"). A change answered as a percentage is a percentage change: ``derive``
     adds it for a figure written with %."""
@@ -101,7 +108,7 @@ def preferred_ops(question: str, labels: Sequence[str] = ()) -> tuple[Op, ...]:
         return ("difference",)
     if _SUM.search(text):
         return ("sum", *[op for op in OPS if op != "sum"])
-    return OPS
+    return OPS if _COMPARE.search(text) else ()
 
 
 def asks_change(question: str) -> bool:

@@ -245,3 +245,14 @@ def test_percentage_points_are_not_a_percent_change_cell_nor_a_percent_change():
     question = "What is the % change in the capital intensity ratio for BCE?"
     assert check("0.4 pts", question, table(CAPEX)).unsupported == ["0.4"]  # (0.4%) and 3,988 / 3,971: not points
     assert check("0.3 pts", question, table(CAPEX)).grounding == "verified"
+
+
+def test_a_figure_asked_as_stated_is_not_vouched_for_by_a_sum_of_other_cells():
+    """ "What was the balance in 2018?" answered (11.3): 1.9 + 9.4 of two other columns is no support."""
+    balances = """ | Securities | Minimum Pension Liability | Foreign Currency
+Balance at March 31, 2018 | $1.9 | $(10.1) | $(9.4)"""
+    question = "What was the Minimum Pension Liability balance in 2018?"
+    assert check("(11.3)", question, table(balances)).grounding != "verified"
+    assert check("(10.1)", question, table(balances)).grounding == "verified"
+    asked = "How much higher was the securities balance than the foreign currency balance?"
+    assert check("11.3", asked, table(balances)).grounding == "verified"  # 1.9 − (−9.4): a comparison asked
