@@ -1,10 +1,12 @@
-"""Which year a row is largest or smallest in: "In which year was the weighted average number
-of shares largest?" is answered by the year of the row's extreme cell, not by any year the
-evidence names."""
+"""Which year a row is largest or smallest in, or meets a condition in: "In which year was the
+weighted average number of shares largest?" is answered by the year of the row's extreme
+cell, "In which year was the AMT credit less than 10?" by a year whose cell is below 10, not
+by any year the evidence names."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Literal
 
 from engine.grounding.answer_kinds import fold
@@ -12,6 +14,38 @@ from engine.grounding.layout import Place
 from engine.grounding.scope import Scope
 
 Extreme = Literal["max", "min"]
+Comparison = Literal[">", "<"]
+_CONDITION = re.compile(
+    r"\b(?P<word>exceed(?:ed|s|ing)?|above|over|more than|greater than|higher than|at least|below|under|less than|"
+    r"lower than|fewer than|superieure?s? a|au-dessus de|au dessus de|plus de|depasse\w*|inferieure?s? a|"
+    r"au-dessous de|en dessous de|moins de)\s*(?:[$€£]\s*)?(?P<number>-?\d[\d,.\s]*\d|\d)"
+)
+_BELOW = re.compile(r"below|under|less|lower|fewer|inferieur|dessous|moins")
+
+
+@dataclass(frozen=True)
+class Condition:
+    comparison: Comparison
+    threshold: float
+
+
+def _number(text: str) -> float | None:
+    digits = re.sub(r"[\s,]", "", text)
+    try:
+        return float(digits)
+    except ValueError:
+        return None
+
+
+def condition_in(text: str) -> Condition | None:
+    """ "exceed $200 million" → (>, 200): the scale word is left out, as a report's table
+    states its figures in the unit the question uses."""
+    match = _CONDITION.search(text)
+    if match is None or (threshold := _number(match.group("number"))) is None:
+        return None
+    return Condition("<" if _BELOW.search(match.group("word")) else ">", threshold)
+
+
 _THRESHOLD = re.compile(
     r"\b(?:than|exceed\w*|above|below|under|over|plus de|moins de)\b|(?<![\d(])-?\d[\d,.]*(?![\d)])"
 )
@@ -39,9 +73,14 @@ def extreme_asked(question: str) -> Extreme | None:
     return "max" if wants_max else "min"
 
 
-def extreme_cell(scope: Scope, extreme: Extreme) -> Place | None:
-    """The cell of the row most about the question with the largest (smallest) value, over the
-    row's one-year cells; None when the row has fewer than two years or two cells tie."""
+def condition_asked(question: str) -> Condition | None:
+    """ "In which year was X less than 10?": the condition the year must meet; else None."""
+    text = fold(question)
+    return condition_in(text) if _WHICH_YEAR.search(text) else None
+
+
+def row_by_year(scope: Scope) -> dict[str, Place] | None:
+    """The one-year cells of the row most about the question, by year; None when it has fewer than two."""
     best = scope.best
     if best is None or best.kind != "cell" or not scope.subject_active:
         return None
@@ -50,7 +89,18 @@ def extreme_cell(scope: Scope, extreme: Extreme) -> Place | None:
     for p in cells:
         if len(p.years) == 1:
             by_year.setdefault(next(iter(p.years)), p)
-    if len(by_year) < 2:
+    return by_year if len(by_year) >= 2 else None
+
+
+def meets(place: Place, condition: Condition) -> bool:
+    return place.value > condition.threshold if condition.comparison == ">" else place.value < condition.threshold
+
+
+def extreme_cell(scope: Scope, extreme: Extreme) -> Place | None:
+    """The cell of the row most about the question with the largest (smallest) value, over the
+    row's one-year cells; None when the row has fewer than two years or two cells tie."""
+    by_year = row_by_year(scope)
+    if by_year is None:
         return None
     ranked = sorted(by_year.values(), key=lambda p: p.absolute, reverse=extreme == "max")
     if ranked[0].absolute == ranked[1].absolute:

@@ -26,6 +26,7 @@ from engine.grounding.models import Citation, Evidence, Figure, Grounding, Groun
 from engine.grounding.notes import (
     derivation_text,
     extreme_note,
+    unmet_note,
     miscomputed_note,
     miscounted_note,
     misplaced_note,
@@ -279,6 +280,9 @@ def check_answer(
                     if judgement is not None and judgement.extreme is not None and support is not None:
                         miscomputed.append(item.text)
                         notes.append(extreme_note(item.text, judgement.extreme, support.extreme or "max", language))
+                    if judgement is not None and judgement.unmet is not None and support is not None:
+                        miscomputed.append(item.text)
+                        notes.append(unmet_note(item.text, judgement.unmet, support.condition, language))
                 figures.append(_figure(item, None))
                 return False
         figures.append(_figure(item, footnote))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.grounding.compare import Condition
 from engine.grounding.derive import Derivation
 from engine.grounding.layout import Place
 from engine.grounding.models import Evidence, Misplaced
@@ -22,6 +23,9 @@ _TEXT = {
         "repeated": "{figure} is listed twice",
         "extreme_max": "{figure} is not the year {label} is largest: {year} ({value})",
         "extreme_min": "{figure} is not the year {label} is smallest: {year} ({value})",
+        "unmet_>": "{figure} is not a year {label} is above {threshold}: {met}",
+        "unmet_<": "{figure} is not a year {label} is below {threshold}: {met}",
+        "none_met": "no year",
     },
     "fr": {
         "and": " et ",
@@ -34,6 +38,9 @@ _TEXT = {
         "repeated": "{figure} figure deux fois dans la liste",
         "extreme_max": "{figure} n'est pas l'année où {label} est le plus élevé : {year} ({value})",
         "extreme_min": "{figure} n'est pas l'année où {label} est le plus faible : {year} ({value})",
+        "unmet_>": "{figure} n'est pas une année où {label} dépasse {threshold} : {met}",
+        "unmet_<": "{figure} n'est pas une année où {label} est inférieur à {threshold} : {met}",
+        "none_met": "aucune année",
     },
 }
 
@@ -126,3 +133,14 @@ def extreme_note(figure: str, winner: Place, extreme: str, language: str = "en")
     return _text(language)[f"extreme_{extreme}"].format(
         figure=figure, label=winner.label, year=", ".join(sorted(winner.years)), value=number(winner)
     )
+
+
+def unmet_note(figure: str, met: list[Place], condition: Condition | None, language: str = "en") -> str:
+    """ "2018 is not a year AMT credit is below 10: 2019 (9.2)"."""
+    text = _text(language)
+    if condition is None:
+        return ""
+    shown = text["and"].join(f"{', '.join(sorted(p.years))} ({number(p)})" for p in met) or text["none_met"]
+    label = met[0].label if met else "the row"
+    threshold = f"{condition.threshold:,.10g}"
+    return text[f"unmet_{condition.comparison}"].format(figure=figure, label=label, threshold=threshold, met=shown)

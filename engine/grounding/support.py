@@ -17,7 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.grounding.compare import extreme_asked, extreme_cell
+from engine.grounding.compare import condition_asked, extreme_asked, extreme_cell, meets, row_by_year
 from engine.grounding.dates import MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
@@ -42,6 +42,9 @@ class Judgement:
     derivation: Derivation | None = None
     misplaced: Misplaced | None = None
     extreme: Place | None = None  # "which year … largest?": the row's extreme cell, of another year than the answer's
+    unmet: list[Place] | None = (
+        None  # "which year … less than 10?": the row's cells that meet it (the answer's does not)
+    )
 
 
 def layout_of(index: EvidenceIndex) -> Layout:
@@ -111,6 +114,7 @@ class Support:
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
         self.extreme = extreme_asked(question)
+        self.condition = condition_asked(question) if self.extreme is None else None
 
     def judge(self, item: Found, hit: Hit | None, *, operand: bool = False) -> Judgement | None:
         """The figure's support; None when this check does not place it (a date, a year, a
@@ -121,6 +125,13 @@ class Support:
             winner = extreme_cell(self.scope, self.extreme)
             if winner is not None:  # the year is the answer: it must be the year of the row's extreme
                 return Judgement(place=winner) if item.text in winner.years else Judgement(extreme=winner)
+        if self.condition is not None and _is_year(item, frozenset(), self.layout):
+            by_year = row_by_year(self.scope)
+            if by_year is not None:  # the year is the answer: its cell must meet the condition
+                met = [p for p in by_year.values() if meets(p, self.condition)]
+                if item.text in by_year and by_year[item.text] in met:
+                    return Judgement(place=by_year[item.text])
+                return Judgement(unmet=met)
         if item.dates or _is_year(item, self.scope.years, self.layout):
             return None
         if not self.scope.active:  # nothing to place it against: found anywhere, as before

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.grounding.answer_kinds import aggregate_asked, answer_kind, asks_for_words, fold
+from engine.grounding.compare import Condition, condition_in
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
 from engine.grounding.quotes import asks_for_figure, words
 
 Operation = Literal["value", "change", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min"]
-Comparison = Literal[">", "<"]
 
 _PERCENT_CHANGE = re.compile(
     r"%\s?(?:change|increase|decrease)|\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation|difference)|growth rate|"
@@ -35,16 +35,10 @@ _COUNT_IF = re.compile(rf"\b(?:how many|combien)\s+(?:d['e]\s*)?{_PERIOD_NOUN}\b
 _COUNT_ROWS = re.compile(
     r"\b(?:how many|combien d['e]\s*)\s*(?:[a-z-]+\s+){0,3}?(?:had|have|has|did|were|was|ont|avaient)\b"
 )
-_CONDITION = re.compile(
-    r"\b(?P<word>exceed(?:ed|s|ing)?|above|over|more than|greater than|higher than|at least|below|under|less than|"
-    r"lower than|fewer than|superieure?s? a|au-dessus de|au dessus de|plus de|depasse\w*|inferieure?s? a|"
-    r"au-dessous de|en dessous de|moins de)\s*(?:[$€£]\s*)?(?P<number>-?\d[\d,.\s]*\d|\d)"
-)
 _ASKS_VALUE = re.compile(r"^\W*(?:what|quel(?:le)?s?)\s+(?:is|was|are|were|est|etait|sont|etaient)\b")
 _SINGLE = re.compile(r"\b(?:a single|one single|in one (?:month|quarter|year|row)|un seul|une seule|en un mois)\b")
 _MONTH_RANGE = re.compile(r"\b(?:from|between|de|du|entre)\b.*\b(?:to|and|until|through|a|au|et|jusqu)\b")
 _LOWEST = re.compile(r"\b(?:le|la|les) plus (?:bas|basse|faible|petit|petite)s?\b")  # "le plus" alone is the most
-_BELOW = re.compile(r"below|under|less|lower|fewer|inferieur|dessous|moins")
 _WHICH = re.compile(
     r"\b(?:which|what(?!\s+(?:is|was|are|were|did|does|do|has|had|have|the|a|an)\b)|quel(?:le)?s?"
     r"(?!\s+(?:est|etait|sont|etaient|a|ont)\b))\s+([a-z]+)"
@@ -76,12 +70,6 @@ _TOTAL = frozenset(words("total totale totaux"))  # a Total row's word, but no s
 
 
 @dataclass(frozen=True)
-class Condition:
-    comparison: Comparison
-    threshold: float
-
-
-@dataclass(frozen=True)
 class Reading:
     operation: Operation | None  # None: the question asks no figure of a table
     years: tuple[str, ...]  # in the order the question names them
@@ -95,23 +83,6 @@ class Reading:
     subject: frozenset[str]  # content words, without the operation and period words
     percent: bool  # the answer is a percentage
     subject_text: str  # the question's own words that make the subject, for the embedding model
-
-
-def _number(text: str) -> float | None:
-    digits = re.sub(r"[\s,]", "", text)
-    try:
-        return float(digits)
-    except ValueError:
-        return None
-
-
-def condition_in(text: str) -> Condition | None:
-    """ "exceed $200 million" → (>, 200): the scale word is left out, as a report's table
-    states its figures in the unit the question uses."""
-    match = _CONDITION.search(text)
-    if match is None or (threshold := _number(match.group("number"))) is None:
-        return None
-    return Condition("<" if _BELOW.search(match.group("word")) else ">", threshold)
 
 
 def _quarters(text: str) -> tuple[int, ...]:

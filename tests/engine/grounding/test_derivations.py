@@ -256,3 +256,16 @@ Balance at March 31, 2018 | $1.9 | $(10.1) | $(9.4)"""
     assert check("(10.1)", question, table(balances)).grounding == "verified"
     asked = "How much higher was the securities balance than the foreign currency balance?"
     assert check("11.3", asked, table(balances)).grounding == "verified"  # 1.9 − (−9.4): a comparison asked
+
+
+AMT = """ | 2019 | 2018
+AMT credit | 9.2 | 12.4
+Deferred revenue | 4.1 | 3.3"""
+
+
+def test_which_year_meets_a_condition_is_checked_against_the_row():
+    question = "In which year was AMT credit less than 10 thousands?"
+    assert check("2019", question, table(AMT)).grounding == "verified"
+    wrong = check("2018", question, table(AMT))
+    assert wrong.unsupported == ["2018"]
+    assert wrong.notes == ["2018 is not a year AMT credit is below 10: 2019 (9.2)"]

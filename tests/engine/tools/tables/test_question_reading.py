@@ -2,7 +2,8 @@
 
 import pytest
 
-from engine.tools.tables.question_reading import Condition, read_question
+from engine.grounding.compare import Condition
+from engine.tools.tables.question_reading import read_question
 
 
 @pytest.mark.parametrize(
