@@ -26,11 +26,11 @@ from engine.grounding.models import Citation, Evidence, Figure, Grounding, Groun
 from engine.grounding.notes import (
     derivation_text,
     extreme_note,
-    unmet_note,
     miscomputed_note,
     miscounted_note,
     misplaced_note,
     repeated_note,
+    unmet_note,
 )
 from engine.grounding.sources import invented_sources
 from engine.grounding.stated import Stated, role, stated_derivations
