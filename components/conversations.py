@@ -76,6 +76,8 @@ def _status(store: Any, user: str, lang: str) -> None:
 
     if getattr(store, "misconfigured", False):
         st.warning(t("conv_store_misconfigured", lang), icon=":material/cloud_off:")
+    elif getattr(store, "replaced", False):
+        st.error(t("conv_store_replaced", lang), icon=":material/cloud_off:")
     elif getattr(store, "is_down", False):
         st.warning(t("conv_store_down", lang), icon=":material/cloud_off:")
     lost = store.lost_turns(user) if hasattr(store, "lost_turns") else []  # this user's only
@@ -263,7 +265,7 @@ def conversation_sidebar(
     error = st.session_state.pop(_ERROR, None)
     with container if container is not None else st.sidebar:
         st.subheader(t("conv_header", lang))
-        _status(store, user, lang)
+        status = st.container()  # filled after the list is read, which is what finds the database gone
         if error:
             st.error(t(error, lang))
         st.button(t("conv_new", lang), icon=":material/add:", width="stretch", key="conv_new", on_click=_on_new)
@@ -280,6 +282,8 @@ def conversation_sidebar(
         except StoreError as exc:
             st.warning(str(exc))
             items = []
+        with status:
+            _status(store, user, lang)
         if not items:
             st.caption(t("conv_no_match" if search else "conv_empty", lang))
         for item in items:

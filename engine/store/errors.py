@@ -21,3 +21,7 @@ class BadInput(StoreError, ValueError):
 
 class Unavailable(StoreError):
     """The database cannot be reached or written right now."""
+
+
+class FileReplaced(Unavailable):
+    """The SQLite file was removed or replaced under a running app: writes would go to a file nobody reads again."""

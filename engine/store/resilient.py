@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import engine.store.inputs as inputs
-from engine.store.errors import BadInput, NotFound, Unavailable
+from engine.store.errors import BadInput, FileReplaced, NotFound, Unavailable
 from engine.store.models import ConversationRecord, ConversationSummary
 from engine.store.repository import MAX_SETTINGS_BYTES, ConversationStore
 
@@ -73,6 +73,7 @@ class ResilientStore:
         self._seen: OrderedDict[tuple[str, str], ConversationRecord] = OrderedDict()  # last reads, for outages
         self._down = False
         self._misconfigured: str | None = None
+        self._replaced: str | None = None  # the SQLite file went away under us: no retry brings it back
         self._last_try = float("-inf")
         self.flush()
 
@@ -82,6 +83,8 @@ class ResilientStore:
         """One sentence for ``user`` when something is wrong, else None (others' lost turns are not theirs to see)."""
         if self._misconfigured:
             return f"{self._misconfigured} This chat is kept in memory only."
+        if self._replaced:
+            return self._replaced
         if self._down:
             return DOWN
         with self._lock:
@@ -93,6 +96,11 @@ class ResilientStore:
     @property
     def is_down(self) -> bool:
         return self._down
+
+    @property
+    def replaced(self) -> bool:
+        """True when the SQLite file was removed or replaced while the app ran (a restart is needed)."""
+        return self._replaced is not None
 
     @property
     def misconfigured(self) -> bool:
@@ -115,8 +123,10 @@ class ResilientStore:
 
     # ---- flushing --------------------------------------------------------------------------
 
-    def _went_down(self) -> None:
+    def _went_down(self, exc: Unavailable | None = None) -> None:
         with self._lock:
+            if isinstance(exc, FileReplaced):
+                self._replaced = str(exc)
             self._down = True
             self._last_try = time.monotonic()
 
@@ -152,8 +162,8 @@ class ResilientStore:
                     key, write = next(iter(self._queue.items()))
                 try:
                     write.apply(self._inner)
-                except Unavailable:
-                    self._went_down()
+                except Unavailable as exc:
+                    self._went_down(exc)
                     return False
                 except (NotFound, BadInput) as exc:
                     if write.kind == "turn":
@@ -177,8 +187,8 @@ class ResilientStore:
             try:
                 write.apply(inner)
                 return
-            except Unavailable:
-                self._went_down()
+            except Unavailable as exc:
+                self._went_down(exc)
         with self._lock:
             self._queue[(write.user, write.kind, write.conversation_id, *key)] = write
 
@@ -222,8 +232,8 @@ class ResilientStore:
         if inner is not None:
             try:
                 return inner.create(user, title, theme, settings)
-            except Unavailable:
-                self._went_down()
+            except Unavailable as exc:
+                self._went_down(exc)
         now = datetime.now(UTC)
         record = ConversationRecord(
             id=uuid.uuid4().hex, title=title, theme=theme, settings=settings, created_at=now, updated_at=now
@@ -241,8 +251,8 @@ class ResilientStore:
         if self._inner is not None and not self._down:
             try:
                 found = self._inner.list(user, search, limit)
-            except Unavailable:
-                self._went_down()
+            except Unavailable as exc:
+                self._went_down(exc)
         needle = inputs.fold(inputs.one_line(search or ""))
         with self._lock:
             made_here = [
@@ -263,8 +273,8 @@ class ResilientStore:
         elif self._inner is not None and not self._down:
             try:
                 record = self._inner.get(user, conversation_id)
-            except Unavailable:
-                self._went_down()
+            except Unavailable as exc:
+                self._went_down(exc)
             else:
                 self._remember(user, conversation_id, record)
         if self._down and made_here is None:
@@ -321,8 +331,8 @@ class ResilientStore:
             return []
         try:
             return self._inner.mark_interrupted(user, conversation_id)
-        except Unavailable:
-            self._went_down()
+        except Unavailable as exc:
+            self._went_down(exc)
             return []
 
     def export(self, user: str, conversation_id: str) -> str:

@@ -240,3 +240,17 @@ def test_a_lost_turn_is_told_only_to_its_user(tmp_path):
     assert store.lost_turns("bob") == ["b1"] and "1 turn(s) could not be saved" in store.problem("bob")
     assert store.lost_turns("alice") == [] and store.problem("alice") is None
     store.close()
+
+
+def test_an_sqlite_file_removed_mid_session_is_said_and_the_chat_kept_in_memory(tmp_path):
+    path = tmp_path / "app.db"
+    store = ResilientStore(f"sqlite:///{path}", retry_every_s=0)
+    conv = store.create("alice", "before")
+    store.save_turn("alice", conv.id, turn("u1"))
+    for suffix in ("", "-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+    store.save_turn("alice", conv.id, turn("a1", "assistant"))
+    assert store.replaced and "app.db was removed or replaced" in store.problem("alice")
+    assert store.unsaved_turns("alice") == ["a1"]
+    assert store.flush() is False  # no retry writes into the unlinked file
+    store.close()
