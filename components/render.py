@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from components.i18n import t
+from components.i18n import number, t
 from components.theme import BLOCK_STYLES
 from engine.react.types import ANSWER_TYPES, ReActBlock, ReActType
 
@@ -78,7 +78,13 @@ def _table_widgets(block: ReActBlock, lang: str) -> list[Widget]:
     columns = [str(c) for c in data["columns"]]
     rows = [dict(zip(columns, row, strict=False)) for row in data["rows"] if isinstance(row, list)]
     title = safe_label(str(data.get("title") or ""))
-    return [Widget("expander", label=_title(ReActType.TABLE, lang, title), children=[Widget("dataframe", data=rows)])]
+    children = [Widget("dataframe", data=rows)]
+    total = data.get("total_rows")
+    if isinstance(total, int) and total > len(rows):  # cut to fit the turn: say how much is kept
+        children.append(
+            Widget("caption", text=t("table_rows_kept", lang, kept=number(len(rows), lang), total=number(total, lang)))
+        )
+    return [Widget("expander", label=_title(ReActType.TABLE, lang, title), children=children)]
 
 
 def block_widgets(

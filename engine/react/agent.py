@@ -172,7 +172,7 @@ class ReActEngine:
     async def _drive(self, state: RunState, resume: tuple[SuspendedRun, str] | None = None) -> AsyncIterator[str]:
         """The one place where every way a run can end is handled."""
         started = time.monotonic()
-        writer = StreamWriter()
+        writer = StreamWriter(self.config.turn_data_bytes)
         self._evidence = EvidenceIndex(evidence_of(state.steps))  # grown as Observations arrive
         result = self.result = EngineResult(backend=self.backend_label, iterations=state.iterations)
         registry = self.tools.subset(state.tool_names)
@@ -248,9 +248,9 @@ class ReActEngine:
                 yield replaced
                 if step.answer_cut and self.result.answer.startswith(step.answer):  # not a replaced draft
                     yield writer.block(ReActType.WARNING, message("answer_cut", self.config.language))
-                chart = chart_payload(state.steps)
-                if chart is not None:
-                    yield writer.block(ReActType.CHART, chart)
+                chart = writer.chart(chart_payload(state.steps))
+                if chart:  # an empty token is a heartbeat
+                    yield chart
                 raise Answered
             if self._repeats(state, step):
                 state.steps.append(step)

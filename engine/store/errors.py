@@ -19,6 +19,10 @@ class BadInput(StoreError, ValueError):
     """The caller handed the store something it cannot keep (the message says what and why)."""
 
 
+class TooLarge(BadInput):
+    """What the caller handed the store is over its size limit (a smaller version may fit)."""
+
+
 class Unavailable(StoreError):
     """The database cannot be reached or written right now."""
 
