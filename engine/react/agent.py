@@ -30,7 +30,7 @@ from engine.react.exhibits import chart_payload
 from engine.react.finalize import FinalAnswer
 from engine.react.first_step import engine_step, resumed_step
 from engine.react.guards import notes_after
-from engine.react.history import clean_history, compress_history
+from engine.react.history import bound_question, clean_history, compress_history
 from engine.react.hooks import Hooks
 from engine.react.opening import opening_messages
 from engine.react.prompts import message
@@ -119,7 +119,7 @@ class ReActEngine:
 
         cfg = self.config
         self._history = compress_history(
-            clean_history(history), cfg.history_token_budget, cfg.history_recent_share, summarise
+            clean_history(history), cfg.history_token_budget, cfg.history_recent_share, summarise, cfg.language
         )
 
     @property
@@ -129,8 +129,10 @@ class ReActEngine:
 
     # ---- public runs ------------------------------------------------------------
     async def stream(self, prompt: str) -> AsyncIterator[str]:
-        """Run the agent on ``prompt`` and yield the raw ReAct stream."""
-        async for token in self._drive(self._new_state(prompt)):
+        """Run the agent on ``prompt`` (bounded, saying so when cut) and yield the raw ReAct stream."""
+        prompt, cut = bound_question(prompt, self.config.question_max_tokens)
+        notes = [message("question_cut", self.config.language, n=len(prompt) - 4)] if cut else []  # 4: " […]"
+        async for token in self._drive(self._new_state(prompt), notes=notes):
             yield token
 
     async def resume_stream(self, suspended: SuspendedRun | dict[str, Any], answer: str) -> AsyncIterator[str]:
@@ -169,14 +171,18 @@ class ReActEngine:
         )
         return RunState(prompt=prompt, mode=self.protocol.name, messages=messages, tool_names=registry.names())
 
-    async def _drive(self, state: RunState, resume: tuple[SuspendedRun, str] | None = None) -> AsyncIterator[str]:
-        """The one place where every way a run can end is handled."""
+    async def _drive(
+        self, state: RunState, resume: tuple[SuspendedRun, str] | None = None, notes: list[str] | None = None
+    ) -> AsyncIterator[str]:
+        """The one place where every way a run can end is handled; ``notes`` open the stream as warnings."""
         started = time.monotonic()
         writer = StreamWriter(self.config.turn_data_bytes)
         self._evidence = EvidenceIndex(evidence_of(state.steps))  # grown as Observations arrive
         result = self.result = EngineResult(backend=self.backend_label, iterations=state.iterations)
         registry = self.tools.subset(state.tool_names)
         try:
+            for note in notes or []:
+                yield writer.block(ReActType.WARNING, note)
             if resume is not None:
                 asked_by_engine = bool(state.steps) and state.steps[-1].number == 0
                 yield self._apply_user_reply(state, writer, *resume)
