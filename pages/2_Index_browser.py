@@ -7,6 +7,7 @@ import streamlit as st
 
 from components.app_context import engine_context, known_themes
 from components.i18n import number, t
+from components.inert import inert
 from components.state import session
 from engine.rag.locking import IndexBusy
 from engine.rag.store import IndexProblem, themes_root
@@ -93,7 +94,7 @@ if documents:
         st.error(str(exc))
         chunks = []
     for chunk in chunks:
-        with st.expander(f"{chunk.chunk_id} · {chunk.location}"):
+        with st.expander(inert(f"{chunk.chunk_id} · {chunk.location}")):
             st.text(chunk.text)
     asked = st.session_state.get("confirm_delete_doc")
     if asked != [theme, chosen]:  # one click asks; the document goes only on the second, confirmed one
