@@ -6,7 +6,8 @@ tags (``<img>``, ``<iframe>``, ``<video>``…) would make the browser load a URL
 whoever wrote the text, with whatever they put in its query string: the conversation
 leaks, to a server that only has to log its requests. ``inert`` keeps the text as it
 reads and takes the loading away: an image becomes a link (shown, never fetched) and a
-tag's ``<`` becomes the literal character. Code spans and fenced code blocks are left
+zero-width space after a tag's ``<`` makes it text (an entity such as ``&lt;`` would be
+swallowed by a bare link before it). Code spans and fenced code blocks are left
 as they are: their content is shown as text already, and escapes would show there.
 
 Every place that draws untrusted markdown goes through ``inert`` (``components.render.draw``,
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+ZWSP = "\u200b"  # invisible; after "<" no tag opens, and "<" still ends a bare link as it did
 _FENCE = re.compile(r"^(`{3,}|~{3,})(.*)$")  # at the margin only: a fence indented in a list may end early
 _CLOSING = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
 _BACKTICKS = re.compile(r"`+")
@@ -36,7 +38,7 @@ def _neutralise(text: str) -> str:
     def replace(match: re.Match[str]) -> str:
         if _escaped(text, match.start()):  # escaped already: literal
             return match.group()
-        return "&lt;" if match.group() == "<" else "\\!"
+        return "<" + ZWSP if match.group() == "<" else "\\!"
 
     return _LOADER.sub(replace, text)
 

@@ -72,7 +72,7 @@ def test_an_image_becomes_a_link_with_the_same_words():
 
 
 def test_a_tag_keeps_its_text_visible():
-    assert inert("<img src=x>") == "&lt;img src=x>"
+    assert inert("<img src=x>") == "<\u200bimg src=x>"  # reads the same: the space is zero-width
 
 
 def test_inert_is_stable_when_applied_twice():
