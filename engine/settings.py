@@ -41,7 +41,10 @@ class EngineConfig(BaseModel):
     temperature: float = Field(0.2, ge=0, le=2)
     history_token_budget: int = Field(3000, ge=200, description="Tokens of past conversation sent with each turn.")
     question_max_tokens: int = Field(
-        2000, ge=50, description="Tokens of the question sent to the model; a longer one is cut, and the run says so."
+        8000,
+        ge=50,
+        description="Tokens of the question sent to the model (less if the backend declares less); "
+        "a longer one is cut, and the run says so.",
     )
     history_recent_share: float = Field(
         0.6, gt=0, le=1, description="Share of the history budget kept verbatim for the latest turns."

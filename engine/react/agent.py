@@ -88,6 +88,12 @@ class ReActEngine:
             return self.config.observation_max_chars
         return self.llm.abilities.observation_chars
 
+    @property
+    def question_tokens(self) -> int:
+        """The longest question sent: the setting, or what the backend declares it has room for, if less."""
+        declared = self.llm.abilities.question_tokens
+        return min(self.config.question_max_tokens, declared) if declared else self.config.question_max_tokens
+
     # ---- set-up -------------------------------------------------------------
     def start(self, theme: str | None = None) -> ReActEngine:
         """Pick the theme and load its toolkits now, not on first use."""
@@ -130,7 +136,7 @@ class ReActEngine:
     # ---- public runs ------------------------------------------------------------
     async def stream(self, prompt: str) -> AsyncIterator[str]:
         """Run the agent on ``prompt`` (bounded, saying so when cut) and yield the raw ReAct stream."""
-        prompt, cut = bound_question(prompt, self.config.question_max_tokens)
+        prompt, cut = bound_question(prompt, self.question_tokens)
         notes = [message("question_cut", self.config.language, n=len(prompt) - 4)] if cut else []  # 4: " […]"
         async for token in self._drive(self._new_state(prompt), notes=notes):
             yield token

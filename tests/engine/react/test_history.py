@@ -140,3 +140,11 @@ def test_a_one_megabyte_question_is_cut_in_every_model_call_and_the_run_says_so(
     warning = parse_blocks(text)[0]
     assert warning.type is ReActType.WARNING and "The question was too long" in warning.content
     assert engine.result.status == "answered"
+
+
+def test_a_backend_declaring_less_room_gets_a_shorter_question():
+    llm = ScriptedLLM(["Thought: I answer.\nAnswer: done"])
+    llm.abilities = llm.abilities.model_copy(update={"question_tokens": 100})
+    engine = ReActEngine(config={}, llm=llm, tools=[])
+    "".join(engine.stream_sync("word " * 10_000))
+    assert len(llm.calls[0][-1]["content"]) <= 100 * 4
