@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from components.i18n import t
+from components.inert import inert
 from components.render import safe_label
 from engine.store import BadInput, ConversationRecord, ConversationRepository, ConversationSummary, NotFound
 from engine.store.errors import StoreError
@@ -280,7 +281,7 @@ def conversation_sidebar(
         try:
             items = store.list(user, search or None)
         except StoreError as exc:
-            st.warning(str(exc))
+            st.warning(inert(str(exc)))
             items = []
         with status:
             _status(store, user, lang)

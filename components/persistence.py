@@ -7,6 +7,7 @@ import streamlit as st
 
 from components.conversations import SidebarAction, conversation_id_from_url, open_conversation, set_url_conversation
 from components.i18n import t
+from components.inert import inert
 from components.state import Conversation, Settings, Turn
 from components.turn_fit import fitted
 from engine.store.errors import StoreError, TooLarge
@@ -26,7 +27,7 @@ def open_from_url(store: ConversationRepository, user: str, action: SidebarActio
         try:
             record = open_conversation(store, user, wanted)
         except StoreError as exc:
-            st.warning(str(exc))
+            st.warning(inert(str(exc)))
             record = None
         if record is None:
             st.warning(t("conv_not_found", lang), icon=":material/search_off:")
@@ -78,7 +79,7 @@ def save(store: ConversationRepository, user: str, conversation: Conversation, s
         ensure_stored(store, user, conversation, settings, first)
         _save_fitting(store, user, conversation.id, turn, settings.language)
     except StoreError as exc:
-        st.toast(str(exc), icon=":material/cloud_off:")
+        st.toast(inert(str(exc)), icon=":material/cloud_off:")
 
 
 def _save_fitting(store: ConversationRepository, user: str, conversation_id: str | None, turn: Turn, lang: str) -> None:

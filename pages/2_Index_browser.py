@@ -53,7 +53,7 @@ except IndexProblem as exc:
     if "no index yet" in str(exc):
         st.info(t("no_index", lang))
     else:
-        st.error(str(exc))
+        st.error(inert(str(exc)))
 
 
 def ingest_summary(report, lang: str) -> str:
@@ -91,7 +91,7 @@ if documents:
     try:
         chunks = index.chunks_of(chosen)
     except IndexProblem as exc:
-        st.error(str(exc))
+        st.error(inert(str(exc)))
         chunks = []
     for chunk in chunks:
         with st.expander(inert(f"{chunk.chunk_id} · {chunk.location}")):
@@ -128,7 +128,7 @@ if documents:
         try:
             st.code(format_hits(search_hits(theme, query, 4, manager=indexes)), language=None, wrap_lines=True)
         except IndexProblem as exc:
-            st.error(str(exc))
+            st.error(inert(str(exc)))
 
 st.subheader(t("upload", lang))
 uploads = st.file_uploader(t("upload", lang), accept_multiple_files=True, key="uploads", label_visibility="collapsed")
