@@ -42,7 +42,7 @@ if st.session_state.get("browser_theme") not in themes:
 theme = st.selectbox(t("theme", lang), themes, key="browser_theme")
 
 for kind, message in st.session_state.pop("browser_messages", []):  # the outcome of the last action
-    getattr(st, kind)(message)
+    getattr(st, kind)(inert(message))  # may name a file: its sender chose the name
 
 index, documents = None, {}
 try:
@@ -98,13 +98,15 @@ if documents:
             st.text(chunk.text)
     asked = st.session_state.get("confirm_delete_doc")
     if asked != [theme, chosen]:  # one click asks; the document goes only on the second, confirmed one
-        if st.button(t("delete_doc", lang, name=chosen), key="delete_doc", icon=":material/delete:"):
+        if st.button(inert(t("delete_doc", lang, name=chosen)), key="delete_doc", icon=":material/delete:"):
             st.session_state["confirm_delete_doc"] = [theme, chosen]
             st.rerun()
     else:
-        st.warning(t("delete_confirm", lang, name=chosen, theme=theme), icon=":material/warning:")
+        st.warning(inert(t("delete_confirm", lang, name=chosen, theme=theme)), icon=":material/warning:")
         yes, no = st.columns(2)
-        if yes.button(t("delete_yes", lang, name=chosen), key="delete_doc_yes", icon=":material/delete_forever:"):
+        if yes.button(
+            inert(t("delete_yes", lang, name=chosen)), key="delete_doc_yes", icon=":material/delete_forever:"
+        ):
             from engine.rag.ingest import delete_document
             from engine.rag.uploads import source_file
 
