@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from components.inert import inert
 from engine.context import EngineContext
 from engine.rag.store import IndexProblem, theme_folders
 
@@ -23,6 +24,6 @@ def known_themes() -> tuple[list[str], set[str]]:
     try:
         indexed = set(context.indexes.store.themes())
     except IndexProblem as exc:
-        st.error(str(exc), icon=":material/cloud_off:")
+        st.error(inert(str(exc)), icon=":material/cloud_off:")
         indexed = set()
     return sorted(indexed | set(theme_folders(context.settings.themes_root))), indexed

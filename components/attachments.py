@@ -13,6 +13,7 @@ from typing import Any
 import streamlit as st
 
 from components.i18n import t
+from components.inert import inert
 from components.state import Conversation, Settings
 
 FILE_TYPES = ["csv", "pdf", "md", "markdown", "txt", "html", "htm"]
@@ -99,6 +100,6 @@ def ingest_dropped(files: list[Any], settings: Settings, folder: Path | None, co
     bar.progress(1.0, text=t("files_done", lang, n=len(paths) - len([r for r in refused if r])))
     tables = [p.name for p in paths if p.suffix.lower() == ".csv"] + document_tables(context, paths, lang)
     if tables:
-        st.success(t("files_tables", lang, names=", ".join(tables)), icon=":material/table_chart:")
-    for line in refused:
-        st.error(f"{t('skipped', lang)}: {line}", icon=":material/block:")
+        st.success(inert(t("files_tables", lang, names=", ".join(tables))), icon=":material/table_chart:")
+    for line in refused:  # file names and reasons hold what the file's sender chose
+        st.error(inert(f"{t('skipped', lang)}: {line}"), icon=":material/block:")

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from components.i18n import t
+from components.inert import inert
 from components.render import safe_label
 from engine.store import BadInput, ConversationRecord, ConversationRepository, ConversationSummary, NotFound
 from engine.store.errors import StoreError
@@ -71,14 +72,16 @@ def open_conversation(store: ConversationRepository, user: str, conversation_id:
     return store.get(user, conversation_id)
 
 
-def _status(store: Any, lang: str) -> None:
+def _status(store: Any, user: str, lang: str) -> None:
     import streamlit as st
 
     if getattr(store, "misconfigured", False):
         st.warning(t("conv_store_misconfigured", lang), icon=":material/cloud_off:")
+    elif getattr(store, "replaced", False):
+        st.error(t("conv_store_replaced", lang), icon=":material/cloud_off:")
     elif getattr(store, "is_down", False):
         st.warning(t("conv_store_down", lang), icon=":material/cloud_off:")
-    lost = store.lost_turns() if hasattr(store, "lost_turns") else []
+    lost = store.lost_turns(user) if hasattr(store, "lost_turns") else []  # this user's only
     if lost:
         st.error(t("conv_lost", lang, n=len(lost)), icon=":material/error:")
 
@@ -263,7 +266,7 @@ def conversation_sidebar(
     error = st.session_state.pop(_ERROR, None)
     with container if container is not None else st.sidebar:
         st.subheader(t("conv_header", lang))
-        _status(store, lang)
+        status = st.container()  # filled after the list is read, which is what finds the database gone
         if error:
             st.error(t(error, lang))
         st.button(t("conv_new", lang), icon=":material/add:", width="stretch", key="conv_new", on_click=_on_new)
@@ -278,8 +281,10 @@ def conversation_sidebar(
         try:
             items = store.list(user, search or None)
         except StoreError as exc:
-            st.warning(str(exc))
+            st.warning(inert(str(exc)))
             items = []
+        with status:
+            _status(store, user, lang)
         if not items:
             st.caption(t("conv_no_match" if search else "conv_empty", lang))
         for item in items:

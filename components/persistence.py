@@ -7,8 +7,10 @@ import streamlit as st
 
 from components.conversations import SidebarAction, conversation_id_from_url, open_conversation, set_url_conversation
 from components.i18n import t
+from components.inert import inert
 from components.state import Conversation, Settings, Turn
-from engine.store.errors import StoreError
+from components.turn_fit import fitted
+from engine.store.errors import StoreError, TooLarge
 from engine.store.inputs import title_from_question
 from engine.store.models import ConversationRepository
 
@@ -25,7 +27,7 @@ def open_from_url(store: ConversationRepository, user: str, action: SidebarActio
         try:
             record = open_conversation(store, user, wanted)
         except StoreError as exc:
-            st.warning(str(exc))
+            st.warning(inert(str(exc)))
             record = None
         if record is None:
             st.warning(t("conv_not_found", lang), icon=":material/search_off:")
@@ -70,10 +72,30 @@ def ensure_stored(
 
 def save(store: ConversationRepository, user: str, conversation: Conversation, settings: Settings, turn: Turn) -> None:
     """Write ``turn`` (creating the stored conversation with its first question); a store
-    that is down queues it, and says so in the sidebar."""
+    that is down queues it, and says so in the sidebar. A turn too large to keep is saved
+    without its tables and charts (or its trace), saying so, never left as it was."""
     try:
         first = next((x.content for x in conversation.turns if x.role == "user"), turn.content)
         ensure_stored(store, user, conversation, settings, first)
-        store.save_turn(user, conversation.id, turn.model_dump(mode="json"))
+        _save_fitting(store, user, conversation.id, turn, settings.language)
     except StoreError as exc:
-        st.toast(str(exc), icon=":material/cloud_off:")
+        st.toast(inert(str(exc)), icon=":material/cloud_off:")
+
+
+def _save_fitting(store: ConversationRepository, user: str, conversation_id: str | None, turn: Turn, lang: str) -> None:
+    try:
+        store.save_turn(user, conversation_id, turn.model_dump(mode="json"))
+        return
+    except TooLarge:
+        smaller = fitted(turn, lang)
+        if not smaller:
+            raise
+    for i, version in enumerate(smaller):
+        try:
+            store.save_turn(user, conversation_id, version.model_dump(mode="json"))
+        except TooLarge:
+            if i == len(smaller) - 1:
+                raise
+            continue
+        turn.content = version.content  # the page shows what is kept, with its note
+        return

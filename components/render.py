@@ -5,7 +5,8 @@ without Streamlit; ``draw`` puts widgets on the page. Model, tool and document t
 is never rendered as HTML: markdown goes through ``st.markdown`` without
 ``unsafe_allow_html``, tool output through ``st.code``, tables through
 ``st.dataframe`` and charts through ``st.vega_lite_chart``, and labels are stripped of
-markup.
+markup. Every text ``draw`` puts on the page as markdown goes through ``inert`` first,
+so no image or tag in it ever makes the browser fetch a URL.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from components.i18n import t
+from components.i18n import number, t
+from components.inert import inert
 from components.theme import BLOCK_STYLES
 from engine.react.types import ANSWER_TYPES, ReActBlock, ReActType
 
@@ -78,7 +80,13 @@ def _table_widgets(block: ReActBlock, lang: str) -> list[Widget]:
     columns = [str(c) for c in data["columns"]]
     rows = [dict(zip(columns, row, strict=False)) for row in data["rows"] if isinstance(row, list)]
     title = safe_label(str(data.get("title") or ""))
-    return [Widget("expander", label=_title(ReActType.TABLE, lang, title), children=[Widget("dataframe", data=rows)])]
+    children = [Widget("dataframe", data=rows)]
+    total = data.get("total_rows")
+    if isinstance(total, int) and total > len(rows):  # cut to fit the turn: say how much is kept
+        children.append(
+            Widget("caption", text=t("table_rows_kept", lang, kept=number(len(rows), lang), total=number(total, lang)))
+        )
+    return [Widget("expander", label=_title(ReActType.TABLE, lang, title), children=children)]
 
 
 def block_widgets(
@@ -148,28 +156,28 @@ def draw(widgets: list[Widget], container: Any = None) -> None:
     target = container if container is not None else st
     for widget in widgets:
         if widget.kind == "markdown":
-            target.markdown(widget.text)
+            target.markdown(inert(widget.text))
         elif widget.kind == "code":
             target.code(widget.text, language=widget.language, wrap_lines=True)
         elif widget.kind == "warning":
-            target.warning(widget.text, icon=":material/warning:")
+            target.warning(inert(widget.text), icon=":material/warning:")
         elif widget.kind == "error":
-            target.error(widget.text, icon=":material/error:")
+            target.error(inert(widget.text), icon=":material/error:")
         elif widget.kind == "info":
-            target.info(widget.text)
+            target.info(inert(widget.text))
         elif widget.kind == "anchor":  # the id is ours (letters, digits, dashes): no model text in HTML
             target.html(f'<span id="{_ANCHOR_UNSAFE.sub("", widget.key)}"></span>')
         elif widget.kind == "footnote":
-            target.caption(widget.text)
+            target.caption(inert(widget.text))
         elif widget.kind == "caption":
-            target.caption(widget.text)
+            target.caption(inert(widget.text))
         elif widget.kind == "dataframe":
             target.dataframe(widget.data, hide_index=True, width="stretch")
         elif widget.kind == "chart":
             target.vega_lite_chart(widget.data, width="stretch")
         elif widget.kind == "show_all":
-            if target.toggle(widget.label, key=f"showall-{widget.key}"):
+            if target.toggle(inert(widget.label), key=f"showall-{widget.key}"):
                 target.code(widget.text, language=None, wrap_lines=True)
         elif widget.kind == "expander":
-            expander = target.expander(widget.label, expanded=widget.expanded)
+            expander = target.expander(inert(widget.label), expanded=widget.expanded)
             draw(widget.children, expander)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from components.inert import inert
 from components.render import answer_markdown, draw, group_indices, group_widgets
 from components.throttle import Throttle
 from engine.react.parser import ReActStreamParser
@@ -39,13 +40,13 @@ class AnswerStream:
         pending = text[self.settled :]
         cut = self._last_safe_break(pending)
         if cut > 0:
-            self.tail.markdown(answer_markdown(pending[:cut]))
+            self.tail.markdown(inert(answer_markdown(pending[:cut])))
             self.fences += pending[:cut].count("```")
             self.settled += cut
             self.tail = self.box.empty()
             self.parts.append(self.tail)
             pending = pending[cut:]
-        self.tail.markdown(answer_markdown(pending))
+        self.tail.markdown(inert(answer_markdown(pending)))
 
     def replace(self, markdown: str) -> None:
         """Draw ``markdown`` as the whole answer, in place of every paragraph drawn so far.
@@ -54,7 +55,7 @@ class AnswerStream:
         are emptied): a new container put where the old one was would keep the old
         one's children on the page, and the answer would be drawn twice."""
         first, *rest = self.parts
-        first.markdown(markdown)
+        first.markdown(inert(markdown))
         for part in rest:
             part.empty()
 

@@ -9,6 +9,7 @@ import streamlit as st
 from components.cautions import beside_trace, stored_cautions
 from components.grounding_view import annotator, grounding_widgets
 from components.i18n import number, plural, t
+from components.inert import inert
 from components.render import draw
 from components.state import Conversation, Settings, Turn
 from components.tracer import StreamlitChatTracer
@@ -60,14 +61,14 @@ def render_question(turn: Turn, conversation: Conversation, lang: str) -> None:
     suspended = turn.suspended
     if suspended is None:
         return
-    st.info(f"**{t('question_for_you', lang)}:** {suspended.question}", icon=":material/help:")
+    st.info(f"**{t('question_for_you', lang)}:** {inert(suspended.question)}", icon=":material/help:")
     if turn is not conversation.pending:
         return
     if suspended.choices:
         columns = st.columns(min(len(suspended.choices), 4))
         for i, choice in enumerate(suspended.choices):
             columns[i % len(columns)].button(
-                choice, key=f"choice-{turn.id}-{i}", on_click=_set, args=(PENDING_REPLY, choice), width="stretch"
+                inert(choice), key=f"choice-{turn.id}-{i}", on_click=_set, args=(PENDING_REPLY, choice), width="stretch"
             )
     key = f"reply-{turn.id}"
     with st.form(f"form-{turn.id}", clear_on_submit=True, border=False):
@@ -108,7 +109,7 @@ def _question_actions(turn: Turn, lang: str) -> None:
 def render_turn(turn: Turn, conversation: Conversation, settings: Settings, *, last: bool = False) -> None:
     lang = settings.language
     if turn.role == "user":
-        st.markdown(turn.content)
+        st.markdown(inert(turn.content))
         if last:
             _question_actions(turn, lang)
         return

@@ -31,9 +31,21 @@ class EngineConfig(BaseModel):
     checklist_after_tools: int = Field(3, ge=1, description="Tool calls after which a one-time checklist is shown.")
     tool_timeout_s: float = Field(30.0, gt=0, description="Wall-clock limit of one tool call.")
     observation_max_chars: int = Field(2000, ge=100, description="Observations longer than this are cut, with a note.")
+    turn_data_bytes: int = Field(
+        2_000_000,
+        ge=10_000,
+        description="Bytes of tool tables and charts one turn keeps; later rows are cut (the table says how many), "
+        "and a chart whose data does not fit is left out rather than drawn from part of it.",
+    )
     max_tokens_per_step: int = Field(512, ge=16, description="Generation limit of one model call.")
     temperature: float = Field(0.2, ge=0, le=2)
     history_token_budget: int = Field(3000, ge=200, description="Tokens of past conversation sent with each turn.")
+    question_max_tokens: int = Field(
+        8000,
+        ge=50,
+        description="Tokens of the question sent to the model (less if the backend declares less); "
+        "a longer one is cut, and the run says so.",
+    )
     history_recent_share: float = Field(
         0.6, gt=0, le=1, description="Share of the history budget kept verbatim for the latest turns."
     )

@@ -8,6 +8,7 @@ import streamlit as st
 
 from components.app_context import known_themes
 from components.i18n import LANGUAGES, t
+from components.inert import inert
 from components.state import session
 
 conversation, settings = session()
@@ -57,7 +58,7 @@ try:
         st.caption(public_address(spec.base_url))
 except ValueError as exc:
     spec = None
-    st.error(str(exc))
+    st.error(inert(str(exc)))
 
 if spec is not None and st.button(t("test_connection", lang), key="test_connection"):
     from engine.llm.base import LLMError
@@ -67,9 +68,9 @@ if spec is not None and st.button(t("test_connection", lang), key="test_connecti
         build_llm(spec).generate([{"role": "user", "content": "Reply with OK."}], max_tokens=5)
         st.success(t("connection_ok", lang, s=time.monotonic() - started))
     except LLMError as exc:
-        st.error(exc.message)
+        st.error(inert(exc.message))
     except Exception as exc:  # any other failure: one readable sentence, never a trace
-        st.error(f"{type(exc).__name__}: {str(exc)[:200]}")
+        st.error(inert(f"{type(exc).__name__}: {str(exc)[:200]}"))
 
 if settings.language != lang:
     st.rerun()  # relabel the page in the new language

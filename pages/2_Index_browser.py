@@ -7,6 +7,7 @@ import streamlit as st
 
 from components.app_context import engine_context, known_themes
 from components.i18n import number, t
+from components.inert import inert
 from components.state import session
 from engine.rag.locking import IndexBusy
 from engine.rag.store import IndexProblem, themes_root
@@ -41,7 +42,7 @@ if st.session_state.get("browser_theme") not in themes:
 theme = st.selectbox(t("theme", lang), themes, key="browser_theme")
 
 for kind, message in st.session_state.pop("browser_messages", []):  # the outcome of the last action
-    getattr(st, kind)(message)
+    getattr(st, kind)(inert(message))  # may name a file: its sender chose the name
 
 index, documents = None, {}
 try:
@@ -52,7 +53,7 @@ except IndexProblem as exc:
     if "no index yet" in str(exc):
         st.info(t("no_index", lang))
     else:
-        st.error(str(exc))
+        st.error(inert(str(exc)))
 
 
 def ingest_summary(report, lang: str) -> str:
@@ -90,20 +91,22 @@ if documents:
     try:
         chunks = index.chunks_of(chosen)
     except IndexProblem as exc:
-        st.error(str(exc))
+        st.error(inert(str(exc)))
         chunks = []
     for chunk in chunks:
-        with st.expander(f"{chunk.chunk_id} · {chunk.location}"):
+        with st.expander(inert(f"{chunk.chunk_id} · {chunk.location}")):
             st.text(chunk.text)
     asked = st.session_state.get("confirm_delete_doc")
     if asked != [theme, chosen]:  # one click asks; the document goes only on the second, confirmed one
-        if st.button(t("delete_doc", lang, name=chosen), key="delete_doc", icon=":material/delete:"):
+        if st.button(inert(t("delete_doc", lang, name=chosen)), key="delete_doc", icon=":material/delete:"):
             st.session_state["confirm_delete_doc"] = [theme, chosen]
             st.rerun()
     else:
-        st.warning(t("delete_confirm", lang, name=chosen, theme=theme), icon=":material/warning:")
+        st.warning(inert(t("delete_confirm", lang, name=chosen, theme=theme)), icon=":material/warning:")
         yes, no = st.columns(2)
-        if yes.button(t("delete_yes", lang, name=chosen), key="delete_doc_yes", icon=":material/delete_forever:"):
+        if yes.button(
+            inert(t("delete_yes", lang, name=chosen)), key="delete_doc_yes", icon=":material/delete_forever:"
+        ):
             from engine.rag.ingest import delete_document
             from engine.rag.uploads import source_file
 
@@ -127,7 +130,7 @@ if documents:
         try:
             st.code(format_hits(search_hits(theme, query, 4, manager=indexes)), language=None, wrap_lines=True)
         except IndexProblem as exc:
-            st.error(str(exc))
+            st.error(inert(str(exc)))
 
 st.subheader(t("upload", lang))
 uploads = st.file_uploader(t("upload", lang), accept_multiple_files=True, key="uploads", label_visibility="collapsed")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components.i18n import has, number, t
+from components.inert import inert
 from components.state import session
 
 conversation, settings = session()
@@ -32,7 +33,7 @@ def show_tools(small: bool) -> None:
         st.subheader(f"{toolkit_name(kit)} ({len(tools)})")
         for tool in tools:
             always = f" · {t('always_on', lang)}" if tool.always_on else ""
-            with st.expander(f"`{tool.name}`{always}"):
+            with st.expander(inert(f"`{tool.name}`{always}")):
                 st.text(tool.description)
                 st.json(tool.json_schema(), expanded=False)
 
@@ -53,8 +54,9 @@ else:
         icon = ":green[:material/check_circle:]" if status.state == "up" else ":red[:material/cancel:]"
         state = t(f"mcp_state_{status.state}", lang)
         cols = st.columns([4, 1])
-        cols[0].markdown(f"{icon} **{name}**: {state}" + (f" ({status.reason})" if status.reason else ""))
-        cols[0].caption(", ".join(status.tools) or t("no_tools", lang))
+        reason = f" ({status.reason})" if status.reason else ""  # an MCP server's own words: untrusted
+        cols[0].markdown(f"{icon} **{inert(name)}**: {state}" + inert(reason))
+        cols[0].caption(inert(", ".join(status.tools)) or t("no_tools", lang))
         if status.state != "up" and cols[1].button(t("restart", lang), key=f"restart-{name}"):
             hub.restart(name)
             st.rerun()

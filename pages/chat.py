@@ -23,6 +23,7 @@ from components.attachments import (
 from components.chat_sidebar import chat_sidebar
 from components.conversations import shared_store, take_action
 from components.i18n import t
+from components.inert import inert
 from components.persistence import ensure_stored, open_from_url, save
 from components.samples import sample_questions
 from components.state import Turn, session
@@ -104,7 +105,7 @@ def say(text: str) -> None:
     conversation.turns.append(said)
     save(store, user, conversation, settings, said)
     with st.chat_message("user"):
-        st.markdown(text)
+        st.markdown(inert(text))
 
 
 def answer_with(start: Callable[[object], Iterator[str]], history: list[dict[str, str]]) -> None:
@@ -128,7 +129,7 @@ def set_aside_from(index: int) -> None:
 
 
 # ---- the conversation -----------------------------------------------------------------
-st.title(conversation.title or t("app_title", lang))
+st.title(inert(conversation.title) or t("app_title", lang))  # a title is a first question: untrusted
 show_status(warmup, lang)
 for earlier in conversation.turns:
     if earlier.status == "running":  # a run cut short by a stop or a rerun

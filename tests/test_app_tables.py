@@ -35,3 +35,29 @@ def test_table_result_renders_as_a_dataframe_and_a_chart(app_env):
     table = exported["turns"][1]["tables"][0]
     assert table["columns"] == ["region", "revenue"] and ["France", 5392300] in table["rows"]
     assert exported["turns"][1]["charts"][0]["mark"]["type"] == "bar"
+
+
+def test_a_huge_table_result_is_kept_cut_and_the_turn_is_saved_answered(app_env, tmp_path):
+    from engine.store import ConversationStore
+
+    sql = "SELECT repeat('x', 900) AS label, range AS n FROM range(10000)"  # 10,000 rows of 900 characters
+    app_env.script.extend(
+        [
+            {
+                "text": "Thought: I list them.",
+                "tool_calls": [{"id": "t1", "name": "query_table", "arguments": json.dumps({"sql": sql})}],
+            },
+            {"text": "Answer: There are 10,000 rows."},
+        ]
+    )
+    at = new_app()
+    at.chat_input[0].set_value("List every row").run()
+    assert not at.exception
+    conversation = at.session_state["conversation"]
+    store = ConversationStore(f"sqlite:///{tmp_path / 'app.db'}")
+    record = store.get("local", conversation.id)
+    store.close()
+    saved = record.turns[-1]
+    assert saved["status"] == "answered" and saved["answer"] == "There are 10,000 rows."
+    assert len(json.dumps(saved)) < 3 * 1024 * 1024  # once, bounded, far under the 8 MB cap
+    assert [c.value for c in at.caption if "rows are kept with this turn" in c.value]

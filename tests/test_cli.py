@@ -269,12 +269,24 @@ def test_ingest_with_a_dead_vector_store_exits_3_with_one_line(tmp_path):
 
 def test_ask_dash_reads_a_long_question_from_stdin(fake_server):
     fake_server.script.append({"text": "Answer: read it"})
-    question = "Summarise this: " + "figures and words " * 5000 + "END-OF-QUESTION"
+    question = "Summarise this: " + "figures and words " * 1500 + "END-OF-QUESTION"  # 27,000 characters
     proc = cli("ask", "-", "--format", "jsonl", env=mistral_env(fake_server), stdin=question)
     assert proc.returncode == 0, proc.stderr
     assert jsonl(proc.stdout)[-1]["answer"] == "read it"
     sent = fake_server.requests[0]["messages"][-1]["content"]
     assert "END-OF-QUESTION" in sent and len(sent) >= len(question)
+
+
+def test_a_question_over_the_limit_is_cut_and_the_run_says_so(fake_server):
+    fake_server.script.append({"text": "Answer: read it"})
+    question = "Summarise this: " + "figures and words " * 11_000 + "END-OF-QUESTION"  # 198,000 characters
+    proc = cli("ask", "-", "--format", "jsonl", env=mistral_env(fake_server), stdin=question)
+    assert proc.returncode == 0, proc.stderr
+    lines = jsonl(proc.stdout)
+    assert lines[-1]["answer"] == "read it"
+    assert any(x["type"] == "warning" and "The question was too long" in x["content"] for x in lines)
+    sent = fake_server.requests[0]["messages"][-1]["content"]
+    assert "END-OF-QUESTION" not in sent and sent.startswith("Summarise this:") and len(sent) <= 8000 * 4
 
 
 def test_ask_dash_with_empty_or_undecodable_stdin_exits_2():

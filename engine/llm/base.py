@@ -29,6 +29,7 @@ class Abilities(BaseModel):
     base_model: bool = False  # a completion model: worked examples in the prompt, earlier turns as context
     small: bool = False  # too small to restate figures reliably: its answers are checked against the evidence
     observation_chars: int | None = None  # the longest Observation it copes with
+    question_tokens: int | None = None  # the longest question its context leaves room for
     step_tokens: int | None = None  # the most a step of it should write (a small model rambles past its answer)
     max_steps: int | None = None  # the model calls worth making before the evidence answers for it
 

@@ -138,6 +138,7 @@ class EmbeddedLLM(BaseLLM):
         base_model=True,
         small=True,
         observation_chars=600,
+        question_tokens=1000,  # of a 4,096-token context, with the prompt, the history and the steps
         step_tokens=200,
         max_steps=4,
     )

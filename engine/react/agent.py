@@ -30,7 +30,7 @@ from engine.react.exhibits import chart_payload
 from engine.react.finalize import FinalAnswer
 from engine.react.first_step import engine_step, resumed_step
 from engine.react.guards import notes_after
-from engine.react.history import clean_history, compress_history
+from engine.react.history import bound_question, clean_history, compress_history
 from engine.react.hooks import Hooks
 from engine.react.opening import opening_messages
 from engine.react.prompts import message
@@ -88,6 +88,12 @@ class ReActEngine:
             return self.config.observation_max_chars
         return self.llm.abilities.observation_chars
 
+    @property
+    def question_tokens(self) -> int:
+        """The longest question sent: the setting, or what the backend declares it has room for, if less."""
+        declared = self.llm.abilities.question_tokens
+        return min(self.config.question_max_tokens, declared) if declared else self.config.question_max_tokens
+
     # ---- set-up -------------------------------------------------------------
     def start(self, theme: str | None = None) -> ReActEngine:
         """Pick the theme and load its toolkits now, not on first use."""
@@ -119,7 +125,7 @@ class ReActEngine:
 
         cfg = self.config
         self._history = compress_history(
-            clean_history(history), cfg.history_token_budget, cfg.history_recent_share, summarise
+            clean_history(history), cfg.history_token_budget, cfg.history_recent_share, summarise, cfg.language
         )
 
     @property
@@ -129,8 +135,10 @@ class ReActEngine:
 
     # ---- public runs ------------------------------------------------------------
     async def stream(self, prompt: str) -> AsyncIterator[str]:
-        """Run the agent on ``prompt`` and yield the raw ReAct stream."""
-        async for token in self._drive(self._new_state(prompt)):
+        """Run the agent on ``prompt`` (bounded, saying so when cut) and yield the raw ReAct stream."""
+        prompt, cut = bound_question(prompt, self.question_tokens)
+        notes = [message("question_cut", self.config.language, n=len(prompt) - 4)] if cut else []  # 4: " […]"
+        async for token in self._drive(self._new_state(prompt), notes=notes):
             yield token
 
     async def resume_stream(self, suspended: SuspendedRun | dict[str, Any], answer: str) -> AsyncIterator[str]:
@@ -169,14 +177,18 @@ class ReActEngine:
         )
         return RunState(prompt=prompt, mode=self.protocol.name, messages=messages, tool_names=registry.names())
 
-    async def _drive(self, state: RunState, resume: tuple[SuspendedRun, str] | None = None) -> AsyncIterator[str]:
-        """The one place where every way a run can end is handled."""
+    async def _drive(
+        self, state: RunState, resume: tuple[SuspendedRun, str] | None = None, notes: list[str] | None = None
+    ) -> AsyncIterator[str]:
+        """The one place where every way a run can end is handled; ``notes`` open the stream as warnings."""
         started = time.monotonic()
-        writer = StreamWriter()
+        writer = StreamWriter(self.config.turn_data_bytes)
         self._evidence = EvidenceIndex(evidence_of(state.steps))  # grown as Observations arrive
         result = self.result = EngineResult(backend=self.backend_label, iterations=state.iterations)
         registry = self.tools.subset(state.tool_names)
         try:
+            for note in notes or []:
+                yield writer.block(ReActType.WARNING, note)
             if resume is not None:
                 asked_by_engine = bool(state.steps) and state.steps[-1].number == 0
                 yield self._apply_user_reply(state, writer, *resume)
@@ -248,9 +260,9 @@ class ReActEngine:
                 yield replaced
                 if step.answer_cut and self.result.answer.startswith(step.answer):  # not a replaced draft
                     yield writer.block(ReActType.WARNING, message("answer_cut", self.config.language))
-                chart = chart_payload(state.steps)
-                if chart is not None:
-                    yield writer.block(ReActType.CHART, chart)
+                chart = writer.chart(chart_payload(state.steps))
+                if chart:  # an empty token is a heartbeat
+                    yield chart
                 raise Answered
             if self._repeats(state, step):
                 state.steps.append(step)

@@ -3,9 +3,13 @@
 The app sends the whole conversation every turn. Old assistant turns are reduced to
 their answers (no Thoughts, no tool traces), then the history is fitted to a token
 budget: recent turns verbatim, older ones summarised by the LLM (or truncated when
-that fails). Messages marked ``pinned`` are never dropped, but together they get at
-most ``PINNED_SHARE`` of the budget (each cut to its part). The summariser reads at
-most ``SUMMARY_INPUT_FACTOR`` times the budget, the most recent part of the older turns.
+that fails). Messages marked ``pinned`` are kept before any other, but together they get
+at most ``PINNED_SHARE`` of the budget (each cut to its part); when there are so many that
+a part would be under ``PINNED_MIN_TOKENS``, only the latest that fit are kept and a note
+says how many were left out. The summariser reads at most ``SUMMARY_INPUT_FACTOR`` times
+the budget, the most recent part of the older turns.
+
+The question itself is bounded too (``bound_question``): the run says when it was cut.
 """
 
 from __future__ import annotations
@@ -14,11 +18,12 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.react.parser import parse_blocks
-from engine.react.prompts import render
+from engine.react.prompts import message, render
 from engine.react.types import ANSWER_TYPES, ReActType
 
 Message = dict[str, Any]
 PINNED_SHARE = 0.4
+PINNED_MIN_TOKENS = 40  # a pinned message cut shorter than this says nothing
 SUMMARY_INPUT_FACTOR = 4
 
 
@@ -56,6 +61,18 @@ def clean_history(history: list[dict[str, Any]]) -> list[Message]:
     return out
 
 
+def bound_question(question: str, max_tokens: int) -> tuple[str, bool]:
+    """The question cut to ``max_tokens`` (at a word when one is near), and whether it was cut."""
+    if estimate_tokens(question) <= max_tokens:
+        return question, False
+    limit = max(40, max_tokens * 4) - 8
+    cut = question[:limit]
+    space = cut.rfind(" ")
+    if space >= limit * 3 // 4:
+        cut = cut[:space]
+    return cut.rstrip() + " […]", True
+
+
 def _truncate(text: str, tokens: int) -> str:
     limit = max(40, tokens * 4)
     return text if len(text) <= limit else text[: limit - 8].rstrip() + " […]"
@@ -66,12 +83,13 @@ def compress_history(
     budget_tokens: int,
     recent_share: float = 0.6,
     summarise: Callable[[str], str] | None = None,
+    language: str = "en",
 ) -> list[Message]:
     """Fit ``history`` into ``budget_tokens``; see the module docstring."""
     total = sum(estimate_tokens(m["content"]) for m in history)
     if total <= budget_tokens:
         return [dict(m) for m in history]
-    pinned = _fit_pinned([m for m in history if m.get("pinned")], int(budget_tokens * PINNED_SHARE))
+    pinned = _fit_pinned([m for m in history if m.get("pinned")], int(budget_tokens * PINNED_SHARE), language)
     pinned_cost = sum(estimate_tokens(m["content"]) for m in pinned)
     recent_budget = max(0, int(budget_tokens * recent_share) - pinned_cost)
     recent: list[Message] = []
@@ -111,12 +129,23 @@ def compress_history(
     return [dict(m) for m in pinned] + summary_msg + [dict(m) for m in recent]
 
 
-def _fit_pinned(pinned: list[Message], budget_tokens: int) -> list[Message]:
-    """Pinned messages, in order, each cut to an equal part of ``budget_tokens`` when they do not fit."""
+def _fit_pinned(pinned: list[Message], budget_tokens: int, language: str = "en") -> list[Message]:
+    """Pinned messages, in order, each cut to an equal part of ``budget_tokens`` when they do not fit;
+    when a part would be under ``PINNED_MIN_TOKENS``, the latest that fit, after a note of how many are left out."""
     if sum(estimate_tokens(m["content"]) for m in pinned) <= budget_tokens:
         return pinned
-    share = max(10, budget_tokens // max(1, len(pinned)))
-    return [{**m, "content": _truncate(m["content"], share)} for m in pinned]
+    note: list[Message] = []
+    if budget_tokens // max(1, len(pinned)) < PINNED_MIN_TOKENS:
+        text = message("pinned_left_out", language, n=len(pinned))  # the longest the note can be
+        room = budget_tokens - estimate_tokens(text)
+        keep = max(0, room // PINNED_MIN_TOKENS)
+        dropped = len(pinned) - keep
+        note = [{"role": "system", "content": message("pinned_left_out", language, n=dropped), "pinned": True}]
+        pinned, budget_tokens = (pinned[-keep:] if keep else []), room
+    if not pinned:
+        return note
+    share = max(10, budget_tokens // len(pinned) - 1)  # - 1: estimate_tokens counts one more
+    return note + [{**m, "content": _truncate(m["content"], share)} for m in pinned]
 
 
 def _recent_transcript(messages: list[Message], max_chars: int) -> str:

@@ -8,6 +8,7 @@ starting together do not both create the tables.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,6 +56,25 @@ def make_engine(url: str | None, busy_timeout_s: float = 5.0, connect_timeout_s:
     return sa.create_engine(
         url, pool_pre_ping=True, pool_size=10, max_overflow=30, pool_timeout=30, connect_args=connect_args
     )
+
+
+def sqlite_file(engine: sa.Engine) -> Path | None:
+    """The file an SQLite engine keeps its data in (None for PostgreSQL or an in-memory database)."""
+    if engine.dialect.name != "sqlite":
+        return None
+    database = engine.url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database).resolve()
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of ``path``, None when it is gone: a file unlinked or moved over keeps neither."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino)
 
 
 def alembic_config() -> Config:

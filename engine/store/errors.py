@@ -19,5 +19,13 @@ class BadInput(StoreError, ValueError):
     """The caller handed the store something it cannot keep (the message says what and why)."""
 
 
+class TooLarge(BadInput):
+    """What the caller handed the store is over its size limit (a smaller version may fit)."""
+
+
 class Unavailable(StoreError):
     """The database cannot be reached or written right now."""
+
+
+class FileReplaced(Unavailable):
+    """The SQLite file was removed or replaced under a running app: writes would go to a file nobody reads again."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.store.errors import BadInput
+from engine.store.errors import BadInput, TooLarge
 
 TITLE_CHARS = 60  # a title made from the first question is cut at a word near this length
 MAX_TITLE_CHARS = 200
@@ -118,7 +118,7 @@ def as_json_dict(value: Any, what: str, max_bytes: int = MAX_TURN_BYTES) -> dict
     except (TypeError, ValueError) as exc:
         raise BadInput(f"The {what} holds a value that is not plain JSON ({type(exc).__name__}).") from None
     if len(text.encode("utf-8")) > max_bytes:
-        raise BadInput(f"The {what} is too large to be saved (the limit is {max_bytes // (1024 * 1024)} MB).")
+        raise TooLarge(f"The {what} is too large to be saved (the limit is {max_bytes // (1024 * 1024)} MB).")
     return json.loads(text)
 
 

@@ -24,8 +24,8 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 import engine.store.inputs as inputs
-from engine.store.database import make_engine, migrate
-from engine.store.errors import BadInput, NotFound, Unavailable
+from engine.store.database import file_identity, make_engine, migrate, sqlite_file
+from engine.store.errors import BadInput, FileReplaced, NotFound, Unavailable
 from engine.store.models import ConversationRecord, ConversationSummary
 from engine.store.schema import conversations, turn_search, turns, users
 
@@ -33,6 +33,10 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 UNAVAILABLE = "The conversation database cannot be reached right now."
+REPLACED = (
+    "The conversation database file {name} was removed or replaced while the app was running: "
+    "nothing more is saved to it, and the app must be restarted to save conversations again."
+)
 MAX_SETTINGS_BYTES = 256 * 1024
 
 
@@ -41,6 +45,9 @@ def _database_errors(method: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(method)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        store = args[0]
+        if isinstance(store, ConversationStore):
+            store.check_file()
         try:
             return method(*args, **kwargs)
         except (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError) as exc:
@@ -87,6 +94,17 @@ class ConversationStore:
         except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:
             self.engine.dispose()
             raise Unavailable(UNAVAILABLE) from exc
+        self._file = sqlite_file(self.engine)
+        self._identity = file_identity(self._file) if self._file is not None else None
+
+    def check_file(self) -> None:
+        """Raise ``FileReplaced`` when the SQLite file is no longer the one opened at start.
+
+        Open connections keep writing to an unlinked file, so every save would report
+        success and be gone at the next start; a stat per call is what notices it.
+        """
+        if self._file is not None and file_identity(self._file) != self._identity:
+            raise FileReplaced(REPLACED.format(name=self._file.name))
 
     def close(self) -> None:
         self.engine.dispose()

@@ -4,7 +4,10 @@ If the database cannot be reached (at start or mid-session), ``problem`` says so
 sentence, the chat goes on in memory, and writes wait in an ordered queue (one entry
 per turn: a newer version of a turn replaces the waiting one). The queue is flushed in
 order as soon as the database answers again; what cannot be saved at all (e.g. the
-conversation was deleted meanwhile) is listed by ``lost_turns()``.
+conversation was deleted meanwhile) is listed by ``lost_turns(user)``.
+
+Every waiting write, and every lost turn, is keyed by its user: one user's call never
+replaces another's in the queue, and a user is only told about their own lost turns.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import engine.store.inputs as inputs
-from engine.store.errors import BadInput, NotFound, Unavailable
+from engine.store.errors import BadInput, FileReplaced, NotFound, Unavailable
 from engine.store.models import ConversationRecord, ConversationSummary
 from engine.store.repository import MAX_SETTINGS_BYTES, ConversationStore
 
@@ -66,24 +69,28 @@ class ResilientStore:
         self._flushing = threading.Lock()
         self._queue: OrderedDict[tuple[str, ...], _Write] = OrderedDict()
         self._created: dict[str, tuple[str, ConversationRecord]] = {}  # made while down, not yet in the database
-        self._lost: list[tuple[str, str]] = []  # (turn id, why)
+        self._lost: list[tuple[str, str, str]] = []  # (user, turn id, why)
         self._seen: OrderedDict[tuple[str, str], ConversationRecord] = OrderedDict()  # last reads, for outages
         self._down = False
         self._misconfigured: str | None = None
+        self._replaced: str | None = None  # the SQLite file went away under us: no retry brings it back
         self._last_try = float("-inf")
         self.flush()
 
     # ---- state ---------------------------------------------------------------------------
 
-    @property
-    def problem(self) -> str | None:
-        """One sentence for the user when something is wrong, else None."""
+    def problem(self, user: str) -> str | None:
+        """One sentence for ``user`` when something is wrong, else None (others' lost turns are not theirs to see)."""
         if self._misconfigured:
             return f"{self._misconfigured} This chat is kept in memory only."
+        if self._replaced:
+            return self._replaced
         if self._down:
             return DOWN
-        if self._lost:
-            return f"{len(self._lost)} turn(s) could not be saved: {self._lost[-1][1]}"
+        with self._lock:
+            lost = [why for owner, _, why in self._lost if owner == user]
+        if lost:
+            return f"{len(lost)} turn(s) could not be saved: {lost[-1]}"
         return None
 
     @property
@@ -91,19 +98,24 @@ class ResilientStore:
         return self._down
 
     @property
+    def replaced(self) -> bool:
+        """True when the SQLite file was removed or replaced while the app ran (a restart is needed)."""
+        return self._replaced is not None
+
+    @property
     def misconfigured(self) -> bool:
         """True when ``DATABASE_URL`` cannot name a usable database (no retry will help)."""
         return self._misconfigured is not None
 
-    def unsaved_turns(self) -> list[str]:
-        """Ids of the turns waiting for the database."""
+    def unsaved_turns(self, user: str) -> list[str]:
+        """Ids of ``user``'s turns waiting for the database."""
         with self._lock:
-            return [key[2] for key in self._queue if key[0] == "turn"]
+            return [w.args["turn"]["id"] for w in self._queue.values() if w.kind == "turn" and w.user == user]
 
-    def lost_turns(self) -> list[str]:
-        """Ids of the turns that will never be saved (their conversation is gone, or they were refused)."""
+    def lost_turns(self, user: str) -> list[str]:
+        """Ids of ``user``'s turns that will never be saved (their conversation is gone, or they were refused)."""
         with self._lock:
-            return [turn_id for turn_id, _ in self._lost]
+            return [turn_id for owner, turn_id, _ in self._lost if owner == user]
 
     def close(self) -> None:
         if self._inner is not None:
@@ -111,8 +123,10 @@ class ResilientStore:
 
     # ---- flushing --------------------------------------------------------------------------
 
-    def _went_down(self) -> None:
+    def _went_down(self, exc: Unavailable | None = None) -> None:
         with self._lock:
+            if isinstance(exc, FileReplaced):
+                self._replaced = str(exc)
             self._down = True
             self._last_try = time.monotonic()
 
@@ -148,13 +162,13 @@ class ResilientStore:
                     key, write = next(iter(self._queue.items()))
                 try:
                     write.apply(self._inner)
-                except Unavailable:
-                    self._went_down()
+                except Unavailable as exc:
+                    self._went_down(exc)
                     return False
                 except (NotFound, BadInput) as exc:
                     if write.kind == "turn":
                         with self._lock:
-                            self._lost.append((write.args["turn"]["id"], str(exc)))
+                            self._lost.append((write.user, write.args["turn"]["id"], str(exc)))
                 with self._lock:
                     if self._queue.get(key) is write:  # not replaced by a newer version meanwhile
                         del self._queue[key]
@@ -163,7 +177,8 @@ class ResilientStore:
         finally:
             self._flushing.release()
 
-    def _write(self, write: _Write, key: tuple[str, ...]) -> None:
+    def _write(self, write: _Write, *key: str) -> None:
+        """Apply ``write`` now, or queue it under (its user, its kind, its conversation, ``key``…)."""
         self._due()
         with self._lock:
             direct = self._inner is not None and not self._down and not self._queue
@@ -172,10 +187,10 @@ class ResilientStore:
             try:
                 write.apply(inner)
                 return
-            except Unavailable:
-                self._went_down()
+            except Unavailable as exc:
+                self._went_down(exc)
         with self._lock:
-            self._queue[key] = write
+            self._queue[(write.user, write.kind, write.conversation_id, *key)] = write
 
     def _check_owner(self, user: str, conversation_id: str) -> tuple[str, ConversationRecord] | None:
         """The conversation made here while the database was down, if any; NotFound if it is another user's."""
@@ -199,8 +214,8 @@ class ResilientStore:
         with self._lock:
             return [
                 w.args["turn"]
-                for key, w in self._queue.items()
-                if key[0] == "turn" and w.conversation_id == conversation_id and w.user == user
+                for w in self._queue.values()
+                if w.kind == "turn" and w.conversation_id == conversation_id and w.user == user
             ]
 
     # ---- the repository's methods ------------------------------------------------------------
@@ -217,8 +232,8 @@ class ResilientStore:
         if inner is not None:
             try:
                 return inner.create(user, title, theme, settings)
-            except Unavailable:
-                self._went_down()
+            except Unavailable as exc:
+                self._went_down(exc)
         now = datetime.now(UTC)
         record = ConversationRecord(
             id=uuid.uuid4().hex, title=title, theme=theme, settings=settings, created_at=now, updated_at=now
@@ -226,7 +241,7 @@ class ResilientStore:
         args = {"title": title, "theme": theme, "settings": settings}
         with self._lock:
             self._created[record.id] = (user, record)
-            self._queue[("create", record.id)] = _Write("create", user, record.id, args)
+            self._queue[(user, "create", record.id)] = _Write("create", user, record.id, args)
         return record
 
     def list(self, user: str, search: str | None = None, limit: int = 100) -> list[ConversationSummary]:
@@ -236,8 +251,8 @@ class ResilientStore:
         if self._inner is not None and not self._down:
             try:
                 found = self._inner.list(user, search, limit)
-            except Unavailable:
-                self._went_down()
+            except Unavailable as exc:
+                self._went_down(exc)
         needle = inputs.fold(inputs.one_line(search or ""))
         with self._lock:
             made_here = [
@@ -258,8 +273,8 @@ class ResilientStore:
         elif self._inner is not None and not self._down:
             try:
                 record = self._inner.get(user, conversation_id)
-            except Unavailable:
-                self._went_down()
+            except Unavailable as exc:
+                self._went_down(exc)
             else:
                 self._remember(user, conversation_id, record)
         if self._down and made_here is None:
@@ -282,7 +297,7 @@ class ResilientStore:
         if made_here is not None:
             with self._lock:
                 made_here[1].title = title
-        self._write(_Write("rename", user, conversation_id, {"title": title}), ("rename", conversation_id))
+        self._write(_Write("rename", user, conversation_id, {"title": title}))
 
     def delete(self, user: str, conversation_id: str) -> None:
         user = inputs.check_user(user)
@@ -291,13 +306,15 @@ class ResilientStore:
         with self._lock:
             if made_here is not None:
                 self._created.pop(conversation_id, None)
-                for key in [k for k, w in self._queue.items() if w.conversation_id == conversation_id]:
+                for key in [
+                    k for k, w in self._queue.items() if w.conversation_id == conversation_id and w.user == user
+                ]:
                     del self._queue[key]
                 return
-        self._write(_Write("delete", user, conversation_id, {}), ("delete", conversation_id))
+        self._write(_Write("delete", user, conversation_id, {}))
         with self._lock:
             for key, write in list(self._queue.items()):
-                if write.conversation_id == conversation_id and write.user == user and key[0] != "delete":
+                if write.conversation_id == conversation_id and write.user == user and write.kind != "delete":
                     del self._queue[key]
 
     def save_turn(self, user: str, conversation_id: str, turn: dict[str, Any]) -> None:
@@ -306,8 +323,7 @@ class ResilientStore:
         if made_here is not None and not made_here[1].title and data["role"] == "user":
             with self._lock:
                 made_here[1].title = inputs.title_from_question(str(data.get("content", "")))
-        key = ("turn", conversation_id, data["id"])
-        self._write(_Write("turn", user, conversation_id, {"turn": data}), key)
+        self._write(_Write("turn", user, conversation_id, {"turn": data}), data["id"])
 
     def mark_interrupted(self, user: str, conversation_id: str) -> list[str]:
         self._due()
@@ -315,8 +331,8 @@ class ResilientStore:
             return []
         try:
             return self._inner.mark_interrupted(user, conversation_id)
-        except Unavailable:
-            self._went_down()
+        except Unavailable as exc:
+            self._went_down(exc)
             return []
 
     def export(self, user: str, conversation_id: str) -> str:

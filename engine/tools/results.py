@@ -8,6 +8,7 @@ figures in ``text`` were computed by the tool, so they count as evidence).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -30,6 +31,21 @@ class TableData(BaseModel):
     rows: list[list[Any]] = Field(default_factory=list)
     total_rows: int | None = None  # rows before any display cut
     title: str = ""
+
+    def within_bytes(self, max_bytes: int) -> TableData:
+        """The first rows whose JSON fits in ``max_bytes`` (linear); ``total_rows`` still counts them all."""
+        overhead = len(self.model_copy(update={"rows": []}).model_dump_json().encode())
+        budget, kept = max_bytes - overhead - 32, 0  # 32: room for total_rows growing
+        for row in self.rows:
+            size = len(json.dumps(row, ensure_ascii=False, default=str).encode()) + 1
+            if size > budget:
+                break
+            budget -= size
+            kept += 1
+        if kept == len(self.rows):
+            return self
+        total = max(self.total_rows or 0, len(self.rows))
+        return self.model_copy(update={"rows": self.rows[:kept], "total_rows": total})
 
 
 class ToolResult(BaseModel):

@@ -139,3 +139,17 @@ def test_database_down_is_one_sentence_and_the_sidebar_still_works(tmp_path, mon
     ]
     at.sidebar.button(key="conv_new").click().run()
     assert last_action(at)["kind"] == "new"
+
+
+def test_database_file_removed_under_the_app_is_said_in_the_sidebar(db, tmp_path):
+    db.create("alice", "kept before")
+    at = new_app()
+    assert labels(at) == ["kept before"] and not at.sidebar.error
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f"app.db{suffix}").unlink(missing_ok=True)
+    at.sidebar.button(key="conv_new").click().run()
+    assert not at.exception
+    assert [e.value for e in at.sidebar.error] == [
+        "The conversation database file was removed or replaced while the app was running: this chat is kept in "
+        "memory only until the app is restarted."
+    ]

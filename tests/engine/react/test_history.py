@@ -1,9 +1,12 @@
+import json
 import re
 
 from engine.llm.base import LLMError
 from engine.llm.scripted import ScriptedLLM
 from engine.react.agent import ReActEngine
-from engine.react.history import clean_history, compress_history, estimate_tokens
+from engine.react.history import bound_question, clean_history, compress_history, estimate_tokens
+from engine.react.parser import parse_blocks
+from engine.react.types import ReActType
 
 
 def test_clean_history_keeps_answers_and_drops_thoughts():
@@ -95,3 +98,53 @@ def test_the_summariser_reads_a_bounded_transcript_of_the_latest_turns():
     assert len(seen) == 1 and len(seen[0]) < 1000 * 4 * 4 + 2000
     turns = [int(n) for n in re.findall(r"old turn (\d+) ", seen[0])]
     assert turns and min(turns) > 80 and max(turns) >= 97  # the latest older turns, never the first ones
+
+
+def test_fifty_thousand_pinned_messages_stay_within_the_budget_and_say_how_many_are_left_out():
+    history = [{"role": "user", "content": f"pinned rule {i}: " + "r" * 40, "pinned": True} for i in range(50_000)]
+    history.append({"role": "user", "content": "latest question"})
+    out = compress_history(history, budget_tokens=3000, summarise=lambda p: "summary")
+    assert sum(estimate_tokens(m["content"]) for m in out) <= 3000
+    assert len(json.dumps(out)) < 3000 * 4 * 2  # the request, not only the estimate, stays small
+    pinned = [m for m in out if m.get("pinned")]
+    note = pinned[0]["content"]
+    kept = len(pinned) - 1
+    assert note.startswith(f"{50_000 - kept} earlier pinned message(s) were left out")
+    assert pinned[-1]["content"].startswith("pinned rule 49999")  # the latest are the ones kept
+    assert out[-1]["content"] == "latest question"
+
+
+def test_the_pinned_note_is_in_the_runs_language():
+    history = [{"role": "user", "content": "x" * 400, "pinned": True} for _ in range(1000)]
+    out = compress_history(history, budget_tokens=300, language="fr")
+    assert "message(s) épinglé(s)" in out[0]["content"]
+
+
+def test_a_question_under_the_limit_is_untouched():
+    assert bound_question("What is 17 * 23?", 2000) == ("What is 17 * 23?", False)
+
+
+def test_a_long_question_is_cut_at_a_word_and_marked():
+    question = "word " * 1_000_000
+    cut, was_cut = bound_question(question, 2000)
+    assert was_cut and len(cut) <= 2000 * 4 and cut.endswith("word […]")
+
+
+def test_a_one_megabyte_question_is_cut_in_every_model_call_and_the_run_says_so():
+    llm = ScriptedLLM(["Thought: I answer.\nAnswer: done"])
+    engine = ReActEngine(config={"question_max_tokens": 500, "language": "en"}, llm=llm, tools=[])
+    text = "".join(engine.stream_sync("Q " + "a" * 1_000_000))
+    sent = llm.calls[0][-1]["content"]
+    assert len(sent) <= 500 * 4 and sent.endswith("[…]")
+    assert sum(len(m["content"]) for m in llm.calls[0]) < 100_000
+    warning = parse_blocks(text)[0]
+    assert warning.type is ReActType.WARNING and "The question was too long" in warning.content
+    assert engine.result.status == "answered"
+
+
+def test_a_backend_declaring_less_room_gets_a_shorter_question():
+    llm = ScriptedLLM(["Thought: I answer.\nAnswer: done"])
+    llm.abilities = llm.abilities.model_copy(update={"question_tokens": 100})
+    engine = ReActEngine(config={}, llm=llm, tools=[])
+    "".join(engine.stream_sync("word " * 10_000))
+    assert len(llm.calls[0][-1]["content"]) <= 100 * 4

@@ -1,6 +1,7 @@
 """The repository on both SQLite and a real PostgreSQL (the ``db_url`` fixture is parametrized)."""
 
 import json
+import os
 
 import pytest
 
@@ -8,6 +9,7 @@ from components.state import Turn
 from engine.llm.base import Usage
 from engine.react.run_state import RunState, SuspendedRun
 from engine.store import BadInput, ConversationStore, NotFound
+from engine.store.errors import FileReplaced
 
 
 def user_turn(turn_id: str, text: str) -> dict:
@@ -191,3 +193,40 @@ def test_path_like_user_names_are_just_names(store):
     conv = store.create("../../admin", "odd name")
     assert store.get("../../admin", conv.id).title == "odd name"
     assert store.get("admin", conv.id) is None
+
+
+def _sqlite_with_a_turn(tmp_path):
+    path = tmp_path / "app.db"
+    store = ConversationStore(f"sqlite:///{path}")
+    conv = store.create("alice", "kept")
+    store.save_turn("alice", conv.id, user_turn("u1", "first"))
+    return path, store, conv
+
+
+def test_an_sqlite_file_removed_under_the_store_is_refused_not_written(tmp_path):
+    path, store, conv = _sqlite_with_a_turn(tmp_path)
+    for suffix in ("", "-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+    with pytest.raises(FileReplaced, match="app.db was removed or replaced"):
+        store.save_turn("alice", conv.id, user_turn("u2", "second"))
+    with pytest.raises(FileReplaced):
+        store.list("alice")
+    store.close()
+
+
+def test_an_sqlite_file_replaced_under_the_store_is_refused(tmp_path):
+    path, store, conv = _sqlite_with_a_turn(tmp_path)
+    other = ConversationStore(f"sqlite:///{tmp_path / 'other.db'}")
+    other.close()
+    os.replace(tmp_path / "other.db", path)  # a restore or a second app moved another file over it
+    with pytest.raises(FileReplaced):
+        store.get("alice", conv.id)
+    store.close()
+
+
+def test_an_untouched_sqlite_file_is_not_taken_for_a_replaced_one(tmp_path):
+    path, store, conv = _sqlite_with_a_turn(tmp_path)
+    store.close()
+    again = ConversationStore(f"sqlite:///{path}")  # a restart opens the file as it is now
+    assert [t["id"] for t in again.get("alice", conv.id).turns] == ["u1"]
+    again.close()
