@@ -8,6 +8,7 @@ numbers written with thousands separators (``1,234.5``) or in the French style
 
 from __future__ import annotations
 
+import csv
 import re
 import shutil
 import tempfile
@@ -16,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow.compute as pc
 
+from engine.tools.tables.messages import say
 from engine.tools.tables.naming import column_labels, quote_ident
 
 _EN_NUMBER = r"^[-+]?(\d+|\d{1,3}(,\d{3})+)(\.\d+)?$"
@@ -37,9 +40,13 @@ class LoadedCSV:
     rows: int
 
 
+NO_DISK = {"temp_directory": "", "max_temp_directory_size": "0B"}  # never spill to <cwd>/.tmp
+
+
 def open_loader(memory_mb: int, threads: int) -> duckdb.DuckDBPyConnection:
-    """A connection for reading files: no Python-variable scans, no extension downloads."""
-    con = duckdb.connect(":memory:", config={"python_enable_replacements": False, "threads": threads})
+    """A connection for reading files: no Python-variable scans, no extension downloads, no
+    spilling to disk (over its memory limit a read fails, and the catalog says so)."""
+    con = duckdb.connect(":memory:", config={"python_enable_replacements": False, "threads": threads, **NO_DISK})
     con.execute(f"SET memory_limit='{int(memory_mb)}MB'")
     con.execute("SET autoinstall_known_extensions=false")
     con.execute("SET autoload_known_extensions=false")
@@ -120,43 +127,46 @@ def _read_plain(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
     raise CSVReadError("its column types could not be settled")
 
 
-def _styles(con: duckdb.DuckDBPyConnection, columns: list[str], sample: int | None) -> dict[str, str]:
-    """The number style ("en"/"fr") of each column whose non-null values all match one and
-    that has separators somewhere (on a sample, only the match is checked)."""
-    checks = []
-    for col in columns:
-        q = quote_ident(col)
-        checks.append(f"count({q})")
-        checks.append(f"count(*) FILTER (WHERE regexp_full_match(trim({q}), $en))")
-        checks.append(f"count(*) FILTER (WHERE regexp_full_match(trim({q}), $fr))")
-        checks.append(f"count(*) FILTER (WHERE regexp_matches(trim({q}), $sep))")
-        checks.append(f"count(*) FILTER (WHERE regexp_matches(trim({q}), '^[-+]?0[0-9]'))")
-    source = "raw_csv" if sample is None else f"(SELECT * FROM raw_csv LIMIT {int(sample)})"
-    params = {"en": _EN_NUMBER, "fr": _FR_NUMBER, "sep": _SEPARATOR}
-    counts = con.execute(f"SELECT {', '.join(checks)} FROM {source}", params).fetchall()[0]
-    styles: dict[str, str] = {}
-    for i, col in enumerate(columns):
-        total, en, fr, separated, leading_zero = counts[5 * i : 5 * i + 5]
-        if not total or leading_zero or (sample is None and not separated):
-            continue  # plain digits with leading zeros are codes (postcodes, ids), not amounts
-        if fr == total and en < total:
-            styles[col] = "fr"
-        elif en == total:
-            styles[col] = "en"
-    return styles
+def _count(values: Any, pattern: str) -> int:
+    return int(pc.sum(pc.match_substring_regex(values, pattern)).as_py() or 0)
 
 
-def _numeric_text(con: duckdb.DuckDBPyConnection, raw: Any, text_columns: list[str]) -> dict[str, str]:
+def _style(values: Any, sampled: bool) -> str | None:
+    """The number style ("en"/"fr") of one text column whose non-null values all match one
+    and that has separators somewhere (on a sample, only the match is checked). One column
+    at a time in Arrow, so profiling is linear in the columns (one SELECT of five aggregates
+    per column grew DuckDB's plan with the width: 5,000 columns took gigabytes)."""
+    total = len(values) - values.null_count
+    if not total:
+        return None
+    trimmed = pc.utf8_trim(values, characters=" ")  # DuckDB's trim(): spaces only
+    if _count(trimmed, "^[-+]?0[0-9]"):
+        return None  # plain digits with leading zeros are codes (postcodes, ids), not amounts
+    en = _count(trimmed, _EN_NUMBER)
+    if en < total and _count(trimmed, _FR_NUMBER) == total:
+        style = "fr"
+    elif en == total:
+        style = "en"
+    else:
+        return None
+    return style if sampled or _count(trimmed, _SEPARATOR) else None
+
+
+def _numeric_text(raw: Any, text_columns: list[str]) -> dict[str, str]:
     """Which text columns hold only numbers with separators, and in which style ("en"/"fr").
     A first look at the first rows rules out ordinary text columns cheaply."""
     if not text_columns or raw.num_rows == 0:
         return {}
-    con.register("raw_csv", raw)
-    try:
-        candidates = list(_styles(con, text_columns, sample=2000))
-        return _styles(con, candidates, sample=None) if candidates else {}
-    finally:
-        con.unregister("raw_csv")
+    sample = raw.slice(0, 2000)
+    index = {name: i for i, name in enumerate(raw.schema.names)}
+    styles: dict[str, str] = {}
+    for name in text_columns:
+        if _style(sample.column(index[name]), sampled=True) is None:
+            continue
+        style = _style(raw.column(index[name]), sampled=False)
+        if style:
+            styles[name] = style
+    return styles
 
 
 def _dictionary_encoded(data: Any, columns: list[str]) -> Any:
@@ -171,8 +181,28 @@ def _dictionary_encoded(data: Any, columns: list[str]) -> Any:
     return data
 
 
-def load_csv(con: duckdb.DuckDBPyConnection, path: Path, max_bytes: int) -> LoadedCSV:
-    """Read ``path``; raise CSVReadError with one sentence when it cannot be a table."""
+def header_width(path: Path, limit: int = 1_000_000) -> int:
+    """The most fields the first line holds under any usual delimiter, read from the first
+    ``limit`` bytes only: a cheap bound on the column count before DuckDB reads the file."""
+    with path.open("rb") as fh:
+        head = fh.read(limit)
+    line = head.split(b"\n", 1)[0].decode("latin-1")
+    return max(_fields(line, d) for d in ",;\t|")
+
+
+def _fields(line: str, delimiter: str) -> int:
+    try:
+        return len(next(csv.reader([line], delimiter=delimiter), []))
+    except csv.Error:  # a field over the csv module's size limit: count the delimiters
+        return line.count(delimiter) + 1
+
+
+def load_csv(
+    con: duckdb.DuckDBPyConnection, path: Path, max_bytes: int, max_columns: int = 1000, language: str = "en"
+) -> LoadedCSV:
+    """Read ``path``; raise CSVReadError with one sentence when it cannot be a table. A file
+    wider than ``max_columns`` is refused before it is read, and again after (the first
+    line is only an estimate)."""
     path = path.resolve()
     try:
         size = path.stat().st_size
@@ -183,12 +213,22 @@ def load_csv(con: duckdb.DuckDBPyConnection, path: Path, max_bytes: int) -> Load
     if size > max_bytes:
         raise CSVReadError(f"{path.name} is {size / 1e6:.0f} MB, over the {max_bytes / 1e6:.0f} MB limit for tables.")
     try:
+        width = header_width(path)
+    except OSError:
+        raise CSVReadError(f"{path.name} could not be opened.") from None
+    if width > max_columns:
+        raise CSVReadError(say("too_wide", language, name=path.name, columns=width, limit=max_columns))
+    try:
         raw = _read(con, path)
+    except duckdb.OutOfMemoryException:
+        raise  # the caller says how much memory it had
     except duckdb.Error as exc:
         raise CSVReadError(f"{path.name} could not be read as a table: {_reason(exc, path)}.") from None
+    if raw.num_columns > max_columns:
+        raise CSVReadError(say("too_wide", language, name=path.name, columns=raw.num_columns, limit=max_columns))
     names = list(raw.schema.names)
     text_columns = [n for n, f in zip(names, raw.schema, strict=True) if str(f.type) in ("string", "large_string")]
-    styles = _numeric_text(con, raw, text_columns)
+    styles = _numeric_text(raw, text_columns)
     labels = column_labels(names)
     if not styles and labels == names:
         data = raw
