@@ -188,6 +188,15 @@ def _row_bytes(batch: Any) -> Any:
     return sizes
 
 
+def _python_values(column: Any) -> list[Any]:
+    """A column as Python values; dates and times beyond Python's range (year 0 and before,
+    after 9999, infinity) as their text rather than an OverflowError."""
+    try:
+        return column.to_pylist()
+    except (OverflowError, ValueError):
+        return column.cast(pa.string()).to_pylist()
+
+
 def _cut_cells(batch: Any, cell_chars: int) -> bool:
     for column in batch.columns:
         if pa.types.is_string(column.type) and pc.any(pc.equal(pc.utf8_length(column), cell_chars)).as_py():
@@ -249,7 +258,7 @@ def _fetch(
             over_budget, part = True, part.slice(0, fit)
         used += int(_row_bytes(part).sum())
         cut_cells = cut_cells or _cut_cells(part, limits.cell_chars)
-        values = [col.to_pylist() for col in part.columns]
+        values = [_python_values(col) for col in part.columns]
         rows.extend(zip(*values, strict=True))
         if over_budget or len(rows) >= limits.keep_rows:
             read_all = False

@@ -320,3 +320,10 @@ def test_huge_cells_stay_within_a_memory_cap(sales_csv, sql, rows):
     assert out["chars"] < 2000
     assert out["rss_kb"] < 1_500_000, out["rss_kb"]
     assert elapsed < 20, elapsed
+
+
+def test_dates_beyond_pythons_range_are_text_not_an_overflow(catalog):
+    # Before: "query_table failed (OverflowError: date value out of range)".
+    out = run_select(catalog, "SELECT DATE '-0044-03-15' AS ides, DATE '2020-01-02' AS d, 'infinity'::DATE AS inf")
+    ides, d, inf = out.rows[0]
+    assert ides == "-0044-03-15" and str(d) == "2020-01-02" and isinstance(inf, str)
