@@ -69,9 +69,31 @@ def _reason(exc: duckdb.Error, path: Path) -> str:
     return first[:200].rstrip(".")
 
 
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def _utf8_copy(path: Path, target: Path) -> None:
+    """``path`` (UTF-16 with a byte-order mark) as UTF-8, in chunks: DuckDB's own UTF-16
+    reader refuses characters outside the Basic Multilingual Plane."""
+    with (
+        path.open(encoding="utf-16", errors="replace", newline="") as src,
+        target.open("w", encoding="utf-8", newline="") as dst,
+    ):
+        while chunk := src.read(1 << 20):
+            dst.write(chunk)
+
+
 def _read(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
     """The raw Arrow table. DuckDB reads a path as a glob pattern, so a name holding
-    ``*?[]{}`` is read through a link with a plain name."""
+    ``*?[]{}`` is read through a link with a plain name. A file opening with a UTF-16
+    byte-order mark (Excel's "Unicode text") is read from a UTF-8 copy, not as Latin-1 bytes."""
+    with path.open("rb") as fh:
+        utf16 = fh.read(2) in _UTF16_BOMS
+    if utf16:
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = Path(tmp) / "table.csv"
+            _utf8_copy(path, copy)
+            return _read_plain(con, copy)
     if not _GLOB_CHARS.search(str(path)):
         return _read_plain(con, path)
     with tempfile.TemporaryDirectory() as tmp:
@@ -152,20 +174,19 @@ def _style(values: Any, sampled: bool) -> str | None:
     return style if sampled or _count(trimmed, _SEPARATOR) else None
 
 
-def _numeric_text(raw: Any, text_columns: list[str]) -> dict[str, str]:
-    """Which text columns hold only numbers with separators, and in which style ("en"/"fr").
-    A first look at the first rows rules out ordinary text columns cheaply."""
+def _numeric_text(raw: Any, text_columns: list[int]) -> dict[int, str]:
+    """Which text columns (by position) hold only numbers with separators, and in which
+    style ("en"/"fr"). A first look at the first rows rules out ordinary text columns cheaply."""
     if not text_columns or raw.num_rows == 0:
         return {}
     sample = raw.slice(0, 2000)
-    index = {name: i for i, name in enumerate(raw.schema.names)}
-    styles: dict[str, str] = {}
-    for name in text_columns:
-        if _style(sample.column(index[name]), sampled=True) is None:
+    styles: dict[int, str] = {}
+    for i in text_columns:
+        if _style(sample.column(i), sampled=True) is None:
             continue
-        style = _style(raw.column(index[name]), sampled=False)
+        style = _style(raw.column(i), sampled=False)
         if style:
-            styles[name] = style
+            styles[i] = style
     return styles
 
 
@@ -227,28 +248,29 @@ def load_csv(
     if raw.num_columns > max_columns:
         raise CSVReadError(say("too_wide", language, name=path.name, columns=raw.num_columns, limit=max_columns))
     names = list(raw.schema.names)
-    text_columns = [n for n, f in zip(names, raw.schema, strict=True) if str(f.type) in ("string", "large_string")]
+    text_columns = [i for i, f in enumerate(raw.schema) if str(f.type) in ("string", "large_string")]
     styles = _numeric_text(raw, text_columns)
     labels = column_labels(names)
     if not styles and labels == names:
         data = raw
     else:
+        # Columns are read by position: a header may hold empty or repeated names.
         parts = []
-        for name, label in zip(names, labels, strict=True):
-            q = quote_ident(name)
-            if styles.get(name) == "fr":
+        for i, label in enumerate(labels):
+            q = f"c{i}"
+            if styles.get(i) == "fr":
                 expr = f"CAST(replace(regexp_replace(trim({q}), '{_FR_CLEAN}', '', 'g'), ',', '.') AS DOUBLE)"
-            elif styles.get(name) == "en":
+            elif styles.get(i) == "en":
                 expr = f"CAST(replace(trim({q}), ',', '') AS DOUBLE)"
             else:
                 expr = q
             parts.append(f"{expr} AS {quote_ident(label)}")
-        con.register("raw_csv", raw)
+        con.register("raw_csv", raw.rename_columns([f"c{i}" for i in range(len(names))]))
         try:
             data = con.sql(f"SELECT {', '.join(parts)} FROM raw_csv").to_arrow_table()
         finally:
             con.unregister("raw_csv")
-    data = _dictionary_encoded(data, [labels[names.index(c)] for c in text_columns if c not in styles])
+    data = _dictionary_encoded(data, [labels[i] for i in text_columns if i not in styles])
     con.register("loaded_csv", data)
     try:
         types = [str(t) for t in con.sql("SELECT * FROM loaded_csv").types]

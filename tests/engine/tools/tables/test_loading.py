@@ -90,3 +90,39 @@ def test_number_styles_are_still_found_column_by_column(write_csv):
     assert loaded.data.column("fr").to_pylist() == [1234.5, 2000.0]
     assert types["code"] == "VARCHAR" and loaded.data.column("code").to_pylist() == ["007", "010"]
     assert types["mixed"] == "VARCHAR"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_a_utf16_file_is_read_as_text_not_as_latin1_bytes(write_csv, encoding):
+    # Excel's "Unicode text" export: UTF-16 with a byte-order mark, tab-separated; an emoji
+    # (outside the Basic Multilingual Plane) made DuckDB's own UTF-16 reader refuse the file.
+    text = "\ufeffrégion\tmontant\nÎle-de-France 🙂\t1 234,5\nBretagne\t20,5\n"
+    path = write_csv("unicode.csv", text.encode(encoding))
+    con = open_loader(256, 1)
+    try:
+        loaded = load_csv(con, path, 10**9)
+    finally:
+        con.close()
+    assert loaded.columns == [("région", "VARCHAR"), ("montant", "DOUBLE")]
+    assert loaded.data.column("région").to_pylist() == ["Île-de-France 🙂", "Bretagne"]
+    assert loaded.data.column("montant").to_pylist() == [1234.5, 20.5]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"x\x00\t\x00\t\x00\n1\t2\t3\n",  # was: "zero-length delimited identifier"
+        b'\x00,\x00,b\n"1,234.5",2,3\n',  # was: a number column profiled as text by its name
+    ],
+)
+def test_header_names_never_reach_sql_as_identifiers(write_csv, data):
+    # Found by the CSV fuzz suite: header cells holding NUL bytes made the conversion SQL
+    # hold an empty identifier, or two columns share a name; columns are read by position.
+    con = open_loader(256, 1)
+    try:
+        loaded = load_csv(con, write_csv("nul.csv", data), 10**9)
+    finally:
+        con.close()
+    names = [n for n, _ in loaded.columns]
+    assert len(names) == 3 and len({n.lower() for n in names}) == 3 and "\x00" not in "".join(names)
+    assert loaded.rows == 1
