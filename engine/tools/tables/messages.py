@@ -13,6 +13,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "query the tables instead.",
         "cut_bytes": "only the first {kept:,} rows are kept, the {budget} MB limit of a result",
         "cut_cells": "text longer than {chars:,} characters was cut (…)",
+        "count_stopped": "there are more rows than these; counting them all ran past {seconds:g} s",
     },
     "fr": {
         "too_wide": "{name} a {columns} colonnes, au-delà de la limite de {limit} par table ; il n'a pas été chargé.",
@@ -26,6 +27,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "interrogez plutôt les tables.",
         "cut_bytes": "seules les {kept} premières lignes sont gardées, la limite de {budget} Mo d'un résultat",
         "cut_cells": "les textes de plus de {chars} caractères ont été coupés (…)",
+        "count_stopped": "il y a plus de lignes que celles-ci ; les compter toutes a dépassé {seconds:g} s",
     },
 }
 

@@ -2,7 +2,7 @@
 
 Each query gets a fresh in-memory DuckDB connection: the tables are registered, then
 file, network and extension access are switched off and the configuration is locked,
-so the SQL can read the registered tables and nothing else. A timer interrupts a query
+so the SQL can read the registered tables and nothing else. A watchdog interrupts a query
 that runs too long; memory and threads are bounded.
 """
 
@@ -204,6 +204,17 @@ def _cut_cells(batch: Any, cell_chars: int) -> bool:
     return False
 
 
+def _interrupt_after(con: duckdb.DuckDBPyConnection, seconds: float, done: threading.Event) -> None:
+    """Interrupt ``con`` once ``seconds`` have passed, and again every 50 ms until ``done``:
+    one interrupt stops only the statement running then, and a run is several statements
+    (the rows, then their count)."""
+    if done.wait(seconds):
+        return
+    while not done.is_set():
+        con.interrupt()
+        done.wait(0.05)
+
+
 def run_select(
     catalog: TableCatalog, sql: str, params: dict[str, Any] | None = None, language: str = "en"
 ) -> QueryOutput:
@@ -213,9 +224,9 @@ def run_select(
     values. Rows past the budget are counted, not read; ``note`` says what was cut."""
     limits = catalog.limits
     con = open_sandbox(catalog)
-    timer = threading.Timer(limits.timeout_s, con.interrupt)
-    timer.daemon = True
-    timer.start()
+    done = threading.Event()
+    watchdog = threading.Thread(target=_interrupt_after, args=(con, limits.timeout_s, done), daemon=True)
+    watchdog.start()
     try:
         hidden = hidden_names(con, sql, catalog.names())
         if hidden:
@@ -230,7 +241,8 @@ def run_select(
     except (duckdb.Error, pa.ArrowException, OSError, MemoryError) as exc:
         raise _error(exc, catalog, language) from None
     finally:
-        timer.cancel()
+        done.set()
+        watchdog.join()
         con.close()
 
 
@@ -264,10 +276,12 @@ def _fetch(
             read_all = False
             break
     reader.close()
-    if not read_all:
-        count = con.sql(f"SELECT count(*) FROM (\n{sql}\n) AS q", params=params or None).fetchall()[0]
-        total = int(count[0]) if count else total
     notes = []
+    if not read_all:
+        try:
+            total = int(con.sql(f"SELECT count(*) FROM (\n{sql}\n) AS q", params=params or None).fetchall()[0][0])
+        except duckdb.InterruptException:  # the rows are kept; only their count ran out of time
+            notes.append(say("count_stopped", language, seconds=limits.timeout_s))
     if over_budget:
         notes.append(say("cut_bytes", language, kept=len(rows), budget=f"{limits.result_bytes / 1e6:g}"))
     if cut_cells:

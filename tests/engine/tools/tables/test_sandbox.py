@@ -2,6 +2,7 @@
 within time, memory and row limits."""
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -327,3 +328,14 @@ def test_dates_beyond_pythons_range_are_text_not_an_overflow(catalog):
     out = run_select(catalog, "SELECT DATE '-0044-03-15' AS ides, DATE '2020-01-02' AS d, 'infinity'::DATE AS inf")
     ides, d, inf = out.rows[0]
     assert ides == "-0044-03-15" and str(d) == "2020-01-02" and isinstance(inf, str)
+
+
+def test_counting_the_rows_past_the_kept_ones_is_bounded_by_the_time_limit_too(sales_csv):
+    # The rows past keep_rows are counted by a second statement; a one-shot timer that had
+    # already fired let that count run on (two minutes for ten billion rows).
+    catalog = TableCatalog.from_paths([sales_csv], TableLimits(timeout_s=1, keep_rows=100))
+    started = time.monotonic()
+    out = run_select(catalog, "SELECT i FROM range(10000000000) t(i) WHERE i % 1000 = 0")
+    assert time.monotonic() - started < 5
+    assert [r[0] for r in out.rows[:3]] == [0, 1000, 2000] and len(out.rows) == 100
+    assert out.note == "there are more rows than these; counting them all ran past 1 s"
