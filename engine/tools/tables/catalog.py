@@ -50,18 +50,18 @@ from engine.tools.tables.messages import say
 from engine.tools.tables.naming import display_ident, document_table_name, match_name, quote_ident, table_name
 
 Kind = Literal["number", "date", "text"]
-_NUMBER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
+NUMBER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
                  "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL", "REAL")  # fmt: skip
-_DATE_TYPES = ("DATE", "TIMESTAMP", "TIME")
+DATE_TYPES = ("DATE", "TIMESTAMP", "TIME")
 _EXAMPLES_MAX_DISTINCT = 12
 
 
 def kind_of(sql_type: str) -> Kind:
     """The app's column kind for a DuckDB type name."""
     upper = sql_type.upper()
-    if upper.startswith(_NUMBER_TYPES):
+    if upper.startswith(NUMBER_TYPES):
         return "number"
-    if upper.startswith(_DATE_TYPES):
+    if upper.startswith(DATE_TYPES):
         return "date"
     return "text"
 

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from engine.errors import RetryException
-from engine.tools.tables.catalog import _DATE_TYPES, _NUMBER_TYPES, TableCatalog, TableLimits
+from engine.tools.tables.catalog import DATE_TYPES, NUMBER_TYPES, TableCatalog, TableLimits
 from engine.tools.tables.loading import NO_DISK
 from engine.tools.tables.messages import say
 from engine.tools.tables.naming import quote_ident
@@ -151,7 +151,7 @@ def _error(exc: BaseException, catalog: TableCatalog, language: str) -> RetryExc
     return RetryException(f"The query failed: {first_line(exc)}.")
 
 
-_FIXED = ("BOOLEAN", "INTERVAL", "UUID", '"NULL"', "NULL", *_NUMBER_TYPES, *_DATE_TYPES)
+_FIXED = ("BOOLEAN", "INTERVAL", "UUID", '"NULL"', "NULL", *NUMBER_TYPES, *DATE_TYPES)
 
 
 def _is_fixed(sql_type: str) -> bool:
