@@ -336,6 +336,9 @@ class TableCatalog:
                 except (duckdb.OutOfMemoryException, MemoryError):
                     sentence = say("load_memory", language, name=path.name, memory_mb=limits.memory_mb)
                     (problems if path.suffix.lower() == ".csv" else notes).append(sentence)
+                except (duckdb.Error, pa.ArrowException):  # one file's fault never loses the others
+                    sentence = say("unreadable", language, name=path.name)
+                    (problems if path.suffix.lower() == ".csv" else notes).append(sentence)
         finally:
             con.close()
         return cls(tables, problems, limits, notes)

@@ -7,6 +7,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "too_wide": "{name} has {columns:,} columns, over the limit of {limit:,} for a table; it was not loaded.",
         "load_memory": "{name} needs more than {memory_mb} MB of memory to be read as a table; it was not loaded.",
+        "unreadable": "{name} could not be read as a table; it was not loaded.",
         "timeout": "The query ran longer than {seconds:g} s and was stopped; filter or aggregate more, or add a LIMIT.",
         "memory": "The query needed more than {memory_mb} MB of memory; aggregate more or select fewer rows.",
         "hidden": "The database's settings, files and variables are not available here ({names}); "
@@ -19,6 +20,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "too_wide": "{name} a {columns} colonnes, au-delà de la limite de {limit} par table ; il n'a pas été chargé.",
         "load_memory": "{name} demande plus de {memory_mb} Mo de mémoire pour être lu comme une table ; "
         "il n'a pas été chargé.",
+        "unreadable": "{name} n'a pas pu être lu comme une table ; il n'a pas été chargé.",
         "timeout": "La requête a duré plus de {seconds:g} s et a été arrêtée ; filtrez ou agrégez davantage, "
         "ou ajoutez un LIMIT.",
         "memory": "La requête demandait plus de {memory_mb} Mo de mémoire ; agrégez davantage ou sélectionnez "
