@@ -39,13 +39,12 @@ from typing import Any, Literal
 
 import duckdb
 import pyarrow as pa
-import pyarrow.compute as pc
 from pydantic import BaseModel
 
 from engine.errors import RetryException
 from engine.tools.tables.doc_loading import DocumentTable, document_tables
 from engine.tools.tables.doc_tables import DOCUMENT_SUFFIXES, DocumentLimits
-from engine.tools.tables.loading import CSVReadError, load_csv, open_loader, reserved_words
+from engine.tools.tables.loading import CSVReadError, column_examples, load_csv, open_loader, reserved_words
 from engine.tools.tables.messages import say
 from engine.tools.tables.naming import display_ident, document_table_name, match_name, quote_ident, table_name
 
@@ -53,7 +52,6 @@ Kind = Literal["number", "date", "text"]
 NUMBER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
                  "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL", "REAL")  # fmt: skip
 DATE_TYPES = ("DATE", "TIMESTAMP", "TIME")
-_EXAMPLES_MAX_DISTINCT = 12
 
 
 def kind_of(sql_type: str) -> Kind:
@@ -176,24 +174,6 @@ class TableInfo:
         return text
 
 
-def _examples(data: Any, name: str) -> tuple[str, ...]:
-    """The distinct values of a low-cardinality text column (at most 12, each short), in
-    order. Computed on that column alone, in Arrow, and ruled out on its first rows when
-    they already hold too many: one DuckDB query over the whole table per column made the
-    catalog quadratic in the columns."""
-    column = data.column(data.schema.get_field_index(name))
-    try:
-        if pc.count_distinct(column.slice(0, 10_000)).as_py() > _EXAMPLES_MAX_DISTINCT:
-            return ()
-        distinct = pc.unique(column.cast(pa.string()).drop_null())
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return ()
-    values = sorted(v for v in distinct.to_pylist() if v is not None)
-    if len(values) > _EXAMPLES_MAX_DISTINCT or any(len(v) > 24 for v in values):
-        return ()
-    return tuple(values)
-
-
 TABLE_SUFFIXES = (".csv", *DOCUMENT_SUFFIXES)
 
 
@@ -223,7 +203,7 @@ def _document_info(path: Path, table: DocumentTable, name: str, preferred: bool)
         ColumnInfo(
             c.name,
             sql_type,
-            _examples(data, c.name) if c.kind == "text" else (),
+            column_examples(data, c.name) if c.kind == "text" else (),
             unit=c.unit,
             period=c.period,
             role=c.role,
@@ -248,7 +228,7 @@ def _csv_tables(
 ) -> list[TableInfo]:
     loaded = load_csv(con, path, limits.max_file_mb * 1_000_000, limits.csv_columns, language)
     columns = tuple(
-        ColumnInfo(n, t, _examples(loaded.data, n) if kind_of(t) == "text" else ()) for n, t in loaded.columns
+        ColumnInfo(n, t, column_examples(loaded.data, n) if kind_of(t) == "text" else ()) for n, t in loaded.columns
     )
     name = table_name(path.stem, [t.name for t in tables], reserved)
     return [TableInfo(name, path.name, columns, loaded.rows, loaded.data, preferred=preferred)]

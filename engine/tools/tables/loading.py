@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from engine.tools.tables.messages import say
@@ -27,6 +28,7 @@ _FR_NUMBER = "^[-+]?(\\d+|\\d{1,3}([ \u00a0\u202f.]\\d{3})+)(,\\d+)?$"
 _FR_CLEAN = "[ \u00a0\u202f.]"
 _SEPARATOR = "[,. \u00a0\u202f]"
 _GLOB_CHARS = re.compile(r"[*?\[\]{}]")
+EXAMPLES_MAX_DISTINCT = 12  # a text column with more distinct values shows none
 
 
 class CSVReadError(Exception):
@@ -188,6 +190,24 @@ def _numeric_text(raw: Any, text_columns: list[int]) -> dict[int, str]:
         if style:
             styles[i] = style
     return styles
+
+
+def column_examples(data: Any, name: str) -> tuple[str, ...]:
+    """The distinct values of a low-cardinality text column (at most 12, each short), in
+    order. Computed on that column alone, in Arrow, and ruled out on its first rows when
+    they already hold too many: one DuckDB query over the whole table per column made the
+    catalog quadratic in the columns."""
+    column = data.column(data.schema.get_field_index(name))
+    try:
+        if pc.count_distinct(column.slice(0, 10_000)).as_py() > EXAMPLES_MAX_DISTINCT:
+            return ()
+        distinct = pc.unique(column.cast(pa.string()).drop_null())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return ()
+    values = sorted(v for v in distinct.to_pylist() if v is not None)
+    if len(values) > EXAMPLES_MAX_DISTINCT or any(len(v) > 24 for v in values):
+        return ()
+    return tuple(values)
 
 
 def _dictionary_encoded(data: Any, columns: list[str]) -> Any:
