@@ -25,6 +25,8 @@ OBSERVATION_PREVIEW_CHARS = 1500
 _LABEL_UNSAFE = re.compile(r"[\[\]\\`<>#|~:$]")
 _ANCHOR_UNSAFE = re.compile(r"[^A-Za-z0-9-]")
 _LONE_NUMBER = re.compile(r"^(\s*\d+)([.)])(\s*)$", re.MULTILINE)
+_FORMULA_START = frozenset("=+-@")
+_NUMBER_TEXT = re.compile("[-+]?\\d[\\d,. \u00a0\u202f]*%?")  # "-3.5", "+5%", "-1 234,5": values, not formulas
 
 
 @dataclass
@@ -44,6 +46,26 @@ def safe_label(text: str, limit: int = 60) -> str:
     line = " ".join(_LABEL_UNSAFE.sub("", text).split())
     line = line if len(line) <= limit else line[: limit - 1] + "…"
     return line.replace("*", "\\*").replace("_", "\\_")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A table cell as a spreadsheet may read it: a table's CSV download and a copied range
+    carry cells verbatim, and text starting with ``=``, ``+``, ``-`` or ``@`` (after any
+    leading spaces, tabs or line breaks) is a formula there (``=HYPERLINK("http://…?"&A1)``
+    sends the sheet out). Such text gets a leading apostrophe, which spreadsheets show as
+    text. Numbers, numbers written as text ("-3.5", "+5%") and a lone "-" stay as they are."""
+    if not isinstance(value, str):
+        return value
+    head = value.lstrip(" \t\r\n").rstrip()
+    if len(head) > 1 and head[0] in _FORMULA_START and not _NUMBER_TEXT.fullmatch(head):
+        return "'" + value
+    return value
+
+
+def spreadsheet_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows for ``st.dataframe`` (whose toolbar downloads them as CSV), names and cells made
+    ``spreadsheet_safe``."""
+    return [{spreadsheet_safe(k): spreadsheet_safe(v) for k, v in row.items()} for row in rows]
 
 
 def answer_markdown(text: str) -> str:
@@ -78,7 +100,7 @@ def _table_widgets(block: ReActBlock, lang: str) -> list[Widget]:
     if data is None or not isinstance(data.get("columns"), list) or not isinstance(data.get("rows"), list):
         return [Widget("code", text=block.content[:OBSERVATION_PREVIEW_CHARS])]
     columns = [str(c) for c in data["columns"]]
-    rows = [dict(zip(columns, row, strict=False)) for row in data["rows"] if isinstance(row, list)]
+    rows = spreadsheet_rows([dict(zip(columns, row, strict=False)) for row in data["rows"] if isinstance(row, list)])
     title = safe_label(str(data.get("title") or ""))
     children = [Widget("dataframe", data=rows)]
     total = data.get("total_rows")

@@ -7,7 +7,11 @@ import streamlit as st
 
 from components.app_context import engine_context, known_themes
 from components.i18n import number, t
+<<<<<<< HEAD
 from components.inert import inert
+=======
+from components.render import spreadsheet_rows
+>>>>>>> h-tables
 from components.state import session
 from engine.rag.locking import IndexBusy
 from engine.rag.store import IndexProblem, themes_root
@@ -85,7 +89,7 @@ if documents:
         }
         for d in sorted(documents.values(), key=lambda d: d.source)
     ]
-    st.dataframe(rows, hide_index=True, width="stretch")
+    st.dataframe(spreadsheet_rows(rows), hide_index=True, width="stretch")
     names = sorted(d.source for d in documents.values())
     chosen = st.selectbox(t("chunks_of", lang), names, key="browser_doc")
     try:

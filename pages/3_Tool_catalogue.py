@@ -7,7 +7,11 @@ from __future__ import annotations
 import streamlit as st
 
 from components.i18n import has, number, t
+<<<<<<< HEAD
 from components.inert import inert
+=======
+from components.render import spreadsheet_rows
+>>>>>>> h-tables
 from components.state import session
 
 conversation, settings = session()
@@ -72,15 +76,17 @@ if query.strip():
     else:
         top = context.router.top_k
         st.dataframe(
-            [
-                {
-                    t("col_tool", lang): s.name,
-                    t("col_score", lang): number(s.score, lang, 3),
-                    t("col_offered", lang): s.offered,
-                    t("col_why", lang): t(f"why_{s.reason}", lang, k=top),
-                }
-                for s in scores
-            ],
+            spreadsheet_rows(
+                [
+                    {
+                        t("col_tool", lang): s.name,
+                        t("col_score", lang): number(s.score, lang, 3),
+                        t("col_offered", lang): s.offered,
+                        t("col_why", lang): t(f"why_{s.reason}", lang, k=top),
+                    }
+                    for s in scores
+                ]
+            ),
             hide_index=True,
             width="stretch",
         )

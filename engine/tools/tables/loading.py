@@ -8,6 +8,7 @@ numbers written with thousands separators (``1,234.5``) or in the French style
 
 from __future__ import annotations
 
+import csv
 import re
 import shutil
 import tempfile
@@ -16,7 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from engine.tools.tables.messages import say
 from engine.tools.tables.naming import column_labels, quote_ident
 
 _EN_NUMBER = r"^[-+]?(\d+|\d{1,3}(,\d{3})+)(\.\d+)?$"
@@ -24,6 +28,7 @@ _FR_NUMBER = "^[-+]?(\\d+|\\d{1,3}([ \u00a0\u202f.]\\d{3})+)(,\\d+)?$"
 _FR_CLEAN = "[ \u00a0\u202f.]"
 _SEPARATOR = "[,. \u00a0\u202f]"
 _GLOB_CHARS = re.compile(r"[*?\[\]{}]")
+EXAMPLES_MAX_DISTINCT = 12  # a text column with more distinct values shows none
 
 
 class CSVReadError(Exception):
@@ -37,9 +42,13 @@ class LoadedCSV:
     rows: int
 
 
+NO_DISK = {"temp_directory": "", "max_temp_directory_size": "0B"}  # never spill to <cwd>/.tmp
+
+
 def open_loader(memory_mb: int, threads: int) -> duckdb.DuckDBPyConnection:
-    """A connection for reading files: no Python-variable scans, no extension downloads."""
-    con = duckdb.connect(":memory:", config={"python_enable_replacements": False, "threads": threads})
+    """A connection for reading files: no Python-variable scans, no extension downloads, no
+    spilling to disk (over its memory limit a read fails, and the catalog says so)."""
+    con = duckdb.connect(":memory:", config={"python_enable_replacements": False, "threads": threads, **NO_DISK})
     con.execute(f"SET memory_limit='{int(memory_mb)}MB'")
     con.execute("SET autoinstall_known_extensions=false")
     con.execute("SET autoload_known_extensions=false")
@@ -62,9 +71,31 @@ def _reason(exc: duckdb.Error, path: Path) -> str:
     return first[:200].rstrip(".")
 
 
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def _utf8_copy(path: Path, target: Path) -> None:
+    """``path`` (UTF-16 with a byte-order mark) as UTF-8, in chunks: DuckDB's own UTF-16
+    reader refuses characters outside the Basic Multilingual Plane."""
+    with (
+        path.open(encoding="utf-16", errors="replace", newline="") as src,
+        target.open("w", encoding="utf-8", newline="") as dst,
+    ):
+        while chunk := src.read(1 << 20):
+            dst.write(chunk)
+
+
 def _read(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
     """The raw Arrow table. DuckDB reads a path as a glob pattern, so a name holding
-    ``*?[]{}`` is read through a link with a plain name."""
+    ``*?[]{}`` is read through a link with a plain name. A file opening with a UTF-16
+    byte-order mark (Excel's "Unicode text") is read from a UTF-8 copy, not as Latin-1 bytes."""
+    with path.open("rb") as fh:
+        utf16 = fh.read(2) in _UTF16_BOMS
+    if utf16:
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = Path(tmp) / "table.csv"
+            _utf8_copy(path, copy)
+            return _read_plain(con, copy)
     if not _GLOB_CHARS.search(str(path)):
         return _read_plain(con, path)
     with tempfile.TemporaryDirectory() as tmp:
@@ -120,43 +151,63 @@ def _read_plain(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
     raise CSVReadError("its column types could not be settled")
 
 
-def _styles(con: duckdb.DuckDBPyConnection, columns: list[str], sample: int | None) -> dict[str, str]:
-    """The number style ("en"/"fr") of each column whose non-null values all match one and
-    that has separators somewhere (on a sample, only the match is checked)."""
-    checks = []
-    for col in columns:
-        q = quote_ident(col)
-        checks.append(f"count({q})")
-        checks.append(f"count(*) FILTER (WHERE regexp_full_match(trim({q}), $en))")
-        checks.append(f"count(*) FILTER (WHERE regexp_full_match(trim({q}), $fr))")
-        checks.append(f"count(*) FILTER (WHERE regexp_matches(trim({q}), $sep))")
-        checks.append(f"count(*) FILTER (WHERE regexp_matches(trim({q}), '^[-+]?0[0-9]'))")
-    source = "raw_csv" if sample is None else f"(SELECT * FROM raw_csv LIMIT {int(sample)})"
-    params = {"en": _EN_NUMBER, "fr": _FR_NUMBER, "sep": _SEPARATOR}
-    counts = con.execute(f"SELECT {', '.join(checks)} FROM {source}", params).fetchall()[0]
-    styles: dict[str, str] = {}
-    for i, col in enumerate(columns):
-        total, en, fr, separated, leading_zero = counts[5 * i : 5 * i + 5]
-        if not total or leading_zero or (sample is None and not separated):
-            continue  # plain digits with leading zeros are codes (postcodes, ids), not amounts
-        if fr == total and en < total:
-            styles[col] = "fr"
-        elif en == total:
-            styles[col] = "en"
+def _count(values: Any, pattern: str) -> int:
+    return int(pc.sum(pc.match_substring_regex(values, pattern)).as_py() or 0)
+
+
+def _style(values: Any, sampled: bool) -> str | None:
+    """The number style ("en"/"fr") of one text column whose non-null values all match one
+    and that has separators somewhere (on a sample, only the match is checked). One column
+    at a time in Arrow, so profiling is linear in the columns (one SELECT of five aggregates
+    per column grew DuckDB's plan with the width: 5,000 columns took gigabytes)."""
+    total = len(values) - values.null_count
+    if not total:
+        return None
+    trimmed = pc.utf8_trim(values, characters=" ")  # DuckDB's trim(): spaces only
+    if _count(trimmed, "^[-+]?0[0-9]"):
+        return None  # plain digits with leading zeros are codes (postcodes, ids), not amounts
+    en = _count(trimmed, _EN_NUMBER)
+    if en < total and _count(trimmed, _FR_NUMBER) == total:
+        style = "fr"
+    elif en == total:
+        style = "en"
+    else:
+        return None
+    return style if sampled or _count(trimmed, _SEPARATOR) else None
+
+
+def _numeric_text(raw: Any, text_columns: list[int]) -> dict[int, str]:
+    """Which text columns (by position) hold only numbers with separators, and in which
+    style ("en"/"fr"). A first look at the first rows rules out ordinary text columns cheaply."""
+    if not text_columns or raw.num_rows == 0:
+        return {}
+    sample = raw.slice(0, 2000)
+    styles: dict[int, str] = {}
+    for i in text_columns:
+        if _style(sample.column(i), sampled=True) is None:
+            continue
+        style = _style(raw.column(i), sampled=False)
+        if style:
+            styles[i] = style
     return styles
 
 
-def _numeric_text(con: duckdb.DuckDBPyConnection, raw: Any, text_columns: list[str]) -> dict[str, str]:
-    """Which text columns hold only numbers with separators, and in which style ("en"/"fr").
-    A first look at the first rows rules out ordinary text columns cheaply."""
-    if not text_columns or raw.num_rows == 0:
-        return {}
-    con.register("raw_csv", raw)
+def column_examples(data: Any, name: str) -> tuple[str, ...]:
+    """The distinct values of a low-cardinality text column (at most 12, each short), in
+    order. Computed on that column alone, in Arrow, and ruled out on its first rows when
+    they already hold too many: one DuckDB query over the whole table per column made the
+    catalog quadratic in the columns."""
+    column = data.column(data.schema.get_field_index(name))
     try:
-        candidates = list(_styles(con, text_columns, sample=2000))
-        return _styles(con, candidates, sample=None) if candidates else {}
-    finally:
-        con.unregister("raw_csv")
+        if pc.count_distinct(column.slice(0, 10_000)).as_py() > EXAMPLES_MAX_DISTINCT:
+            return ()
+        distinct = pc.unique(column.cast(pa.string()).drop_null())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return ()
+    values = sorted(v for v in distinct.to_pylist() if v is not None)
+    if len(values) > EXAMPLES_MAX_DISTINCT or any(len(v) > 24 for v in values):
+        return ()
+    return tuple(values)
 
 
 def _dictionary_encoded(data: Any, columns: list[str]) -> Any:
@@ -171,8 +222,28 @@ def _dictionary_encoded(data: Any, columns: list[str]) -> Any:
     return data
 
 
-def load_csv(con: duckdb.DuckDBPyConnection, path: Path, max_bytes: int) -> LoadedCSV:
-    """Read ``path``; raise CSVReadError with one sentence when it cannot be a table."""
+def header_width(path: Path, limit: int = 1_000_000) -> int:
+    """The most fields the first line holds under any usual delimiter, read from the first
+    ``limit`` bytes only: a cheap bound on the column count before DuckDB reads the file."""
+    with path.open("rb") as fh:
+        head = fh.read(limit)
+    line = head.split(b"\n", 1)[0].decode("latin-1")
+    return max(_fields(line, d) for d in ",;\t|")
+
+
+def _fields(line: str, delimiter: str) -> int:
+    try:
+        return len(next(csv.reader([line], delimiter=delimiter), []))
+    except csv.Error:  # a field over the csv module's size limit: count the delimiters
+        return line.count(delimiter) + 1
+
+
+def load_csv(
+    con: duckdb.DuckDBPyConnection, path: Path, max_bytes: int, max_columns: int = 1000, language: str = "en"
+) -> LoadedCSV:
+    """Read ``path``; raise CSVReadError with one sentence when it cannot be a table. A file
+    wider than ``max_columns`` is refused before it is read, and again after (the first
+    line is only an estimate)."""
     path = path.resolve()
     try:
         size = path.stat().st_size
@@ -183,32 +254,43 @@ def load_csv(con: duckdb.DuckDBPyConnection, path: Path, max_bytes: int) -> Load
     if size > max_bytes:
         raise CSVReadError(f"{path.name} is {size / 1e6:.0f} MB, over the {max_bytes / 1e6:.0f} MB limit for tables.")
     try:
+        width = header_width(path)
+    except OSError:
+        raise CSVReadError(f"{path.name} could not be opened.") from None
+    if width > max_columns:
+        raise CSVReadError(say("too_wide", language, name=path.name, columns=width, limit=max_columns))
+    try:
         raw = _read(con, path)
+    except duckdb.OutOfMemoryException:
+        raise  # the caller says how much memory it had
     except duckdb.Error as exc:
         raise CSVReadError(f"{path.name} could not be read as a table: {_reason(exc, path)}.") from None
+    if raw.num_columns > max_columns:
+        raise CSVReadError(say("too_wide", language, name=path.name, columns=raw.num_columns, limit=max_columns))
     names = list(raw.schema.names)
-    text_columns = [n for n, f in zip(names, raw.schema, strict=True) if str(f.type) in ("string", "large_string")]
-    styles = _numeric_text(con, raw, text_columns)
+    text_columns = [i for i, f in enumerate(raw.schema) if str(f.type) in ("string", "large_string")]
+    styles = _numeric_text(raw, text_columns)
     labels = column_labels(names)
     if not styles and labels == names:
         data = raw
     else:
+        # Columns are read by position: a header may hold empty or repeated names.
         parts = []
-        for name, label in zip(names, labels, strict=True):
-            q = quote_ident(name)
-            if styles.get(name) == "fr":
+        for i, label in enumerate(labels):
+            q = f"c{i}"
+            if styles.get(i) == "fr":
                 expr = f"CAST(replace(regexp_replace(trim({q}), '{_FR_CLEAN}', '', 'g'), ',', '.') AS DOUBLE)"
-            elif styles.get(name) == "en":
+            elif styles.get(i) == "en":
                 expr = f"CAST(replace(trim({q}), ',', '') AS DOUBLE)"
             else:
                 expr = q
             parts.append(f"{expr} AS {quote_ident(label)}")
-        con.register("raw_csv", raw)
+        con.register("raw_csv", raw.rename_columns([f"c{i}" for i in range(len(names))]))
         try:
             data = con.sql(f"SELECT {', '.join(parts)} FROM raw_csv").to_arrow_table()
         finally:
             con.unregister("raw_csv")
-    data = _dictionary_encoded(data, [labels[names.index(c)] for c in text_columns if c not in styles])
+    data = _dictionary_encoded(data, [labels[i] for i in text_columns if i not in styles])
     con.register("loaded_csv", data)
     try:
         types = [str(t) for t in con.sql("SELECT * FROM loaded_csv").types]

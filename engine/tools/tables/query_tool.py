@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from engine.tools.results import ToolResult
+from engine.tools.tables.catalog import TableCatalog
 from engine.tools.tables.catalog_tool import CatalogTool
 from engine.tools.tables.render import table_data, text_table
 from engine.tools.tables.sandbox import run_select, single_select
@@ -23,8 +24,12 @@ class QueryTable(CatalogTool):
         "Quote names with spaces in double quotes."
     )
 
+    def __init__(self, catalog: TableCatalog, language: str = "en") -> None:
+        super().__init__(catalog)
+        self.language = language  # of its sentences about a query stopped or cut
+
     def run(self, args: QueryTableArgs) -> ToolResult:
         sql = single_select(args.sql, self.catalog.limits)
-        out = run_select(self.catalog, sql)
+        out = run_select(self.catalog, sql, language=self.language)
         title = " ".join(sql.split())[:120]
         return ToolResult(text=text_table(out, self.catalog.limits), table=table_data(out, title=title), computed=True)

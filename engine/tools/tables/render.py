@@ -62,7 +62,8 @@ def text_table(out: QueryOutput, limits: TableLimits, heading: str = "") -> str:
 
     lines = [heading] if heading else []
     lines.append(line(header))
-    budget = limits.model_chars - sum(len(x) + 1 for x in lines) - 120  # room for the note
+    cut = f"({out.note}.)" if out.note else ""
+    budget = limits.model_chars - sum(len(x) + 1 for x in lines) - 120 - len(cut)  # room for the notes
     shown = 0
     for row in cells:
         text = line(row)
@@ -79,4 +80,6 @@ def text_table(out: QueryOutput, limits: TableLimits, heading: str = "") -> str:
         if kept < out.total_rows:
             note += f"; the first {kept} are kept as data"
         lines.append(note + "; aggregate, filter or add a LIMIT to see the rest.)")
+    if cut:
+        lines.append(cut)
     return "\n".join(lines)

@@ -1,5 +1,7 @@
 """The catalog on real CSV files: names, sniffed types, number styles, bad files."""
 
+import duckdb
+import pyarrow as pa
 import pytest
 
 from engine.errors import RetryException
@@ -171,3 +173,30 @@ def test_a_file_without_a_header_keeps_its_first_row(write_csv):
     path = write_csv("plain.csv", "Software,1950,1538\nHardware,420,380\n")
     info = TableCatalog.from_paths([path]).tables["plain"]
     assert info.rows == 2  # 1950 could be a year, 1538 is none: the first row is data
+
+
+def test_a_csv_over_the_memory_limit_is_one_sentence_not_an_exception(write_csv):
+    rows = "".join(f"{i},text number {i},{i * 1.5}\n" for i in range(300_000))
+    big = write_csv("big.csv", "a,b,c\n" + rows)
+    small = write_csv("small.csv", "x\n1\n")
+    catalog = TableCatalog.from_paths([big, small], TableLimits(memory_mb=4))
+    assert catalog.problems == ["big.csv needs more than 4 MB of memory to be read as a table; it was not loaded."]
+    assert catalog.names() == ["small"]
+    assert "Not loaded: big.csv needs more than 4 MB" in catalog.describe()
+
+
+@pytest.mark.parametrize("error", [duckdb.ConversionException("bad cast"), pa.ArrowInvalid("bad array")])
+def test_any_engine_error_on_one_file_is_one_sentence_and_the_others_load(write_csv, monkeypatch, error):
+    from engine.tools.tables import catalog as catalog_module
+
+    real = catalog_module.load_csv
+
+    def load(con, path, *args):
+        if path.name == "bad.csv":
+            raise error
+        return real(con, path, *args)
+
+    monkeypatch.setattr(catalog_module, "load_csv", load)
+    catalog = TableCatalog.from_paths([write_csv("bad.csv", "a\n1\n"), write_csv("good.csv", "b\n2\n")])
+    assert catalog.problems == ["bad.csv could not be read as a table; it was not loaded."]
+    assert catalog.names() == ["good"]

@@ -2,12 +2,15 @@
 within time, memory and row limits."""
 
 import threading
+import time
+from pathlib import Path
 
 import pytest
 
 from engine.errors import RetryException
 from engine.tools.tables.catalog import TableCatalog, TableLimits
-from engine.tools.tables.sandbox import run_select, single_select
+from engine.tools.tables.sandbox import open_sandbox, run_select, single_select
+from tests.memory_cap import run_capped
 
 
 @pytest.fixture
@@ -103,13 +106,16 @@ def test_extensions_are_not_loaded_on_demand(catalog):
 
 
 def test_configuration_is_locked_down(catalog):
-    out = run_select(
-        catalog,
-        "SELECT current_setting('enable_external_access'), current_setting('lock_configuration'), "
-        "current_setting('autoinstall_known_extensions'), current_setting('autoload_known_extensions'), "
-        "current_setting('threads'), current_setting('memory_limit')",
-    )
-    external, locked, autoinstall, autoload, threads, memory = out.rows[0]
+    con = open_sandbox(catalog)
+    try:
+        settings = (
+            "SELECT current_setting('enable_external_access'), current_setting('lock_configuration'), "
+            "current_setting('autoinstall_known_extensions'), current_setting('autoload_known_extensions'), "
+            "current_setting('threads'), current_setting('memory_limit')"
+        )
+        external, locked, autoinstall, autoload, threads, memory = con.execute(settings).fetchall()[0]
+    finally:
+        con.close()
     assert (external, locked, autoinstall, autoload, threads) == (False, True, False, False, 2)
     assert memory.startswith("488") or memory.startswith("512")  # DuckDB prints MiB
 
@@ -167,3 +173,169 @@ def test_two_queries_at_once_each_get_their_own_answer(catalog):
     for t in threads:
         t.join()
     assert results == {"France": [16] * 20, "Benelux": [8] * 20}
+
+
+@pytest.mark.parametrize(
+    "sql, name",
+    [
+        ("SELECT * FROM duckdb_settings()", "duckdb_settings"),
+        ("SELECT value FROM duckdb_settings() WHERE name = 'temp_directory'", "duckdb_settings"),
+        ("SELECT * FROM pg_settings", "pg_settings"),
+        ("SELECT * FROM pg_catalog.pg_settings", "pg_settings"),
+        ("SELECT current_setting('temp_directory')", "current_setting"),
+        ("SELECT * FROM (SELECT \"CURRENT_SETTING\"('secret_directory'))", "current_setting"),
+        ("WITH s AS (SELECT * FROM duckdb_temporary_files()) SELECT * FROM s", "duckdb_temporary_files"),
+        ("SELECT * FROM duckdb_extensions()", "duckdb_extensions"),
+        ("SELECT * FROM duckdb_databases", "duckdb_databases"),
+        ("SELECT * FROM pragma_database_list", "pragma_database_list"),
+        ("SELECT getvariable('x')", "getvariable"),
+        ("SELECT 1 WHERE 1 IN (SELECT count(*) FROM duckdb_secrets())", "duckdb_secrets"),
+    ],
+)
+def test_settings_paths_and_variables_are_hidden(catalog, sql, name):
+    with pytest.raises(RetryException) as info:
+        run_select(catalog, sql)
+    assert info.value.message == (
+        f"The database's settings, files and variables are not available here ({name}); query the tables instead."
+    )
+
+
+def test_the_schema_of_the_tables_can_still_be_read(catalog):
+    out = run_select(catalog, "SELECT column_name FROM duckdb_columns() WHERE table_name = 'sales_2025'")
+    assert [r[0] for r in out.rows] == ["date", "region", "product", "units", "revenue"]
+
+
+def test_even_reached_the_settings_name_no_path(catalog, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    con = open_sandbox(catalog)
+    try:
+        rows = con.execute("SELECT name, value FROM duckdb_settings()").fetchall()
+    finally:
+        con.close()
+    values = dict(rows)
+    assert values["temp_directory"] == "" and values["secret_directory"] == ""
+    home, cwd = str(Path.home()), str(tmp_path)
+    assert not [(n, v) for n, v in rows if home in str(v) or cwd in str(v) or str(v).startswith((".", "/"))]
+
+
+def test_a_query_over_the_memory_limit_never_spills_to_disk(sales_csv, tmp_path, monkeypatch):
+    # Before: a GROUP BY over the limit wrote gigabytes to <cwd>/.tmp (up to 90% of the disk).
+    monkeypatch.chdir(tmp_path)
+    before = set(tmp_path.rglob("*"))
+    catalog = TableCatalog.from_paths([sales_csv], TableLimits(memory_mb=64))
+    sql = "SELECT count(*) FROM (SELECT i, string_agg(i::varchar, ',') FROM range(3000000) t(i) GROUP BY i)"
+    with pytest.raises(RetryException) as info:
+        run_select(catalog, sql)
+    assert info.value.message == "The query needed more than 64 MB of memory; aggregate more or select fewer rows."
+    assert set(tmp_path.rglob("*")) == before
+
+
+def test_a_query_stopped_while_its_rows_are_read_gets_the_timeout_sentence(sales_csv):
+    # Before: "OSError: INTERRUPT Error: Interrupted!" (an interrupt between two batches of
+    # rows surfaces through Arrow as an OSError).
+    limits = TableLimits(timeout_s=0.3, keep_rows=10**9, result_bytes=10**12)
+    catalog = TableCatalog.from_paths([sales_csv], limits)
+    with pytest.raises(RetryException) as info:
+        run_select(catalog, "SELECT i FROM range(10000000000) t(i) WHERE i % 1000 = 0")
+    assert info.value.message == (
+        "The query ran longer than 0.3 s and was stopped; filter or aggregate more, or add a LIMIT."
+    )
+
+
+def test_out_of_memory_while_rows_are_read_gets_the_memory_sentence_not_duckdbs_advice(sales_csv):
+    catalog = TableCatalog.from_paths([sales_csv], TableLimits(memory_mb=64))
+    with pytest.raises(RetryException) as info:
+        run_select(catalog, "SELECT i, repeat('x', 100) AS pad FROM range(3000000) t(i) ORDER BY i DESC")
+    assert info.value.message == "The query needed more than 64 MB of memory; aggregate more or select fewer rows."
+
+
+def test_the_stop_sentences_are_french_in_french(sales_csv):
+    catalog = TableCatalog.from_paths([sales_csv], TableLimits(timeout_s=0.3, memory_mb=64))
+    with pytest.raises(RetryException, match=r"^La requête a duré plus de 0.3 s et a été arrêtée"):
+        run_select(catalog, "SELECT i FROM range(10000000000) t(i) WHERE i % 1000000007 = 0", language="fr")
+    with pytest.raises(RetryException, match=r"^La requête demandait plus de 64 Mo de mémoire"):
+        run_select(catalog, "SELECT i, repeat('x', 100) FROM range(3000000) t(i) ORDER BY i DESC", language="fr")
+
+
+def test_long_text_cells_are_cut_in_duckdb_before_they_reach_python(catalog):
+    out = run_select(catalog, "SELECT repeat('ab ', 1000000) AS long, 'short' AS s, 7 AS n")
+    long, short, n = out.rows[0]
+    assert len(long) == 2000 and long.endswith("…") and long.startswith("ab ab")
+    assert (short, n) == ("short", 7)
+    assert out.note == "text longer than 2,000 characters was cut (…)"
+
+
+def test_a_result_over_the_byte_budget_keeps_its_first_rows_and_counts_the_rest(catalog):
+    out = run_select(catalog, "SELECT i, repeat('y', 1500) AS pad FROM range(10000) t(i)")
+    assert out.total_rows == 10000
+    assert 1000 < len(out.rows) < 1400  # 2 MB of ~1.5 KB rows
+    assert [r[0] for r in out.rows[:3]] == [0, 1, 2]
+    assert out.note == f"only the first {len(out.rows):,} rows are kept, the 2 MB limit of a result"
+
+
+def test_lists_and_structs_are_bounded_as_text(catalog):
+    out = run_select(catalog, "SELECT range(100000) AS many, [1, 2] AS two, {'a': 1} AS s, DATE '2020-01-31' AS d")
+    many, two, s, d = out.rows[0]
+    assert len(many) == 2000 and many.startswith("[0, 1, 2")
+    assert (two, s, str(d)) == ("[1, 2]", "{'a': 1}", "2020-01-31")
+    assert out.types == ["VARCHAR", "VARCHAR", "VARCHAR", "DATE"]
+
+
+@pytest.mark.parametrize(
+    "sql, rows",
+    [
+        ("SELECT i FROM range(5) t(i) ORDER BY i DESC", [(4,), (3,), (2,), (1,), (0,)]),
+        ("SELECT 1 AS a, 2 AS a", [(1, 2)]),
+        ('SELECT \'x\' AS "odd "" name" -- a trailing comment', [("x",)]),
+        ("FROM sales_2025 SELECT count(*)", [(6,)]),
+    ],
+)
+def test_the_bounded_query_keeps_order_names_and_syntax(catalog, sql, rows):
+    assert run_select(catalog, sql).rows == rows
+
+
+_HUGE = """
+import json
+from pathlib import Path
+from engine.tools.tables.catalog import TableCatalog
+from engine.tools.tables.sandbox import run_select
+from engine.tools.tables.render import text_table, table_data
+catalog = TableCatalog.from_paths([Path({path!r})])
+out = run_select(catalog, {sql!r})
+text, data = text_table(out, catalog.limits), table_data(out)
+rss = int([l for l in open("/proc/self/status") if l.startswith("VmHWM")][0].split()[1])
+print(json.dumps({{"rows": len(out.rows), "total": out.total_rows, "chars": len(text), "rss_kb": rss}}))
+"""
+
+
+@pytest.mark.parametrize(
+    "sql, rows",
+    [
+        ("SELECT repeat('ab ', 150000000) AS r", 1),  # before: 4.9 GB, then a MemoryError
+        ("SELECT repeat('x', 6000000) AS r FROM range(200)", 200),  # before: 56 s and 2.4 GB
+    ],
+)
+def test_huge_cells_stay_within_a_memory_cap(sales_csv, sql, rows):
+    out, elapsed = run_capped(_HUGE.format(path=str(sales_csv), sql=sql), cap_mb=4096)
+    assert out["rows"] == rows and out["total"] == rows
+    assert out["chars"] < 2000
+    assert out["rss_kb"] < 1_500_000, out["rss_kb"]
+    assert elapsed < 20, elapsed
+
+
+def test_dates_beyond_pythons_range_are_text_not_an_overflow(catalog):
+    # Before: "query_table failed (OverflowError: date value out of range)".
+    out = run_select(catalog, "SELECT DATE '-0044-03-15' AS ides, DATE '2020-01-02' AS d, 'infinity'::DATE AS inf")
+    ides, d, inf = out.rows[0]
+    assert ides == "-0044-03-15" and str(d) == "2020-01-02" and isinstance(inf, str)
+
+
+def test_counting_the_rows_past_the_kept_ones_is_bounded_by_the_time_limit_too(sales_csv):
+    # The rows past keep_rows are counted by a second statement; a one-shot timer that had
+    # already fired let that count run on (two minutes for ten billion rows).
+    catalog = TableCatalog.from_paths([sales_csv], TableLimits(timeout_s=1, keep_rows=100))
+    started = time.monotonic()
+    out = run_select(catalog, "SELECT i FROM range(10000000000) t(i) WHERE i % 1000 = 0")
+    assert time.monotonic() - started < 5
+    assert [r[0] for r in out.rows[:3]] == [0, 1000, 2000] and len(out.rows) == 100
+    assert out.note == "there are more rows than these; counting them all ran past 1 s"

@@ -193,3 +193,14 @@ def test_larger_tables_with_repeated_text_give_the_same_answers(write_csv):
     assert len(call(lookup, column="region", value="xpor", match="contains").table.rows) == 50
     sql = call(QueryTable(catalog), sql="SELECT region, max(units) FROM big GROUP BY 1 ORDER BY 1")
     assert sql.table.rows == [["Benelux", 2998], ["Export", 2999], ["France", 2997]]
+
+
+def test_query_table_says_when_a_result_was_cut_by_its_bytes(sales_csv):
+    (tool,) = table_toolkit([sales_csv], small_model=False, language="fr")
+    result = call(tool, sql="SELECT i, repeat('y', 1500) AS pad FROM range(10000) t(i)")
+    kept = len(result.table.rows)
+    assert 1000 < kept < 1400 and result.table.total_rows == 10000
+    assert result.text.splitlines()[-1] == (
+        f"(seules les {kept} premières lignes sont gardées, la limite de 2 Mo d'un résultat.)"
+    )
+    assert len(result.text) <= TableLimits().model_chars
