@@ -94,6 +94,7 @@ def preferred_ops(question: str, labels: Sequence[str] = ()) -> tuple[Op, ...]:
     "Total revenue"). A change answered as a percentage is a percentage change: ``derive``
     adds it for a figure written with %."""
     text = " ".join(_WORD.findall(fold(question)))
+    whole = text
     for label in sorted(set(labels), key=len, reverse=True):
         phrase = " ".join(_WORD.findall(fold(label)))
         if phrase and f" {phrase} " in f" {text} ":  # the label is named as a phrase: its words are no operation
@@ -108,7 +109,10 @@ def preferred_ops(question: str, labels: Sequence[str] = ()) -> tuple[Op, ...]:
         return ("difference",)
     if _SUM.search(text):
         return ("sum", *[op for op in OPS if op != "sum"])
-    return OPS if _COMPARE.search(text) else ()
+    computes = (_COMPARE, _AVERAGE, _PERCENT_CHANGE, _SHARE, _CHANGE, _SUM)
+    if _COMPARE.search(text) or text != whole and any(p.search(whole) for p in computes):
+        return OPS  # a comparison, or a row named for what it computes ("Revenue growth"): every operation
+    return ()
 
 
 def asks_change(question: str) -> bool:

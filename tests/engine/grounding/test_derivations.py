@@ -269,3 +269,10 @@ def test_which_year_meets_a_condition_is_checked_against_the_row():
     wrong = check("2018", question, table(AMT))
     assert wrong.unsupported == ["2018"]
     assert wrong.notes == ["2018 is not a year AMT credit is below 10: 2019 (9.2)"]
+
+
+def test_a_row_named_for_what_it_computes_keeps_its_derivations():
+    growth = """ | 2019 | 2018
+Revenue | 1,072 | 1,000
+Revenue growth | 7.2% | 5.1%"""
+    assert check("7.2%", "What was revenue growth rate in 2019?", table(growth)).grounding == "verified"
