@@ -154,6 +154,7 @@ if uploads and st.button(t("ingest", lang), key="ingest_button", icon=":material
         if report.rebuilt:
             messages.append(("warning", t("rebuilt", lang, why=report.rebuilt)))
         refused += report.skipped
+        messages += [("warning", cut.text(lang)) for cut in report.cut]
     messages += [("error", f"{t('skipped', lang)}: {line}") for line in refused]
     finish(messages)
 

@@ -209,3 +209,21 @@ def test_index_browser_with_a_dead_vector_store_says_so_in_one_sentence(app_env,
     errors = [e.value for e in at.error]
     assert errors and all("The vector store (PostgreSQL at" in e and "cannot be reached" in e for e in errors)
     assert not any("s3cr3t-pw" in e or "\n" in e for e in errors)
+
+
+def test_index_browser_says_in_one_line_that_a_file_was_indexed_in_part(app_env, tmp_path, monkeypatch):
+    from tests.engine.rag.conftest import shared_stream_pdf
+
+    monkeypatch.setenv("THEMES_ROOT", str(tmp_path / "themes"))
+    (tmp_path / "themes" / "ops").mkdir(parents=True)
+    at = new_app(BROWSER)
+    at.file_uploader(key="uploads").set_value(
+        [("shared.pdf", shared_stream_pdf(3000, lines=20), "application/pdf")]
+    ).run()
+    at.button(key="ingest_button").click().run()
+    assert not at.exception
+    assert "1 added" in at.success[0].value
+    warnings = [w.value for w in at.warning]
+    assert warnings == [
+        "shared.pdf: indexed in part (2,999 page(s) repeating an earlier page's content not indexed again)."
+    ]
