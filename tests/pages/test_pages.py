@@ -120,15 +120,17 @@ def test_index_browser_shows_the_index_after_ingest_and_refuses_files_one_line_e
             ("route.md", b"# Route\n\nTrucks leave at six.\n", "text/markdown"),
             ("blob.bin", b"\x00\x01", "application/octet-stream"),
             (long_name, b"# Long\n\nname.\n", "text/markdown"),
+            ("é" * 199 + ".md", b"# Accents\n\nname.\n", "text/markdown"),  # 401 bytes: over NAME_MAX
         ]
     ).run()
     at.button(key="ingest_button").click().run()
     assert not at.exception
     assert "1 added" in at.success[0].value
     errors = [e.value for e in at.error]
-    assert len(errors) == 2
+    assert len(errors) == 3
     assert any("blob.bin: unsupported file type '.bin'" in e for e in errors)
-    assert any("over the 200 limit" in e and long_name not in e for e in errors)
+    assert any("over the 200-byte limit" in e and long_name not in e for e in errors)
+    assert any("401 bytes long (202 characters), over the 200-byte limit" in e for e in errors)
     assert not any("no index yet" in i.value for i in at.info)  # the page shows the index as it now is
     assert at.dataframe[0].value["name"].tolist() == ["route.md"]
 
