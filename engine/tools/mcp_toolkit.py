@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 
 from engine.errors import RetryException
 from engine.tools.base import Tool
+from engine.tools.mcp_log import MAX_LOG_BYTES, BoundedLog
 
 
 class ServerSpec(BaseModel):
@@ -76,7 +77,9 @@ def _short(exc: BaseException) -> str:
 
 
 class MCPHub:
-    def __init__(self, specs: list[ServerSpec], errlog_path: Path | None = None) -> None:
+    def __init__(
+        self, specs: list[ServerSpec], errlog_path: Path | None = None, errlog_max_bytes: int = MAX_LOG_BYTES
+    ) -> None:
         self.specs = {s.name: s for s in specs}
         self.status: dict[str, ServerStatus] = {
             s.name: ServerStatus(name=s.name, description=s.description) for s in specs
@@ -85,7 +88,7 @@ class MCPHub:
         self._clients: dict[str, Any] = {}
         self._stops: dict[str, asyncio.Event] = {}
         self._ready: dict[str, threading.Event] = {s.name: threading.Event() for s in specs}
-        self._errlog_path = errlog_path
+        self._log = BoundedLog(errlog_path, errlog_max_bytes) if errlog_path is not None else None
         self._generation: dict[str, int] = {}
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="mcp-hub")
@@ -147,11 +150,11 @@ class MCPHub:
             self.stop_server(name)
         self._loop.call_soon_threadsafe(self._loop.stop)
 
-    def _errlog(self):
-        if self._errlog_path is None:
+    def _errlog(self, name: str):
+        """The server's stderr: a pipe into the bounded, rotated log (closed with the session)."""
+        if self._log is None:
             return open(os.devnull, "w")  # noqa: SIM115 - closed with the session
-        self._errlog_path.parent.mkdir(parents=True, exist_ok=True)
-        return self._errlog_path.open("a")
+        return self._log.pipe(name)
 
     async def _serve(self, spec: ServerSpec, generation: int, ready: threading.Event) -> None:
         from mcp import Client, StdioServerParameters
@@ -160,7 +163,7 @@ class MCPHub:
         stop = asyncio.Event()
         self._stops[spec.name] = stop
         current = lambda: self._current(spec.name, generation)  # noqa: E731
-        errlog = self._errlog()
+        errlog = self._errlog(spec.name)
         try:
             if spec.url:
                 target: Any = spec.url
