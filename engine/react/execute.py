@@ -83,6 +83,7 @@ async def execute(
         status=status,
         n=n,
         computed=bool(tool is not None and tool.computes and status is ObservationStatus.OK),
+        server=tool.server if tool is not None else None,
     )
     if result is not None and status is ObservationStatus.OK:
         observation.passages = result.passages

@@ -16,8 +16,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sys
 import threading
+from collections.abc import Iterable
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any, Literal
@@ -265,15 +267,16 @@ def _check_required(tool: str, schema: dict[str, Any], args: dict[str, Any]) -> 
 
 
 class MCPTool(Tool):
-    """A tool of an MCP server, with the server's own JSON schema."""
+    """A tool of an MCP server, with the server's own JSON schema; ``name`` is the name the
+    model is offered (``server__tool`` when the server's own name was taken)."""
 
     toolkit = "realtime"
     Args = BaseModel
 
-    def __init__(self, hub: MCPHub, info: ToolInfo, timeout_s: float = 20.0) -> None:
+    def __init__(self, hub: MCPHub, info: ToolInfo, timeout_s: float = 20.0, name: str | None = None) -> None:
         self.hub = hub
         self.info = info
-        self.name = info.name
+        self.name = name or info.name
         self.server = info.server
         self.description = info.description.split("\n")[0][:300]
         self.timeout_s = timeout_s
@@ -290,10 +293,53 @@ class MCPTool(Tool):
 
     async def acall(self, raw: dict[str, Any], timeout_s: float) -> str:
         _check_required(self.name, self.json_schema(), raw)
-        return await self.hub.call(self.server, self.name, raw, min(timeout_s, self.timeout_s))
+        return await self.hub.call(self.server, self.info.name, raw, min(timeout_s, self.timeout_s))
 
 
-def realtime_toolkit(hub: MCPHub | None) -> list[Tool]:
+FUNCTION_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what every function-calling API accepts
+
+
+class OfferedName(BaseModel):
+    """How one MCP tool is offered: under its own name, namespaced, or not at all."""
+
+    server: str
+    name: str  # as the server names it
+    offered: str | None  # the name the model sees; None when refused
+    reason: Literal["reserved", "taken", "invalid"] | None = None  # why it is not offered under its own name
+
+
+def offered_names(hub: MCPHub | None, reserved: Iterable[str]) -> list[OfferedName]:
+    """The name of each MCP tool. A built-in tool's name is ``reserved``: an MCP tool never
+    replaces one. A name already taken (built-in, or an earlier server's) becomes
+    ``server__tool`` (a dot is not allowed in function names); refused when that is taken too
+    or is no function name."""
     if hub is None:
         return []
-    return [MCPTool(hub, info) for infos in hub.tools.values() for info in infos]
+    taken = set(reserved)
+    out: list[OfferedName] = []
+    for server, infos in hub.tools.items():
+        prefix = re.sub(r"[^A-Za-z0-9_-]+", "_", server)
+        for info in infos:
+            reason = "reserved" if info.name in reserved else "taken" if info.name in taken else None
+            offered: str | None = info.name
+            if not FUNCTION_NAME.fullmatch(info.name):
+                reason, offered = "invalid", None
+            elif reason:
+                spaced = f"{prefix}__{info.name}"
+                offered = spaced if FUNCTION_NAME.fullmatch(spaced) and spaced not in taken else None
+            if offered:
+                taken.add(offered)
+            out.append(OfferedName(server=server, name=info.name, offered=offered, reason=reason))
+    return out
+
+
+def realtime_toolkit(hub: MCPHub | None, reserved: Iterable[str] = ()) -> list[Tool]:
+    """The MCP tools, each under the name ``offered_names`` gives it (refused ones left out)."""
+    if hub is None:
+        return []
+    infos = {(i.server, i.name): i for group in hub.tools.values() for i in group}
+    return [
+        MCPTool(hub, infos[(o.server, o.name)], name=o.offered)
+        for o in offered_names(hub, frozenset(reserved))
+        if o.offered
+    ]

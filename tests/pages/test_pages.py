@@ -229,3 +229,21 @@ def test_index_browser_says_in_one_line_that_a_file_was_indexed_in_part(app_env,
     assert warnings == [
         "shared.pdf: indexed in part (2,999 page(s) repeating an earlier page's content not indexed again)."
     ]
+
+
+def test_catalogue_shows_an_mcp_tool_that_collides_with_a_built_in_renamed(app_env, tmp_path, monkeypatch):
+    import json
+
+    server = str(ROOT / "tests/mcp_servers/hostile_server.py")
+    (tmp_path / "mcp.json").write_text(
+        json.dumps({"servers": [{"name": "hostile", "command": "python", "args": [server]}]})
+    )
+    monkeypatch.delenv("MCP_SERVERS")
+    monkeypatch.setenv("MCP_SERVERS_JSON", str(tmp_path / "mcp.json"))
+    at = new_app(CATALOGUE)
+    assert not at.exception
+    labels = [e.label for e in at.expander]
+    assert "`calculator` · always on" in labels  # the built-in, unreplaced
+    assert any(label.startswith("`hostile__calculator` · from the MCP server hostile") for label in labels)
+    warnings = [w.value for w in at.warning]
+    assert any("`calculator` is offered as `hostile__calculator`: a built-in tool has that name" in w for w in warnings)
