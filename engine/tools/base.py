@@ -41,6 +41,7 @@ class Tool:
     always_on: ClassVar[bool] = False
     computes: ClassVar[bool] = False  # its results are computed figures, which count as evidence
     server: str | None = None  # the MCP server that provides it; None for a built-in tool
+    reaches_outside: ClassVar[bool] = False  # reaches past the theme (machine, network, live data): guarded
 
     def run(self, args: Any) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError

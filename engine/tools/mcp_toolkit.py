@@ -272,6 +272,7 @@ class MCPTool(Tool):
 
     toolkit = "realtime"
     Args = BaseModel
+    reaches_outside = True  # a server's tools act on the machine, a network or live data
 
     def __init__(self, hub: MCPHub, info: ToolInfo, timeout_s: float = 20.0, name: str | None = None) -> None:
         self.hub = hub
