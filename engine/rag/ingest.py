@@ -107,6 +107,8 @@ def _known_documents(theme: str, embedder: Embedder, manager: IndexManager) -> d
     files); an index of another embedding model is refused before anything is read."""
     try:
         manifest = manager.get(theme).manifest
+    except IndexUnreachable:
+        raise  # before reading or embedding anything
     except IndexProblem:
         return {}  # none yet, or unreadable: the lock's reading decides
     require_embedder(manifest, embedder)
@@ -169,7 +171,16 @@ def ingest_paths(
     return report
 
 
-def _write(theme, index, known_documents, prepared, vectors, embedder, manager, report) -> None:
+def _write(
+    theme: str,
+    index: ThemeView | None,
+    known_documents: dict[str, DocumentInfo],
+    prepared: list[_Prepared],
+    vectors: np.ndarray,
+    embedder: Embedder,
+    manager: IndexManager,
+    report: IngestReport,
+) -> None:
     """Under the lock: a file unchanged in the index as it now is stays; the rest is written at once."""
     keep, rows, start = [], [], 0
     for p in prepared:
