@@ -5,13 +5,14 @@ must not become that call because an obedient model read it. A tool declaring
 ``reaches_outside`` (every MCP tool: the machine, a network, live data) is refused
 when its name or one of its argument values appears in what the run's Observations
 said but not in what the analyst wrote (the question, earlier turns, answers to
-ask_user). The model is told why and may ask the analyst, whose yes makes the call
+ask_user); a value the tool's own schema offers (an enum) is the tool's, not a document's. The model is told why and may ask the analyst, whose yes makes the call
 theirs. Tools that stay inside the theme (search, tables, calculators) are not
 concerned: their reach is the theme itself.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -81,9 +82,10 @@ class DocumentDirectedCalls:
             named = re.search(rf"(?<![\w]){re.escape(name.lower())}(?![\w])", observed_lower)
             if named and _loose(name) not in analyst_loose:
                 return HookDecision(block=message("blocked_document_tool", language, tool=call.name))
+        offered = json.dumps(tool.json_schema(), ensure_ascii=False).lower()  # its enum values are not a document's
         for value in _strings(call.args):
             value = value.strip()
-            if len(value) < MIN_VALUE_CHARS:
+            if len(value) < MIN_VALUE_CHARS or json.dumps(value.lower(), ensure_ascii=False) in offered:
                 continue
             if value.lower() in observed_lower and value.lower() not in analyst.lower():
                 return HookDecision(

@@ -110,3 +110,30 @@ def test_the_model_is_told_in_the_run_language_and_the_guard_can_be_removed():
 
 def test_every_mcp_tool_declares_that_it_reaches_outside_the_theme():
     assert MCPTool.reaches_outside and not any(t.reaches_outside for t in general_toolkit())
+
+
+def test_a_value_the_tool_itself_offers_is_not_a_documents():
+    from typing import Literal
+
+    class Metric(BaseModel):
+        metric: Literal["revenue_eur", "units"]
+
+    class SalesQuery(DiskUsage):
+        name = "sales_query"
+        description = "Live sales."
+        Args = Metric
+
+        def run(self, args):
+            return f"{args.metric}: 12"
+
+    class Columns(ReadMemo):
+        name = "sales_columns"
+
+        def run(self, args):
+            return "columns: revenue_eur, units, /etc/secrets"
+
+    engine = make_engine(
+        [call("sales_columns", {}), call("sales_query", {"metric": "revenue_eur"}), ANSWER],
+        tools=general_toolkit() + [Columns(), SalesQuery()],
+    )
+    assert observations(run(engine, "What is the revenue by region?"))[1] == "revenue_eur: 12"
