@@ -81,6 +81,7 @@ def ingest_dropped(files: list[Any], settings: Settings, folder: Path | None, co
         return
     target = context.settings.themes_root / settings.theme if to_theme else folder / "files"
     paths, refused = save_uploads(target, [(f.name, f.getvalue()) for f in files])
+    cut: list[str] = []
     documents = [p for p in paths if p.suffix.lower() != ".csv"]
     bar = st.progress(0.0, text=t("files_ingesting", lang))
     try:
@@ -95,11 +96,14 @@ def ingest_dropped(files: list[Any], settings: Settings, folder: Path | None, co
                 progress=lambda done, total, msg: bar.progress(done / max(total, 1), text=msg[:80]),
             )
             refused += report.skipped
+            cut = [c.text(lang) for c in report.cut]
     except (IndexProblem, IndexBusy, BadThemeName) as exc:
         refused.append(str(exc))
     bar.progress(1.0, text=t("files_done", lang, n=len(paths) - len([r for r in refused if r])))
     tables = [p.name for p in paths if p.suffix.lower() == ".csv"] + document_tables(context, paths, lang)
     if tables:
         st.success(inert(t("files_tables", lang, names=", ".join(tables))), icon=":material/table_chart:")
-    for line in refused:  # file names and reasons hold what the file's sender chose
+    for line in cut:  # file names hold what the file's sender chose
+        st.warning(inert(line), icon=":material/content_cut:")
+    for line in refused:
         st.error(inert(f"{t('skipped', lang)}: {line}"), icon=":material/block:")

@@ -7,11 +7,8 @@ import streamlit as st
 
 from components.app_context import engine_context, known_themes
 from components.i18n import number, t
-<<<<<<< HEAD
 from components.inert import inert
-=======
 from components.render import spreadsheet_rows
->>>>>>> h-tables
 from components.state import session
 from engine.rag.locking import IndexBusy
 from engine.rag.store import IndexProblem, themes_root
@@ -161,6 +158,7 @@ if uploads and st.button(t("ingest", lang), key="ingest_button", icon=":material
         if report.rebuilt:
             messages.append(("warning", t("rebuilt", lang, why=report.rebuilt)))
         refused += report.skipped
+        messages += [("warning", cut.text(lang)) for cut in report.cut]
     messages += [("error", f"{t('skipped', lang)}: {line}") for line in refused]
     finish(messages)
 

@@ -7,11 +7,8 @@ from __future__ import annotations
 import streamlit as st
 
 from components.i18n import has, number, t
-<<<<<<< HEAD
 from components.inert import inert
-=======
 from components.render import spreadsheet_rows
->>>>>>> h-tables
 from components.state import session
 
 conversation, settings = session()
@@ -28,6 +25,11 @@ def toolkit_name(kit: str) -> str:
     return t(f"toolkit_{kit}", lang) if has(f"toolkit_{kit}") else kit
 
 
+def code(name: str) -> str:
+    """A tool name a server chose, shown as code: never markdown (a link or an image)."""
+    return "`" + name.replace("`", "'")[:80] + "`"
+
+
 def show_tools(small: bool) -> None:
     registry = context.registry(settings.theme, small_model=small, language=lang)
     by_kit: dict[str, list] = {}
@@ -37,7 +39,8 @@ def show_tools(small: bool) -> None:
         st.subheader(f"{toolkit_name(kit)} ({len(tools)})")
         for tool in tools:
             always = f" · {t('always_on', lang)}" if tool.always_on else ""
-            with st.expander(inert(f"`{tool.name}`{always}")):
+            served = f" · {t('mcp_server_of', lang, server=tool.server)}" if tool.server else ""
+            with st.expander(inert(f"`{tool.name}`{always}") + served):
                 st.text(tool.description)
                 st.json(tool.json_schema(), expanded=False)
 
@@ -54,13 +57,24 @@ hub = context.hub
 if hub is None:
     st.caption(t("no_mcp", lang))
 else:
+    from engine.tools.mcp_toolkit import offered_names
+    from engine.tools.toolkits import builtin_names
+
+    naming: dict[str, list] = {}
+    for named in offered_names(hub, builtin_names()):
+        if named.reason:
+            naming.setdefault(named.server, []).append(named)
     for name, status in hub.status.items():
         icon = ":green[:material/check_circle:]" if status.state == "up" else ":red[:material/cancel:]"
         state = t(f"mcp_state_{status.state}", lang)
         cols = st.columns([4, 1])
         reason = f" ({status.reason})" if status.reason else ""  # an MCP server's own words: untrusted
         cols[0].markdown(f"{icon} **{inert(name)}**: {state}" + inert(reason))
-        cols[0].caption(inert(", ".join(status.tools)) or t("no_tools", lang))
+        cols[0].caption(", ".join(code(n) for n in status.tools) or t("no_tools", lang))
+        for named in naming.get(name, []):
+            key = f"mcp_tool_{named.reason}" if named.offered else f"mcp_tool_refused_{named.reason}"
+            spaced = named.offered or f"{name}__{named.name}"
+            cols[0].warning(t(key, lang, name=code(named.name), offered=code(spaced)), icon=":material/shield:")
         if status.state != "up" and cols[1].button(t("restart", lang), key=f"restart-{name}"):
             hub.restart(name)
             st.rerun()

@@ -3,10 +3,12 @@
 A file whose content hash is unchanged costs nothing; a changed file replaces its
 old chunks; a bad file (or file name) is skipped with one clear line and the rest
 goes in. Everything goes through the manager's store (FAISS files or PostgreSQL),
-written once at the end, all or nothing. One writer per theme at a time, across
-processes and servers: FAISS files hold a lock file while the index is read and
-written; PostgreSQL takes the theme's lock in the write's transaction. A concurrent
-ingest is never lost. An unreadable FAISS index never blocks a repair: the ingest
+written once at the end, all or nothing. Reading, chunking and embedding happen
+before the theme's lock is taken, each file within ``ReadLimits`` and a chunk cap
+(a file cut by a bound gets one line saying so), so the lock is held only to write.
+One writer per theme at a time, across processes and servers: FAISS files hold a
+lock file while the index is read and written; PostgreSQL takes the theme's lock in
+the write's transaction. A concurrent ingest is never lost. An unreadable FAISS index never blocks a repair: the ingest
 starts again from the documents it is given.
 """
 
@@ -21,12 +23,13 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, Field
 
-from engine.rag.chunking import Chunk, chunk_sections
+from engine.rag.chunking import MAX_CHUNKS_PER_FILE, Chunk, chunk_file
+from engine.rag.cuts import Cut, FileCuts, ReadLimits
 from engine.rag.embeddings import Embedder, get_embedder
 from engine.rag.index_store import ThemeView
 from engine.rag.locking import IndexBusy
 from engine.rag.manager import IndexManager
-from engine.rag.readers import UnreadableFile, read_bytes, sections_from_bytes
+from engine.rag.readers import UnreadableFile, read_bytes, read_document
 from engine.rag.sources import SourceFile, collect_sources, expand_paths
 from engine.rag.store import DocumentInfo, IndexProblem, IndexUnreachable, require_embedder
 from engine.rag.themes import BadThemeName, validate_theme
@@ -42,6 +45,7 @@ class IngestReport(BaseModel):
     replaced: list[str] = Field(default_factory=list)
     unchanged: list[str] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list)  # one readable sentence each
+    cut: list[FileCuts] = Field(default_factory=list)  # files indexed in part, by the bound that applied
     chunks_added: int = 0
     rebuilt: str | None = None  # why the previous index was set aside, when it was unreadable
 
@@ -80,6 +84,37 @@ def _read(source: SourceFile) -> tuple[bytes, str]:
     return data, hashlib.sha256(data).hexdigest()
 
 
+class _Prepared(BaseModel):
+    """One file read and chunked, before the lock: what the write needs."""
+
+    source: str
+    size: int
+    sha256: str
+    chunks: list[Chunk]
+    cuts: list[Cut] = Field(default_factory=list)
+
+
+def _prepare(source: SourceFile, limits: ReadLimits, max_chunks: int) -> _Prepared:
+    data, digest = _read(source)
+    reading = read_document(source.key, source.path.suffix.lower(), data, limits)
+    chunked = chunk_file(source.key, reading.sections, max_chunks)
+    cuts = reading.cuts + ([Cut(kind="chunks", values={"limit": max_chunks})] if chunked.capped else [])
+    return _Prepared(source=source.key, size=len(data), sha256=digest, chunks=chunked.chunks, cuts=cuts)
+
+
+def _known_documents(theme: str, embedder: Embedder, manager: IndexManager) -> dict[str, DocumentInfo]:
+    """The documents the theme's index holds, read without the lock (only to skip unchanged
+    files); an index of another embedding model is refused before anything is read."""
+    try:
+        manifest = manager.get(theme).manifest
+    except IndexUnreachable:
+        raise  # before reading or embedding anything
+    except IndexProblem:
+        return {}  # none yet, or unreadable: the lock's reading decides
+    require_embedder(manifest, embedder)
+    return dict(manifest.documents)
+
+
 def ingest_paths(
     theme: str,
     paths: Iterable[Path],
@@ -88,6 +123,8 @@ def ingest_paths(
     progress: Progress | None = None,
     embedder: Embedder | None = None,
     base: Path | None = None,
+    limits: ReadLimits | None = None,
+    max_chunks: int = MAX_CHUNKS_PER_FILE,
 ) -> IngestReport:
     """Add or refresh the documents under ``paths`` in the index of ``theme`` kept by ``manager``.
 
@@ -95,59 +132,97 @@ def ingest_paths(
     a single file's parent). Raises ``BadThemeName``, ``IndexBusy`` or ``IndexProblem``."""
     validate_theme(theme)
     embedder = embedder or get_embedder()
+    limits = limits or ReadLimits()
     report = IngestReport(theme=theme)
     sources = collect_sources(paths, base)
     total = len(sources)
+    peeked = _known_documents(theme, embedder, manager)
+    prepared: list[_Prepared] = []
+    held: dict[str, SourceFile] = {}  # unchanged in the index read before the lock
+    for done, source in enumerate(sources, start=1):
+        if progress:
+            progress(done - 1, total, f"reading {source.key}")
+        try:
+            known = peeked.get(source.key)
+            if known is not None and not source.problem and _read(source)[1] == known.sha256:
+                held[source.key] = source
+                continue
+            prepared.append(_prepare(source, limits, max_chunks))
+        except UnreadableFile as exc:
+            report.skipped.append(str(exc))
+    vectors = _embed(prepared, embedder, progress)
     with manager.store.writing(theme):
         index, known_documents = _open_index(theme, embedder, manager, report)
-        new_chunks: list[Chunk] = []
-        documents: list[DocumentInfo] = []
-        replace: set[str] = set()
-        for done, source in enumerate(sources, start=1):
-            name = source.key
-            if progress:
-                progress(done - 1, total, f"reading {name}")
-            try:
-                data, digest = _read(source)
-                known = known_documents.get(name)
-                if known is not None and known.sha256 == digest:
-                    report.unchanged.append(name)
-                    continue
-                chunks = chunk_sections(name, sections_from_bytes(name, source.path.suffix.lower(), data))
-            except UnreadableFile as exc:
-                report.skipped.append(str(exc))
-                continue
-            (report.replaced if known is not None else report.added).append(name)
-            replace.add(name)
-            new_chunks.extend(chunks)
-            now = datetime.now(UTC).isoformat(timespec="seconds")
-            documents.append(
-                DocumentInfo(source=name, size=len(data), sha256=digest, chunks=len(chunks), ingested_at=now)
-            )
-        if replace or report.rebuilt:
-            vectors = _embed([c.text for c in new_chunks], embedder, progress)
-            updated = manager.store.write(
-                theme,
-                index,
-                embedding_model=embedder.name,
-                dim=embedder.dim,
-                remove=replace,
-                chunks=new_chunks,
-                vectors=vectors,
-                documents=documents,
-            )
-            manager.put(updated)
-        report.chunks_added = len(new_chunks)
+        stale = [
+            s for k, s in held.items() if k not in known_documents or known_documents[k].sha256 != peeked[k].sha256
+        ]
+        if stale:  # changed or gone under another writer meanwhile (or the index was rebuilt): read again
+            extra = []
+            for source in stale:
+                try:
+                    extra.append(_prepare(source, limits, max_chunks))
+                except UnreadableFile as exc:
+                    report.skipped.append(str(exc))
+            prepared, vectors = prepared + extra, np.concatenate([vectors, _embed(extra, embedder, None)])
+        report.unchanged += [k for k in held if k not in {s.key for s in stale}]
+        _write(theme, index, known_documents, prepared, vectors, embedder, manager, report)
     if progress:
         progress(total, total, "done")
     return report
 
 
+def _write(
+    theme: str,
+    index: ThemeView | None,
+    known_documents: dict[str, DocumentInfo],
+    prepared: list[_Prepared],
+    vectors: np.ndarray,
+    embedder: Embedder,
+    manager: IndexManager,
+    report: IngestReport,
+) -> None:
+    """Under the lock: a file unchanged in the index as it now is stays; the rest is written at once."""
+    keep, rows, start = [], [], 0
+    for p in prepared:
+        known = known_documents.get(p.source)
+        if known is not None and known.sha256 == p.sha256:
+            report.unchanged.append(p.source)  # another writer put this very content in meanwhile
+        else:
+            keep.append(p)
+            rows.extend(range(start, start + len(p.chunks)))
+            (report.replaced if known is not None else report.added).append(p.source)
+            if p.cuts:
+                report.cut.append(FileCuts(source=p.source, cuts=p.cuts))
+        start += len(p.chunks)
+    chunks = [c for p in keep for c in p.chunks]
+    report.chunks_added = len(chunks)
+    if not keep and not report.rebuilt:
+        return
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    updated = manager.store.write(
+        theme,
+        index,
+        embedding_model=embedder.name,
+        dim=embedder.dim,
+        remove={p.source for p in keep},
+        chunks=chunks,
+        vectors=vectors[rows] if len(rows) < len(vectors) else vectors,
+        documents=[
+            DocumentInfo(source=p.source, size=p.size, sha256=p.sha256, chunks=len(p.chunks), ingested_at=now)
+            for p in keep
+        ],
+    )
+    manager.put(updated)
+
+
 EMBED_SLICE = 256  # chunks per progress step: a large theme shows its embedding advance
 
 
-def _embed(texts: list[str], embedder: Embedder, progress: Progress | None) -> np.ndarray:
-    """Vectors of ``texts``, in slices so the progress bar moves (embedding is most of an ingest)."""
+def _embed(prepared: list[_Prepared], embedder: Embedder, progress: Progress | None) -> np.ndarray:
+    """Vectors of the files' chunks, in slices so the progress bar moves (embedding is most of an ingest)."""
+    texts = [c.text for p in prepared for c in p.chunks]
+    if not texts:
+        return np.zeros((0, embedder.dim), dtype=np.float32)
     if not progress or len(texts) <= EMBED_SLICE:
         if progress:
             progress(0, max(len(texts), 1), f"embedding {len(texts)} chunks")
@@ -228,5 +303,7 @@ def ingest_cli(theme: str, paths: list[Path], manager: IndexManager) -> int:
         print(f"note: {report.rebuilt}")
     for line in report.skipped:
         print(f"skipped: {line}")
+    for cut in report.cut:
+        print(f"note: {cut.text()}")
     print(report.summary())
     return 0

@@ -10,8 +10,10 @@ import csv
 import io
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from engine.rag.cuts import Cut, FileCuts, ReadLimits
 
 SUPPORTED = {".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".csv"}
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -26,6 +28,14 @@ class UnreadableFile(Exception):
 class Section:
     text: str
     location: str  # "page 3", "Expenses > Travel", "rows 21-40"
+
+
+@dataclass
+class Reading:
+    """A file's sections, and the bounds that cut it (empty when it was read whole)."""
+
+    sections: list[Section]
+    cuts: list[Cut] = field(default_factory=list)
 
 
 def check_file(path: Path, name: str | None = None, max_bytes: int = MAX_FILE_BYTES) -> int:
@@ -72,8 +82,15 @@ def read_sections(path: Path, max_bytes: int = MAX_FILE_BYTES, name: str | None 
 
 def sections_from_bytes(name: str, suffix: str, data: bytes) -> list[Section]:
     """The sections of a file's content; ``name`` is only used in messages and CSV headers."""
+    return read_document(name, suffix, data).sections
+
+
+def read_document(name: str, suffix: str, data: bytes, limits: ReadLimits | None = None) -> Reading:
+    """The sections of a file's content within ``limits``, and the cuts that applied."""
+    limits = limits or ReadLimits()
+    cuts: list[Cut] = []
     if suffix == ".pdf":
-        sections = _pdf(name, data)
+        sections = _pdf(name, data, limits, cuts)
     else:
         text = decode_text(name, data)
         if suffix in (".html", ".htm"):
@@ -82,9 +99,26 @@ def sections_from_bytes(name: str, suffix: str, data: bytes) -> list[Section]:
             sections = _csv(name, text)
         else:
             sections = _markdown(text)
-    sections = [s for s in sections if s.text.strip()]
+    sections = _bounded([s for s in sections if s.text.strip()], limits.file_chars, cuts)
+    if not sections and cuts:
+        raise UnreadableFile(FileCuts(source=name, cuts=cuts).text(key="nothing"))
     if not sections:
         raise UnreadableFile(f"{name}: no text could be extracted.")
+    return Reading(sections, cuts)
+
+
+def _bounded(sections: list[Section], limit: int, cuts: list[Cut]) -> list[Section]:
+    """The sections up to ``limit`` characters in all, the last one cut (a ``file_chars`` cut)."""
+    used = 0
+    for i, section in enumerate(sections):
+        if used + len(section.text) > limit:
+            kept = sections[:i]
+            if limit - used > 0:
+                kept.append(Section(section.text[: limit - used], section.location))
+            if not any(c.kind == "file_chars" for c in cuts):
+                cuts.append(Cut(kind="file_chars", values={"limit": limit, "location": section.location}))
+            return kept
+        used += len(section.text)
     return sections
 
 
@@ -197,7 +231,7 @@ def _report_csv(rows: list[list[str]]) -> list[Section]:
     return sections
 
 
-def _pdf(name: str, data: bytes) -> list[Section]:
+def _pdf(name: str, data: bytes, limits: ReadLimits, cuts: list[Cut]) -> list[Section]:
     import logging
 
     from pypdf import PdfReader
@@ -210,13 +244,49 @@ def _pdf(name: str, data: bytes) -> list[Section]:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
             raise UnreadableFile(f"{name}: the PDF is encrypted.")
-        sections = []
-        for number, page in enumerate(reader.pages, start=1):
-            text = page.extract_text() or ""
-            if text.strip():
-                sections.append(Section(text, f"page {number}"))
-        return sections
+        return _pdf_pages(reader, limits, cuts)
     except UnreadableFile:
         raise
     except (PdfReadError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, OSError) as exc:
         raise UnreadableFile(f"{name}: the PDF is damaged and cannot be read ({type(exc).__name__}).") from None
+
+
+def _pdf_pages(reader, limits: ReadLimits, cuts: list[Cut]) -> list[Section]:
+    """Each page's text within the limits. A page drawing the same content as an earlier
+    one (one content stream shared by every page) is read once and not indexed again."""
+    started = limits.clock()
+    total = len(reader.pages)
+    sections: list[Section] = []
+    seen: set[tuple[str, str]] = set()
+    used = repeated = oversized = long_pages = 0
+    for number, page in enumerate(reader.pages, start=1):
+        if limits.clock() - started > limits.seconds:
+            cuts.append(Cut(kind="seconds", values={"seconds": round(limits.seconds), "page": number, "total": total}))
+            break
+        if page.get("/Contents") is None:
+            continue  # a blank page
+        key = (repr(page.get("/Contents")), repr(page.get("/Resources")))
+        if key in seen:
+            repeated += 1
+            continue
+        seen.add(key)
+        contents = page.get_contents()
+        if contents is not None and len(contents.get_data()) > limits.page_content_bytes:
+            oversized += 1
+            continue
+        text = page.extract_text() or ""
+        if len(text) > limits.page_chars:
+            text, long_pages = text[: limits.page_chars], long_pages + 1
+        if text.strip():
+            sections.append(Section(text, f"page {number}"))
+            used += len(text)
+        if used > limits.file_chars:
+            break  # the file_chars cut is recorded where the sections are bounded
+    for kind, pages, limit in (
+        ("page_chars", long_pages, limits.page_chars),
+        ("page_content", oversized, limits.page_content_bytes),
+        ("repeated", repeated, None),
+    ):
+        if pages:
+            cuts.append(Cut(kind=kind, values={"pages": pages} | ({"limit": limit} if limit else {})))
+    return sections

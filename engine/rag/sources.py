@@ -4,6 +4,8 @@ A document's key is its path relative to the ingest root: the directory given, t
 file's parent for a single file, or an explicit ``base`` (the theme's folder for the
 Index browser). So ``a/notes.md`` and ``b/notes.md`` never collide. A name that
 cannot be a key (not UTF-8, control characters, too long) is refused with one line.
+Lengths are counted in UTF-8 bytes, as the file system counts them (``NAME_MAX`` is
+255 bytes, so 128 "é" already overflow it), never in characters.
 """
 
 from __future__ import annotations
@@ -15,7 +17,21 @@ from pathlib import Path
 
 from engine.rag.readers import SUPPORTED
 
-MAX_KEY_CHARS = 240
+MAX_KEY_CHARS = 240  # how much of a refused key is shown
+MAX_KEY_BYTES = 480  # a key: a path relative to the theme's folder
+MAX_NAME_BYTES = 200  # one file name: NAME_MAX (255) less room for a temporary prefix or suffix
+
+
+def name_length_problem(name: str, limit: int = MAX_NAME_BYTES) -> str | None:
+    """Why ``name`` is too long to be a path (in UTF-8 bytes, each part within ``limit``), or None."""
+    size = len(name.encode("utf-8", "surrogateescape"))
+    parts = [len(part.encode("utf-8", "surrogateescape")) for part in name.split("/")]
+    if max(parts, default=0) <= limit and size <= max(limit, MAX_KEY_BYTES):
+        return None
+    chars = f" ({len(name)} characters)" if len(name) != size else ""
+    return (
+        f"{shown_name(name)}: the file name is {size} bytes long{chars}, over the {limit}-byte limit; rename the file."
+    )
 
 
 @dataclass(frozen=True)
@@ -41,9 +57,7 @@ def key_problem(key: str) -> str | None:
         return f"{shown_name(key)}: the file name is not valid UTF-8; rename the file."
     if any(not ch.isprintable() for ch in key.replace("/", "")):
         return f"{shown_name(key)}: the file name contains control characters; rename the file."
-    if len(key) > MAX_KEY_CHARS:
-        return f"{shown_name(key)}: the file name is {len(key)} characters long, over the {MAX_KEY_CHARS} limit."
-    return None
+    return name_length_problem(key, limit=255)
 
 
 def _source(path: Path, root: Path) -> SourceFile:

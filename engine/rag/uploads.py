@@ -1,13 +1,19 @@
-"""Files uploaded from the browser, written into a theme's folder under safe names."""
+"""Files uploaded from the browser, written into a theme's folder under safe names.
+
+A name is limited in bytes (``MAX_NAME_BYTES``), and the temporary file a write goes
+through is named by the process and a random suffix, never by the upload's name, so no
+name can overflow ``NAME_MAX`` on the way; a failed write is one line and the rest
+of the drop goes on.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import uuid
 from pathlib import Path
 
-from engine.rag.sources import key_problem, shown_name
-
-MAX_NAME_CHARS = 200
+from engine.rag.sources import MAX_NAME_BYTES, key_problem, name_length_problem, shown_name
 
 
 def safe_upload_name(name: str) -> tuple[str | None, str | None]:
@@ -15,12 +21,7 @@ def safe_upload_name(name: str) -> tuple[str | None, str | None]:
     bare = Path(name.replace("\\", "/")).name
     if bare in ("", ".", "..") or bare.startswith("."):
         return None, f"{shown_name(name)}: not a usable file name."
-    if len(bare) > MAX_NAME_CHARS:
-        return (
-            None,
-            f"{shown_name(bare)}: the file name is {len(bare)} characters long, over the {MAX_NAME_CHARS} limit.",
-        )
-    problem = key_problem(bare)
+    problem = name_length_problem(bare, MAX_NAME_BYTES) or key_problem(bare)
     return (None, problem) if problem else (bare, None)
 
 
@@ -35,13 +36,14 @@ def save_uploads(target: Path, files: list[tuple[str, bytes]]) -> tuple[list[Pat
             refused.append(problem or f"{shown_name(name)}: refused.")
             continue
         path = target / bare
-        tmp = target / f".upload-{os.getpid()}-{bare}"
+        tmp = target / f".upload-{os.getpid()}-{uuid.uuid4().hex[:12]}"
         try:
             tmp.write_bytes(content)
             os.replace(tmp, path)
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
-            refused.append(f"{shown_name(bare)}: cannot be saved ({exc.strerror}).")
+            with contextlib.suppress(OSError):  # cleaning up must not lose the rest of the drop
+                tmp.unlink(missing_ok=True)
+            refused.append(f"{shown_name(bare)}: cannot be saved ({exc.strerror or type(exc).__name__}).")
             continue
         written.append(path)
     return written, refused

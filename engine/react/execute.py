@@ -55,7 +55,7 @@ async def execute(
     elif count >= config.cycle_block_at:
         status, text = ObservationStatus.NOT_RUN, render("cycle_blocked", tool=call.name, count=count - 1)
     else:
-        call, blocked = hooks.before(call)
+        call, blocked = hooks.before(call, tool, state, config.language)
         if blocked:
             status, text = ObservationStatus.BLOCKED, f"Blocked: {blocked}"
         else:
@@ -83,6 +83,7 @@ async def execute(
         status=status,
         n=n,
         computed=bool(tool is not None and tool.computes and status is ObservationStatus.OK),
+        server=tool.server if tool is not None else None,
     )
     if result is not None and status is ObservationStatus.OK:
         observation.passages = result.passages

@@ -51,6 +51,7 @@ class Observation(BaseModel):
     computed: bool = False
     value: str | None = None  # ToolResult.value
     statement: str | None = None  # ToolResult.statement
+    server: str | None = None  # the MCP server whose tool answered; None for a built-in tool
 
     @property
     def is_evidence(self) -> bool:

@@ -123,7 +123,10 @@ def evidence_of(steps: list[Step]) -> list[Evidence]:
                 for i, p in enumerate(obs.passages)
             ]
         else:
-            out.append(Evidence(n=obs.n, tool=obs.tool, text=obs.text, computed=obs.computed, input=_input(obs)))
+            source = f"mcp:{obs.server}/{obs.tool}" if obs.server else None  # cited with its server
+            out.append(
+                Evidence(n=obs.n, tool=obs.tool, text=obs.text, computed=obs.computed, input=_input(obs), source=source)
+            )
     return out
 
 

@@ -40,6 +40,8 @@ class Tool:
     toolkit: ClassVar[str] = "general"
     always_on: ClassVar[bool] = False
     computes: ClassVar[bool] = False  # its results are computed figures, which count as evidence
+    server: str | None = None  # the MCP server that provides it; None for a built-in tool
+    reaches_outside: ClassVar[bool] = False  # reaches past the theme (machine, network, live data): guarded
 
     def run(self, args: Any) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -111,6 +113,10 @@ def render_result(result: Any) -> str:
         return str(result)
 
 
+class DuplicateTool(ValueError):
+    """A second tool with a name the registry already offers."""
+
+
 class ToolRegistry:
     """The tools offered to one run, by name."""
 
@@ -121,6 +127,10 @@ class ToolRegistry:
             self.add(tool)
 
     def add(self, tool: Tool) -> None:
+        """Add ``tool``; a name already offered is never replaced (an MCP server naming a tool
+        ``calculator`` must not stand in for the real one): ``DuplicateTool``."""
+        if tool.name in self._tools:
+            raise DuplicateTool(f"two tools are named {tool.name!r}; the second one was not added.")
         self._tools[tool.name] = tool
 
     def get(self, name: str) -> Tool | None:

@@ -16,8 +16,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sys
 import threading
+from collections.abc import Iterable
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any, Literal
@@ -26,6 +28,7 @@ from pydantic import BaseModel, Field
 
 from engine.errors import RetryException
 from engine.tools.base import Tool
+from engine.tools.mcp_log import MAX_LOG_BYTES, BoundedLog
 
 
 class ServerSpec(BaseModel):
@@ -76,7 +79,9 @@ def _short(exc: BaseException) -> str:
 
 
 class MCPHub:
-    def __init__(self, specs: list[ServerSpec], errlog_path: Path | None = None) -> None:
+    def __init__(
+        self, specs: list[ServerSpec], errlog_path: Path | None = None, errlog_max_bytes: int = MAX_LOG_BYTES
+    ) -> None:
         self.specs = {s.name: s for s in specs}
         self.status: dict[str, ServerStatus] = {
             s.name: ServerStatus(name=s.name, description=s.description) for s in specs
@@ -85,7 +90,7 @@ class MCPHub:
         self._clients: dict[str, Any] = {}
         self._stops: dict[str, asyncio.Event] = {}
         self._ready: dict[str, threading.Event] = {s.name: threading.Event() for s in specs}
-        self._errlog_path = errlog_path
+        self._log = BoundedLog(errlog_path, errlog_max_bytes) if errlog_path is not None else None
         self._generation: dict[str, int] = {}
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="mcp-hub")
@@ -147,11 +152,11 @@ class MCPHub:
             self.stop_server(name)
         self._loop.call_soon_threadsafe(self._loop.stop)
 
-    def _errlog(self):
-        if self._errlog_path is None:
+    def _errlog(self, name: str):
+        """The server's stderr: a pipe into the bounded, rotated log (closed with the session)."""
+        if self._log is None:
             return open(os.devnull, "w")  # noqa: SIM115 - closed with the session
-        self._errlog_path.parent.mkdir(parents=True, exist_ok=True)
-        return self._errlog_path.open("a")
+        return self._log.pipe(name)
 
     async def _serve(self, spec: ServerSpec, generation: int, ready: threading.Event) -> None:
         from mcp import Client, StdioServerParameters
@@ -160,7 +165,7 @@ class MCPHub:
         stop = asyncio.Event()
         self._stops[spec.name] = stop
         current = lambda: self._current(spec.name, generation)  # noqa: E731
-        errlog = self._errlog()
+        errlog = self._errlog(spec.name)
         try:
             if spec.url:
                 target: Any = spec.url
@@ -262,15 +267,17 @@ def _check_required(tool: str, schema: dict[str, Any], args: dict[str, Any]) -> 
 
 
 class MCPTool(Tool):
-    """A tool of an MCP server, with the server's own JSON schema."""
+    """A tool of an MCP server, with the server's own JSON schema; ``name`` is the name the
+    model is offered (``server__tool`` when the server's own name was taken)."""
 
     toolkit = "realtime"
     Args = BaseModel
+    reaches_outside = True  # a server's tools act on the machine, a network or live data
 
-    def __init__(self, hub: MCPHub, info: ToolInfo, timeout_s: float = 20.0) -> None:
+    def __init__(self, hub: MCPHub, info: ToolInfo, timeout_s: float = 20.0, name: str | None = None) -> None:
         self.hub = hub
         self.info = info
-        self.name = info.name
+        self.name = name or info.name
         self.server = info.server
         self.description = info.description.split("\n")[0][:300]
         self.timeout_s = timeout_s
@@ -287,10 +294,53 @@ class MCPTool(Tool):
 
     async def acall(self, raw: dict[str, Any], timeout_s: float) -> str:
         _check_required(self.name, self.json_schema(), raw)
-        return await self.hub.call(self.server, self.name, raw, min(timeout_s, self.timeout_s))
+        return await self.hub.call(self.server, self.info.name, raw, min(timeout_s, self.timeout_s))
 
 
-def realtime_toolkit(hub: MCPHub | None) -> list[Tool]:
+FUNCTION_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what every function-calling API accepts
+
+
+class OfferedName(BaseModel):
+    """How one MCP tool is offered: under its own name, namespaced, or not at all."""
+
+    server: str
+    name: str  # as the server names it
+    offered: str | None  # the name the model sees; None when refused
+    reason: Literal["reserved", "taken", "invalid"] | None = None  # why it is not offered under its own name
+
+
+def offered_names(hub: MCPHub | None, reserved: Iterable[str]) -> list[OfferedName]:
+    """The name of each MCP tool. A built-in tool's name is ``reserved``: an MCP tool never
+    replaces one. A name already taken (built-in, or an earlier server's) becomes
+    ``server__tool`` (a dot is not allowed in function names); refused when that is taken too
+    or is no function name."""
     if hub is None:
         return []
-    return [MCPTool(hub, info) for infos in hub.tools.values() for info in infos]
+    taken = set(reserved)
+    out: list[OfferedName] = []
+    for server, infos in hub.tools.items():
+        prefix = re.sub(r"[^A-Za-z0-9_-]+", "_", server)
+        for info in infos:
+            reason = "reserved" if info.name in reserved else "taken" if info.name in taken else None
+            offered: str | None = info.name
+            if not FUNCTION_NAME.fullmatch(info.name):
+                reason, offered = "invalid", None
+            elif reason:
+                spaced = f"{prefix}__{info.name}"
+                offered = spaced if FUNCTION_NAME.fullmatch(spaced) and spaced not in taken else None
+            if offered:
+                taken.add(offered)
+            out.append(OfferedName(server=server, name=info.name, offered=offered, reason=reason))
+    return out
+
+
+def realtime_toolkit(hub: MCPHub | None, reserved: Iterable[str] = ()) -> list[Tool]:
+    """The MCP tools, each under the name ``offered_names`` gives it (refused ones left out)."""
+    if hub is None:
+        return []
+    infos = {(i.server, i.name): i for group in hub.tools.values() for i in group}
+    return [
+        MCPTool(hub, infos[(o.server, o.name)], name=o.offered)
+        for o in offered_names(hub, frozenset(reserved))
+        if o.offered
+    ]

@@ -4,6 +4,7 @@ context routes among them per question."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,10 +44,21 @@ def table_tools(
     return table_toolkit(paths, small_model=small_model, catalog=catalog, language=language)
 
 
-def realtime_tools(context: EngineContext) -> list[Tool]:
+def builtin_names() -> frozenset[str]:
+    """Every built-in tool's name, whatever the theme: reserved, an MCP tool never takes one."""
+    from engine.tools.tables.compute_tool import ComputeTable
+    from engine.tools.tables.query_tool import QueryTable
+    from engine.tools.tables.simple_tools import AggregateTable, LookupTable
+
+    kinds = (Calculator, AskUser, Statistics, TextTools, DateTimeTool, UnitConverter)
+    tables = (QueryTable, AggregateTable, LookupTable, ComputeTable)
+    return frozenset(k.name for k in (*kinds, *tables)) | {"search_docs", "search_attachments"}
+
+
+def realtime_tools(context: EngineContext, taken: Iterable[str] = ()) -> list[Tool]:
     from engine.tools.mcp_toolkit import realtime_toolkit
 
-    return realtime_toolkit(context.hub)
+    return realtime_toolkit(context.hub, builtin_names() | set(taken))
 
 
 def build_registry(
@@ -61,5 +73,5 @@ def build_registry(
     """The tools for one run, offered through the context's router."""
     tools = general_toolkit() + theme_toolkit(context, theme, attachments_index)
     tools += table_tools(context, theme, list(attachments), small_model, language)
-    tools += realtime_tools(context)
+    tools += realtime_tools(context, {t.name for t in tools})
     return ToolRegistry(tools, routed=True)

@@ -178,6 +178,8 @@ _name_bytes = st.one_of(
     st.text(min_size=1, max_size=40).map(lambda t: t.encode("utf-8", "surrogatepass")),
     st.text(st.characters(codec="utf-8", categories=["L", "N"]), min_size=1, max_size=40).map(str.encode),
     st.integers(200, 250).map(lambda n: b"L" * n),
+    st.integers(60, 127).map(lambda n: ("é" * n).encode()),  # multibyte: near NAME_MAX in bytes, not in characters
+    st.integers(30, 62).map(lambda n: ("😀" * n).encode()),
     st.sampled_from([b"..", b".", b"-rf", b"CURRENT", b"gen-1", b"a\nb", b"\xff\xfe", b"caf\xc3\xa9", b"..\\x"]),
 )
 _suffixes = st.sampled_from([b".md", b".txt", b".csv", b".html", b".bin", b"", b".MD", b".pdf"])
@@ -245,3 +247,90 @@ def test_fuzz_ingest_file_names(tmp_path, capsys):
         )
     assert crashes == [], crashes[:5]
     assert counts["ingested"] > 0 and counts["skipped"] > 0
+
+
+_upload_names = st.one_of(
+    st.text(min_size=1, max_size=300),
+    st.integers(90, 260).map(lambda n: "é" * n + ".md"),
+    st.integers(40, 80).map(lambda n: "😀" * n + ".md"),
+    st.integers(1, 300).map(lambda n: "a/" * n + "b.md"),
+)
+
+
+def test_fuzz_upload_names_are_written_or_refused_in_one_line(tmp_path, capsys):
+    from engine.rag.uploads import save_uploads
+
+    counts: Counter[str] = Counter()
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(st.lists(_upload_names, min_size=1, max_size=4))
+    def one(names: list[str]) -> None:
+        target = tmp_path / f"u{sum(counts.values())}"
+        written, refused = save_uploads(target, [(n, b"# x\n\ncontent") for n in names])
+        assert len(written) + len(refused) == len(names)
+        for line in refused:
+            line.encode("utf-8")
+            assert "\n" not in line and len(line) < 600, line
+        for path in written:
+            assert len(os.fsencode(path.name)) <= 200 and path.parent == target
+        assert not [p for p in target.iterdir() if p.name.startswith(".upload-")]  # no temporary file left
+        counts["written"] += len(written)
+        counts["refused"] += len(refused)
+
+    one()
+    with capsys.disabled():
+        print(f"\nfuzz: {counts['written']} upload names written, {counts['refused']} refused with one line")
+    assert counts["written"] > 0 and counts["refused"] > 0
+
+
+@st.composite
+def hostile_documents(draw) -> tuple[str, bytes]:
+    from tests.engine.rag.conftest import shared_stream_pdf
+
+    kind = draw(st.sampled_from(["shared_pdf", "own_pdf", "paragraph", "code"]))
+    if kind in ("shared_pdf", "own_pdf"):
+        pages, lines = draw(st.integers(1, 3000)), draw(st.integers(0, 1500))
+        if kind == "own_pdf":
+            pages = min(pages, 60)
+        return "doc.pdf", shared_stream_pdf(pages, draw(st.integers(1, 120)), lines, shared=kind == "shared_pdf")
+    size = draw(st.integers(1, 3_000_000))
+    unit = draw(st.sampled_from(["x", "word ", "é", "a. ", "value = f(x)  # no end\n", "\t"]))
+    return "doc.md", (unit * (size // len(unit) + 1))[:size].encode()
+
+
+def test_fuzz_hostile_documents_end_in_bounded_chunks_or_one_line(capsys):
+    from engine.rag.chunking import chunk_file
+    from engine.rag.cuts import MAX_FILE_CHARS, FileCuts, ReadLimits
+    from engine.rag.readers import UnreadableFile, read_document
+
+    counts: Counter[str] = Counter()
+    limits = ReadLimits(page_chars=20_000, file_chars=400_000)
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(hostile_documents())
+    def one(doc: tuple[str, bytes]) -> None:
+        name, data = doc
+        try:
+            reading = read_document(name, Path(name).suffix, data, limits)
+        except UnreadableFile as exc:
+            assert "\n" not in str(exc) and str(exc).startswith(name)
+            counts["refused"] += 1
+            return
+        chunked = chunk_file(name, reading.sections, max_chunks=300)
+        assert sum(len(s.text) for s in reading.sections) <= limits.file_chars <= MAX_FILE_CHARS
+        assert all(len(s.text) <= limits.page_chars for s in reading.sections if name.endswith(".pdf"))
+        assert len(chunked.chunks) <= 300
+        if reading.cuts:
+            line = FileCuts(source=name, cuts=reading.cuts).text()
+            assert "\n" not in line and line.startswith(f"{name}: indexed in part (")
+            counts["cut"] += 1
+        counts["capped"] += chunked.capped
+        counts["read"] += 1
+
+    one()
+    with capsys.disabled():
+        print(
+            f"\nfuzz: {counts['read']} hostile documents read ({counts['cut']} cut with one line, "
+            f"{counts['capped']} at the chunk cap), {counts['refused']} refused"
+        )
+    assert counts["read"] > 0 and counts["cut"] > 0

@@ -120,15 +120,17 @@ def test_index_browser_shows_the_index_after_ingest_and_refuses_files_one_line_e
             ("route.md", b"# Route\n\nTrucks leave at six.\n", "text/markdown"),
             ("blob.bin", b"\x00\x01", "application/octet-stream"),
             (long_name, b"# Long\n\nname.\n", "text/markdown"),
+            ("é" * 199 + ".md", b"# Accents\n\nname.\n", "text/markdown"),  # 401 bytes: over NAME_MAX
         ]
     ).run()
     at.button(key="ingest_button").click().run()
     assert not at.exception
     assert "1 added" in at.success[0].value
     errors = [e.value for e in at.error]
-    assert len(errors) == 2
+    assert len(errors) == 3
     assert any("blob.bin: unsupported file type '.bin'" in e for e in errors)
-    assert any("over the 200 limit" in e and long_name not in e for e in errors)
+    assert any("over the 200-byte limit" in e and long_name not in e for e in errors)
+    assert any("401 bytes long (202 characters), over the 200-byte limit" in e for e in errors)
     assert not any("no index yet" in i.value for i in at.info)  # the page shows the index as it now is
     assert at.dataframe[0].value["name"].tolist() == ["route.md"]
 
@@ -225,3 +227,39 @@ def test_index_browser_lists_a_formula_like_file_name_as_text(app_env, tmp_path,
     at.run()
     assert at.dataframe[0].value["name"].tolist() == ["'@SUM(1).md"]
     assert (tmp_path / "themes" / "ops" / "@SUM(1).md").exists()
+
+
+def test_index_browser_says_in_one_line_that_a_file_was_indexed_in_part(app_env, tmp_path, monkeypatch):
+    from tests.engine.rag.conftest import shared_stream_pdf
+
+    monkeypatch.setenv("THEMES_ROOT", str(tmp_path / "themes"))
+    (tmp_path / "themes" / "ops").mkdir(parents=True)
+    at = new_app(BROWSER)
+    at.file_uploader(key="uploads").set_value(
+        [("shared.pdf", shared_stream_pdf(3000, lines=20), "application/pdf")]
+    ).run()
+    at.button(key="ingest_button").click().run()
+    assert not at.exception
+    assert "1 added" in at.success[0].value
+    warnings = [w.value for w in at.warning]
+    assert warnings == [
+        "shared.pdf: indexed in part (2,999 page(s) repeating an earlier page's content not indexed again)."
+    ]
+
+
+def test_catalogue_shows_an_mcp_tool_that_collides_with_a_built_in_renamed(app_env, tmp_path, monkeypatch):
+    import json
+
+    server = str(ROOT / "tests/mcp_servers/hostile_server.py")
+    (tmp_path / "mcp.json").write_text(
+        json.dumps({"servers": [{"name": "hostile", "command": "python", "args": [server]}]})
+    )
+    monkeypatch.delenv("MCP_SERVERS")
+    monkeypatch.setenv("MCP_SERVERS_JSON", str(tmp_path / "mcp.json"))
+    at = new_app(CATALOGUE)
+    assert not at.exception
+    labels = [e.label for e in at.expander]
+    assert "`calculator` · always on" in labels  # the built-in, unreplaced
+    assert any(label.startswith("`hostile__calculator` · from the MCP server hostile") for label in labels)
+    warnings = [w.value for w in at.warning]
+    assert any("`calculator` is offered as `hostile__calculator`: a built-in tool has that name" in w for w in warnings)

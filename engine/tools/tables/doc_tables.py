@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
+from engine.rag.cuts import MAX_FILE_SECONDS
 from engine.rag.readers import UnreadableFile, decode_text
 
 MAX_CELL_CHARS = 400
@@ -29,6 +31,9 @@ MESSAGES = {
         "too_big": "{name}, {where}: over {limit:,} cells, the limit for a table; it was not loaded.",
         "too_many": "{name}: only its first {limit} tables were loaded.",
         "pages": "{name}: tables were looked for on its first {limit} pages only.",
+        "seconds": "{name}: tables were looked for during {limit:g} s, up to page {page}.",
+        "page_content": "{name}: {pages} page(s) with over {limit:,} bytes of drawing instructions were not searched "
+        "for tables.",
         "damaged": "{name}: the PDF is damaged, so its tables could not be read.",
         "not_pdf": "{name}: not a PDF file (no PDF header), so its tables could not be read.",
     },
@@ -38,6 +43,9 @@ MESSAGES = {
         "too_big": "{name}, {where} : plus de {limit:,} cellules, la limite par tableau ; il n'a pas été chargé.",
         "too_many": "{name} : seuls ses {limit} premiers tableaux ont été chargés.",
         "pages": "{name} : les tableaux n'ont été cherchés que dans ses {limit} premières pages.",
+        "seconds": "{name} : les tableaux ont été cherchés pendant {limit:g} s, jusqu'à la page {page}.",
+        "page_content": "{name} : {pages} page(s) de plus de {limit:,} octets d'instructions de dessin n'ont pas été "
+        "parcourues.",
         "damaged": "{name} : le PDF est endommagé, ses tableaux n'ont pas pu être lus.",
         "not_pdf": "{name} : ce n'est pas un fichier PDF (pas d'en-tête PDF), ses tableaux n'ont pas pu être lus.",
     },
@@ -51,6 +59,9 @@ class DocumentLimits:
     max_columns: int = 200  # columns of one table
     max_cells: int = 20_000  # cells of one table
     max_pages: int = 50  # PDF pages searched for tables
+    max_seconds: float = MAX_FILE_SECONDS  # searching one PDF for tables
+    max_page_content: int = 300_000  # a page's decoded drawing instructions (pdfplumber: ~30 s per MB)
+    clock: Callable[[], float] = field(default=time.monotonic)
 
 
 @dataclass(frozen=True)
@@ -102,6 +113,7 @@ class _Found:
 
 
 _LIMIT = {"too_wide": "columns", "too_big": "cells", "too_many": "tables", "pages": "pages"}
+_LIMIT |= {"seconds": "seconds", "page_content": "page_content"}
 _LIMIT |= {"damaged": "", "not_pdf": ""}
 
 
@@ -224,13 +236,28 @@ def pdf_grids(data: bytes, found: _Found) -> None:
     try:
         with pdfplumber.open(io.BytesIO(data)) as pdf:
             pages = pdf.pages
-            for number, page in enumerate(pages[: found.limits.max_pages], start=1):
+            limits, started, seen, oversized, timed_out = found.limits, found.limits.clock(), set(), 0, False
+            for number, page in enumerate(pages[: limits.max_pages], start=1):
+                if limits.clock() - started > limits.max_seconds:
+                    found.say("seconds", page=number)
+                    timed_out = True
+                    break
+                streams = list(page.page_obj.contents or [])
+                key = tuple(getattr(st, "objid", None) or id(st) for st in streams)
+                if key in seen:  # one content stream shared by many pages: its tables are the same
+                    continue
+                seen.add(key)
+                if sum(len(st.get_data()) for st in streams) > limits.max_page_content:
+                    oversized += 1
+                    continue
                 for table in page.extract_tables():
                     found.add([[c or "" for c in row] for row in table], page=number)
                 page.close()
                 if found.full and found.count > found.limits.max_tables:
                     return
-            if len(pages) > found.limits.max_pages:
+            if oversized:
+                found.say("page_content", pages=oversized)
+            if len(pages) > found.limits.max_pages and not timed_out:
                 found.say("pages")
     except Exception:  # pdfminer raises many kinds on damaged files; each is one sentence here
         found.say("damaged")

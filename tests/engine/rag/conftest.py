@@ -39,3 +39,50 @@ def make_pdf(path, pages):
     out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
     path.write_bytes(bytes(out))
     return path
+
+
+def _pdf_bytes(objects: list[bytes]) -> bytes:
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    for off in offsets:
+        out += f"{off:010d} 00000 n \n".encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def shared_stream_pdf(pages: int, line_chars: int = 80, lines: int = 100, shared: bool = True) -> bytes:
+    """A PDF of ``pages`` pages whose text is ``lines`` lines of ``line_chars`` characters,
+    all pages pointing to one Flate-compressed content stream (``shared``), or each to its
+    own copy of it: a small file with a large text per page."""
+    import zlib
+
+    ops = (
+        b"BT /F1 6 Tf 10 780 Td 7 TL "
+        + b" ".join(b"(" + (f"line {i} ".encode() + b"x" * line_chars)[:line_chars] + b") '" for i in range(lines))
+        + b" ET"
+    )
+    packed = zlib.compress(ops, 9)
+    stream = b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream"
+    objects: list[bytes] = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << /F1 3 0 R >> >> >>"
+    kids = []
+    if shared:
+        objects.append(stream)
+        content = len(objects)
+    for _ in range(pages):
+        if not shared:
+            objects.append(stream)
+            content = len(objects)
+        objects.append(page % content)
+        kids.append(len(objects))
+    objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % k for k in kids), len(kids))
+    return _pdf_bytes(objects)

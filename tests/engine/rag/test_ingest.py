@@ -203,3 +203,64 @@ def test_a_bad_theme_name_is_refused_before_anything_is_written(corpus, manager,
     with pytest.raises(BadThemeName):
         ingest_paths("../up", [corpus], manager=manager, embedder=embedder)
     assert not manager.root.exists() or list(manager.root.iterdir()) == []
+
+
+def test_a_file_cut_by_a_bound_is_indexed_in_part_with_one_line(tmp_path, manager, embedder):
+    from tests.engine.rag.conftest import shared_stream_pdf
+
+    (tmp_path / "shared.pdf").write_bytes(shared_stream_pdf(3000, line_chars=80, lines=40))
+    (tmp_path / "dump.md").write_text("x" * 20_000)  # one paragraph of ~23 chunks
+    report = ingest_paths("tt", [tmp_path], manager=manager, embedder=embedder, max_chunks=5)
+    assert sorted(report.added) == ["dump.md", "shared.pdf"] and report.skipped == []
+    lines = {c.source: c.text() for c in report.cut}
+    assert lines["dump.md"] == "dump.md: indexed in part (only the first 5 chunks indexed)."
+    assert "2,999 page(s) repeating an earlier page's content not indexed again" in lines["shared.pdf"]
+    assert len(manager.get("tt").chunks_of("dump.md")) == 5
+
+
+def test_files_are_read_and_embedded_before_the_theme_lock_is_taken(corpus, manager, embedder, monkeypatch):
+    from contextlib import contextmanager
+
+    from engine.rag import ingest
+
+    held = {"now": False}
+    seen: list[tuple[str, bool]] = []
+    writing = manager.store.writing
+
+    @contextmanager
+    def recorded(theme):
+        with writing(theme):
+            held["now"] = True
+            try:
+                yield
+            finally:
+                held["now"] = False
+
+    read, encode = ingest.read_document, embedder.encode
+    monkeypatch.setattr(manager.store, "writing", recorded)
+    monkeypatch.setattr(ingest, "read_document", lambda *a: seen.append(("read", held["now"])) or read(*a))
+    monkeypatch.setattr(embedder, "encode", lambda texts, **kw: seen.append(("embed", held["now"])) or encode(texts))
+    report = ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
+    assert len(report.added) == 5
+    assert seen and ("read", False) in seen and ("embed", False) in seen and not any(h for _, h in seen)
+
+
+def test_a_file_changed_by_another_writer_meanwhile_is_read_again_under_the_lock(
+    corpus, manager, embedder, monkeypatch
+):
+    ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
+    other = IndexManager(root=manager.root)
+    writing = manager.store.writing
+    original = (corpus / "notes.txt").read_text()
+
+    def meanwhile(theme):  # another process ingests a changed notes.txt between our read and our lock
+        (corpus / "notes.txt").write_text("Now the refresh runs at 05:00.")
+        ingest_paths("tt", [corpus / "notes.txt"], manager=other, embedder=embedder)
+        (corpus / "notes.txt").write_text(original)
+        return writing(theme)
+
+    monkeypatch.setattr(manager.store, "writing", meanwhile)
+    report = ingest_paths("tt", [corpus], manager=manager, embedder=embedder)
+    assert report.replaced == ["notes.txt"] and len(report.unchanged) == 4
+    texts = [c.text for c in ThemeIndex.load("tt", manager.root).chunks_of("notes.txt")]
+    assert texts and "02:00" in texts[0]

@@ -2,7 +2,7 @@
 
 import os
 
-from engine.rag.sources import MAX_KEY_CHARS, collect_sources, key_problem, shown_name
+from engine.rag.sources import collect_sources, key_problem, shown_name
 
 
 def test_keys_are_relative_to_the_directory_given(tmp_path):
@@ -33,7 +33,10 @@ def test_unusable_names_get_one_printable_line(tmp_path):
     for line in problems:
         line.encode("utf-8")  # printable: never a surrogate
         assert "\n" not in line
-    assert "over the" in key_problem("n" * (MAX_KEY_CHARS + 1))
+    assert "over the 255-byte limit" in key_problem("n" * 256)
+    assert key_problem("n" * 255) is None and key_problem("é" * 127) is None
+    assert "256 bytes long (128 characters)" in key_problem("é" * 128)  # counted as the file system counts
+    assert key_problem("/".join(["d" * 200] * 2)) is None and "over the" in key_problem("/".join(["d" * 200] * 3))
     assert len(shown_name("z" * 500)) == 80
 
 

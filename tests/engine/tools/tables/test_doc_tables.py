@@ -111,3 +111,37 @@ def test_messages_are_also_in_french():
 def test_a_binary_file_named_md_gives_one_sentence():
     grids, problems = document_grids("x.md", ".md", bytes(range(256)) * 10)
     assert grids == [] and problems == ["x.md: looks like a binary file, not text."]
+
+
+def test_a_pdf_page_with_too_many_drawing_instructions_is_not_searched_for_tables():
+    from tests.engine.rag.conftest import shared_stream_pdf
+
+    grids, problems = document_grids("shared.pdf", ".pdf", shared_stream_pdf(3000, line_chars=80, lines=5000))
+    assert grids == []
+    assert problems[0] == (
+        "shared.pdf: 1 page(s) with over 300,000 bytes of drawing instructions were not searched for tables."
+    )
+
+
+def test_pages_sharing_one_content_stream_are_searched_once(monkeypatch):
+    import pdfplumber.page
+
+    from tests.engine.rag.conftest import shared_stream_pdf
+
+    searched = []
+    real = pdfplumber.page.Page.extract_tables
+    monkeypatch.setattr(pdfplumber.page.Page, "extract_tables", lambda self, *a: searched.append(1) or real(self, *a))
+    document_grids("shared.pdf", ".pdf", shared_stream_pdf(40, lines=3))
+    assert len(searched) == 1
+
+
+def test_the_search_for_tables_stops_at_its_time_limit():
+    from itertools import count
+
+    from engine.tools.tables.doc_tables import DocumentLimits
+    from tests.engine.rag.conftest import shared_stream_pdf
+
+    ticks = count(0, 10)
+    limits = DocumentLimits(max_seconds=25, clock=lambda: next(ticks))
+    _, problems = document_grids("own.pdf", ".pdf", shared_stream_pdf(40, lines=3, shared=False), limits)
+    assert problems == ["own.pdf: tables were looked for during 25 s, up to page 3."]

@@ -1,0 +1,36 @@
+"""Chunking: paragraphs up to a size, walked once, a cap per file."""
+
+import re
+
+from engine.rag.chunking import CHUNK_CHARS, chunk_file, chunk_sections
+from engine.rag.readers import Section
+
+
+def squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def test_a_huge_paragraph_is_cut_into_chunks_that_lose_nothing():
+    code = "".join(f"value_{i} = compute(alpha, beta) + {i} * gamma  # no sentence end\n" for i in range(20_000))
+    chunks = chunk_sections("dump.md", [Section(code, "top")])
+    assert all(len(c.text) <= CHUNK_CHARS + 200 for c in chunks)  # a chunk, plus its overlap
+    assert chunks[0].text.startswith("value_0 =") and chunks[-1].text.endswith("# no sentence end")
+    # every line is in a chunk (overlaps repeat some): nothing was dropped by the cursor
+    joined = "\n".join(c.text for c in chunks)
+    assert all(f"value_{i} =" in joined for i in range(0, 20_000, 997))
+
+
+def test_sentence_ends_are_preferred_and_whitespace_between_pieces_is_dropped():
+    para = ("A sentence of some length that ends here. " * 60).strip()
+    chunks = chunk_sections("s.md", [Section(para, "top")])
+    assert len(chunks) > 2 and all(not c.text.startswith(" ") for c in chunks)
+    assert squeeze("".join(c.text for c in chunks)).count("endshere.") >= para.count("ends here.")
+
+
+def test_the_chunks_of_a_file_stop_at_the_cap():
+    block = "x" * (CHUNK_CHARS * 50)  # one line without a break: 50 chunks
+    whole = chunk_file("dump.md", [Section(block, "top")])
+    assert not whole.capped and len(whole.chunks) == 50
+    capped = chunk_file("dump.md", [Section(block, "top")], max_chunks=7)
+    assert capped.capped and [c.chunk_id for c in capped.chunks] == [f"dump.md#{i}" for i in range(7)]
+    assert capped.chunks == whole.chunks[:7]
