@@ -17,7 +17,16 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from engine.grounding.answer_kinds import Fit, aggregate_asked, answer_kind, constraints_met, fit, fold, names_in
+from engine.grounding.answer_kinds import (
+    Fit,
+    aggregate_asked,
+    answer_kind,
+    asks_for_words,
+    constraints_met,
+    fit,
+    fold,
+    names_in,
+)
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Evidence, Quote, Unit
 from engine.grounding.units import MAX_QUOTE_CHARS, bounded, split_units
@@ -109,7 +118,7 @@ def words(text: str) -> set[str]:
 
 
 def asks_for_figure(question: str) -> bool:
-    return bool(_ASKS_FIGURE.search(question))
+    return bool(_ASKS_FIGURE.search(question)) and not asks_for_words(question)
 
 
 def _lexical(question: set[str], units: list[set[str]]) -> list[float]:

@@ -155,7 +155,7 @@ def _why_replace(
     found_any = any(f.citation is not None for f in report.figures)
     if evidence and not found_any and asks_for_figure(question):
         return reasons["ignored"]
-    kind = answer_kind(question)
+    kind = None if asks_for_words(question) else answer_kind(question)  # "what method … when …": no date asked
     if evidence and kind is not None and fit(kind, answer) != "match":  # "who" answered without a name
         return reasons["ignored"]
     if evidence and asks_for_words(question) and not is_prose(_CITATION.sub("", answer)):
@@ -210,7 +210,7 @@ def review(
         quotes = [quote.model_copy(update={"confident": not _engine_step(steps).unsure})]
     else:
         quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
-    if reason is None and quotes and not _agrees(answer, report, quotes[0]):
+    if reason is None and quotes and not _agrees(answer, report, quotes[0], question):
         reason = reasons["disagrees"]
     if reason is None:  # the model stated the engine's result: a filter the plan ignored still says so
         added = _passages(quotes) if detail == "detailed" else ""
@@ -242,10 +242,20 @@ def _passages(quotes: list[Quote]) -> str:
     return "".join("\n\n" + quoted(q) for q in quotes)
 
 
-def _agrees(answer: str, report: GroundingReport, quote: Quote) -> bool:
+WORDS_AGREE = 0.5  # share of the passage's own words (not the question's) a worded answer must hold
+
+
+def _agrees(answer: str, report: GroundingReport, quote: Quote, question: str = "") -> bool:
     """Whether the answer states the fact of the passage that best answers the question:
-    one of its figures, else one of its names (nothing to compare: it agrees)."""
+    for a question asking for words (a method, a reason), half the passage's words the
+    question does not already hold; else one of its figures, else one of its names
+    (nothing to compare: it agrees)."""
     from engine.grounding.figures import extract_figures
+    from engine.grounding.layout import content_words
+
+    if question and asks_for_words(question) and not quote.computed:
+        said = content_words(quote.text) - content_words(question)
+        return not said or len(said & content_words(answer)) >= WORDS_AGREE * len(said)
 
     quoted = {f.value for f in extract_figures(quote.text)}
     if quoted:

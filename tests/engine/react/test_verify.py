@@ -438,3 +438,17 @@ def test_why_the_draft_was_replaced_is_a_note_not_a_caution_about_the_answer():
     assert blocks(text, ReActType.WARNING) == []  # the computed answer that replaced it holds: nothing to caution
     assert "391" in blocks(text, ReActType.NOTE)[0]
     assert [(c.kind, c.about_answer) for c in engine.result.cautions] == [("replaced", False)]
+
+
+def test_a_worded_answer_that_says_something_else_than_the_passage_is_replaced_by_it():
+    text = "Adoption. The Company adopted Topic 606 on May 26, 2019 using the modified retrospective method."
+    wrong = "Answer: The effect of the changes made to our balance sheet was small."
+    engine = make_engine([wrong], tools=[*general_toolkit(), docs_tool(text)])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "What method did the company use when Topic 606 was adopted?")
+    assert "modified retrospective method" in engine.result.answer
+    right = "Answer: It used the modified retrospective method."
+    engine = make_engine([right], tools=[*general_toolkit(), docs_tool(text)])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "What method did the company use when Topic 606 was adopted?")
+    assert engine.result.answer.startswith("It used the modified retrospective method.")  # it says it: it stands
