@@ -20,6 +20,7 @@ class Evidence(BaseModel):
     location: str | None = None  # section / page, e.g. "Hotels" or "p. 3"
     computed: bool = False  # figures computed by the tool (calculator, statistics, table queries)
     input: str = ""  # the tool input as written; its figures are evidence too when computed
+    operands_in_input: bool = False  # computed from the figures of ``input`` (a calculator expression)
     rank: int | None = None  # a passage's position in its search result, 0 the best match
 
 

@@ -19,7 +19,6 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from engine.errors import ForceFinalizeException, RetryException
-from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.question_parts import question_parts
 from engine.llm.base import LLM, LLMError, iterate_async
 from engine.react.ask import Suspended, question_of, reply_observation, suspend
@@ -40,7 +39,7 @@ from engine.react.run_state import Caution, EngineResult, RunState, SuspendedRun
 from engine.react.step import Note, Step
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
-from engine.react.verify import Review, evidence_of, replacement_text, review
+from engine.react.verify import Review, admitted, evidence_index, evidence_of, replacement_text, review
 from engine.settings import EngineConfig
 from engine.tools.base import Tool, ToolRegistry
 
@@ -183,7 +182,7 @@ class ReActEngine:
         """The one place where every way a run can end is handled; ``notes`` open the stream as warnings."""
         started = time.monotonic()
         writer = StreamWriter(self.config.turn_data_bytes)
-        self._evidence = EvidenceIndex(evidence_of(state.steps))  # grown as Observations arrive
+        self._evidence = evidence_index(state.steps, state.prompt)  # grown as Observations arrive
         result = self.result = EngineResult(backend=self.backend_label, iterations=state.iterations)
         registry = self.tools.subset(state.tool_names)
         try:
@@ -192,7 +191,7 @@ class ReActEngine:
             if resume is not None:
                 asked_by_engine = bool(state.steps) and state.steps[-1].number == 0
                 yield self._apply_user_reply(state, writer, *resume)
-                self._evidence = EvidenceIndex(evidence_of(state.steps))  # the reply is evidence too
+                self._evidence = evidence_index(state.steps, state.prompt)  # the reply is evidence too
                 if asked_by_engine and (step := self._resumed_step(state, registry, resume[1])) is not None:
                     yield writer.block(ReActType.THOUGHT, step.thought) + writer.calls(step.calls)
                     async for token in self._execute(state, registry, writer, step):
@@ -302,7 +301,8 @@ class ReActEngine:
             )
         )
         for ev in evidence_of([step]):
-            self._evidence.add(ev)
+            if admitted(ev, self._evidence, state.prompt):
+                self._evidence.add(ev)
         for observation in step.observations:
             yield writer.observation(observation)
             step.notes.extend(notes_after(state, observation, self.config))

@@ -84,6 +84,7 @@ async def execute(
         n=n,
         computed=bool(tool is not None and tool.computes and status is ObservationStatus.OK),
         server=tool.server if tool is not None else None,
+        operands_in_input=bool(tool is not None and tool.operands_in_input),
     )
     if result is not None and status is ObservationStatus.OK:
         observation.passages = result.passages

@@ -52,6 +52,7 @@ class Observation(BaseModel):
     value: str | None = None  # ToolResult.value
     statement: str | None = None  # ToolResult.statement
     server: str | None = None  # the MCP server whose tool answered; None for a built-in tool
+    operands_in_input: bool = False  # the tool computes with figures its input gives (``Tool.operands_in_input``)
 
     @property
     def is_evidence(self) -> bool:

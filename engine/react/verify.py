@@ -37,6 +37,8 @@ _REASONS = {
         "invented": "This draft cites sources this run never returned ({sources}); "
         "the answer below states what the evidence holds instead.",
         "ignored": "This draft does not use the evidence that was found; the answer below states what it holds.",
+        "dump": "This draft lists figures without saying which one answers the question; "
+        "the answer below states what the evidence holds.",
         "disagrees": "This draft does not state the fact of the passage that best answers the question; "
         "the answer below states it.",
         "contradicts": "This draft does not give the computed result ({result}); the answer below states it.",
@@ -57,6 +59,8 @@ _REASONS = {
         "invented": "Ce brouillon cite des sources que cette recherche n'a jamais renvoyées ({sources}) ; "
         "la réponse ci-dessous donne ce que contiennent les éléments trouvés.",
         "ignored": "Ce brouillon n'utilise pas les éléments trouvés ; la réponse ci-dessous donne ce qu'ils contiennent.",
+        "dump": "Ce brouillon énumère des chiffres sans dire lequel répond à la question ; "
+        "la réponse ci-dessous donne ce que contiennent les éléments trouvés.",
         "disagrees": "Ce brouillon ne donne pas le fait du passage qui répond le mieux à la question ; "
         "la réponse ci-dessous le donne.",
         "contradicts": "Ce brouillon ne donne pas le résultat calculé ({result}) ; la réponse ci-dessous l'indique.",
@@ -125,9 +129,37 @@ def evidence_of(steps: list[Step]) -> list[Evidence]:
         else:
             source = f"mcp:{obs.server}/{obs.tool}" if obs.server else None  # cited with its server
             out.append(
-                Evidence(n=obs.n, tool=obs.tool, text=obs.text, computed=obs.computed, input=_input(obs), source=source)
-            )
+                Evidence(
+                    n=obs.n, tool=obs.tool, text=obs.text, computed=obs.computed, input=_input(obs), source=source,
+                    operands_in_input=obs.operands_in_input,
+                )
+            )  # fmt: skip
     return out
+
+
+_CONSTANTS = frozenset({"1", "2", "3", "4", "12", "100", "1000"})  # halves, quarters, months, percent, thousands
+
+
+def admitted(ev: Evidence, index: EvidenceIndex, question: str) -> bool:
+    """Whether ``ev`` counts as evidence: a computation from figures its input gives counts
+    only when each of them stands in the question or in what the run saw before it ("1654 /
+    23" from nowhere computes nothing the analyst can trust)."""
+    from engine.grounding.figures import extract_figures
+
+    if not ev.operands_in_input:
+        return True
+    asked = EvidenceIndex.of_text(question)
+    figures = [f for f in extract_figures(ev.input) if f.kind != "date" and f.value not in _CONSTANTS]
+    return all(index.find(f) is not None or asked.find(f) is not None for f in figures)
+
+
+def evidence_index(steps: list[Step], question: str) -> EvidenceIndex:
+    """This run's evidence, indexed, in the order it arrived; computations from figures of nowhere left out."""
+    index = EvidenceIndex([])
+    for ev in evidence_of(steps):
+        if admitted(ev, index, question):
+            index.add(ev)
+    return index
 
 
 def _input(obs: Observation) -> str:
@@ -152,6 +184,8 @@ def _why_replace(
         return reasons["unsupported"].format(figures=", ".join(report.unsupported[:5]))
     if report.invented_sources:
         return reasons["invented"].format(sources=", ".join(report.invented_sources[:3]))
+    if evidence and _dumps(answer, report):
+        return reasons["dump"]
     found_any = any(f.citation is not None for f in report.figures)
     if evidence and not found_any and asks_for_figure(question):
         return reasons["ignored"]
@@ -161,6 +195,16 @@ def _why_replace(
     if evidence and asks_for_words(question) and not is_prose(_CITATION.sub("", answer)):
         return reasons["ignored"]  # "what do the figures exclude?" answered by figures or a row
     return None
+
+
+DUMP_FIGURES = 5  # a small model's answer of this many figures, and no derivation, is a row or table dumped
+
+
+def _dumps(answer: str, report: GroundingReport) -> bool:
+    """Whether a small model's answer dumps evidence (a row "label: 57.5, label: 27.6, …")
+    instead of stating a fact: many figures, none derived from the others."""
+    first = answer.strip().split("\n", 1)[0]
+    return len([f for f in report.figures if f.start < len(first)]) >= DUMP_FIGURES and " = " not in first
 
 
 def _engine_computation(steps: list[Step]) -> Observation | None:

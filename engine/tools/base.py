@@ -40,6 +40,9 @@ class Tool:
     toolkit: ClassVar[str] = "general"
     always_on: ClassVar[bool] = False
     computes: ClassVar[bool] = False  # its results are computed figures, which count as evidence
+    # its input holds the figures it computes with (an expression, a list of values): a result
+    # is evidence only when they come from the question or from what the run saw before
+    operands_in_input: ClassVar[bool] = False
     server: str | None = None  # the MCP server that provides it; None for a built-in tool
     reaches_outside: ClassVar[bool] = False  # reaches past the theme (machine, network, live data): guarded
 

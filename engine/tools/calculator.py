@@ -155,6 +155,7 @@ class Calculator(BoundedTool):
     Args = CalculatorArgs
     always_on = True
     computes = True
+    operands_in_input = True
 
     def run(self, args: CalculatorArgs) -> str:
         result = evaluate(args.expression)

@@ -128,6 +128,7 @@ class Statistics(BoundedTool):
     description = "Descriptive statistics over a list or a small table: mean, median, stdev, quantiles, min/max, correlation, linear regression."
     Args = StatisticsArgs
     computes = True
+    operands_in_input = True
 
     def run(self, args: StatisticsArgs) -> dict:
         result = compute_statistics(args)

@@ -311,7 +311,7 @@ def test_concurrent_tool_calls_of_one_step_get_their_own_numbers():
         {"id": "c2", "name": "calculator", "arguments": json.dumps({"expression": "120 / 8"})},
     ]
     engine = make_engine([Reply(text="", tool_calls=calls), "Answer: 17 * 23 = 391 and 120 / 8 = 15."], native=True)
-    run(engine)
+    run(engine, "What are 17 * 23 and 120 / 8?")
     cited = {c.evidence for c in engine.result.grounding.citations}
     assert cited == {1, 2}, engine.result.grounding.citations
     assert engine.result.grounding.grounding == "verified"

@@ -32,7 +32,7 @@ def blocks(text, kind):
 
 def test_a_figure_the_evidence_contradicts_is_flagged_and_kept_for_a_large_model():
     engine = make_engine([call("calculator", {"expression": "17 * 23"}), "Thought: done\nAnswer: 17 * 23 = 291."])
-    run(engine)
+    run(engine, "What is 17 * 23?")
     report = engine.result.grounding
     assert engine.result.answer == "17 * 23 = 291."  # never altered silently
     assert report.unsupported == ["291"] and report.grounding == "partly"
@@ -452,3 +452,27 @@ def test_a_worded_answer_that_says_something_else_than_the_passage_is_replaced_b
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     run(engine, "What method did the company use when Topic 606 was adopted?")
     assert engine.result.answer.startswith("It used the modified retrospective method.")  # it says it: it stands
+
+
+def test_a_computation_from_figures_of_nowhere_is_no_evidence():
+    """A small model computing "1654 / 23" (no document or question holds them) is not vouched for."""
+    engine = make_engine(
+        [call("calculator", {"expression": "1654 / 23"}), "Answer: 71.91304348"],
+        tools=[*general_toolkit(), docs_tool()],
+    )
+    run(engine, "What is the average hotel cap?")
+    assert engine.result.grounding.grounding != "verified"
+    assert "71.91304348" in engine.result.grounding.unsupported
+    engine = make_engine([call("calculator", {"expression": "(180 + 120) / 2"}), "Answer: 150"])
+    run(engine, "What is the average of 180 and 120?")  # the question gives them: the result holds
+    assert engine.result.grounding.grounding == "verified"
+
+
+def test_a_small_model_dumping_a_row_is_replaced_by_what_the_evidence_states():
+    row = "Indicator | 2019 actual | 2019 threshold | 2019 target | 2019 maximum\nEPS (%) | 57.5 | 27.6 | 40.1 | 52.3"
+    dump = "Answer: EPS (%), 2019 actual: 57.5, 2019 threshold: 27.6, 2019 target: 40.1, 2019 maximum: 52.3"
+    engine = make_engine([dump], tools=[*general_toolkit(), docs_tool(row)])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What was the 2019 threshold of EPS?")
+    assert "lists figures without saying which one" in blocks(text, ReActType.NOTE)[0]
+    assert engine.result.answer.startswith("27.6")
