@@ -36,7 +36,7 @@ _QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
     (
         "date",
         re.compile(
-            r"\b(?:when|what date|which date|what year|which year|since when|on what day|quand|quelle date|"
+            r"\b(?:when|what date|which date|what years?|which years?|since when|on what day|quand|quelle date|"
             r"quel jour|en quelle annee|depuis quand|a quelle date)\b"
         ),
     ),

@@ -79,7 +79,7 @@ def _by_part(question, parts, steps, *, language, embed, detail, index) -> Revie
         reasons = _REASONS.get(language, _REASONS["en"])
         if stated.fact.several:
             extra.append(Caution(kind="several", text=reasons["several"]))
-        elif not quotes[0].confident:
+        elif not stated.sure:
             extra.append(Caution(kind="unsure", text=reasons["unsure"]))
     text = "\n\n".join(lines)
     report = check_answer(text, question, evidence, ignore=ignore, language=language)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from engine.grounding.answer_kinds import answer_kind, asks_for_words, fit
 from engine.grounding.facts import Candidate, Fact, stated_fact
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Quote
@@ -41,6 +42,7 @@ class FactAnswer(BaseModel):
     text: str  # the answer: the fact line, then (detailed) the passages
     fact: Fact
     ignore: list[str]  # figures of labels, sources and prefaces: what the fact is, not claims
+    sure: bool = True  # False when the line is "Not sure: …" (the passage may not answer the question)
 
 
 def _clean(text: str) -> str:
@@ -63,7 +65,9 @@ def _where(quote: Quote, words: dict[str, str]) -> str:
 
 
 def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -> tuple[str, Fact, str]:
-    """(the one line that states the fact, the fact, the line's where part)."""
+    """(the one line that states the fact, the fact, the line's where part). The line is
+    "Not sure: …" when the passage is not sure to answer, or when what it states is not of
+    the kind the question asks ("which year …" stated by a row without its years)."""
     words = _WORDING.get(language, _WORDING["en"])
     fact = stated_fact(question, quote)
     where = "" if brief and not fact.several else _where(quote, words)
@@ -77,9 +81,16 @@ def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -
         stated = words["several"].format(candidates=words["sep"].join(_candidate(c, words) for c in fact.candidates))
     else:
         stated = first_sentence(fact.statement or quote.text) if brief else (fact.statement or quote.text)
-    if not quote.confident and not fact.several and not quote.computed:  # a result is what was computed:
+    if not quote.computed and not _sure(question, quote, fact, stated):  # a result is what was computed:
         stated = words["unsure"].format(fact=stated)  # its caution says what it may not apply
     return (f"{stated} {where}" if where else stated), fact, where
+
+
+def _sure(question: str, quote: Quote, fact: Fact, stated: str) -> bool:
+    if fact.several or quote.computed:
+        return quote.confident
+    kind = None if asks_for_words(question) else answer_kind(question)
+    return quote.confident and (kind is None or fit(kind, stated) == "match")
 
 
 def fact_answer(question: str, quotes: list[Quote], language: str, detail: str) -> FactAnswer:
@@ -94,7 +105,8 @@ def fact_answer(question: str, quotes: list[Quote], language: str, detail: str) 
     if quotes[0].computed:  # the expression's figures are inputs the check traces, not labels
         labels = [where]
     ignore = [f.text for label in labels for f in extract_figures(label) if f.text not in stated]
-    return FactAnswer(text=text, fact=fact, ignore=ignore)
+    sure = _sure(question, quotes[0], fact, line)
+    return FactAnswer(text=text, fact=fact, ignore=ignore, sure=sure)
 
 
 def quoted(quote: Quote) -> str:

@@ -271,7 +271,7 @@ def review(
     checked = check_answer(stated_answer.text, question, evidence, ignore=stated_answer.ignore, language=language)
     checked = cite_passage(checked, quotes[0], stated_answer.fact, len(stated_answer.text.split("\n", 1)[0]))
     kind: CautionKind = "several" if stated_answer.fact.several else "filter" if stated else "unsure"
-    doubt = stated_answer.fact.several or not quotes[0].confident
+    doubt = stated_answer.fact.several or not stated_answer.sure
     review = Review(
         report=checked.model_copy(update={"grounding": "quoted"}),
         answer=stated_answer.text,

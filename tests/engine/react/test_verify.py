@@ -476,3 +476,12 @@ def test_a_small_model_dumping_a_row_is_replaced_by_what_the_evidence_states():
     text = run(engine, "What was the 2019 threshold of EPS?")
     assert "lists figures without saying which one" in blocks(text, ReActType.NOTE)[0]
     assert engine.result.answer.startswith("27.6")
+
+
+def test_a_which_year_question_stated_by_a_row_without_its_years_is_not_sure():
+    text = "Share of net earnings in Golar Partners | 7,001 | 17,702 | (10,701) | (60)%"
+    engine = make_engine(["Answer: 12 * 9 = 108."], tools=[*general_toolkit(), docs_tool(text)])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "In which year was the share of net earnings in Golar Partners higher?")
+    assert engine.result.answer.startswith("Not sure")
+    assert [c.kind for c in engine.result.cautions if c.about_answer]  # flagged, with Thoughts hidden too
