@@ -233,6 +233,8 @@ class ReActEngine:
             )
         finally:
             writer.parser.close()
+            if notes and result.status == "answered":  # the answer is to the part of the question that was read
+                result.cautions = [Caution(kind="question_cut", text=n) for n in notes] + result.cautions
             result.blocks = writer.parser.blocks
             result.steps = state.steps
             result.iterations = state.iterations

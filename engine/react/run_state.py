@@ -43,7 +43,7 @@ class SuspendedRun(BaseModel):
     call_id: str
 
 
-CautionKind = Literal["replaced", "unsupported", "invented", "unsure", "several", "filter", "not_found"]
+CautionKind = Literal["replaced", "unsupported", "invented", "unsure", "several", "filter", "not_found", "question_cut"]
 
 
 class Caution(BaseModel):

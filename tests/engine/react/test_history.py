@@ -140,6 +140,8 @@ def test_a_one_megabyte_question_is_cut_in_every_model_call_and_the_run_says_so(
     warning = parse_blocks(text)[0]
     assert warning.type is ReActType.WARNING and "The question was too long" in warning.content
     assert engine.result.status == "answered"
+    assert [c.kind for c in engine.result.cautions] == ["question_cut"]  # beside the answer, Thoughts hidden too
+    assert engine.result.cautions[0].text == warning.content
 
 
 def test_a_backend_declaring_less_room_gets_a_shorter_question():
