@@ -70,6 +70,9 @@ class TablePlan(BaseModel):
     ignores_period: bool = False  # the question names a period the call does not filter on
 
 
+# "A and B, respectively": the cells of several rows; "Government grants" alone is one row,
+# however many labels ("Government grants1", "Government grants2") hold its words.
+_SEVERAL_ASKED = re.compile(r"\b(?:respectively|respectivement|each of|both)\b")
 _PERIOD_DIMENSIONS = frozenset({"year", "years", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"})
 _GENERIC_NAME = re.compile(r"(?i)column_?\d+")  # a name the loader gave: it means nothing
 _PERCENT_NAME = re.compile(r"(?i)%|percent|pct|rate|margin|ratio|taux|marge|pourcentage")
@@ -130,9 +133,15 @@ def _rows(question: str, reading: Reading, labels: list[str], sem: Semantic) -> 
     full = [
         a for a in full if not any(a != b and label_words(a) < label_words(b) for b in full)
     ]  # "Software" in "Software revenue"
-    if reading.operation in ("value", "sum", "mean", "ratio", "share", "change", "percent_change") and len(full) >= 2:
-        folded = fold(question)
-        return sorted(full, key=lambda label: _position(label, folded))
+    folded = fold(question)
+    several = reading.operation in ("sum", "mean", "ratio", "share", "change", "percent_change") or (
+        reading.operation == "value" and _SEVERAL_ASKED.search(folded) is not None
+    )
+    if several and len(full) >= 2:
+        ranked = sorted(full, key=lambda label: _position(label, folded))
+        spots = [_position(label, folded) for label in ranked]
+        if reading.operation != "value" or len(set(spots)) == len(spots):  # each row named in its own words
+            return ranked
     best = max(range(len(labels)), key=scored.__getitem__, default=None)
     return [labels[best]] if best is not None and scored[best] > 0 else []
 

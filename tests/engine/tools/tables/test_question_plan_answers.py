@@ -305,3 +305,13 @@ def test_a_report_table_column_is_never_summed_whole(tmp_path):
     )
     catalog = TableCatalog.from_paths([tmp_path])
     assert plan("How much was the total of the adjustments?", catalog, FakeEncode()) is None  # assets and liabilities
+
+
+def test_one_row_asked_is_one_cell_however_many_labels_hold_its_words(tmp_path):
+    (tmp_path / "grants.md").write_text(
+        "| Grants | 2019 | 2018 |\n|---|---|---|\n| Government grants1 | 1.3 | 1.1 |\n| Government grants2 | 1 | 0.9 |\n",
+        encoding="utf-8",
+    )
+    catalog = TableCatalog.from_paths([tmp_path])
+    planned = plan("What were the government grants in 2019?", catalog, FakeEncode())
+    assert planned is None or len(planned.args["rows"]) == 1
