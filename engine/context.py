@@ -8,6 +8,7 @@ singleton; the context owns what it starts and ``close()`` stops it.
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from engine.tools.mcp_toolkit import MCPHub
     from engine.tools.router import ToolRouter
     from engine.tools.tables import TableCatalog
+    from engine.tracing import RunTracer
 
 _NOT_STARTED: Any = object()
 
@@ -75,6 +77,7 @@ class EngineContext:
         self._hub_key: tuple | None = None if hub is _NOT_STARTED else ("given",)
         self._catalogs: dict[tuple, TableCatalog] = {}
         self._other_indexes: dict[str, IndexManager] = {}
+        self._tracing: tuple[tuple, Any] | None = None  # (settings key, SDK provider or None)
         self._lock = threading.Lock()
 
     @property
@@ -133,8 +136,32 @@ class EngineContext:
             return None
         return MCPHub(specs, errlog_path=Path("data/logs/mcp.log")).start()
 
+    def run_tracer(self) -> RunTracer:
+        """The spans of a run, as the ``OTEL_*`` variables say now: the process's own SDK
+        provider when an exporter is named (built once per configuration), else the
+        OpenTelemetry API's global tracer (a no-op unless the process installed one)."""
+        from engine.tracing import SCOPE, RunTracer, provider_from_settings
+
+        settings = self.settings
+        key = (settings.otel_sdk_disabled, settings.otel_traces_exporter, settings.otel_service_name)
+        with self._lock:
+            if self._tracing is None or self._tracing[0] != key:
+                old = self._tracing[1] if self._tracing else None
+                provider, problem = provider_from_settings(settings)
+                if problem:
+                    logging.getLogger(__name__).warning(problem)
+                self._tracing = (key, provider)
+                if old is not None:
+                    old.shutdown()
+            provider = self._tracing[1]
+        tracer = provider.get_tracer(SCOPE) if provider is not None else None
+        return RunTracer(tracer, capture_content=settings.otel_capture_content)
+
     def close(self) -> None:
         with self._lock:
+            tracing, self._tracing = self._tracing, None
+            if tracing is not None and tracing[1] is not None:
+                tracing[1].shutdown()
             hub, self._hub = self._hub, _NOT_STARTED
             indexes = None
             if self._indexes_key != ("given",):  # what the context opened itself, it closes
