@@ -77,7 +77,10 @@ class EngineContext:
         self._hub_key: tuple | None = None if hub is _NOT_STARTED else ("given",)
         self._catalogs: dict[tuple, TableCatalog] = {}
         self._other_indexes: dict[str, IndexManager] = {}
-        self._tracing: tuple[tuple, Any] | None = None  # (settings key, SDK provider or None)
+        self._tracing: tuple[tuple, Any] | None = None
+        self._token_hubs: dict[
+            str, MCPHub | None
+        ] = {}  # by the token's digest, never the token itself  # (settings key, SDK provider or None)
         self._lock = threading.Lock()
 
     @property
@@ -126,15 +129,41 @@ class EngineContext:
                 self._hub, self._hub_key = self._start_hub(), key
             return self._hub
 
-    def _start_hub(self) -> MCPHub | None:
+    def hub_for(self, token: str, keep: int = 8) -> MCPHub | None:
+        """The sessions of the servers that take the engine's token (``engine_token``),
+        opened with ``token``; one hub per token, the ``keep`` latest kept. None when no
+        server takes it."""
+        import hashlib
+
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        with self._lock:
+            if digest in self._token_hubs:
+                self._token_hubs[digest] = self._token_hubs.pop(digest)  # the latest used
+                return self._token_hubs[digest]
+        hub = self._start_hub(token=token)
+        with self._lock:
+            if digest in self._token_hubs:  # another turn with the same token started one meanwhile
+                if hub is not None:
+                    hub.close()
+                return self._token_hubs[digest]
+            self._token_hubs[digest] = hub
+            old = [self._token_hubs.pop(k) for k in list(self._token_hubs)[: max(0, len(self._token_hubs) - keep)]]
+        for stale in old:
+            if stale is not None:
+                stale.close()
+        return hub
+
+    def _start_hub(self, token: str | None = None) -> MCPHub | None:
         if not self.settings.mcp_servers_enabled:
             return None
         from engine.tools.mcp_toolkit import MCPHub, load_specs
 
         specs = load_specs(self.settings.mcp_servers_json)
+        if token is not None:
+            specs = [s for s in specs if s.engine_token]
         if not specs:
             return None
-        return MCPHub(specs, errlog_path=Path("data/logs/mcp.log")).start()
+        return MCPHub(specs, errlog_path=Path("data/logs/mcp.log"), token=token).start()
 
     def run_tracer(self) -> RunTracer:
         """The spans of a run, as the ``OTEL_*`` variables say now: the process's own SDK
@@ -163,11 +192,15 @@ class EngineContext:
             if tracing is not None and tracing[1] is not None:
                 tracing[1].shutdown()
             hub, self._hub = self._hub, _NOT_STARTED
+            token_hubs, self._token_hubs = list(self._token_hubs.values()), {}
             indexes = None
             if self._indexes_key != ("given",):  # what the context opened itself, it closes
                 indexes, self._indexes, self._indexes_key = self._indexes, None, None
         if hub is not None and hub is not _NOT_STARTED:
             hub.close()
+        for token_hub in token_hubs:
+            if token_hub is not None:
+                token_hub.close()
         if indexes is not None:
             indexes.close()
 
@@ -190,12 +223,13 @@ class EngineContext:
         attachments_index: Path | None = None,
         small_model: bool = False,
         language: str = "en",
+        token: str | None = None,
     ) -> ToolRegistry:
         from engine.tools.toolkits import build_registry
 
         return build_registry(
             self, theme, attachments=list(attachments), attachments_index=attachments_index, small_model=small_model,
-            language=language,
+            language=language, token=token,
         )  # fmt: skip
 
     def indexes_at(self, root: Path) -> IndexManager:

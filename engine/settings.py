@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-__all__ = ["EngineConfig", "Settings", "current"]
+__all__ = ["EngineConfig", "Settings", "credential", "current"]
 
 
 class EngineConfig(BaseModel):
@@ -137,3 +137,10 @@ class Settings(BaseModel):
 def current() -> Settings:
     """The settings as the environment says now."""
     return Settings.from_env()
+
+
+def credential(variable: str) -> str | None:
+    """A secret a configuration file names by its environment variable (a data server's
+    token in ``mcp_servers.json``), read at call time; never stored in the file."""
+    value = os.environ.get(variable)
+    return value if value else None
