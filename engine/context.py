@@ -17,6 +17,7 @@ from engine.settings import EngineConfig, Settings, current
 
 if TYPE_CHECKING:
     from engine.llm.base import LLM
+    from engine.llm.pricing import Price
     from engine.rag.manager import IndexManager
     from engine.tools.base import ToolRegistry
     from engine.tools.mcp_toolkit import MCPHub
@@ -209,6 +210,13 @@ class EngineContext:
         from engine.llm.factory import load_models_file
 
         return EngineConfig.model_validate(load_models_file(self.settings.models_json).engine)
+
+    def price_of(self, model: str) -> Price | None:
+        """The model's prices from ``models.json``, if it gives them."""
+        from engine.llm.factory import load_models_file
+        from engine.llm.pricing import price_of
+
+        return price_of(model, load_models_file(self.settings.models_json).prices)
 
     def build_llm(self, api_key: str | None = None) -> LLM:
         from engine.llm.factory import build_llm, resolve_spec

@@ -82,6 +82,7 @@ class ReActEngine:
         self.llm = llm if llm is not None else self.context.build_llm(api_key=llmapikey)
         if self.llm.abilities.max_steps and "max_iterations" not in self.config.model_fields_set:
             self.config = self.config.model_copy(update={"max_iterations": self.llm.abilities.max_steps})
+        self._price = self.context.price_of(self.llm.model)
         self.protocol: WireProtocol = select(self.llm.abilities, self.config.wire_protocol)
         self._tools = tools if isinstance(tools, ToolRegistry) or tools is None else ToolRegistry(tools)
         self.hooks = hooks or Hooks()
@@ -263,6 +264,7 @@ class ReActEngine:
             result.iterations = state.iterations
             result.usage = state.usage
             result.elapsed = state.elapsed_before + (time.monotonic() - started)
+            result.cost = self._price.cost(result.usage) if self._price is not None else None
             if result.suspended is not None:
                 result.suspended.state.elapsed_before = result.elapsed
             self.tracing.end_turn(self._span, result.status, result.usage, result.iterations, result.error)
