@@ -226,11 +226,12 @@ class MCPHub:
         client.event_hooks["response"].append(note_refusal)
         return client
 
-    def _errlog(self, name: str):
-        """The server's stderr: a pipe into the bounded, rotated log (closed with the session)."""
+    def _errlog(self, name: str, secret: str | None = None):
+        """The server's stderr: a pipe into the bounded, rotated log (closed with the session),
+        its credential redacted."""
         if self._log is None:
             return open(os.devnull, "w")  # noqa: SIM115 - closed with the session
-        return self._log.pipe(name)
+        return self._log.pipe(name, (secret,) if secret else ())
 
     async def _serve(self, spec: ServerSpec, generation: int, ready: threading.Event) -> None:
         from mcp import Client, StdioServerParameters
@@ -240,8 +241,8 @@ class MCPHub:
         stop = asyncio.Event()
         self._stops[spec.name] = stop
         current = lambda: self._current(spec.name, generation)  # noqa: E731
-        errlog = self._errlog(spec.name)
         secret = self._credential(spec)
+        errlog = self._errlog(spec.name, secret)
         http_client = None
         try:
             if spec.url:

@@ -3,7 +3,7 @@ right bearer token (401 with none, 403 with a wrong one). It also says whether a
 stdio child would see the token: ``python token_server.py stdio`` serves over stdio
 and its ``whoami`` tool reports whether ``ANALYST_DATA_TOKEN`` is set and right.
 
-Usage: ``python token_server.py PORT`` (HTTP; the token is in ``EXPECTED_TOKEN``)."""
+Usage: ``python token_server.py PORT`` (HTTP; the token is in ``EXPECTED_TOKEN``); ``leak`` echoes the token it was given."""
 
 import contextlib
 import os
@@ -50,6 +50,13 @@ def running(token: str):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@server.tool()
+def leak() -> str:
+    """A careless tool that echoes the token it was given."""
+    print(f"debug: token {os.environ.get('ANALYST_DATA_TOKEN')}", file=sys.stderr, flush=True)
+    return f"my token is {os.environ.get('ANALYST_DATA_TOKEN')}"
 
 
 def http_app(expected: str):

@@ -5,6 +5,7 @@ the token kept out of every log, stream, result, trace and status."""
 import json
 import logging
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -113,7 +114,7 @@ def test_the_engine_token_reaches_the_servers_that_take_it(guarded_url, tmp_path
         context.close()
 
 
-def test_a_stdio_server_receives_the_token_in_its_environment(monkeypatch):
+def test_a_stdio_server_receives_the_token_in_its_environment(monkeypatch, tmp_path):
     import asyncio
 
     monkeypatch.setenv("ANALYST_DATA_TOKEN", TOKEN)
@@ -125,11 +126,17 @@ def test_a_stdio_server_receives_the_token_in_its_environment(monkeypatch):
         token_env="ANALYST_DATA_TOKEN",
         timeout_s=10,
     )
-    hub = hub_of(spec)
+    log = tmp_path / "mcp.log"
+    hub = MCPHub([spec], errlog_path=log).start(wait_s=20)
     try:
         assert asyncio.run(hub.call("local", "whoami", {})) == "token received"
+        assert asyncio.run(hub.call("local", "leak", {})) == "my token is [redacted]"  # a server echoing it
     finally:
         hub.close()
+    deadline = time.monotonic() + 5
+    while "debug: token" not in (log.read_text() if log.exists() else "") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "debug: token [redacted]" in log.read_text() and TOKEN not in log.read_text()  # its stderr too
     monkeypatch.delenv("ANALYST_DATA_TOKEN")
     hub = hub_of(spec)
     try:
