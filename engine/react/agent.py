@@ -239,7 +239,7 @@ class ReActEngine:
                         prompt_tokens=state.usage.prompt_tokens - before.prompt_tokens,
                         completion_tokens=state.usage.completion_tokens - before.completion_tokens,
                     )
-                    failed = LLMError(final.error) if final.error else None
+                    failed = LLMError(final.error, final.error_kind or "server") if final.error else None
                     self.tracing.end_model_call(span, spent, None, final.text, failed)
                 yield self._grounded(final.text, state, writer)
                 if final.error is not None:

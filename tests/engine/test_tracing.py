@@ -98,7 +98,13 @@ def test_a_forced_final_answer_is_a_model_call_too(exporter):
     run(engine)
     spans = by_operation(exporter.get_finished_spans())
     assert len(spans["chat"]) == 2  # the step, then the forced final answer
+    assert spans["chat"][1].attributes["gen_ai.usage.output_tokens"] > 0
     assert all(s.end_time is not None for s in exporter.get_finished_spans())
+    exporter.clear()
+    script = [call("calculator", {"expression": "2+2"}), LLMError("Too many requests.", "rate_limited")]
+    run(traced_engine(script, exporter, max_iterations=1))
+    final = by_operation(exporter.get_finished_spans())["chat"][1]
+    assert final.attributes["error.type"] == "rate_limited" and final.status.status_code is StatusCode.ERROR
 
 
 def test_no_exporter_configured_means_the_api_no_op_tracer():
