@@ -1,6 +1,8 @@
 """2. Engine overhead per step: an instant scripted LLM, 5-step runs (4 tool calls then
 an answer), repeated. Ours vs LlamaIndex's ReActAgent driven by the same script
-through a custom LLM class, same calculator function, same run."""
+through a custom LLM class, same calculator function, same run. Then ours with tracing
+off (no exporter: the OpenTelemetry API's no-op tracer) and on (the SDK, a batch
+processor and an in-memory exporter), alternated in the same run."""
 
 from __future__ import annotations
 
@@ -33,18 +35,23 @@ def calculator(expression: str) -> str:
     return str(evaluate(expression))
 
 
-def bench_ours() -> float:
+def bench_ours(tracer=None) -> float:
     from engine.llm.scripted import ScriptedLLM
     from engine.react.agent import ReActEngine
     from engine.settings import EngineConfig
     from engine.tools.toolkits import general_toolkit
+    from engine.tracing import RunTracer
 
     tools = general_toolkit()
+    tracer = tracer or RunTracer()
 
     async def all_runs() -> None:
         for _ in range(RUNS):
             engine = ReActEngine(
-                config=EngineConfig(), llm=ScriptedLLM(script(), chunk_chars=10_000, record=False), tools=tools
+                config=EngineConfig(),
+                llm=ScriptedLLM(script(), chunk_chars=10_000, record=False),
+                tools=tools,
+                tracer=tracer,
             )
             async for _token in engine.stream("What is the total?"):
                 pass
@@ -110,14 +117,73 @@ def bench_llamaindex() -> float:
     return (time.perf_counter() - start) / (RUNS * STEPS)
 
 
+def bench_tracing(rounds: int = 5) -> tuple[float, float, int]:
+    """Per-step overhead with tracing off and on, alternated; the best of ``rounds`` each."""
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from engine.tracing import RunTracer
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(BatchSpanProcessor(exporter))
+    on_tracer = RunTracer(provider.get_tracer("bench"))
+    off, on = [], []
+    for _ in range(rounds):
+        off.append(bench_ours(RunTracer()))
+        on.append(bench_ours(on_tracer))
+    provider.force_flush()
+    spans = len(exporter.get_finished_spans())
+    provider.shutdown()
+    return min(off), min(on), spans
+
+
 def main() -> None:
     print(f"machine: {machine()}")
     print(f"{RUNS} runs x {STEPS} steps, instant scripted LLM, same calculator")
+    if "--tracing" in sys.argv[1:]:  # tracing off vs on only (no LlamaIndex needed)
+        report_tracing()
+        return
     ours = bench_ours()
     print(f"ours: {ours * 1e3:.3f} ms per step")
     theirs = bench_llamaindex()
     print(f"baseline (LlamaIndex ReActAgent): {theirs * 1e3:.3f} ms per step")
     print(f"ratio baseline/ours: {theirs / ours:.1f}x lower overhead")
+    report_tracing()
+
+
+def bench_off_path(n: int = 100_000) -> float:
+    """Seconds per step spent in the tracing calls of one step (a model call and a tool
+    call, a fifth of the turn's span) when no exporter is configured."""
+    from engine.llm.base import Usage
+    from engine.react.step import Observation
+    from engine.tracing import RunTracer
+
+    tracer, usage = RunTracer(), Usage()
+    observation = Observation(call_id="c", tool="calculator", text="7")
+    kw = {"max_tokens": 512, "temperature": 0.2}
+    start = time.perf_counter()
+    for _ in range(n):
+        turn = tracer.turn("scripted", "script", "q")
+        span = tracer.model_call(turn, "scripted", "script", kw)
+        tracer.end_model_call(span, usage, "stop", "text")
+        span = tracer.tool_call(turn, "calculator", "c", {})
+        tracer.end_tool_call(span, observation)
+        tracer.end_turn(turn, "answered", usage, 1, None)
+    return (time.perf_counter() - start) / n
+
+
+def report_tracing() -> None:
+    off_path = bench_off_path()
+    off, on, spans = bench_tracing()
+    print(
+        f"tracing calls of a step with no exporter: {off_path * 1e6:.2f} us "
+        f"({off_path / off * 100:.2f}% of the step, counting a whole turn span per step)"
+    )
+    print(f"ours, tracing off (no exporter): {off * 1e3:.3f} ms per step")
+    print(f"ours, tracing on (SDK, batch processor, {spans} spans exported): {on * 1e3:.3f} ms per step")
+    print(f"tracing on costs {(on / off - 1) * 100:+.1f}% per step")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import streamlit as st
 
 from components.conversations import SidebarAction, conversation_sidebar
 from components.export import to_json, to_markdown
-from components.i18n import t
+from components.i18n import money, t
 from components.state import Conversation, Settings
 from engine.store.models import ConversationRepository
 
@@ -54,6 +54,9 @@ def chat_sidebar(
         )
         st.caption(f"{t('backend', lang)}: {backend_label()}")
         st.caption(f"{t('theme', lang)}: {settings.theme or t('no_theme', lang)}")
+        if costs := conversation.costs():
+            total = " + ".join(money(c, lang) for c in costs)
+            st.caption(f"{t('conversation_cost', lang)}: {total}")
         with st.expander(t("export", lang), icon=":material/download:"):
             settings.export_thoughts = st.checkbox(
                 t("export_with_thoughts", lang), value=settings.export_thoughts, key="export_thoughts"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from components.cautions import turn_cautions, turn_notes
-from components.i18n import t
+from components.i18n import money, t
 from components.state import Conversation, Settings, Turn
 from engine.react.types import ANSWER_TYPES, CANONICAL_LABEL, ReActType
 
@@ -89,7 +89,11 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False, setting
             lines += ["", *[f"_{label}: {' '.join(text.split())}_" for text in notes]]
         if turn.status in ("stopped", "suspended", "interrupted"):
             lines += ["", f"_({turn.status})_"]
+        if turn.cost is not None:
+            lines += ["", f"_{t('cost', lang)}: {money(turn.cost, lang)}_"]
         lines.append("")
+    if costs := conversation.costs():
+        lines += [f"_{t('conversation_cost', lang)}: {' + '.join(money(c, lang) for c in costs)}_", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -112,6 +116,8 @@ def to_json(conversation: Conversation, with_thoughts: bool = False, settings: S
                 "elapsed": round(turn.elapsed, 3),
                 "backend": turn.backend,
             }
+            if turn.cost is not None:
+                item["meta"]["cost"] = turn.cost.model_dump()
             blocks = turn.blocks
             tables, charts = _data_blocks(blocks, ReActType.TABLE), _data_blocks(blocks, ReActType.CHART)
             if tables:
@@ -132,6 +138,8 @@ def to_json(conversation: Conversation, with_thoughts: bool = False, settings: S
                 item["blocks"] = [{"type": b.type.value, "content": b.content} for b in blocks]
         turns.append(item)
     head = {"id": conversation.id, "title": conversation.title}
+    if costs := conversation.costs():
+        head["cost_total"] = [c.model_dump() for c in costs]
     if settings is not None:
         head |= {"theme": settings.theme, "settings": settings.model_dump(include={"language", "detail", "theme"})}
     return json.dumps({**head, "turns": turns}, ensure_ascii=False, indent=2)

@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.llm.pricing import Cost
 
 LOCALES = Path(__file__).parent / "locales"
 LANGUAGES = {"en": "English", "fr": "Français"}
@@ -40,6 +44,11 @@ def has(key: str, lang: str = "en") -> bool:
 def plural(word: str, n: int, lang: str = "en") -> str:
     """``n`` and the word in the right form: keys ``<word>_one`` and ``<word>_many`` ("{n} steps")."""
     return t(f"{word}_{'one' if n == 1 else 'many'}", lang, n=number(n, lang))
+
+
+def money(cost: Cost, lang: str = "en") -> str:
+    """A cost with its currency: 0.0042 USD (four decimals under one, so a cheap turn is not 0.00)."""
+    return t("money", lang, amount=number(cost.amount, lang, 4 if cost.amount < 1 else 2), currency=cost.currency)
 
 
 def number(value: float, lang: str = "en", digits: int = 0) -> str:

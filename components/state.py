@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from engine.grounding import GroundingReport
+from engine.llm.pricing import Cost, total_costs
 from engine.react.parser import parse_blocks
 from engine.react.run_state import Caution, SuspendedRun
 from engine.react.types import ReActBlock
@@ -37,6 +38,7 @@ class Turn(BaseModel):
     tokens: int = 0
     elapsed: float = 0.0
     backend: str = ""
+    cost: Cost | None = None  # what the turn's tokens cost, when models.json prices the model
     suspended: SuspendedRun | None = None
     grounding: GroundingReport | None = None
     cautions: list[Caution] | None = None  # what the analyst must know about the answer (None: a turn stored before)
@@ -62,6 +64,10 @@ class Conversation(BaseModel):
             elif turn.answer:
                 out.append({"role": "assistant", "content": turn.answer})
         return out
+
+    def costs(self) -> list[Cost]:
+        """The conversation's total cost, one per currency; empty when no turn was priced."""
+        return total_costs([turn.cost for turn in self.turns])
 
     @property
     def pending(self) -> Turn | None:

@@ -26,6 +26,7 @@ def apply_figures(turn: Turn, result: EngineResult) -> None:
     turn.tokens = result.usage.total_tokens
     turn.elapsed = result.elapsed
     turn.backend = result.backend
+    turn.cost = result.cost
     turn.suspended = result.suspended
     turn.ended_at = datetime.now(UTC).isoformat(timespec="seconds")
 

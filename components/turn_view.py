@@ -8,7 +8,7 @@ import streamlit as st
 
 from components.cautions import beside_trace, stored_cautions
 from components.grounding_view import annotator, grounding_widgets
-from components.i18n import number, plural, t
+from components.i18n import money, number, plural, t
 from components.inert import inert
 from components.render import draw
 from components.state import Conversation, Settings, Turn
@@ -40,8 +40,9 @@ def render_footer(turn: Turn, lang: str) -> None:
         return
     unsupported = len(turn.grounding.unsupported) if turn.grounding else 0
     flagged = f" · :orange[{plural('unsupported', unsupported, lang)}]" if unsupported else ""
+    cost = f" · {money(turn.cost, lang)}" if turn.cost is not None else ""
     st.caption(
-        f"{plural('step', turn.iterations, lang)} · {number(turn.tokens, lang)} {t('tokens', lang)} · "
+        f"{plural('step', turn.iterations, lang)} · {number(turn.tokens, lang)} {t('tokens', lang)}{cost} · "
         f"{number(turn.elapsed, lang, 1)} s · {turn.backend}{flagged}"
     )
 

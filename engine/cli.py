@@ -163,6 +163,7 @@ def _run(engine: Any, args: argparse.Namespace, history: list[dict[str, Any]]) -
             "answer": result.answer,
             "iterations": total_iterations,
             "usage": result.usage.model_dump() | {"total_tokens": result.usage.total_tokens},
+            "cost": result.cost.model_dump() if result.cost is not None else None,
             "elapsed": round(elapsed, 3),
             **grounding_fields(result.grounding),
             "cautions": [c.model_dump() for c in result.cautions if c.about_answer],

@@ -8,6 +8,7 @@ singleton; the context owns what it starts and ``close()`` stops it.
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,11 +17,13 @@ from engine.settings import EngineConfig, Settings, current
 
 if TYPE_CHECKING:
     from engine.llm.base import LLM
+    from engine.llm.pricing import Price
     from engine.rag.manager import IndexManager
     from engine.tools.base import ToolRegistry
     from engine.tools.mcp_toolkit import MCPHub
     from engine.tools.router import ToolRouter
     from engine.tools.tables import TableCatalog
+    from engine.tracing import RunTracer
 
 _NOT_STARTED: Any = object()
 
@@ -75,6 +78,10 @@ class EngineContext:
         self._hub_key: tuple | None = None if hub is _NOT_STARTED else ("given",)
         self._catalogs: dict[tuple, TableCatalog] = {}
         self._other_indexes: dict[str, IndexManager] = {}
+        self._tracing: tuple[tuple, Any] | None = None
+        self._token_hubs: dict[
+            str, MCPHub | None
+        ] = {}  # by the token's digest, never the token itself  # (settings key, SDK provider or None)
         self._lock = threading.Lock()
 
     @property
@@ -123,24 +130,78 @@ class EngineContext:
                 self._hub, self._hub_key = self._start_hub(), key
             return self._hub
 
-    def _start_hub(self) -> MCPHub | None:
+    def hub_for(self, token: str, keep: int = 8) -> MCPHub | None:
+        """The sessions of the servers that take the engine's token (``engine_token``),
+        opened with ``token``; one hub per token, the ``keep`` latest kept. None when no
+        server takes it."""
+        import hashlib
+
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        with self._lock:
+            if digest in self._token_hubs:
+                self._token_hubs[digest] = self._token_hubs.pop(digest)  # the latest used
+                return self._token_hubs[digest]
+        hub = self._start_hub(token=token)
+        with self._lock:
+            if digest in self._token_hubs:  # another turn with the same token started one meanwhile
+                if hub is not None:
+                    hub.close()
+                return self._token_hubs[digest]
+            self._token_hubs[digest] = hub
+            old = [self._token_hubs.pop(k) for k in list(self._token_hubs)[: max(0, len(self._token_hubs) - keep)]]
+        for stale in old:
+            if stale is not None:
+                stale.close()
+        return hub
+
+    def _start_hub(self, token: str | None = None) -> MCPHub | None:
         if not self.settings.mcp_servers_enabled:
             return None
         from engine.tools.mcp_toolkit import MCPHub, load_specs
 
         specs = load_specs(self.settings.mcp_servers_json)
+        if token is not None:
+            specs = [s for s in specs if s.engine_token]
         if not specs:
             return None
-        return MCPHub(specs, errlog_path=Path("data/logs/mcp.log")).start()
+        return MCPHub(specs, errlog_path=Path("data/logs/mcp.log"), token=token).start()
+
+    def run_tracer(self) -> RunTracer:
+        """The spans of a run, as the ``OTEL_*`` variables say now: the process's own SDK
+        provider when an exporter is named (built once per configuration), else the
+        OpenTelemetry API's global tracer (a no-op unless the process installed one)."""
+        from engine.tracing import SCOPE, RunTracer, provider_from_settings
+
+        settings = self.settings
+        key = (settings.otel_sdk_disabled, settings.otel_traces_exporter, settings.otel_service_name)
+        with self._lock:
+            if self._tracing is None or self._tracing[0] != key:
+                old = self._tracing[1] if self._tracing else None
+                provider, problem = provider_from_settings(settings)
+                if problem:
+                    logging.getLogger(__name__).warning(problem)
+                self._tracing = (key, provider)
+                if old is not None:
+                    old.shutdown()
+            provider = self._tracing[1]
+        tracer = provider.get_tracer(SCOPE) if provider is not None else None
+        return RunTracer(tracer, capture_content=settings.otel_capture_content)
 
     def close(self) -> None:
         with self._lock:
+            tracing, self._tracing = self._tracing, None
+            if tracing is not None and tracing[1] is not None:
+                tracing[1].shutdown()
             hub, self._hub = self._hub, _NOT_STARTED
+            token_hubs, self._token_hubs = list(self._token_hubs.values()), {}
             indexes = None
             if self._indexes_key != ("given",):  # what the context opened itself, it closes
                 indexes, self._indexes, self._indexes_key = self._indexes, None, None
         if hub is not None and hub is not _NOT_STARTED:
             hub.close()
+        for token_hub in token_hubs:
+            if token_hub is not None:
+                token_hub.close()
         if indexes is not None:
             indexes.close()
 
@@ -149,6 +210,13 @@ class EngineContext:
         from engine.llm.factory import load_models_file
 
         return EngineConfig.model_validate(load_models_file(self.settings.models_json).engine)
+
+    def price_of(self, model: str) -> Price | None:
+        """The model's prices from ``models.json``, if it gives them."""
+        from engine.llm.factory import load_models_file
+        from engine.llm.pricing import price_of
+
+        return price_of(model, load_models_file(self.settings.models_json).prices)
 
     def build_llm(self, api_key: str | None = None) -> LLM:
         from engine.llm.factory import build_llm, resolve_spec
@@ -163,12 +231,13 @@ class EngineContext:
         attachments_index: Path | None = None,
         small_model: bool = False,
         language: str = "en",
+        token: str | None = None,
     ) -> ToolRegistry:
         from engine.tools.toolkits import build_registry
 
         return build_registry(
             self, theme, attachments=list(attachments), attachments_index=attachments_index, small_model=small_model,
-            language=language,
+            language=language, token=token,
         )  # fmt: skip
 
     def indexes_at(self, root: Path) -> IndexManager:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-__all__ = ["EngineConfig", "Settings", "current"]
+__all__ = ["EngineConfig", "Settings", "credential", "current"]
 
 
 class EngineConfig(BaseModel):
@@ -88,6 +88,10 @@ class Settings(BaseModel):
     vector_store: str = "faiss"
     embedding_precision: str = "auto"  # or "float32": no bfloat16 route (engine/rag/st_bert.py)
     auth_header: str | None = None
+    otel_sdk_disabled: bool = False  # OTEL_SDK_DISABLED
+    otel_traces_exporter: str | None = None  # OTEL_TRACES_EXPORTER: otlp, console or none; unset: no exporter
+    otel_service_name: str = "analyst-chatbot"  # OTEL_SERVICE_NAME
+    otel_capture_content: bool = False  # OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -112,6 +116,9 @@ class Settings(BaseModel):
             "vector_store": (get("VECTOR_STORE") or "faiss").lower(),
             "embedding_precision": (get("EMBEDDING_PRECISION") or "auto").lower(),
             "auth_header": get("AUTH_HEADER"),
+            "otel_sdk_disabled": _flag(get("OTEL_SDK_DISABLED")),
+            "otel_traces_exporter": get("OTEL_TRACES_EXPORTER"),
+            "otel_capture_content": _flag(get("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")),
         }
         for key, name in (
             ("models_json", "MODELS_JSON"),
@@ -120,6 +127,7 @@ class Settings(BaseModel):
             ("mcp_servers_json", "MCP_SERVERS_JSON"),
             ("llm_max_retry_s", "LLM_MAX_RETRY_S"),
             ("index_memory_budget_mb", "INDEX_MEMORY_BUDGET_MB"),
+            ("otel_service_name", "OTEL_SERVICE_NAME"),
         ):
             if get(name) is not None:
                 values[key] = get(name)
@@ -129,3 +137,10 @@ class Settings(BaseModel):
 def current() -> Settings:
     """The settings as the environment says now."""
     return Settings.from_env()
+
+
+def credential(variable: str) -> str | None:
+    """A secret a configuration file names by its environment variable (a data server's
+    token in ``mcp_servers.json``), read at call time; never stored in the file."""
+    value = os.environ.get(variable)
+    return value if value else None

@@ -65,12 +65,16 @@ else:
         if named.reason:
             naming.setdefault(named.server, []).append(named)
     for name, status in hub.status.items():
-        icon = ":green[:material/check_circle:]" if status.state == "up" else ":red[:material/cancel:]"
+        icon = {"up": ":green[:material/check_circle:]", "unauthorised": ":orange[:material/lock:]"}.get(
+            status.state, ":red[:material/cancel:]"
+        )
         state = t(f"mcp_state_{status.state}", lang)
         cols = st.columns([4, 1])
         reason = f" ({status.reason})" if status.reason else ""  # an MCP server's own words: untrusted
         cols[0].markdown(f"{icon} **{inert(name)}**: {state}" + inert(reason))
         cols[0].caption(", ".join(code(n) for n in status.tools) or t("no_tools", lang))
+        if status.state == "unauthorised":
+            cols[0].warning(t("mcp_unauthorised", lang), icon=":material/lock:")
         for named in naming.get(name, []):
             key = f"mcp_tool_{named.reason}" if named.offered else f"mcp_tool_refused_{named.reason}"
             spaced = named.offered or f"{name}__{named.name}"

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from engine.llm.base import LLM
+from engine.llm.pricing import Price
 
 if TYPE_CHECKING:
     from engine.settings import Settings
@@ -36,6 +37,7 @@ class BackendSpec(BaseModel):
 
 class ModelsFile(BaseModel):
     backend: BackendSpec | None = None
+    prices: dict[str, Price] = Field(default_factory=dict)  # by model name: per million input and output tokens
     embeddings: str | None = None
     engine: dict[str, Any] = Field(default_factory=dict)
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.errors import ForceFinalizeException, RetryException
 from engine.grounding.question_parts import question_parts
-from engine.llm.base import LLM, LLMError, iterate_async
+from engine.llm.base import LLM, LLMError, Usage, iterate_async
 from engine.react.ask import Suspended, question_of, reply_observation, suspend
 from engine.react.evidence_answer import evidence_review
 from engine.react.evidence_answer import words as evidence_words
@@ -36,12 +36,13 @@ from engine.react.prompts import message
 from engine.react.protocols import WireProtocol, select
 from engine.react.query import query
 from engine.react.run_state import Caution, EngineResult, RunState, SuspendedRun
-from engine.react.step import Note, Step
+from engine.react.step import Note, Observation, Step, ToolCall
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
 from engine.react.verify import Review, admitted, evidence_index, evidence_of, replacement_text, review
 from engine.settings import EngineConfig
 from engine.tools.base import Tool, ToolRegistry
+from engine.tracing import RunTracer
 
 
 class Answered(Exception):
@@ -55,16 +56,22 @@ class ReActEngine:
         self,
         config: EngineConfig | dict[str, Any] | None = None,
         llmapikey: str | None = None,
+        token: str | None = None,
         ragkwargs: dict[str, Any] | None = None,
         *,
         llm: LLM | None = None,
         tools: ToolRegistry | list[Tool] | None = None,
         hooks: Hooks | None = None,
         context: Any = None,
+        tracer: RunTracer | None = None,
     ) -> None:
+        """``token``: the credential of the data servers that ask for the engine's token
+        (``"token": "engine"`` in ``mcp_servers.json``); kept out of every log, trace and export."""
         from engine.context import EngineContext
 
         self.context = context if context is not None else EngineContext()
+        self._token = token
+        self.tracing = tracer if tracer is not None else self.context.run_tracer()
         if config is None:
             config = self.context.engine_config()
         config = config if isinstance(config, EngineConfig) else EngineConfig.model_validate(config)
@@ -75,6 +82,7 @@ class ReActEngine:
         self.llm = llm if llm is not None else self.context.build_llm(api_key=llmapikey)
         if self.llm.abilities.max_steps and "max_iterations" not in self.config.model_fields_set:
             self.config = self.config.model_copy(update={"max_iterations": self.llm.abilities.max_steps})
+        self._price = self.context.price_of(self.llm.model)
         self.protocol: WireProtocol = select(self.llm.abilities, self.config.wire_protocol)
         self._tools = tools if isinstance(tools, ToolRegistry) or tools is None else ToolRegistry(tools)
         self.hooks = hooks or Hooks()
@@ -111,6 +119,7 @@ class ReActEngine:
                 attachments_index=self.ragkwargs.get("attachments_index"),
                 small_model=self.llm.abilities.small,
                 language=self.config.language,
+                **({"token": self._token} if self._token else {}),
             )
         return self._tools
 
@@ -185,6 +194,7 @@ class ReActEngine:
         self._evidence = evidence_index(state.steps, state.prompt)  # grown as Observations arrive
         result = self.result = EngineResult(backend=self.backend_label, iterations=state.iterations)
         registry = self.tools.subset(state.tool_names)
+        self._span = self.tracing.turn(self.llm.name, self.llm.model, state.prompt)
         try:
             for note in notes or []:
                 yield writer.block(ReActType.WARNING, note)
@@ -214,9 +224,23 @@ class ReActEngine:
                 result.status, result.error, result.error_source = "error", exc.user_message, "backend"
             else:
                 final = FinalAnswer(self.llm, self.protocol, self.config)
-                async for token in final.stream(state, writer, exc.message):
-                    if token:
-                        yield token
+                before = state.usage.model_copy()
+                cfg = self.config
+                span = self.tracing.model_call(
+                    self._span, self.llm.name, self.llm.model,
+                    {"max_tokens": cfg.max_tokens_per_step, "temperature": cfg.temperature},
+                )  # fmt: skip
+                try:
+                    async for token in final.stream(state, writer, exc.message):
+                        if token:
+                            yield token
+                finally:
+                    spent = Usage(
+                        prompt_tokens=state.usage.prompt_tokens - before.prompt_tokens,
+                        completion_tokens=state.usage.completion_tokens - before.completion_tokens,
+                    )
+                    failed = LLMError(final.error, final.error_kind or "server") if final.error else None
+                    self.tracing.end_model_call(span, spent, None, final.text, failed)
                 yield self._grounded(final.text, state, writer)
                 if final.error is not None:
                     yield writer.block(ReActType.ERROR, final.error)
@@ -240,8 +264,10 @@ class ReActEngine:
             result.iterations = state.iterations
             result.usage = state.usage
             result.elapsed = state.elapsed_before + (time.monotonic() - started)
+            result.cost = self._price.cost(result.usage) if self._price is not None else None
             if result.suspended is not None:
                 result.suspended.state.elapsed_before = result.elapsed
+            self.tracing.end_turn(self._span, result.status, result.usage, result.iterations, result.error)
 
     async def _step(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, started: float):
         """One model call and its tool calls; raises to end the run."""
@@ -253,7 +279,7 @@ class ReActEngine:
         state.iterations += 1
         step = Step(number=state.iterations)
         try:
-            async for token in query(self.llm, self.protocol, self.config, state, registry, writer, step):
+            async for token in self._query(state, registry, writer, step):
                 yield token
             if step.answer is not None:
                 state.steps.append(step)
@@ -289,18 +315,42 @@ class ReActEngine:
         except Exception as exc:
             raise ForceFinalizeException(f"An internal step failed ({type(exc).__name__}: {str(exc)[:120]}).") from None
 
+    async def _query(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, step: Step):
+        """The model call, in its own span."""
+        span = self.tracing.model_call(
+            self._span,
+            self.llm.name,
+            self.llm.model,
+            {"max_tokens": self.config.max_tokens_per_step, "temperature": self.config.temperature},
+        )
+        error: BaseException | None = None
+        try:
+            async for token in query(self.llm, self.protocol, self.config, state, registry, writer, step):
+                yield token
+        except BaseException as exc:
+            error = exc if not isinstance(exc, (RetryException, GeneratorExit, asyncio.CancelledError)) else None
+            raise
+        finally:
+            self.tracing.end_model_call(span, step.usage, step.finish_reason, step.model_text or "", error)
+
+    async def _traced(self, call: ToolCall, registry: ToolRegistry, state: RunState, n: int) -> Observation:
+        """One tool call, in its own span."""
+        span = self.tracing.tool_call(self._span, call.name, call.id, call.args)
+        try:
+            observation = await execute(call, registry, state, self.config, self.hooks, self.observation_chars, n)
+        except BaseException as exc:
+            self.tracing.end_tool_call(span, error=exc)
+            raise
+        self.tracing.end_tool_call(span, observation)
+        return observation
+
     async def _execute(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, step: Step):
         """Run the step's tool calls concurrently; ask_user suspends the run after them."""
         asked = question_of(step.calls)
         others = [c for c in step.calls if asked is None or c is not asked[0]]
         first = state.observation_count + 1
         step.observations = list(
-            await asyncio.gather(
-                *(
-                    execute(c, registry, state, self.config, self.hooks, self.observation_chars, first + i)
-                    for i, c in enumerate(others)
-                )
-            )
+            await asyncio.gather(*(self._traced(c, registry, state, first + i) for i, c in enumerate(others)))
         )
         for ev in evidence_of([step]):
             if admitted(ev, self._evidence, state.prompt):

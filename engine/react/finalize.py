@@ -37,6 +37,7 @@ class FinalAnswer:
         self.config = config
         self.text = ""
         self.error: str | None = None
+        self.error_kind: str | None = None  # the backend's LLMError kind, or the exception's type (for traces)
 
     async def stream(self, state: RunState, writer: StreamWriter, reason: str) -> AsyncIterator[str]:
         yield writer.block(ReActType.WARNING, f"{reason} Writing the final answer from what was found.")
@@ -71,9 +72,10 @@ class FinalAnswer:
             finally:
                 await stream.aclose()
         except LLMError as exc:
-            self.error = exc.message
+            self.error, self.error_kind = exc.message, exc.kind
         except Exception as exc:
             self.error = f"The final answer could not be written ({type(exc).__name__})."
+            self.error_kind = type(exc).__name__
         self.text = "".join(written).strip()
         if not self.text:
             self.text = fallback_answer(reason, findings(state.steps))

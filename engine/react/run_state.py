@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from engine.grounding import GroundingReport
 from engine.llm.base import Usage
+from engine.llm.pricing import Cost
 from engine.react.step import Step
 from engine.react.types import ReActBlock
 
@@ -74,3 +75,4 @@ class EngineResult(BaseModel):
     backend: str = ""
     grounding: GroundingReport | None = None  # the answer's figures traced to the evidence, or flagged
     cautions: list[Caution] = Field(default_factory=list)  # what the analyst must know about the answer
+    cost: Cost | None = None  # from the model's prices in models.json and the reported usage; None without either

@@ -27,15 +27,19 @@ class BoundedLog:
         self.backups = max(backups, 0)
         self._lock = threading.Lock()
 
-    def pipe(self, name: str) -> IO[str]:
-        """A file to give a server as its stderr; close it when the server has stopped."""
+    def pipe(self, name: str, secrets: tuple[str, ...] = ()) -> IO[str]:
+        """A file to give a server as its stderr; close it when the server has stopped.
+        ``secrets`` (the server's credential) are written as ``[redacted]``."""
         read_fd, write_fd = os.pipe()
-        threading.Thread(target=self._drain, args=(read_fd,), daemon=True, name=f"mcp-log-{name}").start()
+        hidden = tuple(s.encode() for s in secrets if s)
+        threading.Thread(target=self._drain, args=(read_fd, hidden), daemon=True, name=f"mcp-log-{name}").start()
         return os.fdopen(write_fd, "w")
 
-    def _drain(self, read_fd: int) -> None:
+    def _drain(self, read_fd: int, hidden: tuple[bytes, ...] = ()) -> None:
         with os.fdopen(read_fd, "rb", buffering=0) as pipe:
             while block := pipe.read(_BLOCK):
+                for secret in hidden:
+                    block = block.replace(secret, b"[redacted]")
                 self.write(block)
 
     def write(self, data: bytes) -> None:

@@ -9,6 +9,13 @@ readable error Observation and is marked down in the catalogue; the app keeps
 working. A server that does not answer a call in time (hung, stopped) is marked
 down too: later calls fail at once with a readable sentence until ``restart`` or
 ``health_check`` brings it back.
+
+A server can take a credential: ``token_env`` names the environment variable that
+holds it (never the secret in the file), and ``engine_token`` lets the engine's own
+``token=`` stand in for it. HTTP servers receive it as ``Authorization: Bearer …``,
+stdio servers in their environment (under ``token_env``, else ``MCP_TOKEN``). It is
+never logged, shown or put in a reason: every text the hub reports is redacted. A
+server that answers 401 or 403 is "unauthorised".
 """
 
 from __future__ import annotations
@@ -39,11 +46,15 @@ class ServerSpec(BaseModel):
     url: str | None = None
     description: str = ""
     timeout_s: float = 20.0
+    token_env: str | None = Field(
+        None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", description="The environment variable holding its credential."
+    )
+    engine_token: bool = False  # the engine's ``token=`` is its credential, when one is given
 
 
 class ServerStatus(BaseModel):
     name: str
-    state: Literal["starting", "up", "down"] = "starting"
+    state: Literal["starting", "up", "down", "unauthorised"] = "starting"
     reason: str | None = None
     tools: list[str] = Field(default_factory=list)
     description: str = ""
@@ -71,18 +82,53 @@ def load_specs(path: Path | None = None) -> list[ServerSpec]:
     return specs
 
 
-def _short(exc: BaseException) -> str:
+def _innermost(exc: BaseException) -> BaseException:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
+    return exc
+
+
+def _short(exc: BaseException) -> str:
+    exc = _innermost(exc)
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{type(exc).__name__}: {text[:160]}" if text else type(exc).__name__
 
 
+def refused_status(exc: BaseException) -> int | None:
+    """401 or 403 when the server refused the credential (or its absence), else None."""
+    seen: list[BaseException] = [exc]
+    while seen:
+        item = seen.pop()
+        if isinstance(item, BaseExceptionGroup):
+            seen.extend(item.exceptions)
+            continue
+        response = getattr(item, "response", None)
+        code = getattr(response, "status_code", None)
+        if code in (401, 403):
+            return code
+        if item.__cause__ is not None:
+            seen.append(item.__cause__)
+    return None
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "[redacted]")
+    return text
+
+
 class MCPHub:
     def __init__(
-        self, specs: list[ServerSpec], errlog_path: Path | None = None, errlog_max_bytes: int = MAX_LOG_BYTES
+        self,
+        specs: list[ServerSpec],
+        errlog_path: Path | None = None,
+        errlog_max_bytes: int = MAX_LOG_BYTES,
+        token: str | None = None,
     ) -> None:
         self.specs = {s.name: s for s in specs}
+        self._token = token  # the engine's token, for the servers with ``engine_token``
+        self._refused: dict[str, int] = {}  # a server's last 401/403
         self.status: dict[str, ServerStatus] = {
             s.name: ServerStatus(name=s.name, description=s.description) for s in specs
         }
@@ -152,27 +198,61 @@ class MCPHub:
             self.stop_server(name)
         self._loop.call_soon_threadsafe(self._loop.stop)
 
-    def _errlog(self, name: str):
-        """The server's stderr: a pipe into the bounded, rotated log (closed with the session)."""
+    def __repr__(self) -> str:  # never the token
+        return f"MCPHub({sorted(self.specs)})"
+
+    def _credential(self, spec: ServerSpec) -> str | None:
+        from engine.settings import credential
+
+        if spec.engine_token and self._token:
+            return self._token
+        return credential(spec.token_env) if spec.token_env else None
+
+    def _secrets(self) -> list[str]:
+        return [c for c in (self._credential(s) for s in self.specs.values()) if c]
+
+    def _http_client(self, name: str, secret: str | None) -> Any:
+        """The HTTP client of one server: its bearer token, and a note of a 401/403 answer
+        (the MCP client turns those into a generic error)."""
+        from mcp.client.streamable_http import create_mcp_http_client
+
+        self._refused.pop(name, None)
+
+        async def note_refusal(response: Any) -> None:
+            if response.status_code in (401, 403):
+                self._refused[name] = response.status_code
+
+        client = create_mcp_http_client(headers={"Authorization": f"Bearer {secret}"} if secret else None)
+        client.event_hooks["response"].append(note_refusal)
+        return client
+
+    def _errlog(self, name: str, secret: str | None = None):
+        """The server's stderr: a pipe into the bounded, rotated log (closed with the session),
+        its credential redacted."""
         if self._log is None:
             return open(os.devnull, "w")  # noqa: SIM115 - closed with the session
-        return self._log.pipe(name)
+        return self._log.pipe(name, (secret,) if secret else ())
 
     async def _serve(self, spec: ServerSpec, generation: int, ready: threading.Event) -> None:
         from mcp import Client, StdioServerParameters
         from mcp.client.stdio import stdio_client
+        from mcp.client.streamable_http import streamable_http_client
 
         stop = asyncio.Event()
         self._stops[spec.name] = stop
         current = lambda: self._current(spec.name, generation)  # noqa: E731
-        errlog = self._errlog(spec.name)
+        secret = self._credential(spec)
+        errlog = self._errlog(spec.name, secret)
+        http_client = None
         try:
             if spec.url:
-                target: Any = spec.url
+                http_client = self._http_client(spec.name, secret)
+                target: Any = streamable_http_client(spec.url, http_client=http_client)
             elif spec.command:
-                params = StdioServerParameters(
-                    command=spec.command, args=spec.args, env=spec.env or None, cwd=os.getcwd()
-                )
+                env = dict(spec.env)
+                if secret:
+                    env[spec.token_env or "MCP_TOKEN"] = secret
+                params = StdioServerParameters(command=spec.command, args=spec.args, env=env or None, cwd=os.getcwd())
                 target = stdio_client(params, errlog=errlog)
             else:
                 raise ValueError("no command and no url")
@@ -197,24 +277,30 @@ class MCPHub:
                 await stop.wait()
         except BaseException as exc:  # a dead or broken server is a status, never a crash
             if current():
-                self._mark_down(spec.name, f"failed: {_short(exc)}")
+                code = refused_status(exc) or self._refused.get(spec.name)
+                if code is not None:
+                    self._mark_down(spec.name, f"refused the credential (HTTP {code})", state="unauthorised")
+                else:
+                    self._mark_down(spec.name, f"failed: {_short(exc)}")
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
         finally:
             errlog.close()
+            if http_client is not None:
+                await http_client.aclose()
             ready.set()
             if current():
                 self._clients.pop(spec.name, None)
                 if self.status[spec.name].state == "up":
                     self._mark_down(spec.name, "stopped")
 
-    def _mark_down(self, name: str, reason: str) -> None:
+    def _mark_down(self, name: str, reason: str, state: Literal["down", "unauthorised"] = "down") -> None:
         with self._lock:
             previous = self.status.get(name)
             self.status[name] = ServerStatus(
                 name=name,
-                state="down",
-                reason=reason,
+                state=state,
+                reason=redact(reason, self._secrets()),
                 tools=previous.tools if previous else [],
                 description=previous.description if previous else "",
             )
@@ -235,12 +321,14 @@ class MCPHub:
     async def call(self, server: str, tool: str, args: dict[str, Any], timeout_s: float = 20.0) -> str:
         """Call a tool from any event loop; failures become readable Observations."""
         status = self.status.get(server)
+        if status is not None and status.state == "unauthorised":
+            return f"Error: the real-time data server '{server}' refused our credential; answer without it."
         if status is None or status.state != "up":
             why = status.reason if status and status.reason else "not running"
             return f"Error: the real-time data server '{server}' is down ({why}); answer without it or try later."
         future = asyncio.run_coroutine_threadsafe(self._call(server, tool, args, timeout_s), self._loop)
         try:
-            return await asyncio.wrap_future(future)
+            return redact(await asyncio.wrap_future(future), self._secrets())
         except (TimeoutError, FutureTimeout):
             self._mark_down(server, f"did not answer {tool} within {timeout_s:g} s")
             self.stop_server(server)
@@ -249,9 +337,15 @@ class MCPHub:
                 "it is marked down until it is restarted. Answer without it."
             )
         except Exception as exc:
-            self._mark_down(server, f"died during a call: {_short(exc)}")
+            code = refused_status(exc) or self._refused.get(server)
+            if code is not None:
+                self._mark_down(server, f"refused the credential (HTTP {code})", state="unauthorised")
+                self.stop_server(server)
+                return f"Error: the real-time data server '{server}' refused our credential; answer without it."
+            why = redact(_short(exc), self._secrets())
+            self._mark_down(server, f"died during a call: {why}")
             self.stop_server(server)
-            return f"Error: the real-time data server '{server}' stopped responding ({_short(exc)}); it is marked down."
+            return f"Error: the real-time data server '{server}' stopped responding ({why}); it is marked down."
 
 
 def _check_required(tool: str, schema: dict[str, Any], args: dict[str, Any]) -> None:
@@ -309,16 +403,22 @@ class OfferedName(BaseModel):
     reason: Literal["reserved", "taken", "invalid"] | None = None  # why it is not offered under its own name
 
 
-def offered_names(hub: MCPHub | None, reserved: Iterable[str]) -> list[OfferedName]:
+def _servers(hub: MCPHub | None, token_hub: MCPHub | None) -> dict[str, tuple[MCPHub, list[ToolInfo]]]:
+    """Each server's hub and tools; a server the token hub holds is taken from it."""
+    out = {server: (hub, infos) for server, infos in hub.tools.items()} if hub is not None else {}
+    if token_hub is not None:
+        out |= {server: (token_hub, infos) for server, infos in token_hub.tools.items()}
+    return out
+
+
+def offered_names(hub: MCPHub | None, reserved: Iterable[str], token_hub: MCPHub | None = None) -> list[OfferedName]:
     """The name of each MCP tool. A built-in tool's name is ``reserved``: an MCP tool never
     replaces one. A name already taken (built-in, or an earlier server's) becomes
     ``server__tool`` (a dot is not allowed in function names); refused when that is taken too
     or is no function name."""
-    if hub is None:
-        return []
     taken = set(reserved)
     out: list[OfferedName] = []
-    for server, infos in hub.tools.items():
+    for server, (_, infos) in _servers(hub, token_hub).items():
         prefix = re.sub(r"[^A-Za-z0-9_-]+", "_", server)
         for info in infos:
             reason = "reserved" if info.name in reserved else "taken" if info.name in taken else None
@@ -334,13 +434,13 @@ def offered_names(hub: MCPHub | None, reserved: Iterable[str]) -> list[OfferedNa
     return out
 
 
-def realtime_toolkit(hub: MCPHub | None, reserved: Iterable[str] = ()) -> list[Tool]:
-    """The MCP tools, each under the name ``offered_names`` gives it (refused ones left out)."""
-    if hub is None:
-        return []
-    infos = {(i.server, i.name): i for group in hub.tools.values() for i in group}
+def realtime_toolkit(hub: MCPHub | None, reserved: Iterable[str] = (), token_hub: MCPHub | None = None) -> list[Tool]:
+    """The MCP tools, each under the name ``offered_names`` gives it (refused ones left out);
+    ``token_hub``: the sessions opened with the engine's token, for the servers that take it."""
+    servers = _servers(hub, token_hub)
+    infos = {(i.server, i.name): (owner, i) for owner, group in servers.values() for i in group}
     return [
-        MCPTool(hub, infos[(o.server, o.name)], name=o.offered)
-        for o in offered_names(hub, frozenset(reserved))
+        MCPTool(infos[(o.server, o.name)][0], infos[(o.server, o.name)][1], name=o.offered)
+        for o in offered_names(hub, frozenset(reserved), token_hub)
         if o.offered
     ]

@@ -55,10 +55,12 @@ def builtin_names() -> frozenset[str]:
     return frozenset(k.name for k in (*kinds, *tables)) | {"search_docs", "search_attachments"}
 
 
-def realtime_tools(context: EngineContext, taken: Iterable[str] = ()) -> list[Tool]:
+def realtime_tools(context: EngineContext, taken: Iterable[str] = (), token: str | None = None) -> list[Tool]:
+    """The MCP tools; with the engine's ``token``, the servers that take it are reached with it."""
     from engine.tools.mcp_toolkit import realtime_toolkit
 
-    return realtime_toolkit(context.hub, builtin_names() | set(taken))
+    token_hub = context.hub_for(token) if token else None
+    return realtime_toolkit(context.hub, builtin_names() | set(taken), token_hub)
 
 
 def build_registry(
@@ -69,9 +71,10 @@ def build_registry(
     attachments_index: Path | None = None,
     small_model: bool = False,
     language: str = "en",
+    token: str | None = None,
 ) -> ToolRegistry:
     """The tools for one run, offered through the context's router."""
     tools = general_toolkit() + theme_toolkit(context, theme, attachments_index)
     tools += table_tools(context, theme, list(attachments), small_model, language)
-    tools += realtime_tools(context, {t.name for t in tools})
+    tools += realtime_tools(context, {t.name for t in tools}, token)
     return ToolRegistry(tools, routed=True)

@@ -263,3 +263,23 @@ def test_catalogue_shows_an_mcp_tool_that_collides_with_a_built_in_renamed(app_e
     assert any(label.startswith("`hostile__calculator` · from the MCP server hostile") for label in labels)
     warnings = [w.value for w in at.warning]
     assert any("`calculator` is offered as `hostile__calculator`: a built-in tool has that name" in w for w in warnings)
+
+
+def test_catalogue_marks_a_server_that_refuses_our_credential_unauthorised(app_env, tmp_path, monkeypatch):
+    import json
+
+    from tests.mcp_servers.token_server import running
+
+    with running("tok-catalogue-secret") as url:
+        config = {"servers": [{"name": "guarded", "url": url, "token_env": "GUARDED_TOKEN"}]}
+        (tmp_path / "mcp.json").write_text(json.dumps(config))
+        monkeypatch.delenv("MCP_SERVERS")
+        monkeypatch.setenv("MCP_SERVERS_JSON", str(tmp_path / "mcp.json"))
+        monkeypatch.setenv("GUARDED_TOKEN", "tok-not-the-right-one")
+        at = new_app(CATALOGUE)
+        assert not at.exception
+        assert any("**guarded**: unauthorised" in m.value for m in at.markdown)
+        warnings = [w.value for w in at.warning]
+        assert any(w.startswith("This server refused our credential") for w in warnings)
+        page = json.dumps([e.value for e in (*at.markdown, *at.warning, *at.caption)])
+        assert "tok-not-the-right-one" not in page
