@@ -80,6 +80,15 @@ class WireProtocol(Protocol):
         ...
 
 
+def assistant_message(step: Step, content: str, **extra: Any) -> Message:
+    """The model's turn of ``step``, with the thinking it streamed (each backend decides
+    whether its provider takes it back)."""
+    message: Message = {"role": "assistant", "content": content, **extra}
+    if step.reasoning:
+        message["reasoning"] = step.reasoning
+    return message
+
+
 def append_note(messages: list[Message], note: str) -> None:
     """Add an engine note to the last message (a tool result or the user's turn)."""
     messages[-1] = {**messages[-1], "content": f"{messages[-1].get('content') or ''}\n\n[Note: {note}]"}
