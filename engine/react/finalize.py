@@ -59,6 +59,8 @@ class FinalAnswer:
                     out.append(reemit(event))
             return writer.write("".join(out))
 
+        unwrap = getattr(self.protocol, "final_text", None)  # a structured reply: its answer is read whole
+        held: list[str] = []
         try:
             stream = self.llm.astream_generate(messages, **kw)
             try:
@@ -66,10 +68,16 @@ class FinalAnswer:
                     if "meta" in chunk:
                         state.usage.add((chunk["meta"] or {}).get("usage"))
                         continue
+                    if unwrap is not None:
+                        held.append(chunk.get("delta", ""))
+                        continue
                     yield take(parser.feed(chunk.get("delta", "")))
                 yield take(parser.close())
             finally:
                 await stream.aclose()
+            if unwrap is not None and (answer := unwrap("".join(held))):
+                written.append(answer)
+                yield writer.untrusted(answer)
         except LLMError as exc:
             self.error = exc.message
         except Exception as exc:

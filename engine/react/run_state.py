@@ -24,6 +24,7 @@ class RunState(BaseModel):
     iterations: int = 0
     tool_calls: int = 0
     format_retries: int = 0
+    unreadable: int = 0  # consecutive replies not in the protocol's format at all
     call_counts: dict[str, int] = Field(default_factory=dict)
     checklist_done: bool = False
     usage: Usage = Field(default_factory=Usage)
