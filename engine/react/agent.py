@@ -299,6 +299,7 @@ class ReActEngine:
         fallback (JSON mode gives way to the text format), with fresh format retries."""
         fallback = select(self.llm.abilities, self.protocol.fallback)  # type: ignore[attr-defined]
         switch_protocol(state.messages, self.protocol, fallback, self.config, registry, self.ragkwargs.get("theme"))
+        state.fallen_from = state.fallen_from or self.protocol.name
         self.protocol, state.mode = fallback, fallback.name
         state.format_retries = state.unreadable = 0
         return writer.block(ReActType.WARNING, message("json_fallback", self.config.language))

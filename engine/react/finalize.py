@@ -10,6 +10,7 @@ from engine.llm.base import LLM, LLMError
 from engine.react.parser import MODEL_LABELS, ParseEvent, ReActStreamParser, reemit
 from engine.react.prompts import render
 from engine.react.protocols import WireProtocol
+from engine.react.protocols.json_mode import opens_structured, structured_answer
 from engine.react.run_state import RunState
 from engine.react.step import findings
 from engine.react.stream import StreamWriter
@@ -60,7 +61,9 @@ class FinalAnswer:
             return writer.write("".join(out))
 
         unwrap = getattr(self.protocol, "final_text", None)  # a structured reply: its answer is read whole
+        decided = unwrap is not None or not state.fallen_from
         held: list[str] = []
+        opening = ""  # after a fallback, the reply's start until it shows whether it opens with a JSON object
         try:
             stream = self.llm.astream_generate(messages, **kw)
             try:
@@ -68,10 +71,24 @@ class FinalAnswer:
                     if "meta" in chunk:
                         state.usage.add((chunk["meta"] or {}).get("usage"))
                         continue
+                    delta = chunk.get("delta", "")
+                    if not decided:  # the model left JSON mode, but may still write JSON
+                        opening += delta
+                        head = opening.lstrip()
+                        if not head or head.startswith("`"):  # nothing yet, or a fence: read it whole
+                            continue
+                        decided, delta, opening = True, opening, ""
+                        if head.startswith("{"):
+                            unwrap = structured_answer
                     if unwrap is not None:
-                        held.append(chunk.get("delta", ""))
+                        held.append(delta)
                         continue
-                    yield take(parser.feed(chunk.get("delta", "")))
+                    yield take(parser.feed(delta))
+                if not decided and opening:
+                    if opens_structured(opening):
+                        unwrap, held = structured_answer, [opening]
+                    else:
+                        yield take(parser.feed(opening))
                 yield take(parser.close())
             finally:
                 await stream.aclose()

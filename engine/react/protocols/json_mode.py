@@ -182,14 +182,26 @@ class JsonProtocol:
         return messages, {"response_format": dict(RESPONSE_FORMAT)}
 
     def final_text(self, text: str) -> str:
-        """The answer in a forced final reply: its "answer", or, when the model wrote
-        text instead, its Answer (never its Thought)."""
-        try:
-            step = read_step(text)
-        except UnreadableOutput:
-            if strip_fence(text).startswith("{"):
-                return ""  # a JSON object without an answer: nothing in it is the answer
-            blocks = parse_blocks(text, MODEL_LABELS)
-            answers = [b.content for b in blocks if b.type in ANSWER_TYPES]
-            return "\n".join(answers or [b.content for b in blocks if b.type is ReActType.UNKNOWN]).strip()
-        return (step.answer or "").strip()
+        return structured_answer(text)
+
+
+def opens_structured(text: str) -> bool:
+    """The reply opens with a JSON object (possibly fenced): it is read whole, not as text."""
+    head = text.lstrip()
+    return head.startswith("{") or (head.startswith("```") and "{" in head and strip_fence(head).startswith("{"))
+
+
+def structured_answer(text: str) -> str:
+    """The answer in a forced final reply: its "answer", or, when the model wrote text
+    instead, its Answer (never its Thought). A model that fell back to the text format
+    may still write JSON, so the text protocol's final reply is read this way too
+    when it opens with an object."""
+    try:
+        step = read_step(text)
+    except UnreadableOutput:
+        if strip_fence(text).startswith("{"):
+            return ""  # a JSON object without an answer: nothing in it is the answer
+        blocks = parse_blocks(text, MODEL_LABELS)
+        answers = [b.content for b in blocks if b.type in ANSWER_TYPES]
+        return "\n".join(answers or [b.content for b in blocks if b.type is ReActType.UNKNOWN]).strip()
+    return (step.answer or "").strip() if not step.action else ""

@@ -187,3 +187,21 @@ def test_response_format_goes_through_the_mistral_sdk(fake_server):
     engine.get_engine_response("What is 17*23?")
     assert engine.result.answer == "17 × 23 = 391."
     assert fake_server.requests[0]["response_format"] == JSON_FORMAT
+
+
+def test_after_a_fallback_a_forced_final_written_in_json_is_read_for_its_answer():
+    final = json.dumps({"thought": "SECRET-THOUGHT", "answer": "It is 391."})
+    engine = json_engine(["x", "y", "still no format", "nor now", final], max_format_retries=1)
+    text = "".join(engine.stream_sync("What is 17*23?"))
+    assert engine.protocol.name == "text"
+    assert engine.result.answer == "It is 391."
+    assert "SECRET-THOUGHT" not in engine.result.answer and "SECRET-THOUGHT" not in text
+
+
+def test_a_text_run_that_never_was_json_keeps_a_json_final_answer_as_written():
+    from tests.helpers import make_engine, run
+
+    final = '{"region": "France", "revenue": 1000}'
+    engine = make_engine(["no format", "no format", final], max_format_retries=1)
+    run(engine)
+    assert engine.protocol.name == "text" and engine.result.answer == final
