@@ -152,3 +152,17 @@ def test_thinking_after_the_reply_began_never_splits_the_reply():
     assert blocks[-1].type is ReActType.ANSWER and blocks[-1].content == "391."
     assert engine.result.answer == "391."
     assert engine.result.steps[-1].reasoning == "late again"  # kept on the step, out of the answer
+
+
+def test_a_later_turn_gets_the_answer_without_the_thinking(fake_server):
+    fake_server.script.extend(
+        [{"thinking": "Secret line of thinking.", "text": "Answer: 42."}, {"thinking": "More.", "text": "Answer: 43."}]
+    )
+    first = mistral_engine(fake_server)
+    raw = "".join(first.stream_sync("What is 6*7?"))
+    second = mistral_engine(fake_server)
+    second.set_history([{"role": "user", "content": "What is 6*7?"}, {"role": "assistant", "content": raw}])
+    second.get_engine_response("And plus one?")
+    sent = fake_server.requests[1]["messages"]
+    assert [m["content"] for m in sent if m["role"] == "assistant"] == ["42."]
+    assert "Secret line of thinking" not in str(sent)
