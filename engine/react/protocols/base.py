@@ -43,6 +43,11 @@ class StepReader(Protocol):
 
 
 class WireProtocol(Protocol):
+    """A protocol may also name a ``fallback`` protocol: after a reformat retry that
+    still raised ``UnreadableOutput``, the loop uses that one for the rest of the run.
+    A protocol with a ``final_text(text) -> str`` reads its forced final reply whole
+    and gives the answer in it (a structured reply is no answer as written)."""
+
     name: str
 
     def fits(self, abilities: Abilities) -> bool: ...

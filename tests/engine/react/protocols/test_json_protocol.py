@@ -205,3 +205,12 @@ def test_a_text_run_that_never_was_json_keeps_a_json_final_answer_as_written():
     engine = make_engine(["no format", "no format", final], max_format_retries=1)
     run(engine)
     assert engine.protocol.name == "text" and engine.result.answer == final
+
+
+def test_ollama_native_json_mode_is_its_format_field(fake_server):
+    fake_server.script.append({"text": ANSWER})
+    llm = OpenAICompatLLM(base_url=f"http://127.0.0.1:{fake_server.port}/api", model="qwen3", json_mode=True)
+    engine = ReActEngine(config={}, llm=llm, tools=general_toolkit())
+    engine.get_engine_response("What is 17*23?")
+    assert engine.result.answer == "17 × 23 = 391."
+    assert fake_server.requests[0]["format"] == "json" and "response_format" not in fake_server.requests[0]
