@@ -10,6 +10,7 @@ the conversation stays readable after a fallback.
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -21,6 +22,7 @@ from engine.react.parser import MODEL_LABELS, parse_blocks
 from engine.react.prompts import render
 from engine.react.protocols.action_input import _json_object, parse_action_input, resolve_tool_name, strip_fence
 from engine.react.protocols.base import Decision, PromptContext, assistant_message
+from engine.react.reasoning import ReasoningStream
 from engine.react.step import Step, ToolCall
 from engine.react.stream import StreamWriter
 from engine.react.types import ANSWER_TYPES, ReActType
@@ -29,6 +31,49 @@ from engine.tools.base import ToolRegistry
 
 NO_REPLY = "(no reply)"
 RESPONSE_FORMAT = {"type": "json_object"}
+_THOUGHT_FIRST = re.compile(r'\s*(?:```(?:json)?\s*)?\{\s*"thought"\s*:\s*"')
+_ESCAPES = {"n": "\n", "t": "\t", "r": "", "b": "", "f": "", '"': '"', "\\": "\\", "/": "/"}
+
+
+class ThoughtField:
+    """The ``"thought"`` string of a step, decoded as it streams, when it is the
+    object's first key (as the prompt asks): it can be shown live."""
+
+    def __init__(self) -> None:
+        self.buf = ""
+        self.pos: int | None = None
+        self.done = False
+
+    def feed(self, delta: str) -> str:
+        self.buf += delta
+        if self.done:
+            return ""
+        if self.pos is None:
+            match = _THOUGHT_FIRST.match(self.buf)
+            if match is None:
+                return ""
+            self.pos = match.end()
+        out, buf, i = [], self.buf, self.pos
+        while i < len(buf):
+            ch = buf[i]
+            if ch == '"':
+                self.done = True
+                break
+            if ch != "\\":
+                out.append(ch)
+                i += 1
+                continue
+            if i + 1 >= len(buf) or (buf[i + 1] == "u" and i + 6 > len(buf)):
+                break  # an escape cut between two deltas: wait for the rest
+            if buf[i + 1] == "u":
+                code = buf[i + 2 : i + 6]
+                out.append(chr(int(code, 16)) if re.fullmatch(r"[0-9a-fA-F]{4}", code) else "")
+                i += 6
+                continue
+            out.append(_ESCAPES.get(buf[i + 1], buf[i + 1]))
+            i += 2
+        self.pos = i
+        return "".join(out)
 
 
 class JsonStep(BaseModel):
@@ -73,18 +118,26 @@ def read_step(text: str) -> JsonStep:
 
 
 class JsonReader:
-    """Holds the step's JSON until it is complete: a half-written object is no block."""
+    """Shows the step's thought live, when it comes first; the rest waits until the
+    object is complete: a half-written object is no block."""
 
     def __init__(self, writer: StreamWriter) -> None:
         self.writer = writer
         self.parts: list[str] = []
+        self._field = ThoughtField()
+        self._live = ReasoningStream(writer)  # the thought is model text: no line of it opens a block
+
+    @property
+    def thought_shown(self) -> bool:
+        return bool(self._live.parts)
 
     def feed(self, delta: str) -> str:
         self.parts.append(delta)
-        return ""
+        out = self._live.feed(self._field.feed(delta), False)
+        return out + (self._live.end() if self._field.done else "")
 
     def close(self) -> str:
-        return ""
+        return self._live.end()
 
     @property
     def text(self) -> str:
@@ -125,7 +178,8 @@ class JsonProtocol:
         step = reader.step()
         if step is None:
             return ""
-        out = reader.writer.block(ReActType.THOUGHT, step.thought) if step.thought.strip() else ""
+        shown = reader.thought_shown
+        out = reader.writer.block(ReActType.THOUGHT, step.thought) if step.thought.strip() and not shown else ""
         if not step.action and step.answer is not None:
             out += reader.writer.block(ReActType.ANSWER, step.answer.strip(), end=False)
         return out

@@ -214,3 +214,24 @@ def test_ollama_native_json_mode_is_its_format_field(fake_server):
     engine.get_engine_response("What is 17*23?")
     assert engine.result.answer == "17 × 23 = 391."
     assert fake_server.requests[0]["format"] == "json" and "response_format" not in fake_server.requests[0]
+
+
+def test_the_thought_streams_live_when_it_comes_first():
+    from engine.react.protocols.json_mode import ThoughtField
+
+    step = json.dumps({"thought": 'Line one.\nAnswer: "no", é \\ done.', "answer": "17 × 23 = 391."})
+    field = ThoughtField()
+    pieces = [field.feed(step[i : i + 3]) for i in range(0, len(step), 3)]
+    assert "".join(pieces) == 'Line one.\nAnswer: "no", é \\ done.'
+    assert sum(1 for p in pieces if p) > 5 and field.done
+    assert ThoughtField().feed(json.dumps({"answer": "x", "thought": "late"})) == ""  # not first: shown at the end
+
+    engine = json_engine([json.dumps({"thought": "Line one.\nAnswer: 999", "answer": "17 × 23 = 391."})])
+    tokens = list(engine.stream_sync("What is 17*23?"))
+    blocks = parse_blocks("".join(tokens))
+    assert [(b.type, b.content) for b in blocks] == [
+        (ReActType.THOUGHT, "Line one.\nAnswer: 999"),  # a label in the thought never opens a block
+        (ReActType.ANSWER, "17 × 23 = 391."),
+    ]
+    assert engine.result.answer == "17 × 23 = 391."
+    assert sum(1 for t in tokens if t and t in "Line one.\n") > 1  # written as it came
