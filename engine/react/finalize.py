@@ -11,6 +11,7 @@ from engine.react.parser import MODEL_LABELS, ParseEvent, ReActStreamParser, ree
 from engine.react.prompts import render
 from engine.react.protocols import WireProtocol
 from engine.react.protocols.json_mode import opens_structured, structured_answer
+from engine.react.reasoning import ReasoningStream
 from engine.react.run_state import RunState
 from engine.react.step import findings
 from engine.react.stream import StreamWriter
@@ -48,7 +49,15 @@ class FinalAnswer:
             kw.pop("assistant_prefix", None)
         parser = ReActStreamParser(accept=MODEL_LABELS, terminal=ANSWER_TYPES)
         written: list[str] = []
-        yield writer.block(ReActType.ANSWER, end=False)
+        thinking = ReasoningStream(writer)  # a reasoning model's thinking, as a Thought before the answer
+        answer_open = False
+
+        def open_answer() -> str:
+            nonlocal answer_open
+            if answer_open:
+                return ""
+            answer_open = True
+            return thinking.end() + writer.block(ReActType.ANSWER, end=False)
 
         def take(events: list[ParseEvent]) -> str:
             out = []
@@ -71,7 +80,12 @@ class FinalAnswer:
                     if "meta" in chunk:
                         state.usage.add((chunk["meta"] or {}).get("usage"))
                         continue
+                    if chunk.get("reasoning"):
+                        yield thinking.feed(chunk["reasoning"], answer_open)
                     delta = chunk.get("delta", "")
+                    if not delta:
+                        continue
+                    yield open_answer()
                     if not decided:  # the model left JSON mode, but may still write JSON
                         opening += delta
                         head = opening.lstrip()
@@ -99,6 +113,7 @@ class FinalAnswer:
             self.error = exc.message
         except Exception as exc:
             self.error = f"The final answer could not be written ({type(exc).__name__})."
+        yield open_answer()
         self.text = "".join(written).strip()
         if not self.text:
             self.text = fallback_answer(reason, findings(state.steps))

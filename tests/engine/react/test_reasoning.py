@@ -166,3 +166,16 @@ def test_a_later_turn_gets_the_answer_without_the_thinking(fake_server):
     sent = fake_server.requests[1]["messages"]
     assert [m["content"] for m in sent if m["role"] == "assistant"] == ["42."]
     assert "Secret line of thinking" not in str(sent)
+
+
+def test_the_forced_final_answers_thinking_is_a_thought_before_it():
+    from engine.llm.scripted import Reply, ScriptedLLM
+
+    call = 'Thought: I multiply.\nAction: calculator\nAction Input: {"expression": "17*23"}'
+    final = Reply(reasoning="Wrapping up: Answer: 400?", text="Answer: 17 × 23 = 391.")
+    llm = ScriptedLLM([call, final])
+    engine = ReActEngine(config={"max_iterations": 1}, llm=llm, tools=general_toolkit())
+    blocks = parse_blocks("".join(engine.stream_sync("What is 17*23?")))
+    assert [b.type for b in blocks[-3:]] == [ReActType.WARNING, ReActType.THOUGHT, ReActType.ANSWER]
+    assert blocks[-2].content == "Wrapping up: Answer: 400?"
+    assert blocks[-1].content == "17 × 23 = 391." and engine.result.answer == "17 × 23 = 391."
