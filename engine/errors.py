@@ -21,6 +21,11 @@ class RetryException(ReActControl):
     """Recoverable: malformed output or tool misuse. The message says how to fix it."""
 
 
+class UnreadableOutput(RetryException):
+    """The output is not in the wire protocol's format at all (it does not parse), as
+    opposed to a wrong tool or input: a protocol with a ``fallback`` gives way to it."""
+
+
 class ForceFinalizeException(ReActControl):
     """Unrecoverable for the loop: the next model call must give the final answer.
 

@@ -53,7 +53,8 @@ class EngineConfig(BaseModel):
     language: str = Field("en", description="Language of the answers (en, fr, ...).")
     detail: str = Field("normal", description="Detail level of the answers: brief, normal or detailed.")
     wire_protocol: str | None = Field(
-        None, description="Force a wire protocol by name (text, native); by default the backend's abilities choose."
+        None,
+        description="Force a wire protocol by name (native, json, text); by default the backend's abilities choose.",
     )
 
 
@@ -75,6 +76,7 @@ class Settings(BaseModel):
     openai_model: str | None = None
     openai_api_key: str | None = Field(default=None, repr=False)
     openai_tool_calls: bool = False
+    openai_json_mode: bool = False  # the served model takes response_format json_object
     openai_small: bool = False  # the served model is small: the engine plans and checks its answers
     llm_max_retry_s: float = 30.0
     embedded_model_path: str | None = None
@@ -109,6 +111,7 @@ class Settings(BaseModel):
             "openai_model": get("OPENAI_MODEL"),
             "openai_api_key": get("OPENAI_API_KEY"),
             "openai_tool_calls": _flag(get("OPENAI_TOOL_CALLS")),
+            "openai_json_mode": _flag(get("OPENAI_JSON_MODE")),
             "openai_small": _flag(get("OPENAI_SMALL_MODEL")),
             "embedded_model_path": get("EMBEDDED_MODEL_PATH"),
             "mcp_servers_enabled": not _off(get("MCP_SERVERS")),

@@ -1,8 +1,14 @@
 """The one protocol every LLM backend speaks, and the sync/async bridges.
 
 ``stream_generate`` yields ``{"delta": str}`` chunks, then a last
-``{"delta": "", "meta": {"usage", "finish_reason", "tool_calls"}}``. A backend
-implements either the async or the sync stream; the other form is bridged here.
+``{"delta": "", "meta": {"usage", "finish_reason", "tool_calls"}}``. A reasoning
+model's thinking comes as ``{"delta": "", "reasoning": str}`` chunks: never part of
+the reply's text. A backend implements either the async or the sync stream; the
+other form is bridged here.
+
+Messages are OpenAI-style dicts. An assistant message may carry ``"reasoning"``
+(the thinking the model streamed for it); each backend follows its provider's rule
+for sending it back, and drops the key otherwise.
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ class ToolCallRequest(BaseModel):
 
 class Response(BaseModel):
     text: str = ""
+    reasoning: str = ""
     usage: Usage = Field(default_factory=Usage)
     finish_reason: str | None = None
     tool_calls: list[ToolCallRequest] = Field(default_factory=list)
@@ -106,9 +113,11 @@ def final_chunk(usage: Usage | None = None, finish_reason: str | None = None, to
 
 def collect(chunks: list[dict[str, Any]]) -> Response:
     text = "".join(c.get("delta", "") for c in chunks)
+    reasoning = "".join(c.get("reasoning", "") for c in chunks)
     meta = next((c["meta"] for c in reversed(chunks) if "meta" in c), {})
     return Response(
         text=text,
+        reasoning=reasoning,
         usage=Usage.model_validate(meta.get("usage") or {}),
         finish_reason=meta.get("finish_reason"),
         tool_calls=[ToolCallRequest.model_validate(t) for t in meta.get("tool_calls") or []],

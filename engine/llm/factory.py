@@ -24,7 +24,8 @@ class BackendSpec(BaseModel):
     model: str = ""
     base_url: str | None = None
     api_key: str | None = Field(default=None, repr=False)
-    tool_call: bool = False
+    tool_call: bool = False  # the model takes native function calls
+    json_mode: bool = False  # the model takes response_format json_object (the JSON wire protocol)
     small: bool = False  # declared by whoever serves it: a small model's answers come from the engine's plan
     timeout_s: float = 60.0
     max_retry_wait_s: float = 30.0
@@ -79,6 +80,7 @@ def resolve_spec(
             base_url=settings.openai_base_url,
             api_key=settings.openai_api_key,
             tool_call=settings.openai_tool_calls,
+            json_mode=settings.openai_json_mode,
             small=settings.openai_small,
             max_retry_wait_s=settings.llm_max_retry_s,
         )
@@ -108,6 +110,7 @@ def build_llm(spec: BackendSpec) -> LLM:
             api_key=spec.api_key,
             timeout_s=spec.timeout_s,
             tool_call=spec.tool_call,
+            json_mode=spec.json_mode,
             small=spec.small,
             max_retry_wait_s=spec.max_retry_wait_s,
         )

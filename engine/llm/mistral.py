@@ -5,6 +5,14 @@ opened them. Sync callers run each call on a fresh loop (``iterate_async``), so 
 pooled connection reused from a closed loop fails with "Event loop is closed". One
 SDK client per event loop (sharing the TLS context, so this costs about a
 millisecond) keeps every connection on its own loop.
+
+Reasoning models (Magistral) stream their thinking as ``ThinkChunk`` parts of
+``delta.content``; they are read as reasoning, never as reply text. Sending it back:
+the SDK's ``AssistantMessage.content`` takes ``ThinkChunk`` parts (``signature``
+exists "to replay some reasoning blocks across turns"), so within a run the thinking
+of an earlier step goes back as a closed thinking chunk ahead of its text, and the
+model keeps its line of reasoning across tool calls. Stored turns carry no thinking
+(their history is the question and the answer), which Mistral also accepts.
 """
 
 from __future__ import annotations
@@ -23,6 +31,9 @@ DEFAULT_MODEL = "mistral-small-latest"
 
 def _to_mistral(message: Message) -> dict[str, Any]:
     out: dict[str, Any] = {"role": message["role"], "content": message.get("content") or ""}
+    if message["role"] == "assistant" and message.get("reasoning"):
+        thinking = {"type": "thinking", "thinking": [{"type": "text", "text": message["reasoning"]}], "closed": True}
+        out["content"] = [thinking, *([{"type": "text", "text": out["content"]}] if out["content"] else [])]
     if message.get("tool_calls"):
         out["tool_calls"] = [
             {
@@ -35,6 +46,25 @@ def _to_mistral(message: Message) -> dict[str, Any]:
     if message["role"] == "tool":
         out["tool_call_id"] = message["tool_call_id"]
         out["name"] = message.get("name")
+    return out
+
+
+def _parts(content: Any) -> list[tuple[str, str]]:
+    """``("text" | "reasoning", text)`` pieces of a delta's content, in order: a string,
+    or content chunks where a ``ThinkChunk`` holds the model's thinking."""
+    if not content:
+        return []
+    if isinstance(content, str):
+        return [("text", content)]
+    out: list[tuple[str, str]] = []
+    for part in content:
+        if getattr(part, "type", None) == "thinking":
+            text = "".join(getattr(t, "text", "") or "" for t in getattr(part, "thinking", None) or [])
+            kind = "reasoning"
+        else:
+            text, kind = getattr(part, "text", "") or "", "text"
+        if text:
+            out.append((kind, text))
     return out
 
 
@@ -109,6 +139,8 @@ class MistralLLM(BaseLLM):
         if kw.get("tools"):
             req["tools"] = kw["tools"]
             req["tool_choice"] = kw.get("tool_choice", "auto")
+        if kw.get("response_format"):
+            req["response_format"] = kw["response_format"]
         return req
 
     async def astream_generate(self, messages: list[Message], **kw: Any) -> AsyncIterator[dict[str, Any]]:
@@ -139,12 +171,9 @@ class MistralLLM(BaseLLM):
                                     arguments=args if isinstance(args, str) else json.dumps(args),
                                 )
                             )
-                        text = delta.content
-                        if isinstance(text, list):  # content chunks
-                            text = "".join(getattr(part, "text", "") or "" for part in text)
-                        if text:
+                        for kind, text in _parts(delta.content):
                             started = True
-                            yield {"delta": text}
+                            yield {"delta": "", "reasoning": text} if kind == "reasoning" else {"delta": text}
         except LLMError:
             raise
         except Exception as exc:  # every transport/SDK failure becomes one sentence

@@ -1,5 +1,12 @@
 """OpenAI-compatible servers (vLLM, LM Studio, Ollama's /v1) over SSE, and Ollama's
-native ``/api/chat`` with newline-delimited JSON chunks, through ``httpx``."""
+native ``/api/chat`` with newline-delimited JSON chunks, through ``httpx``.
+
+A reasoning model's thinking arrives as ``reasoning_content`` (vLLM, DeepSeek) or
+``reasoning`` (Ollama's /v1, OpenRouter) in the delta, or ``thinking`` in Ollama's
+native message: it is read as reasoning, never as reply text. It is never sent back
+(DeepSeek refuses a request whose messages carry ``reasoning_content``), so the
+``reasoning`` key of an assistant message is dropped here.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +21,12 @@ from engine.llm.base import Abilities, BaseLLM, LLMError, Message, ToolCallReque
 from engine.llm.errors import from_exception, from_status, public_address
 
 RETRY_STATUSES = {429, 500, 502, 503, 504}
+REASONING_FIELDS = ("reasoning_content", "reasoning")
+
+
+def _outgoing(messages: list[Message]) -> list[Message]:
+    """The messages as the server takes them: without the thinking of earlier steps."""
+    return [{k: v for k, v in m.items() if k != "reasoning"} for m in messages]
 
 
 class OpenAICompatLLM(BaseLLM):
@@ -26,6 +39,7 @@ class OpenAICompatLLM(BaseLLM):
         api_key: str | None = None,
         timeout_s: float = 60.0,
         tool_call: bool = False,
+        json_mode: bool = False,
         small: bool = False,
         max_retry_wait_s: float = 30.0,
         retry_initial_s: float = 0.5,
@@ -34,13 +48,14 @@ class OpenAICompatLLM(BaseLLM):
         self.model = model
         self._key = api_key
         self.ollama_native = self.base_url.endswith("/api")
-        self.abilities = Abilities(tool_call=tool_call, stop=True, small=small)
+        self.abilities = Abilities(tool_call=tool_call, json_mode=json_mode, stop=True, small=small)
         self._timeout = httpx.Timeout(timeout_s, connect=min(10.0, timeout_s))
         self._max_retry_wait = max_retry_wait_s
         self._retry_initial = retry_initial_s
         self._where = public_address(self.base_url, "the configured server")
 
     def _payload(self, messages: list[Message], kw: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        messages = _outgoing(messages)
         if self.ollama_native:
             options: dict[str, Any] = {
                 "temperature": kw.get("temperature", 0.2),
@@ -51,6 +66,8 @@ class OpenAICompatLLM(BaseLLM):
             body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": True, "options": options}
             if kw.get("tools"):
                 body["tools"] = kw["tools"]
+            if kw.get("response_format"):
+                body["format"] = "json"  # Ollama's JSON mode
             return f"{self.base_url}/chat", body
         body = {
             "model": self.model,
@@ -64,6 +81,8 @@ class OpenAICompatLLM(BaseLLM):
             body["stop"] = list(kw["stop"])
         if kw.get("tools"):
             body["tools"] = kw["tools"]
+        if kw.get("response_format"):
+            body["response_format"] = kw["response_format"]
         return f"{self.base_url}/chat/completions", body
 
     async def astream_generate(self, messages: list[Message], **kw: Any) -> AsyncIterator[dict[str, Any]]:
@@ -88,8 +107,8 @@ class OpenAICompatLLM(BaseLLM):
                                 self._key,
                             )
                         async for line in resp.aiter_lines():
-                            for text in state.feed_line(line):
-                                yield {"delta": text}
+                            for chunk in state.feed_line(line):
+                                yield chunk
                     break
                 except LLMError:
                     raise
@@ -104,7 +123,7 @@ class OpenAICompatLLM(BaseLLM):
 
 
 class _StreamState:
-    """Reads SSE ``data:`` lines and NDJSON lines alike."""
+    """Reads SSE ``data:`` lines and NDJSON lines alike, into stream chunks."""
 
     def __init__(self) -> None:
         self.started = False
@@ -114,7 +133,7 @@ class _StreamState:
         self.tool_calls: list[ToolCallRequest] = []
         self._partial_calls: dict[int, dict[str, str]] = {}
 
-    def feed_line(self, line: str) -> list[str]:
+    def feed_line(self, line: str) -> list[dict[str, str]]:
         line = line.strip()
         if not line or line.startswith((":", "event:", "id:", "retry:")):
             return []
@@ -132,7 +151,7 @@ class _StreamState:
             return self._ollama(data)
         return self._openai(data)
 
-    def _ollama(self, data: dict[str, Any]) -> list[str]:
+    def _ollama(self, data: dict[str, Any]) -> list[dict[str, str]]:
         message = data.get("message") or {}
         for i, call in enumerate(message.get("tool_calls") or []):
             fn = call.get("function", {})
@@ -150,13 +169,18 @@ class _StreamState:
             self.usage = Usage(
                 prompt_tokens=data.get("prompt_eval_count") or 0, completion_tokens=data.get("eval_count") or 0
             )
-        text = message.get("content") or ""
-        if text:
-            self.started = True
-            return [text]
-        return []
+        return self._pieces(message.get("thinking"), message.get("content"))
 
-    def _openai(self, data: dict[str, Any]) -> list[str]:
+    def _pieces(self, reasoning: Any, text: Any) -> list[dict[str, str]]:
+        out = []
+        if isinstance(reasoning, str) and reasoning:
+            out.append({"delta": "", "reasoning": reasoning})
+        if isinstance(text, str) and text:
+            out.append({"delta": text})
+        self.started = self.started or bool(out)
+        return out
+
+    def _openai(self, data: dict[str, Any]) -> list[dict[str, str]]:
         if data.get("usage"):
             self.usage = Usage(
                 prompt_tokens=data["usage"].get("prompt_tokens") or 0,
@@ -175,9 +199,8 @@ class _StreamState:
                 slot["id"] = call.get("id") or slot["id"]
                 slot["name"] += fn.get("name") or ""
                 slot["arguments"] += fn.get("arguments") or ""
-            if delta.get("content"):
-                self.started = True
-                out.append(delta["content"])
+            reasoning = next((delta[f] for f in REASONING_FIELDS if delta.get(f)), None)
+            out.extend(self._pieces(reasoning, delta.get("content")))
         if self.finish_reason and not self._partial_calls and not self.tool_calls:
             self.finished = True
         return out

@@ -17,6 +17,7 @@ class Reply(BaseModel):
     """One scripted model reply."""
 
     text: str = ""
+    reasoning: str = ""  # a reasoning model's thinking, streamed before the text
     tool_calls: list[ToolCallRequest] = Field(default_factory=list)
     finish_reason: str | None = None
     drop_after_chars: int | None = None  # the stream dies after this many characters
@@ -34,6 +35,7 @@ class ScriptedLLM(BaseLLM):
         script: list[ScriptItem],
         *,
         tool_call: bool = False,
+        json_mode: bool = False,
         prefill: bool = False,
         small: bool = False,
         chunk_chars: int = 4,
@@ -43,7 +45,7 @@ class ScriptedLLM(BaseLLM):
         record: bool = True,
     ) -> None:
         self.script = list(script)
-        self.abilities = Abilities(tool_call=tool_call, stop=True, prefill=prefill, small=small)
+        self.abilities = Abilities(tool_call=tool_call, json_mode=json_mode, stop=True, prefill=prefill, small=small)
         self.chunk_chars = chunk_chars
         self.delay_s = delay_s
         self.model = model
@@ -78,6 +80,8 @@ class ScriptedLLM(BaseLLM):
             text, finish = text[:limit], "length"
         sent = 0
         step = max(1, self.chunk_chars)
+        for i in range(0, len(reply.reasoning), step):
+            yield {"delta": "", "reasoning": reply.reasoning[i : i + step]}
         for i in range(0, len(text), step):
             if reply.drop_after_chars is not None and sent >= reply.drop_after_chars:
                 raise LLMError("The connection to the scripted server dropped in the middle of the reply.", "dropped")

@@ -18,7 +18,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from engine.errors import ForceFinalizeException, RetryException
+from engine.errors import ForceFinalizeException, RetryException, UnreadableOutput
 from engine.grounding.question_parts import question_parts
 from engine.llm.base import LLM, LLMError, Usage, iterate_async
 from engine.react.ask import Suspended, question_of, reply_observation, suspend
@@ -31,7 +31,7 @@ from engine.react.first_step import engine_step, resumed_step
 from engine.react.guards import notes_after
 from engine.react.history import bound_question, clean_history, compress_history
 from engine.react.hooks import Hooks
-from engine.react.opening import opening_messages
+from engine.react.opening import opening_messages, switch_protocol
 from engine.react.prompts import message
 from engine.react.protocols import WireProtocol, select
 from engine.react.query import query
@@ -153,6 +153,8 @@ class ReActEngine:
         """Continue a suspended run with the user's reply as the ask_user Observation."""
         if not isinstance(suspended, SuspendedRun):
             suspended = SuspendedRun.model_validate(suspended)
+        if suspended.state.mode != self.protocol.name:  # the run fell back to another protocol before it asked
+            self.protocol = select(self.llm.abilities, suspended.state.mode)
         async for token in self._drive(suspended.state.model_copy(deep=True), resume=(suspended, answer)):
             yield token
 
@@ -297,14 +299,17 @@ class ReActEngine:
                 raise Answered
             async for token in self._execute(state, registry, writer, step):
                 yield token
-            state.format_retries = 0
+            state.format_retries = state.unreadable = 0
         except RetryException as exc:
             step.feedback = exc.message
             state.steps.append(step)
             state.format_retries += 1
+            state.unreadable = state.unreadable + 1 if isinstance(exc, UnreadableOutput) else 0
             yield writer.block(
                 ReActType.WARNING, f"Unusable model output ({exc.message.rstrip('.')}); asking it to fix it."
             )
+            if state.unreadable > 1 and getattr(self.protocol, "fallback", None):
+                yield self._fall_back(state, registry, writer)
             self.protocol.feedback(state.messages, exc.message)
             if state.format_retries > cfg.max_format_retries:
                 raise ForceFinalizeException("The model kept producing output in the wrong format.") from None
@@ -343,6 +348,16 @@ class ReActEngine:
             raise
         self.tracing.end_tool_call(span, observation)
         return observation
+
+    def _fall_back(self, state: RunState, registry: ToolRegistry, writer: StreamWriter) -> str:
+        """The reformat retry did not parse either: the rest of the run uses the protocol's
+        fallback (JSON mode gives way to the text format), with fresh format retries."""
+        fallback = select(self.llm.abilities, self.protocol.fallback)  # type: ignore[attr-defined]
+        switch_protocol(state.messages, self.protocol, fallback, self.config, registry, self.ragkwargs.get("theme"))
+        state.fallen_from = state.fallen_from or self.protocol.name
+        self.protocol, state.mode = fallback, fallback.name
+        state.format_retries = state.unreadable = 0
+        return writer.block(ReActType.WARNING, message("json_fallback", self.config.language))
 
     async def _execute(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, step: Step):
         """Run the step's tool calls concurrently; ask_user suspends the run after them."""

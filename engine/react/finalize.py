@@ -10,6 +10,8 @@ from engine.llm.base import LLM, LLMError
 from engine.react.parser import MODEL_LABELS, ParseEvent, ReActStreamParser, reemit
 from engine.react.prompts import render
 from engine.react.protocols import WireProtocol
+from engine.react.protocols.json_mode import opens_structured, structured_answer
+from engine.react.reasoning import ReasoningStream
 from engine.react.run_state import RunState
 from engine.react.step import findings
 from engine.react.stream import StreamWriter
@@ -48,7 +50,15 @@ class FinalAnswer:
             kw.pop("assistant_prefix", None)
         parser = ReActStreamParser(accept=MODEL_LABELS, terminal=ANSWER_TYPES)
         written: list[str] = []
-        yield writer.block(ReActType.ANSWER, end=False)
+        thinking = ReasoningStream(writer)  # a reasoning model's thinking, as a Thought before the answer
+        answer_open = False
+
+        def open_answer() -> str:
+            nonlocal answer_open
+            if answer_open:
+                return ""
+            answer_open = True
+            return thinking.end() + writer.block(ReActType.ANSWER, end=False)
 
         def take(events: list[ParseEvent]) -> str:
             out = []
@@ -60,6 +70,10 @@ class FinalAnswer:
                     out.append(reemit(event))
             return writer.write("".join(out))
 
+        unwrap = getattr(self.protocol, "final_text", None)  # a structured reply: its answer is read whole
+        decided = unwrap is not None or not state.fallen_from
+        held: list[str] = []
+        opening = ""  # after a fallback, the reply's start until it shows whether it opens with a JSON object
         try:
             stream = self.llm.astream_generate(messages, **kw)
             try:
@@ -67,15 +81,41 @@ class FinalAnswer:
                     if "meta" in chunk:
                         state.usage.add((chunk["meta"] or {}).get("usage"))
                         continue
-                    yield take(parser.feed(chunk.get("delta", "")))
+                    if chunk.get("reasoning"):
+                        yield thinking.feed(chunk["reasoning"], answer_open)
+                    delta = chunk.get("delta", "")
+                    if not delta:
+                        continue
+                    yield open_answer()
+                    if not decided:  # the model left JSON mode, but may still write JSON
+                        opening += delta
+                        head = opening.lstrip()
+                        if not head or head.startswith("`"):  # nothing yet, or a fence: read it whole
+                            continue
+                        decided, delta, opening = True, opening, ""
+                        if head.startswith("{"):
+                            unwrap = structured_answer
+                    if unwrap is not None:
+                        held.append(delta)
+                        continue
+                    yield take(parser.feed(delta))
+                if not decided and opening:
+                    if opens_structured(opening):
+                        unwrap, held = structured_answer, [opening]
+                    else:
+                        yield take(parser.feed(opening))
                 yield take(parser.close())
             finally:
                 await stream.aclose()
+            if unwrap is not None and (answer := unwrap("".join(held))):
+                written.append(answer)
+                yield writer.untrusted(answer)
         except LLMError as exc:
             self.error, self.error_kind = exc.message, exc.kind
         except Exception as exc:
             self.error = f"The final answer could not be written ({type(exc).__name__})."
             self.error_kind = type(exc).__name__
+        yield open_answer()
         self.text = "".join(written).strip()
         if not self.text:
             self.text = fallback_answer(reason, findings(state.steps))

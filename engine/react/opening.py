@@ -12,6 +12,31 @@ from engine.settings import EngineConfig
 from engine.tools.base import ToolRegistry
 
 
+def prompt_context(config: EngineConfig, theme: str | None) -> PromptContext:
+    return PromptContext(
+        context=f"The analyst's knowledge theme is '{theme}'." if theme else "",
+        style=style_instructions(config.language, config.detail),
+        citation_rule=citation_rule(),
+        ready=message("ready", config.language),
+    )
+
+
+def switch_protocol(
+    messages: list[Message],
+    old: WireProtocol,
+    new: WireProtocol,
+    config: EngineConfig,
+    registry: ToolRegistry,
+    theme: str | None = None,
+) -> None:
+    """Give the run ``new``'s system prompt in place of ``old``'s, keeping what followed
+    it (the summaries of earlier turns)."""
+    context = prompt_context(config, theme)
+    before, current = old.system_prompt(context, registry), messages[0]["content"]
+    rest = current[len(before) :] if current.startswith(before) else ""
+    messages[0] = {"role": "system", "content": new.system_prompt(context, registry) + rest}
+
+
 def opening_messages(
     prompt: str,
     history: list[dict[str, Any]],
@@ -29,13 +54,7 @@ def opening_messages(
         lines = [f"{'User' if m['role'] == 'user' else 'Assistant'}: {m['content']}" for m in turns]
         earlier = (earlier + "\n" if earlier else "") + "Earlier in this conversation:\n" + "\n".join(lines)
         turns = []
-    context = PromptContext(
-        context=f"The analyst's knowledge theme is '{theme}'." if theme else "",
-        style=style_instructions(config.language, config.detail),
-        citation_rule=citation_rule(),
-        ready=message("ready", config.language),
-    )
-    system = protocol.system_prompt(context, registry)
+    system = protocol.system_prompt(prompt_context(config, theme), registry)
     if earlier:
         system += "\n\n" + earlier
     if abilities.base_model:  # worked examples right before the question

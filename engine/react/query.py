@@ -9,6 +9,7 @@ from typing import Any
 from engine.llm.base import LLM
 from engine.react.protocols import WireProtocol
 from engine.react.protocols.reader import StopStep
+from engine.react.reasoning import ReasoningStream
 from engine.react.run_state import RunState
 from engine.react.step import Step
 from engine.react.stream import StreamWriter
@@ -32,8 +33,10 @@ async def query(
     kw: dict[str, Any] = {"max_tokens": limit, "temperature": config.temperature}
     kw.update(protocol.call_kwargs(registry, config, llm.abilities))
     reader = protocol.reader(writer)
+    thinking = ReasoningStream(writer)
     meta: dict[str, Any] = {}
-    if "assistant_prefix" in kw:
+    replied = "assistant_prefix" in kw  # the reply has begun: thinking can no longer go live before it
+    if replied:
         yield reader.feed(kw["assistant_prefix"])
     stream = llm.astream_generate(state.messages, **kw)
     try:
@@ -41,14 +44,21 @@ async def query(
             if "meta" in chunk:
                 meta = chunk["meta"] or {}
                 continue
-            yield reader.feed(chunk.get("delta", ""))
-        yield reader.close()
+            if chunk.get("reasoning"):
+                yield thinking.feed(chunk["reasoning"], replied)
+            delta = chunk.get("delta", "")
+            if delta and not replied:
+                replied = True
+                yield thinking.end()
+            yield reader.feed(delta)
+        yield thinking.end() + reader.close()
     except StopStep:
         meta.setdefault("finish_reason", "stop")
     finally:
         aclose = getattr(stream, "aclose", None)
         if aclose is not None:
             await aclose()
+    step.reasoning = thinking.text
     step.usage.add(meta.get("usage") or {})
     state.usage.add(meta.get("usage") or {})
     step.finish_reason = meta.get("finish_reason")
@@ -56,4 +66,6 @@ async def query(
     decision = protocol.interpret(reader, meta, registry)
     step.thought, step.model_text, step.calls = decision.thought, decision.model_text, decision.calls
     step.answer, step.answer_cut = decision.answer, decision.answer_cut
+    if decision.answer is None:
+        yield thinking.late_block()
     yield protocol.announce(writer, decision)

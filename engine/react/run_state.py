@@ -25,6 +25,8 @@ class RunState(BaseModel):
     iterations: int = 0
     tool_calls: int = 0
     format_retries: int = 0
+    unreadable: int = 0  # consecutive replies not in the protocol's format at all
+    fallen_from: str | None = None  # the protocol the run began with, when it fell back from it
     call_counts: dict[str, int] = Field(default_factory=dict)
     checklist_done: bool = False
     usage: Usage = Field(default_factory=Usage)

@@ -69,6 +69,7 @@ class Note(BaseModel):
 class Step(BaseModel):
     number: int
     thought: str = ""
+    reasoning: str = ""  # a reasoning model's thinking, streamed as a Thought; never the answer, never evidence
     model_text: str = ""  # the model's step as canonical ReAct text (text protocol messages)
     calls: list[ToolCall] = Field(default_factory=list)
     observations: list[Observation] = Field(default_factory=list)

@@ -10,7 +10,10 @@ dict: ``{"text": "..."}``, ``{"tool_calls": [{"name", "arguments"}], "text": ""}
 ``{"status": 429}`` (an error answer), ``{"drop_after": N, "text": ...}`` (the
 connection is cut after N content chunks), ``{"repeat": True, ...}`` (the item is
 never used up), ``{"delay_s": 0.05, ...}`` (a slow stream),
-``{"answer_from_observation": "keyword"}`` (the reply quotes the
+``{"thinking": "...", "thinking_as": "chunks"}`` (a reasoning model's thinking streamed first:
+as Magistral's ``ThinkChunk`` content parts, its text then as text chunks; or
+``"reasoning_content"`` / ``"reasoning"`` as the OpenAI-compatible servers' delta
+field), ``{"answer_from_observation": "keyword"}`` (the reply quotes the
 sentence holding the keyword from the latest tool result, citing that passage's
 source, as a model reading the Observation would; "I don't know" when it is absent). With an empty script the server answers ``Answer: (no script)``.
 
@@ -150,6 +153,13 @@ class FakeLLMServer:
             handler.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
             handler.wfile.flush()
 
+        thinking_as = item.get("thinking_as", "chunks")
+        for piece in _chunks(item["thinking"], self.chunk_chars) if item.get("thinking") else []:
+            if thinking_as == "chunks":
+                part = {"type": "thinking", "thinking": [{"type": "text", "text": piece}]}
+                send({"role": "assistant", "content": [part]}, None)
+            else:
+                send({"role": "assistant", "content": "", thinking_as: piece}, None)
         pieces = _chunks(text, self.chunk_chars) if text else []
         for i, piece in enumerate(pieces):
             if item.get("drop_after") is not None and i >= item["drop_after"]:
@@ -157,7 +167,10 @@ class FakeLLMServer:
                 return  # the connection is cut: no finish_reason, no [DONE]
             if item.get("delay_s"):
                 time.sleep(item["delay_s"])
-            send({"role": "assistant", "content": piece}, None)
+            if item.get("thinking") and thinking_as == "chunks":
+                send({"role": "assistant", "content": [{"type": "text", "text": piece}]}, None)
+            else:
+                send({"role": "assistant", "content": piece}, None)
         if calls:
             send(
                 {
@@ -186,6 +199,10 @@ class FakeLLMServer:
         handler.send_header("Connection", "close")
         handler.end_headers()
         model = body.get("model", "fake-model")
+        for piece in _chunks(item["thinking"], self.chunk_chars) if item.get("thinking") else []:
+            line = {"model": model, "message": {"role": "assistant", "content": "", "thinking": piece}, "done": False}
+            handler.wfile.write((json.dumps(line) + "\n").encode())
+            handler.wfile.flush()
         for piece in _chunks(item.get("text", ""), self.chunk_chars):
             line = {"model": model, "message": {"role": "assistant", "content": piece}, "done": False}
             handler.wfile.write((json.dumps(line) + "\n").encode())

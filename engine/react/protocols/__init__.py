@@ -1,12 +1,14 @@
 """Wire protocols, chosen once per run from the backend's declared abilities.
 
 A protocol is registered here once; ``select`` takes the first registered protocol
-that fits the backend (or the one named by ``EngineConfig.wire_protocol``)."""
+that fits the backend (or the one named by ``EngineConfig.wire_protocol``): native
+function calling, then JSON mode, then the text format."""
 
 from __future__ import annotations
 
 from engine.llm.base import Abilities
 from engine.react.protocols.base import Decision, PromptContext, WireProtocol
+from engine.react.protocols.json_mode import JsonProtocol
 from engine.react.protocols.native import NativeProtocol
 from engine.react.protocols.text import TextProtocol
 
@@ -36,4 +38,5 @@ def select(abilities: Abilities, name: str | None = None) -> WireProtocol:
 
 
 register(NativeProtocol())
+register(JsonProtocol())
 register(TextProtocol())

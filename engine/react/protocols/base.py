@@ -43,6 +43,11 @@ class StepReader(Protocol):
 
 
 class WireProtocol(Protocol):
+    """A protocol may also name a ``fallback`` protocol: after a reformat retry that
+    still raised ``UnreadableOutput``, the loop uses that one for the rest of the run.
+    A protocol with a ``final_text(text) -> str`` reads its forced final reply whole
+    and gives the answer in it (a structured reply is no answer as written)."""
+
     name: str
 
     def fits(self, abilities: Abilities) -> bool: ...
@@ -78,6 +83,15 @@ class WireProtocol(Protocol):
     def final_request(self, messages: list[Message], instruction: str) -> tuple[list[Message], dict[str, Any]]:
         """Messages and extra call arguments for the forced final answer."""
         ...
+
+
+def assistant_message(step: Step, content: str, **extra: Any) -> Message:
+    """The model's turn of ``step``, with the thinking it streamed (each backend decides
+    whether its provider takes it back)."""
+    message: Message = {"role": "assistant", "content": content, **extra}
+    if step.reasoning:
+        message["reasoning"] = step.reasoning
+    return message
 
 
 def append_note(messages: list[Message], note: str) -> None:

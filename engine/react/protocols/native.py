@@ -10,7 +10,7 @@ from typing import Any
 from engine.errors import RetryException
 from engine.llm.base import Abilities, Message, ToolCallRequest
 from engine.react.prompts import render
-from engine.react.protocols.base import Decision, PromptContext, append_note
+from engine.react.protocols.base import Decision, PromptContext, append_note, assistant_message
 from engine.react.protocols.reader import ReActReader
 from engine.react.step import Step, ToolCall
 from engine.react.stream import StreamWriter
@@ -79,16 +79,11 @@ class NativeProtocol:
         return writer.calls(decision.calls)  # the calls came out of band: write them as Action blocks
 
     def step_messages(self, step: Step) -> list[Message]:
-        messages: list[Message] = [
-            {
-                "role": "assistant",
-                "content": step.thought,
-                "tool_calls": [
-                    {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments_json}}
-                    for c in step.calls
-                ],
-            }
+        calls = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments_json}}
+            for c in step.calls
         ]
+        messages: list[Message] = [assistant_message(step, step.thought, tool_calls=calls)]
         for obs in step.observations:
             messages.append({"role": "tool", "tool_call_id": obs.call_id, "name": obs.tool, "content": obs.text})
         if step.notes and step.observations:

@@ -12,7 +12,7 @@ from engine.llm.base import Abilities, Message
 from engine.react.parser import MODEL_LABELS
 from engine.react.prompts import render
 from engine.react.protocols.action_input import parse_action_input, resolve_tool_name
-from engine.react.protocols.base import Decision, PromptContext, block_text
+from engine.react.protocols.base import Decision, PromptContext, assistant_message, block_text
 from engine.react.protocols.reader import ReActReader
 from engine.react.step import Step, ToolCall
 from engine.react.stream import StreamWriter
@@ -66,7 +66,7 @@ class TextProtocol:
         return ""  # the model wrote its Action and Action Input lines itself
 
     def step_messages(self, step: Step) -> list[Message]:
-        messages: list[Message] = [{"role": "assistant", "content": step.model_text}]
+        messages: list[Message] = [assistant_message(step, step.model_text)]
         lines = [f"Observation: {o.text}" for o in step.observations]
         lines += [n.text for n in step.notes]
         if step.observations:
