@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-__all__ = ["EngineConfig", "Settings", "current"]
+__all__ = ["EngineConfig", "Settings", "current", "secret"]
 
 
 class EngineConfig(BaseModel):
@@ -87,6 +87,13 @@ class Settings(BaseModel):
     database_url: str | None = Field(default=None, repr=False)
     vector_store: str = "faiss"
     embedding_precision: str = "auto"  # or "float32": no bfloat16 route (engine/rag/st_bert.py)
+    # An OpenAI-compatible /v1/embeddings server (make serve-models, vLLM, Ollama, TEI, llama.cpp):
+    embeddings_base_url: str | None = None
+    embeddings_model: str | None = None
+    embeddings_api_key: str | None = Field(default=None, repr=False)
+    # What the served model expects before a text (E5: "query: " and "passage: "); empty by default.
+    embeddings_query_prefix: str = ""
+    embeddings_passage_prefix: str = ""
     auth_header: str | None = None
 
     @classmethod
@@ -112,6 +119,11 @@ class Settings(BaseModel):
             "vector_store": (get("VECTOR_STORE") or "faiss").lower(),
             "embedding_precision": (get("EMBEDDING_PRECISION") or "auto").lower(),
             "auth_header": get("AUTH_HEADER"),
+            "embeddings_base_url": get("EMBEDDINGS_BASE_URL"),
+            "embeddings_model": get("EMBEDDINGS_MODEL"),
+            "embeddings_api_key": get("EMBEDDINGS_API_KEY"),
+            "embeddings_query_prefix": env.get("EMBEDDINGS_QUERY_PREFIX") or "",
+            "embeddings_passage_prefix": env.get("EMBEDDINGS_PASSAGE_PREFIX") or "",
         }
         for key, name in (
             ("models_json", "MODELS_JSON"),
@@ -124,6 +136,12 @@ class Settings(BaseModel):
             if get(name) is not None:
                 values[key] = get(name)
         return cls.model_validate(values)
+
+
+def secret(name: str) -> str | None:
+    """The value of the environment variable a configuration file names for a key (never the key itself)."""
+    value = os.environ.get(name)
+    return value or None
 
 
 def current() -> Settings:
