@@ -57,7 +57,9 @@ def build_app(chat_model: str, n_ctx: int = 4096, threads: int | None = None) ->
     from engine.rag.e5_embedder import E5_NAME, E5Embedder
 
     app = create_app(
-        server_settings=ServerSettings(),
+        # A team's requests wait their turn: llama.cpp's default cuts a streaming reply short
+        # when another request arrives (interrupt_requests), which drops the first analyst's answer.
+        server_settings=ServerSettings(interrupt_requests=False),
         model_settings=[
             ModelSettings(
                 model=chat_model,
@@ -69,7 +71,6 @@ def build_app(chat_model: str, n_ctx: int = 4096, threads: int | None = None) ->
             )
         ],
     )
-    app.router.routes = [r for r in app.router.routes if getattr(r, "path", "") != "/v1/embeddings"]
     embedder = E5Embedder()  # loaded once, with the chat model, before the first request
 
     @app.post("/v1/embeddings")
@@ -87,6 +88,9 @@ def build_app(chat_model: str, n_ctx: int = 4096, threads: int | None = None) ->
             "usage": {"prompt_tokens": 0, "total_tokens": 0},
         }
 
+    # First in the routing table, so it answers /v1/embeddings before llama.cpp's own route
+    # (which needs the chat model loaded with embedding=True).
+    app.router.routes.insert(0, app.router.routes.pop())
     return app
 
 
