@@ -71,7 +71,11 @@ def models_server():
         raise AssertionError("the model server did not start in 180 s")
     yield proc, port, url
     proc.terminate()
-    proc.wait(timeout=30)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:  # uvicorn waits for a request still running
+        proc.kill()
+        proc.wait(timeout=30)
 
 
 def test_served_embeddings_are_the_local_vectors(models_server):
@@ -130,7 +134,7 @@ def test_two_clients_answer_at_once_and_the_model_is_loaded_once(models_server, 
         assert lines[-1]["code"] == 0, err
     assert "84" in dones[0]["answer"]
     assert dones[1]["status"] == "answered" and dones[1]["answer"]
-    assert "Brenner" in dones[1]["answer"] and any(c["source"] == "faq.html" for c in dones[1]["citations"])
+    assert "Brenner" in dones[1]["answer"] and "faq.html" in dones[1]["answer"]  # the passage, cited
     a, b = reports
     assert a["start"] < b["end"] and b["start"] < a["end"]  # both ran at the same time
     for report in reports:  # neither client loaded a model: the chat and the embedding model live in the server

@@ -190,3 +190,33 @@ def test_the_cli_says_a_down_server_in_one_line_and_exits_3(docs, manager, monke
     assert ingest_cli("rt", [docs], manager) == 3
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and err.startswith("error: The embedding server at 127.0.0.1")
+
+
+def test_a_search_while_the_server_is_down_is_one_sentence_and_the_run_answers(docs, tmp_path, fake_server):
+    from tests.test_cli import cli, jsonl, mistral_env
+
+    embed = FakeEmbeddingServer()
+    url = embed.start()
+    env = {"EMBEDDINGS_BASE_URL": url, "EMBEDDINGS_MODEL": "fake-embed", "INDEX_ROOT": str(tmp_path / "idx")}
+    env |= {"MCP_SERVERS": "off", "LLM_MAX_RETRY_S": "0.3"}
+    assert cli("ingest", "--theme", "rt", str(docs), env=env).returncode == 0
+    embed.stop()  # the embedding server goes down
+    fake_server.script.extend(
+        [
+            {"tool_calls": [{"id": "s1", "name": "search_docs", "arguments": '{"query": "hotel cap in Paris"}'}]},
+            {"text": "Answer: I could not search the documents."},
+        ]
+    )
+    proc = cli(
+        "ask",
+        "What is the hotel cap in Paris?",
+        "--theme",
+        "rt",
+        "--format",
+        "jsonl",
+        env=env | mistral_env(fake_server),
+    )
+    assert proc.returncode == 0, proc.stderr
+    observation = next(line["content"] for line in jsonl(proc.stdout) if line["type"] == "observation")
+    assert "The embedding server at 127.0.0.1" in observation and "did not answer" in observation
+    assert observation.count("\n") == 0 and jsonl(proc.stdout)[-1]["status"] == "answered"
