@@ -220,3 +220,15 @@ def test_a_search_while_the_server_is_down_is_one_sentence_and_the_run_answers(d
     observation = next(line["content"] for line in jsonl(proc.stdout) if line["type"] == "observation")
     assert "The embedding server at 127.0.0.1" in observation and "did not answer" in observation
     assert observation.count("\n") == 0 and jsonl(proc.stdout)[-1]["status"] == "answered"
+
+
+def test_embeddings_model_names_a_local_model_too(tmp_path):
+    env = {"EMBEDDINGS_MODEL": "all-MiniLM-L6-v2", "MODELS_JSON": str(tmp_path / "none.json")}
+    choice = resolve_embeddings(Settings.from_env(env))
+    assert (choice.kind, choice.name) == ("local", "all-MiniLM-L6-v2") and choice.path.endswith("model")
+    assert resolve_embeddings(Settings.from_env({"MODELS_JSON": str(tmp_path / "none.json")})).kind == "e5"
+
+
+def test_a_local_embedder_keeps_no_slices(docs, manager, embedder):
+    report = ingest_paths("lt", [docs], manager=manager, embedder=embedder)
+    assert report.resumed_slices == 0 and not (manager.root / ".embedding-cache").exists()
