@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup browser qemu run test lint format bench clean
+.PHONY: setup browser qemu run serve-models test lint format bench clean
 
 # llama.cpp is built from source for a portable x86-64 (AVX2, FMA, F16C), not with
 # -march=native: a venv or a cached wheel built on a CPU with AVX-512 must not die
@@ -31,6 +31,12 @@ qemu:
 
 run: setup
 	$(BIN)/streamlit run app.py
+
+# One model server for a team: the chat and the embedding model loaded once (README, "Running for a team").
+MODELS_HOST ?= 127.0.0.1
+MODELS_PORT ?= 8765
+serve-models: $(STAMP)
+	$(BIN)/python -m engine.models_server --host $(MODELS_HOST) --port $(MODELS_PORT)
 
 test: setup browser qemu
 	$(BIN)/python -m pytest -q

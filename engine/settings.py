@@ -89,6 +89,13 @@ class Settings(BaseModel):
     database_url: str | None = Field(default=None, repr=False)
     vector_store: str = "faiss"
     embedding_precision: str = "auto"  # or "float32": no bfloat16 route (engine/rag/st_bert.py)
+    # An OpenAI-compatible /v1/embeddings server (make serve-models, vLLM, Ollama, TEI, llama.cpp):
+    embeddings_base_url: str | None = None
+    embeddings_model: str | None = None
+    embeddings_api_key: str | None = Field(default=None, repr=False)
+    # What the served model expects before a text (E5: "query: " and "passage: "); empty by default.
+    embeddings_query_prefix: str = ""
+    embeddings_passage_prefix: str = ""
     auth_header: str | None = None
     otel_sdk_disabled: bool = False  # OTEL_SDK_DISABLED
     otel_traces_exporter: str | None = None  # OTEL_TRACES_EXPORTER: otlp, console or none; unset: no exporter
@@ -122,6 +129,11 @@ class Settings(BaseModel):
             "otel_sdk_disabled": _flag(get("OTEL_SDK_DISABLED")),
             "otel_traces_exporter": get("OTEL_TRACES_EXPORTER"),
             "otel_capture_content": _flag(get("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")),
+            "embeddings_base_url": get("EMBEDDINGS_BASE_URL"),
+            "embeddings_model": get("EMBEDDINGS_MODEL"),
+            "embeddings_api_key": get("EMBEDDINGS_API_KEY"),
+            "embeddings_query_prefix": env.get("EMBEDDINGS_QUERY_PREFIX") or "",
+            "embeddings_passage_prefix": env.get("EMBEDDINGS_PASSAGE_PREFIX") or "",
         }
         for key, name in (
             ("models_json", "MODELS_JSON"),
@@ -144,6 +156,7 @@ def current() -> Settings:
 
 def credential(variable: str) -> str | None:
     """A secret a configuration file names by its environment variable (a data server's
-    token in ``mcp_servers.json``), read at call time; never stored in the file."""
+    token in ``mcp_servers.json``, an embedding server's key in ``models.json``), read at
+    call time; never stored in the file."""
     value = os.environ.get(variable)
     return value if value else None

@@ -36,10 +36,21 @@ class BackendSpec(BaseModel):
         return f"{self.kind} · {model or default}"
 
 
+class EmbeddingsServer(BaseModel):
+    """An embedding server named in ``models.json``: ``{"embeddings": {"base_url", "model", ...}}``.
+    The key is named by an environment variable (``api_key_env``), never written in the file."""
+
+    base_url: str
+    model: str
+    api_key_env: str | None = None
+    query_prefix: str = ""
+    passage_prefix: str = ""
+
+
 class ModelsFile(BaseModel):
     backend: BackendSpec | None = None
     prices: dict[str, Price] = Field(default_factory=dict)  # by model name: per million input and output tokens
-    embeddings: str | None = None
+    embeddings: str | EmbeddingsServer | None = None
     engine: dict[str, Any] = Field(default_factory=dict)
 
 

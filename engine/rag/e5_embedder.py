@@ -39,6 +39,10 @@ class E5Embedder:
         """Questions, with E5's query prefix."""
         return self._run(self._model.query, texts)
 
+    def encode_raw(self, texts: list[str]) -> np.ndarray:
+        """Texts as given: a client of the model server sends E5's prefixes itself."""
+        return self._run(self._model.raw, texts)
+
     def _run(self, encode: Callable[[list[str]], np.ndarray], texts: list[str]) -> np.ndarray:
         """The encoder's rows as they come: already L2-normalised float32, (0, dim) for no text."""
         with self._lock:

