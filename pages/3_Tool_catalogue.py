@@ -57,7 +57,7 @@ hub = context.hub
 if hub is None:
     st.caption(t("no_mcp", lang))
 else:
-    from engine.tools.mcp_toolkit import offered_names
+    from engine.tools.mcp_tools import offered_names
     from engine.tools.toolkits import builtin_names
 
     naming: dict[str, list] = {}

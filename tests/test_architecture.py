@@ -17,6 +17,7 @@ LAYERS = [
     ("engine.errors", 0),
     ("engine.settings", 0),
     ("engine.llm", 1),
+    ("engine.tracing", 1),  # spans of a run; imports only OpenTelemetry and the settings
     ("engine.rag", 2),
     ("engine.grounding", 2),
     ("engine.tools", 3),

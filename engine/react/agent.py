@@ -22,21 +22,20 @@ from engine.errors import ForceFinalizeException, RetryException, UnreadableOutp
 from engine.grounding.question_parts import question_parts
 from engine.llm.base import LLM, LLMError, Usage, iterate_async
 from engine.react.ask import Suspended, question_of, reply_observation, suspend
-from engine.react.evidence_answer import evidence_review
-from engine.react.evidence_answer import words as evidence_words
-from engine.react.execute import call_key, execute
+from engine.react.evidence_answer import parts_review, repeated_answer
+from engine.react.execute import call_key, observation_budget
 from engine.react.exhibits import chart_payload
 from engine.react.finalize import FinalAnswer
 from engine.react.first_step import engine_step, resumed_step
 from engine.react.guards import notes_after
-from engine.react.history import bound_question, clean_history, compress_history
+from engine.react.history import bound_question, clean_history, compress_history, question_budget
 from engine.react.hooks import Hooks
-from engine.react.opening import opening_messages, switch_protocol
+from engine.react.opening import fall_back, opening_messages
 from engine.react.prompts import message
 from engine.react.protocols import WireProtocol, select
-from engine.react.query import query
 from engine.react.run_state import Caution, EngineResult, RunState, SuspendedRun
-from engine.react.step import Note, Observation, Step, ToolCall
+from engine.react.spans import traced_execute, traced_query
+from engine.react.step import Step
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
 from engine.react.verify import Review, admitted, evidence_index, evidence_of, replacement_text, review
@@ -89,19 +88,9 @@ class ReActEngine:
         self._history: list[dict[str, Any]] = []
         self.result = EngineResult()
 
-    @property
-    def observation_chars(self) -> int:
-        if "observation_max_chars" in self.config.model_fields_set or not self.llm.abilities.observation_chars:
-            return self.config.observation_max_chars
-        return self.llm.abilities.observation_chars
+    observation_chars = property(lambda self: observation_budget(self.config, self.llm.abilities))
+    question_tokens = property(lambda self: question_budget(self.config, self.llm.abilities))
 
-    @property
-    def question_tokens(self) -> int:
-        """The longest question sent: the setting, or what the backend declares it has room for, if less."""
-        declared = self.llm.abilities.question_tokens
-        return min(self.config.question_max_tokens, declared) if declared else self.config.question_max_tokens
-
-    # ---- set-up -------------------------------------------------------------
     def start(self, theme: str | None = None) -> ReActEngine:
         """Pick the theme and load its toolkits now, not on first use."""
         if theme:
@@ -281,7 +270,9 @@ class ReActEngine:
         state.iterations += 1
         step = Step(number=state.iterations)
         try:
-            async for token in self._query(state, registry, writer, step):
+            async for token in traced_query(
+                self.tracing, self._span, self.llm, self.protocol, self.config, state, registry, writer, step
+            ):
                 yield token
             if step.answer is not None:
                 state.steps.append(step)
@@ -309,7 +300,10 @@ class ReActEngine:
                 ReActType.WARNING, f"Unusable model output ({exc.message.rstrip('.')}); asking it to fix it."
             )
             if state.unreadable > 1 and getattr(self.protocol, "fallback", None):
-                yield self._fall_back(state, registry, writer)
+                self.protocol = fall_back(
+                    state, self.protocol, self.llm.abilities, self.config, registry, self.ragkwargs
+                )
+                yield writer.block(ReActType.WARNING, message("json_fallback", self.config.language))
             self.protocol.feedback(state.messages, exc.message)
             if state.format_retries > cfg.max_format_retries:
                 raise ForceFinalizeException("The model kept producing output in the wrong format.") from None
@@ -320,52 +314,28 @@ class ReActEngine:
         except Exception as exc:
             raise ForceFinalizeException(f"An internal step failed ({type(exc).__name__}: {str(exc)[:120]}).") from None
 
-    async def _query(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, step: Step):
-        """The model call, in its own span."""
-        span = self.tracing.model_call(
-            self._span,
-            self.llm.name,
-            self.llm.model,
-            {"max_tokens": self.config.max_tokens_per_step, "temperature": self.config.temperature},
-        )
-        error: BaseException | None = None
-        try:
-            async for token in query(self.llm, self.protocol, self.config, state, registry, writer, step):
-                yield token
-        except BaseException as exc:
-            error = exc if not isinstance(exc, (RetryException, GeneratorExit, asyncio.CancelledError)) else None
-            raise
-        finally:
-            self.tracing.end_model_call(span, step.usage, step.finish_reason, step.model_text or "", error)
-
-    async def _traced(self, call: ToolCall, registry: ToolRegistry, state: RunState, n: int) -> Observation:
-        """One tool call, in its own span."""
-        span = self.tracing.tool_call(self._span, call.name, call.id, call.args)
-        try:
-            observation = await execute(call, registry, state, self.config, self.hooks, self.observation_chars, n)
-        except BaseException as exc:
-            self.tracing.end_tool_call(span, error=exc)
-            raise
-        self.tracing.end_tool_call(span, observation)
-        return observation
-
-    def _fall_back(self, state: RunState, registry: ToolRegistry, writer: StreamWriter) -> str:
-        """The reformat retry did not parse either: the rest of the run uses the protocol's
-        fallback (JSON mode gives way to the text format), with fresh format retries."""
-        fallback = select(self.llm.abilities, self.protocol.fallback)  # type: ignore[attr-defined]
-        switch_protocol(state.messages, self.protocol, fallback, self.config, registry, self.ragkwargs.get("theme"))
-        state.fallen_from = state.fallen_from or self.protocol.name
-        self.protocol, state.mode = fallback, fallback.name
-        state.format_retries = state.unreadable = 0
-        return writer.block(ReActType.WARNING, message("json_fallback", self.config.language))
-
     async def _execute(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, step: Step):
         """Run the step's tool calls concurrently; ask_user suspends the run after them."""
         asked = question_of(step.calls)
         others = [c for c in step.calls if asked is None or c is not asked[0]]
         first = state.observation_count + 1
         step.observations = list(
-            await asyncio.gather(*(self._traced(c, registry, state, first + i) for i, c in enumerate(others)))
+            await asyncio.gather(
+                *(
+                    traced_execute(
+                        self.tracing,
+                        self._span,
+                        c,
+                        registry,
+                        state,
+                        self.config,
+                        self.hooks,
+                        self.observation_chars,
+                        first + i,
+                    )
+                    for i, c in enumerate(others)
+                )
+            )  # fmt: skip
         )
         for ev in evidence_of([step]):
             if admitted(ev, self._evidence, state.prompt):
@@ -402,44 +372,27 @@ class ReActEngine:
 
     def _evidence_answer(self, state: RunState, writer: StreamWriter) -> str:
         """The answer from the evidence, each part of the question addressed, with its cautions."""
-        note = writer.note(Note(kind="thought", text=evidence_words(self.config.language)["repeated"]))
-        checked = evidence_review(
-            state.prompt, state.steps, language=self.config.language, embed=self.context.embed,
-            detail=self.config.detail, index=self._evidence,
-        )  # fmt: skip
-        self.result.answer, self.result.grounding = checked.answer, checked.report
-        self.result.cautions = checked.cautions
-        first, _, rest = checked.answer.partition("\n")
-        out = note + writer.block(ReActType.ANSWER, first, end=False)
-        out += writer.untrusted("\n" + rest) if rest else ""
-        return out + (writer.block(ReActType.WARNING, checked.unsure) if checked.unsure else "")
+        checked, text = repeated_answer(state.prompt, state.steps, writer, **self._answering(self.context.embed))
+        return self._keep(checked, text)
 
     def _grounded(self, answer: str, state: RunState, writer: StreamWriter) -> str:
         """Check the answer against the evidence; a small model's failing answer becomes a
         Draft, and the fact the evidence states becomes the Answer. The cautions go with it."""
         small = self.llm.abilities.small
-        embed = self.context.embed if small else None
-        if small and self._evidence.evidence and len(question_parts(state.prompt)) > 1:
-            checked = self._by_parts(state)  # a small model answers one part of several: each from its evidence
+        if small and self._evidence.evidence and len(question_parts(state.prompt)) > 1:  # each part from its evidence
+            checked = parts_review(state.prompt, state.steps, **self._answering(self.context.embed))
         else:
-            checked = review(
-                answer, state.prompt, state.steps, small=small, language=self.config.language, embed=embed,
-                detail=self.config.detail, index=self._evidence,
-            )  # fmt: skip
+            embed = self.context.embed if small else None
+            checked = review(answer, state.prompt, state.steps, small=small, **self._answering(embed))
+        return self._keep(checked, replacement_text(checked, writer))
+
+    def _answering(self, embed: Any) -> dict[str, Any]:
+        return {"language": self.config.language, "embed": embed, "detail": self.config.detail, "index": self._evidence}
+
+    def _keep(self, checked: Review, text: str) -> str:
         self.result.answer, self.result.grounding = checked.answer, checked.report
         self.result.cautions = checked.cautions
-        return replacement_text(checked, writer)
-
-    def _by_parts(self, state: RunState) -> Review:
-        """A question of several parts, each answered from its best evidence; the model's
-        answer stays visible as the Draft."""
-        checked = evidence_review(
-            state.prompt, state.steps, language=self.config.language, embed=self.context.embed,
-            detail=self.config.detail, index=self._evidence,
-        )  # fmt: skip
-        reason = evidence_words(self.config.language)["parts"]
-        cautions = [Caution(kind="replaced", text=reason), *checked.cautions]
-        return checked.model_copy(update={"draft_reason": reason, "cautions": cautions})
+        return text
 
     def _apply_user_reply(self, state: RunState, writer: StreamWriter, suspended: SuspendedRun, answer: str) -> str:
         call, observation = reply_observation(state, suspended, answer)

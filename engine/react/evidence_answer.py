@@ -12,7 +12,9 @@ from engine.grounding.question_parts import question_parts
 from engine.grounding.quotes import asks_for_figure, best_quotes
 from engine.react.fact_answer import fact_answer
 from engine.react.run_state import Caution
-from engine.react.step import Step
+from engine.react.step import Note, Step
+from engine.react.stream import StreamWriter
+from engine.react.types import ReActType
 from engine.react.verify import _REASONS, QUOTES_BY_DETAIL, Embed, Review, _cautions, evidence_of, review
 
 WORDS = {
@@ -88,3 +90,28 @@ def _by_part(question, parts, steps, *, language, embed, detail, index) -> Revie
     cautions = [c for c in _cautions(checked, _REASONS.get(language, _REASONS["en"])) if c.kind != "not_found"]
     unsure = " ".join(c.text for c in extra if c.kind in ("several", "unsure")) or None
     return checked.model_copy(update={"cautions": cautions + extra, "unsure": unsure})
+
+
+def parts_review(
+    question: str, steps: list[Step], *, language: str, embed: Embed | None, detail: str, index: EvidenceIndex | None
+) -> Review:
+    """A small model's answer to a question of several parts set aside: each part answered
+    from its best evidence, the model's answer kept visible as the Draft."""
+    checked = evidence_review(question, steps, language=language, embed=embed, detail=detail, index=index)
+    reason = words(language)["parts"]
+    cautions = [Caution(kind="replaced", text=reason), *checked.cautions]
+    return checked.model_copy(update={"draft_reason": reason, "cautions": cautions})
+
+
+def repeated_answer(
+    question: str, steps: list[Step], writer: StreamWriter, *, language: str, embed: Embed | None, detail: str,
+    index: EvidenceIndex | None,
+) -> tuple[Review, str]:  # fmt: skip
+    """A small model calling again what it already has: the answer from the evidence, with
+    the note that says why, as the stream writes it."""
+    note = writer.note(Note(kind="thought", text=words(language)["repeated"]))
+    checked = evidence_review(question, steps, language=language, embed=embed, detail=detail, index=index)
+    first, _, rest = checked.answer.partition("\n")
+    out = note + writer.block(ReActType.ANSWER, first, end=False)
+    out += writer.untrusted("\n" + rest) if rest else ""
+    return checked, out + (writer.block(ReActType.WARNING, checked.unsure) if checked.unsure else "")

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from engine.errors import RetryException
+from engine.llm.base import Abilities
 from engine.react.hooks import Hooks
 from engine.react.prompts import render
 from engine.react.run_state import RunState
@@ -92,3 +93,10 @@ async def execute(
         observation.computed = observation.computed or result.computed
         observation.value, observation.statement = result.value, result.statement
     return observation
+
+
+def observation_budget(config: EngineConfig, abilities: Abilities) -> int:
+    """The longest Observation the model reads: the setting when set, else what the backend declares it copes with."""
+    if "observation_max_chars" in config.model_fields_set or not abilities.observation_chars:
+        return config.observation_max_chars
+    return abilities.observation_chars

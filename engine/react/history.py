@@ -17,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.llm.base import Abilities
 from engine.react.parser import parse_blocks
 from engine.react.prompts import message, render
 from engine.react.types import ANSWER_TYPES, ReActType
+from engine.settings import EngineConfig
 
 Message = dict[str, Any]
 PINNED_SHARE = 0.4
@@ -161,3 +163,9 @@ def _recent_transcript(messages: list[Message], max_chars: int) -> str:
         lines.append(line)
         used += len(line) + 1
     return "\n".join(reversed(lines))
+
+
+def question_budget(config: EngineConfig, abilities: Abilities) -> int:
+    """The longest question sent: the setting, or what the backend declares it has room for, if less."""
+    declared = abilities.question_tokens
+    return min(config.question_max_tokens, declared) if declared else config.question_max_tokens

@@ -7,7 +7,8 @@ from typing import Any
 
 from engine.llm.base import Abilities, Message
 from engine.react.prompts import citation_rule, message, render, style_instructions
-from engine.react.protocols import PromptContext, WireProtocol
+from engine.react.protocols import PromptContext, WireProtocol, select
+from engine.react.run_state import RunState
 from engine.settings import EngineConfig
 from engine.tools.base import ToolRegistry
 
@@ -35,6 +36,20 @@ def switch_protocol(
     before, current = old.system_prompt(context, registry), messages[0]["content"]
     rest = current[len(before) :] if current.startswith(before) else ""
     messages[0] = {"role": "system", "content": new.system_prompt(context, registry) + rest}
+
+
+def fall_back(
+    state: RunState, protocol: WireProtocol, abilities: Abilities, config: EngineConfig, registry: ToolRegistry,
+    ragkwargs: dict[str, Any],
+) -> WireProtocol:  # fmt: skip
+    """The reformat retry did not parse either: the rest of the run uses the protocol's
+    fallback (JSON mode gives way to the text format), with fresh format retries."""
+    fallback = select(abilities, protocol.fallback)  # type: ignore[attr-defined]
+    switch_protocol(state.messages, protocol, fallback, config, registry, ragkwargs.get("theme"))
+    state.fallen_from = state.fallen_from or protocol.name
+    state.mode = fallback.name
+    state.format_retries = state.unreadable = 0
+    return fallback
 
 
 def opening_messages(

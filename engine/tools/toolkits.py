@@ -57,7 +57,7 @@ def builtin_names() -> frozenset[str]:
 
 def realtime_tools(context: EngineContext, taken: Iterable[str] = (), token: str | None = None) -> list[Tool]:
     """The MCP tools; with the engine's ``token``, the servers that take it are reached with it."""
-    from engine.tools.mcp_toolkit import realtime_toolkit
+    from engine.tools.mcp_tools import realtime_toolkit
 
     token_hub = context.hub_for(token) if token else None
     return realtime_toolkit(context.hub, builtin_names() | set(taken), token_hub)

@@ -6,7 +6,7 @@ from engine.react.hooks import Hooks
 from engine.react.parser import parse_blocks
 from engine.react.types import ReActType
 from engine.tools.base import Tool
-from engine.tools.mcp_toolkit import MCPTool
+from engine.tools.mcp_tools import MCPTool
 from engine.tools.toolkits import general_toolkit
 from tests.helpers import call, make_engine, run
 

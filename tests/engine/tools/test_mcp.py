@@ -10,7 +10,8 @@ import pytest
 
 from engine.react.parser import parse_blocks
 from engine.react.types import ReActType
-from engine.tools.mcp_toolkit import MCPHub, ServerSpec, load_specs, realtime_toolkit
+from engine.tools.mcp_toolkit import MCPHub, ServerSpec, load_specs
+from engine.tools.mcp_tools import realtime_toolkit
 from engine.tools.toolkits import general_toolkit
 from tests.helpers import assert_well_ended, call, make_engine, run
 

@@ -9,7 +9,8 @@ import pytest
 
 from engine.tools.base import DuplicateTool, ToolRegistry
 from engine.tools.calculator import Calculator
-from engine.tools.mcp_toolkit import MCPHub, ServerSpec, ToolInfo, offered_names, realtime_toolkit
+from engine.tools.mcp_toolkit import MCPHub, ServerSpec, ToolInfo
+from engine.tools.mcp_tools import offered_names, realtime_toolkit
 from engine.tools.toolkits import builtin_names, general_toolkit
 from tests.helpers import call, make_engine, run
 

@@ -19,7 +19,8 @@ from engine.react.agent import ReActEngine
 from engine.react.parser import parse_blocks
 from engine.react.types import ReActType
 from engine.settings import EngineConfig, Settings
-from engine.tools.mcp_toolkit import MCPHub, ServerSpec, load_specs, realtime_toolkit
+from engine.tools.mcp_toolkit import MCPHub, ServerSpec, load_specs
+from engine.tools.mcp_tools import realtime_toolkit
 from engine.tools.toolkits import general_toolkit
 from engine.tracing import RunTracer
 from tests.helpers import call
