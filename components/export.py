@@ -42,7 +42,7 @@ def _data_blocks(turn_blocks: list, kind: ReActType) -> list:
 
 def _caution_items(turn: Turn, lang: str) -> list[dict[str, str]]:
     if turn.cautions is not None:
-        return [c.model_dump() for c in turn.cautions if c.about_answer]
+        return [c.model_dump(exclude={"draft_only"}) for c in turn.cautions if c.about_answer]
     return [{"kind": "note", "text": text} for text in turn_cautions(turn, lang)]
 
 
@@ -133,7 +133,7 @@ def to_json(conversation: Conversation, with_thoughts: bool = False, settings: S
             item["unsupported"] = list(report.unsupported) if report else []
             item["grounding"] = report.grounding if report else "none"
             item["cautions"] = _caution_items(turn, lang)
-            item["notes"] = [c.model_dump() for c in turn.cautions or [] if not c.about_answer]
+            item["notes"] = [c.model_dump(exclude={"draft_only"}) for c in turn.cautions or [] if not c.about_answer]
             if with_thoughts:
                 item["blocks"] = [{"type": b.type.value, "content": b.content} for b in blocks]
         turns.append(item)

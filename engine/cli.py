@@ -166,8 +166,8 @@ def _run(engine: Any, args: argparse.Namespace, history: list[dict[str, Any]]) -
             "cost": result.cost.model_dump() if result.cost is not None else None,
             "elapsed": round(elapsed, 3),
             **grounding_fields(result.grounding),
-            "cautions": [c.model_dump() for c in result.cautions if c.about_answer],
-            "notes": [c.model_dump() for c in result.cautions if not c.about_answer],
+            "cautions": [c.model_dump(exclude={"draft_only"}) for c in result.cautions if c.about_answer],
+            "notes": [c.model_dump(exclude={"draft_only"}) for c in result.cautions if not c.about_answer],
         }
         print(json.dumps(done, ensure_ascii=False), flush=True)
     else:

@@ -55,12 +55,16 @@ class Caution(BaseModel):
 
     kind: CautionKind
     text: str  # in the answer's language
+    # "replaced" only: the fact that replaced the draft is verified (a computed result, or a
+    # figure picked from its cell or sentence and traced there), so the reason is about the draft
+    draft_only: bool = False
 
     @property
     def about_answer(self) -> bool:
-        """False for "replaced": why the model's draft was set aside, a note about the draft.
-        The answer that replaced it carries its own cautions when it has any."""
-        return self.kind != "replaced"
+        """False for the reason a draft was replaced by a verified fact: a note about the draft.
+        A draft replaced by a quote, a sentence or a doubt stays a caution about the answer:
+        the passage may not answer the question."""
+        return not (self.kind == "replaced" and self.draft_only)
 
 
 class EngineResult(BaseModel):

@@ -83,6 +83,7 @@ class Review(BaseModel):
     report: GroundingReport
     answer: str  # the answer the run ends with
     draft_reason: str | None = None  # set when the model's answer was replaced
+    verified_fact: bool = False  # what replaced it is a computed result or a figure traced to its cell or sentence
     unsure: str | None = None  # a warning when the fact that replaced it may not answer the question
     added: str = ""  # the passages a detailed answer quotes below a small model's answer that stands
     cautions: list[Caution] = Field(default_factory=list)  # about ``answer``: from the fields above and the report
@@ -93,7 +94,7 @@ def _cautions(review: Review, reasons: dict[str, str], unsure_kind: CautionKind 
     Draft or Warning, and what the check found in the answer that stands."""
     out: list[Caution] = []
     if review.draft_reason:
-        out.append(Caution(kind="replaced", text=review.draft_reason))
+        out.append(Caution(kind="replaced", text=review.draft_reason, draft_only=review.verified_fact))
     if review.unsure:
         out.append(Caution(kind=unsure_kind, text=review.unsure))
     report = review.report
@@ -272,10 +273,12 @@ def review(
     checked = cite_passage(checked, quotes[0], stated_answer.fact, len(stated_answer.text.split("\n", 1)[0]))
     kind: CautionKind = "several" if stated_answer.fact.several else "filter" if stated else "unsure"
     doubt = stated_answer.fact.several or not stated_answer.sure
+    figure = stated is not None or stated_answer.fact.picked is not None  # a result, or one figure picked
     review = Review(
         report=checked.model_copy(update={"grounding": "quoted"}),
         answer=stated_answer.text,
         draft_reason=reason,
+        verified_fact=figure and not doubt and not checked.unsupported,
         unsure=reasons["unsure_period" if kind == "filter" else kind] if doubt else None,
     )
     return _reviewed(review, reasons, kind)

@@ -55,10 +55,22 @@ def test_the_turn_keeps_the_cautions_the_review_gave_and_they_survive_a_store_ro
 def test_markdown_export_carries_every_caution_with_and_without_the_trace(with_thoughts):
     turn = flagged_turn()
     exported = to_markdown(conversation_of(turn), with_thoughts=with_thoughts)
-    replaced, unsure = turn.cautions
-    assert f"> **Caution:** {unsure.text}" in exported  # about the answer: a caution
-    assert f"_Note: {replaced.text}_" in exported and f"**Caution:** {replaced.text}" not in exported  # the draft's
+    for caution in turn.cautions:  # a draft replaced by a quote that may not answer: both about the answer
+        assert f"> **Caution:** {caution.text}" in exported
     assert ("*Warning:*" in exported) is with_thoughts  # the trace itself only when asked for
+
+
+def test_a_draft_replaced_by_a_computed_result_is_a_note_in_the_exports():
+    engine = make_engine(["Thought: done\nAnswer: 17 * 23 = 291."])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    turn = Turn(role="assistant", content=run(engine, "What is 17 * 23?"))
+    apply_result(turn, engine.result)
+    (replaced,) = turn.cautions
+    assert not replaced.about_answer
+    exported = to_markdown(conversation_of(turn))
+    assert f"_Note: {replaced.text}_" in exported and "**Caution:**" not in exported
+    assistant = json.loads(to_json(conversation_of(turn)))["turns"][1]
+    assert assistant["cautions"] == [] and assistant["notes"] == [{"kind": "replaced", "text": replaced.text}]
 
 
 @pytest.mark.parametrize("with_thoughts", [False, True])
@@ -66,8 +78,8 @@ def test_json_export_carries_every_caution_with_and_without_the_trace(with_thoug
     turn = flagged_turn()
     exported = json.loads(to_json(conversation_of(turn), with_thoughts=with_thoughts))
     assistant = exported["turns"][1]
-    assert assistant["cautions"] == [c.model_dump() for c in turn.cautions if c.about_answer]
-    assert assistant["notes"] == [{"kind": "replaced", "text": turn.cautions[0].text}]
+    assert assistant["cautions"] == [c.model_dump(exclude={"draft_only"}) for c in turn.cautions]
+    assert assistant["notes"] == []
     assert ("blocks" in assistant) is with_thoughts
 
 
@@ -94,8 +106,7 @@ def test_the_chat_shows_each_caution_once_under_the_answer_whether_the_trace_is_
     widgets = grounding_widgets(turn.grounding, "en", stored_cautions(turn))
     hidden = [w for w in widgets if w.kind == "warning"]
     assert [w.text.replace("\\", "") for w in hidden] == texts  # Thoughts off: all of them, escaped
-    notes = [w.text.replace("\\", "") for w in widgets if w.kind == "caption"]
-    assert notes == [turn.cautions[0].text]  # why the draft was set aside: a muted note, not a warning
+    assert not [w for w in widgets if w.kind == "caption"]  # the quote may not answer: no mere note
     shown = beside_trace(turn, stored_cautions(turn))
     assert shown == []  # Thoughts on: the trace's Warning blocks show them already, no second copy
 
