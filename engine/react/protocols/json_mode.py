@@ -21,9 +21,10 @@ from engine.llm.base import Abilities, Message
 from engine.react.parser import MODEL_LABELS, parse_blocks
 from engine.react.prompts import render
 from engine.react.protocols.action_input import _json_object, parse_action_input, resolve_tool_name, strip_fence
-from engine.react.protocols.base import Decision, PromptContext, assistant_message
+from engine.react.protocols.base import Decision, PromptContext
+from engine.react.protocols.text import TextProtocol
 from engine.react.reasoning import ReasoningStream
-from engine.react.step import Step, ToolCall
+from engine.react.step import ToolCall
 from engine.react.stream import StreamWriter
 from engine.react.types import ANSWER_TYPES, ReActType
 from engine.settings import EngineConfig
@@ -211,20 +212,11 @@ class JsonProtocol:
     def announce(self, writer: StreamWriter, decision: Decision) -> str:
         return writer.calls(decision.calls)  # the calls were JSON: write them as Action blocks
 
-    def step_messages(self, step: Step) -> list[Message]:
-        messages: list[Message] = [assistant_message(step, step.model_text)]
-        lines = [f"Observation: {o.text}" for o in step.observations]
-        lines += [n.text for n in step.notes]
-        if step.observations:
-            messages.append({"role": "user", "content": "\n".join(lines)})
-        return messages
-
-    def feedback(self, messages: list[Message], problem: str) -> None:
-        messages.append({"role": "assistant", "content": NO_REPLY})
-        messages.append({"role": "user", "content": f"Observation: {render('reformat_json', problem=problem)}"})
-
-    def user_reply(self, call: ToolCall, answer: str) -> list[Message]:
-        return [{"role": "user", "content": f"Observation: {answer}"}]
+    # Observations, reformat requests and the analyst's replies go back as in the text format
+    reformat_template = "reformat_json"
+    step_messages = TextProtocol.step_messages
+    feedback = TextProtocol.feedback
+    user_reply = TextProtocol.user_reply
 
     def final_request(self, messages: list[Message], instruction: str) -> tuple[list[Message], dict[str, Any]]:
         messages = [dict(m) for m in messages]

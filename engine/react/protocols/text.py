@@ -32,6 +32,7 @@ def question_stop(abilities: Abilities) -> list[str]:
 
 class TextProtocol:
     name = "text"
+    reformat_template = "reformat"  # the prompt that asks for a reply in this format again
 
     def fits(self, abilities: Abilities) -> bool:
         return True
@@ -75,7 +76,7 @@ class TextProtocol:
 
     def feedback(self, messages: list[Message], problem: str) -> None:
         messages.append({"role": "assistant", "content": NO_REPLY})
-        messages.append({"role": "user", "content": f"Observation: {render('reformat', problem=problem)}"})
+        messages.append({"role": "user", "content": f"Observation: {render(self.reformat_template, problem=problem)}"})
 
     def user_reply(self, call: ToolCall, answer: str) -> list[Message]:
         return [{"role": "user", "content": f"Observation: {answer}"}]
