@@ -93,3 +93,14 @@ def chromium():
 def page(chromium):
     """A page in that browser."""
     return chromium.new_page(viewport={"width": 1100, "height": 1400})
+
+
+def drop_file(page, path: Path, into: str = "stChatInput") -> None:
+    """Drop ``path`` into the chat box and wait until it has uploaded: Streamlit ignores a
+    submission while a dropped file is still uploading, as an analyst sees by the spinner.
+    The warm-up's status goes first: the rerun that removes it must not race the drop."""
+    page.get_by_text("Loading in the background", exact=False).first.wait_for(state="detached", timeout=240000)
+    page.locator(f"[data-testid='{into}'] input[type='file']").set_input_files(str(path))
+    page.get_by_test_id("stFileChipName").filter(has_text=path.name).wait_for(timeout=30000)
+    page.get_by_test_id("stFileChipIconSpinner").wait_for(state="detached", timeout=30000)
+    page.get_by_test_id("stChatInputSubmitButton").wait_for(timeout=30000)

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import ARTEFACTS
+from tests.browser.conftest import ARTEFACTS, drop_file
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -42,7 +42,7 @@ def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
     box.wait_for(timeout=60000)
 
     # 1. drop a CSV into the chat, with a question
-    page.locator("[data-testid='stChatInput'] input[type='file']").set_input_files(str(csv))
+    drop_file(page, csv)
     box.fill("Total amount by region in fleet.csv?")
     shot(page, 1, "csv-dropped")
     box.press("Enter")

@@ -156,6 +156,8 @@ def test_the_conversation_list_journey(app_with_a_theme, fake_server, page, tmp_
     (folder / "index").mkdir()
     settle(page)
     page.locator(f".st-key-conv_menu_{second} button").first.click()
+    page.locator(f".st-key-conv_delete_{second} button").wait_for(timeout=30000)
+    settle(page)  # the rerun that opening the menu asks for ends before Delete is clicked, as a person's would
     page.locator(f".st-key-conv_delete_{second} button").click()
     warning = page.get_by_text("1 attached file(s)", exact=False)
     warning.wait_for(timeout=30000)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import ARTEFACTS, ROOT, start_app, stop_app, wait_healthy
+from tests.browser.conftest import ARTEFACTS, ROOT, drop_file, start_app, stop_app, wait_healthy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -78,10 +78,8 @@ def test_a_dropped_csv_answers_for_its_month_and_cautions_stay_visible_with_thou
     box = page.get_by_test_id("stChatInputTextArea")
     box.wait_for(timeout=120000)
 
-    # 1. drop a CSV with a date and a region column, with a question about one month (once
-    # the warm-up's status is gone: the page it reruns must not race the drop)
-    page.get_by_text("Loading in the background", exact=False).first.wait_for(state="detached", timeout=240000)
-    page.locator("[data-testid='stChatInput'] input[type='file']").set_input_files(str(csv))
+    # 1. drop a CSV with a date and a region column, with a question about one month
+    drop_file(page, csv)
     box.fill("What was the total revenue in March?")
     shot(page, 1, "csv-dropped")
     box.press("Enter")

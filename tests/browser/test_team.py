@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import ARTEFACTS, start_app, stop_app, wait_healthy
+from tests.browser.conftest import ARTEFACTS, drop_file, start_app, stop_app, wait_healthy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -120,9 +120,7 @@ def test_two_servers_on_one_postgresql_behave_as_one_app(two_servers, fake_serve
     fake_server.script.append({"text": "Answer: Filed."})
     first.goto(f"{one}/?c={conversation}")
     first.get_by_text("the theme", exact=True).click()
-    first.locator("[data-testid='stChatInput'] input[type='file']").set_input_files(str(tolls))
-    first.get_by_test_id("stFileChipName").filter(has_text="tolls.md").wait_for(timeout=30000)
-    first.get_by_test_id("stFileChipIconSpinner").wait_for(state="detached", timeout=30000)  # uploaded
+    drop_file(first, tolls)
     ask(first, "Please file this note.")
     shown(first, "Filed.")
 
