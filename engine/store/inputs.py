@@ -22,11 +22,15 @@ MAX_ID_CHARS = 64
 MAX_THEME_CHARS = 100
 MAX_SEARCH_CHARS = 200
 MAX_TURN_BYTES = 8 * 1024 * 1024
+MAX_COMMENT_CHARS = 2000
+LOCAL_USER = "local"  # the one user of an app without authentication (and the CLI's default)
+RATINGS = ("up", "down")
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W_]+")
 _ID = re.compile(r"^[A-Za-z0-9_-]+$")
+_COMMENT_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # all but tab and line feed
 
 
 def one_line(text: str) -> str:
@@ -129,7 +133,23 @@ def check_turn(turn: Any) -> dict[str, Any]:
         raise BadInput("A turn needs an id made of letters, digits, '-' or '_' (at most 64 characters).")
     if data.get("role") not in ("user", "assistant"):
         raise BadInput("A turn's role must be 'user' or 'assistant'.")
+    data.pop("feedback", None)  # kept in its own table (set_feedback); a turn's save never changes it
     status = data.setdefault("status", "answered")
     if not isinstance(status, str) or not status or len(status) > 20:
         raise BadInput("A turn's status must be a short word such as 'running' or 'answered'.")
     return data
+
+
+def check_feedback(rating: object, comment: object) -> tuple[str | None, str]:
+    """A rating (``up``, ``down``, or None to clear it) and its comment: at most ``MAX_COMMENT_CHARS``, no control
+    characters but line breaks and tabs. A comment needs a rating."""
+    if rating is not None and rating not in RATINGS:
+        raise BadInput("A rating is 'up' or 'down'.")
+    if not isinstance(comment, str):
+        raise BadInput("A comment must be text.")
+    comment = _COMMENT_CONTROL.sub(" ", comment).strip()
+    if len(comment) > MAX_COMMENT_CHARS:
+        raise BadInput(f"A comment can have at most {MAX_COMMENT_CHARS} characters; this one has {len(comment)}.")
+    if rating is None and comment:
+        raise BadInput("A comment needs a rating: thumbs up or thumbs down.")
+    return rating, comment

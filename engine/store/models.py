@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -30,6 +30,29 @@ class ConversationRecord(ConversationSummary):
     turns: list[dict[str, Any]] = Field(default_factory=list)
 
 
+Rating = Literal["up", "down"]
+
+
+class Feedback(BaseModel):
+    """A user's rating of one answer, with an optional comment; kept beside the turn, not in it."""
+
+    rating: Rating
+    comment: str = ""
+    updated_at: datetime | None = None
+
+
+class RatedTurn(BaseModel):
+    """A rated answer with what it answered: the export behind ``python -m engine feedback``."""
+
+    conversation_id: str
+    title: str
+    theme: str | None = None
+    settings: dict[str, Any] = Field(default_factory=dict)
+    question: str
+    turn: dict[str, Any]
+    feedback: Feedback
+
+
 class ConversationRepository(Protocol):
     """What the front end calls; ``ConversationStore`` and ``ResilientStore`` both provide it."""
 
@@ -50,3 +73,7 @@ class ConversationRepository(Protocol):
     def mark_interrupted(self, user: str, conversation_id: str) -> list[str]: ...
 
     def export(self, user: str, conversation_id: str) -> str: ...
+
+    def set_feedback(
+        self, user: str, conversation_id: str, turn_id: str, rating: Rating | None, comment: str = ""
+    ) -> None: ...

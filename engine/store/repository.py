@@ -23,11 +23,13 @@ from typing import Any, ParamSpec, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
+import engine.store.feedback as ratings
 import engine.store.inputs as inputs
+import engine.store.search as fulltext
 from engine.store.database import file_identity, make_engine, migrate, sqlite_file
 from engine.store.errors import BadInput, FileReplaced, NotFound, Unavailable
-from engine.store.models import ConversationRecord, ConversationSummary
-from engine.store.schema import conversations, turn_search, turns, users
+from engine.store.models import ConversationRecord, ConversationSummary, RatedTurn
+from engine.store.schema import conversations, feedback, turn_search, turns, users
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -212,30 +214,12 @@ class ConversationStore:
             found = c.title_search.like(inputs.like_pattern(search), escape="\\")
             words = inputs.search_words(search)
             if words:
-                found = sa.or_(found, c.id.in_(self._text_matches(words)))
+                found = sa.or_(found, c.id.in_(fulltext.text_matches(self.engine.dialect.name, words)))
             query = query.where(found)
         query = query.order_by(c.updated_at.desc(), c.created_at.desc(), c.id.desc()).limit(limit)
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
         return [ConversationSummary(**self._summary(row)) for row in rows]
-
-    def _text_matches(self, words: list[str]) -> sa.Select:
-        """The conversations with a turn holding every word (each also as a prefix)."""
-        s = turn_search.c
-        if self.engine.dialect.name == "sqlite":
-            match = sa.text("turn_search MATCH :fts").bindparams(fts=" ".join(f'"{w}"*' for w in words))
-        else:
-            tsquery = sa.func.to_tsquery("simple", " & ".join(f"{w}:*" for w in words))
-            match = sa.func.to_tsvector("simple", s.body).op("@@")(tsquery)
-        return sa.select(s.conversation_id).where(match)
-
-    def _index_turn(self, conn: sa.Connection, conversation_id: str, data: dict[str, Any]) -> None:
-        """Keep the turn's searchable text in step with the turn, in the same transaction."""
-        s = turn_search.c
-        conn.execute(turn_search.delete().where(s.conversation_id == conversation_id, s.turn_id == data["id"]))
-        body = inputs.searchable_text(data)
-        if body:
-            conn.execute(turn_search.insert().values(conversation_id=conversation_id, turn_id=data["id"], body=body))
 
     @_database_errors
     def get(self, user: str, conversation_id: str) -> ConversationRecord | None:
@@ -254,6 +238,7 @@ class ConversationStore:
                 .where(turns.c.conversation_id == conversation_id)
                 .order_by(turns.c.seq, turns.c.created_at, turns.c.id)
             ).all()
+            rated = ratings.of_conversation(conn, conversation_id, self._user_id(conn, user, create=False))
         with self._lock:
             live = {turn_id for (cid, turn_id) in self._live if cid == conversation_id}
         out = []
@@ -261,6 +246,8 @@ class ConversationStore:
             data = dict(turn_row.data)
             status = turn_row.status
             data["status"] = "interrupted" if status == "running" and turn_row.id not in live else status
+            if turn_row.id in rated:
+                data["feedback"] = rated[turn_row.id].model_dump(mode="json")
             out.append(data)
         return ConversationRecord(**self._summary(row), settings=row.settings or {}, turns=out)
 
@@ -291,6 +278,7 @@ class ConversationStore:
             ).scalar()
             if owned is None:
                 raise NotFound(conversation_id)
+            conn.execute(feedback.delete().where(feedback.c.conversation_id == conversation_id))
             conn.execute(turns.delete().where(turns.c.conversation_id == conversation_id))
             conn.execute(turn_search.delete().where(turn_search.c.conversation_id == conversation_id))
             conn.execute(conversations.delete().where(conversations.c.id == conversation_id))
@@ -304,6 +292,35 @@ class ConversationStore:
         if record is None:
             raise NotFound(str(conversation_id)[:64])
         return json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=2)
+
+    @_database_errors
+    def set_feedback(
+        self, user: str, conversation_id: str, turn_id: str, rating: str | None, comment: str = ""
+    ) -> None:
+        """Rate an answer of the user's conversation (``up`` or ``down``, with a comment), or clear it (None)."""
+        user = inputs.check_user(user)
+        rating, comment = inputs.check_feedback(rating, comment)
+        if not inputs.valid_id(conversation_id) or not inputs.valid_id(turn_id):
+            raise NotFound(str(conversation_id)[:64])
+        with self._writer(), self.engine.begin() as conn:
+            role = conn.execute(
+                sa.select(turns.c.role)
+                .join(conversations, conversations.c.id == turns.c.conversation_id)
+                .where(turns.c.conversation_id == conversation_id, turns.c.id == turn_id, self._owned(user))
+            ).scalar()
+            if role is None:  # no such turn, or not this user's conversation
+                raise NotFound(conversation_id)
+            if role != "assistant":
+                raise BadInput("Only an answer can be rated.")
+            key = {"conversation_id": conversation_id, "turn_id": turn_id, "user_id": self._user_id(conn, user, False)}
+            ratings.write(conn, self._insert, key, rating, comment, self._now())
+
+    @_database_errors
+    def rated_turns(self, user: str, rating: str | None = None) -> list[RatedTurn]:
+        """The user's rated answers (only ``rating`` ones when given), with their questions, oldest rating first."""
+        user = inputs.check_user(user)
+        with self.engine.connect() as conn:
+            return ratings.rated(conn, self._user_id(conn, user, create=False), rating)
 
     # ---- turns ---------------------------------------------------------------------------
 
@@ -344,7 +361,7 @@ class ConversationStore:
         with self._writer(), self.engine.begin() as conn:
             if conn.execute(stmt).first() is None:  # no row: not this user's conversation
                 raise NotFound(conversation_id)
-            self._index_turn(conn, conversation_id, data)
+            fulltext.index_turn(conn, conversation_id, data)
             values: dict[str, Any] = {"updated_at": now}
             if title:
                 values["title"] = sa.case((c.title == "", title), else_=c.title)

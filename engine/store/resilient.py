@@ -24,7 +24,7 @@ from typing import Any
 
 import engine.store.inputs as inputs
 from engine.store.errors import BadInput, FileReplaced, NotFound, Unavailable
-from engine.store.models import ConversationRecord, ConversationSummary
+from engine.store.models import ConversationRecord, ConversationSummary, RatedTurn
 from engine.store.repository import MAX_SETTINGS_BYTES, ConversationStore
 
 SEEN = 16  # conversations kept from the last reads, to show while the database is down
@@ -33,7 +33,7 @@ DOWN = "The conversation database cannot be reached: this chat is kept in memory
 
 @dataclass
 class _Write:
-    """One waiting write: ``kind`` is create, turn, rename or delete."""
+    """One waiting write: ``kind`` is create, turn, rename, delete or feedback."""
 
     kind: str
     user: str
@@ -49,6 +49,8 @@ class _Write:
             store.rename(self.user, self.conversation_id, self.args["title"])
         elif self.kind == "delete":
             store.delete(self.user, self.conversation_id)
+        elif self.kind == "feedback":
+            store.set_feedback(self.user, self.conversation_id, **self.args)
 
 
 class ResilientStore:
@@ -218,6 +220,15 @@ class ResilientStore:
                 if w.kind == "turn" and w.conversation_id == conversation_id and w.user == user
             ]
 
+    def _waiting_feedback(self, user: str, conversation_id: str) -> list[dict[str, Any]]:
+        """Ratings this user gave in this conversation that still wait for the database, in order."""
+        with self._lock:
+            return [
+                w.args
+                for w in self._queue.values()
+                if w.kind == "feedback" and w.conversation_id == conversation_id and w.user == user
+            ]
+
     # ---- the repository's methods ------------------------------------------------------------
 
     def create(
@@ -286,9 +297,16 @@ class ResilientStore:
         for turn in self._waiting_turns(user, conversation_id):
             ids = [t.get("id") for t in record.turns]
             if turn["id"] in ids:
-                record.turns[ids.index(turn["id"])] = dict(turn)
+                rated = record.turns[ids.index(turn["id"])].get("feedback")
+                record.turns[ids.index(turn["id"])] = dict(turn) | ({"feedback": rated} if rated else {})
             else:
                 record.turns.append(dict(turn))
+        for args in self._waiting_feedback(user, conversation_id):
+            for turn in record.turns:
+                if turn.get("id") == args["turn_id"]:
+                    turn.pop("feedback", None)
+                    if args["rating"] is not None:
+                        turn["feedback"] = {"rating": args["rating"], "comment": args["comment"], "updated_at": None}
         return record
 
     def rename(self, user: str, conversation_id: str, title: str) -> None:
@@ -324,6 +342,26 @@ class ResilientStore:
             with self._lock:
                 made_here[1].title = inputs.title_from_question(str(data.get("content", "")))
         self._write(_Write("turn", user, conversation_id, {"turn": data}), data["id"])
+
+    def set_feedback(
+        self, user: str, conversation_id: str, turn_id: str, rating: str | None, comment: str = ""
+    ) -> None:
+        """Rate an answer now, or when the database is back (a newer rating of the turn replaces a waiting one)."""
+        user = inputs.check_user(user)
+        rating, comment = inputs.check_feedback(rating, comment)
+        self._check_owner(user, conversation_id)
+        args = {"turn_id": turn_id, "rating": rating, "comment": comment}
+        self._write(_Write("feedback", user, conversation_id, args), str(turn_id))
+
+    def rated_turns(self, user: str, rating: str | None = None) -> list[RatedTurn]:
+        self._due()
+        if self._inner is None or self._down:
+            raise Unavailable(DOWN)
+        try:
+            return self._inner.rated_turns(user, rating)
+        except Unavailable as exc:
+            self._went_down(exc)
+            raise
 
     def mark_interrupted(self, user: str, conversation_id: str) -> list[str]:
         self._due()

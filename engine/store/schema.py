@@ -57,3 +57,18 @@ turn_search = sa.Table(
     sa.Column("turn_id", sa.String(64), primary_key=True),
     sa.Column("body", sa.Text, nullable=False),
 )
+
+# A user's rating of an answer (revision 0004): beside the turn, so saving the turn again
+# never changes it, and a user's rated answers are one indexed query.
+feedback = sa.Table(
+    "feedback",
+    metadata,
+    sa.Column("conversation_id", sa.String(64), primary_key=True),
+    sa.Column("turn_id", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("rating", sa.String(8), nullable=False),
+    sa.Column("comment", sa.Text, nullable=False, server_default=""),
+    sa.Column("updated_at", sa.DateTime, nullable=False),
+    sa.ForeignKeyConstraint(["conversation_id", "turn_id"], ["turns.conversation_id", "turns.id"], ondelete="CASCADE"),
+    sa.CheckConstraint("rating IN ('up', 'down')", name="ck_feedback_rating"),
+)

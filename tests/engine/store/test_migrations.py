@@ -11,11 +11,13 @@ from engine.store.database import current_revision, head_revision, make_engine, 
 from tests.conftest import ROOT
 
 
-def fill_at_revision_1(url: str) -> None:
+def fill_at_revision_1(url: str, revision: str = "0001") -> None:
+    """A conversation with a question and its answer, written by SQL at ``revision`` (default the first)."""
     engine = make_engine(url)
-    migrate(engine, "0001")
-    assert current_revision(engine) == "0001"
-    assert "title_search" not in {c["name"] for c in sa.inspect(engine).get_columns("conversations")}
+    migrate(engine, revision)
+    assert current_revision(engine) == revision
+    if revision == "0001":
+        assert "title_search" not in {c["name"] for c in sa.inspect(engine).get_columns("conversations")}
     when = datetime(2026, 1, 2, 3, 4, 5)
     with engine.begin() as conn:
         conn.execute(sa.text("INSERT INTO users (name, created_at) VALUES ('alice', :w)"), {"w": when})
@@ -46,7 +48,7 @@ def fill_at_revision_1(url: str) -> None:
 def test_upgrade_from_revision_1_keeps_the_data(db_url):
     fill_at_revision_1(db_url)
     store = ConversationStore(db_url)  # upgrades to head at start
-    assert current_revision(store.engine) == head_revision() == "0003"
+    assert current_revision(store.engine) == head_revision() == "0004"
     record = store.get("alice", "c1")
     assert (record.title, record.theme, record.settings) == ("Résumé des VENTES", "handbook", {"language": "fr"})
     assert record.turns == [
@@ -64,6 +66,28 @@ def test_upgrade_from_revision_1_keeps_the_data(db_url):
     # and the upgraded database takes new turns after the old ones
     store.save_turn("alice", "c1", {"id": "u2", "role": "user", "content": "Et au T4 ?"})
     assert [t["id"] for t in store.get("alice", "c1").turns] == ["u1", "a1", "u2"]
+    store.close()
+
+
+def test_upgrade_from_revision_3_keeps_the_turns_and_lets_them_be_rated(db_url):
+    fill_at_revision_1(db_url, "0003")
+    engine = make_engine(db_url)
+    assert "feedback" not in sa.inspect(engine).get_table_names()
+    engine.dispose()
+    store = ConversationStore(db_url)
+    assert current_revision(store.engine) == "0004"
+    record = store.get("alice", "c1")
+    assert [(t["id"], t["role"], t.get("answer", t.get("content"))) for t in record.turns] == [
+        ("u1", "user", "Résumé des ventes ?"),
+        ("a1", "assistant", "1.2 M€"),
+    ]
+    assert all("feedback" not in t for t in record.turns)
+    store.set_feedback("alice", "c1", "a1", "down", "Le chiffre est celui de 2025.")
+    again = store.get("alice", "c1")
+    assert again.turns[1]["feedback"]["comment"] == "Le chiffre est celui de 2025."
+    assert [(r.question, r.turn["answer"]) for r in store.rated_turns("alice")] == [("Résumé des ventes ?", "1.2 M€")]
+    indexes = {ix["name"] for ix in sa.inspect(store.engine).get_indexes("feedback")}
+    assert "ix_feedback_user_updated" in indexes
     store.close()
 
 
