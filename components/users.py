@@ -23,9 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from engine.store.errors import BadInput
-from engine.store.inputs import check_user
-
-LOCAL_USER = "local"
+from engine.store.inputs import LOCAL_USER, check_user
 
 
 class Identity(BaseModel):

@@ -1,7 +1,9 @@
-"""``python -m engine``: ask the agent, ingest documents, prepare local models.
+"""``python -m engine``: ask the agent, ingest documents, prepare local models, export
+the answers analysts rated.
 
-Exit codes: 0 answered (or suspended with no reply left), 2 bad input, 3 backend
-unreachable or failing, 1 internal error. Failures print one line on stderr.
+Exit codes: 0 answered (or suspended with no reply left), 2 bad input, 3 backend (or
+the conversation database) unreachable or failing, 1 internal error. Failures print one
+line on stderr.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_BACKEND = 0, 1, 2, 3
+FEEDBACK_FORMATS = ("jsonl", "json")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,6 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--theme", required=True)
     ingest.add_argument("paths", nargs="+", type=Path)
     sub.add_parser("prepare", help="check the embedded models and build the demo index when missing")
+    feedback = sub.add_parser("feedback", help="export the answers a user rated, as QA case candidates")
+    feedback.add_argument("--format", choices=FEEDBACK_FORMATS, default="jsonl")
+    feedback.add_argument("--user", help="whose ratings, as the app names them (default: its local user)")
+    feedback.add_argument("--rating", help="only the answers rated so: up or down")
     return parser
 
 
@@ -135,6 +142,8 @@ def _ask(args: argparse.Namespace) -> int:
 
 
 def _run(engine: Any, args: argparse.Namespace, history: list[dict[str, Any]]) -> int:
+    from engine.answer_fields import caution_fields, grounding_fields
+
     engine.set_history(history)
     jsonl = _JsonlPrinter() if args.format == "jsonl" else None
 
@@ -166,8 +175,7 @@ def _run(engine: Any, args: argparse.Namespace, history: list[dict[str, Any]]) -
             "cost": result.cost.model_dump() if result.cost is not None else None,
             "elapsed": round(elapsed, 3),
             **grounding_fields(result.grounding),
-            "cautions": [c.model_dump(exclude={"draft_only"}) for c in result.cautions if c.about_answer],
-            "notes": [c.model_dump(exclude={"draft_only"}) for c in result.cautions if not c.about_answer],
+            **caution_fields(result.cautions),
         }
         print(json.dumps(done, ensure_ascii=False), flush=True)
     else:
@@ -179,20 +187,6 @@ def _run(engine: Any, args: argparse.Namespace, history: list[dict[str, Any]]) -
         print(f"error: {result.error}", file=sys.stderr)
         return EXIT_BACKEND if result.error_source == "backend" else EXIT_INTERNAL
     return EXIT_OK
-
-
-def grounding_fields(report: Any) -> dict[str, Any]:
-    """The done object's citations, unsupported figures and grounding verdict."""
-    if report is None:
-        return {"citations": [], "unsupported": [], "grounding": "none"}
-    return {
-        "citations": [
-            c.model_dump(include={"n", "source", "location", "quote", "derivation"}) for c in report.citations
-        ],
-        "unsupported": list(report.unsupported),
-        "invented_sources": list(report.invented_sources),
-        "grounding": report.grounding,
-    }
 
 
 def _ingest(args: argparse.Namespace) -> int:
@@ -218,9 +212,34 @@ def _prepare(_: argparse.Namespace) -> int:
     return prepare()
 
 
+def _feedback(args: argparse.Namespace) -> int:
+    """The user's rated answers from the conversation store (``DATABASE_URL``, else ``data/app.db``)."""
+    from engine.feedback_export import qa_case, write_cases
+    from engine.store import BadInput, ConversationStore, Unavailable
+    from engine.store.inputs import LOCAL_USER
+
+    try:
+        store = ConversationStore()
+    except (BadInput, Unavailable) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT if isinstance(exc, BadInput) else EXIT_BACKEND
+    try:
+        rated = store.rated_turns(args.user or LOCAL_USER, args.rating)
+    except BadInput as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Unavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BACKEND
+    finally:
+        store.close()
+    write_cases((qa_case(r) for r in rated), args.format, sys.stdout)
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    handler = {"ask": _ask, "ingest": _ingest, "prepare": _prepare}[args.command]
+    handler = {"ask": _ask, "ingest": _ingest, "prepare": _prepare, "feedback": _feedback}[args.command]
     try:
         return handler(args)
     except KeyboardInterrupt:

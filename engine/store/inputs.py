@@ -140,11 +140,19 @@ def check_turn(turn: Any) -> dict[str, Any]:
     return data
 
 
+def check_rating(rating: object) -> str | None:
+    """``up``, ``down``, or None (no rating)."""
+    if rating is None:
+        return None
+    if rating not in RATINGS:
+        raise BadInput("A rating is 'up' or 'down'.")
+    return str(rating)
+
+
 def check_feedback(rating: object, comment: object) -> tuple[str | None, str]:
     """A rating (``up``, ``down``, or None to clear it) and its comment: at most ``MAX_COMMENT_CHARS``, no control
     characters but line breaks and tabs. A comment needs a rating."""
-    if rating is not None and rating not in RATINGS:
-        raise BadInput("A rating is 'up' or 'down'.")
+    rating = check_rating(rating)
     if not isinstance(comment, str):
         raise BadInput("A comment must be text.")
     comment = _COMMENT_CONTROL.sub(" ", comment).strip()

@@ -318,7 +318,7 @@ class ConversationStore:
     @_database_errors
     def rated_turns(self, user: str, rating: str | None = None) -> list[RatedTurn]:
         """The user's rated answers (only ``rating`` ones when given), with their questions, oldest rating first."""
-        user = inputs.check_user(user)
+        user, rating = inputs.check_user(user), inputs.check_rating(rating)
         with self.engine.connect() as conn:
             return ratings.rated(conn, self._user_id(conn, user, create=False), rating)
 
