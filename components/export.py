@@ -1,5 +1,6 @@
 """Conversation export as Markdown or JSON, with or without the reasoning trace. The
-cautions about each answer are in both, with the trace or without it."""
+cautions about each answer, and the analyst's rating of it, are in both, with the trace
+or without it."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 
 from components.cautions import turn_cautions, turn_notes
 from components.i18n import money, t
+from components.inert import inert
 from components.state import Conversation, Settings, Turn
 from engine.react.types import ANSWER_TYPES, CANONICAL_LABEL, ReActType
 
@@ -44,6 +46,16 @@ def _caution_items(turn: Turn, lang: str) -> list[dict[str, str]]:
     if turn.cautions is not None:
         return [c.model_dump(exclude={"draft_only"}) for c in turn.cautions if c.about_answer]
     return [{"kind": "note", "text": text} for text in turn_cautions(turn, lang)]
+
+
+def _rating_line(turn: Turn, lang: str) -> str:
+    """The rating as one Markdown line, the comment on it quoted (inert: nothing in it loads anything)."""
+    assert turn.feedback is not None
+    line = f"**{t('feedback_label', lang)}** {t(f'feedback_{turn.feedback.rating}', lang)}"
+    comment = " ".join(turn.feedback.comment.split())
+    if comment:
+        line += f" — “{inert(comment)}”"
+    return line
 
 
 def to_markdown(conversation: Conversation, with_thoughts: bool = False, settings: Settings | None = None) -> str:
@@ -91,6 +103,8 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False, setting
             lines += ["", f"_({turn.status})_"]
         if turn.cost is not None:
             lines += ["", f"_{t('cost', lang)}: {money(turn.cost, lang)}_"]
+        if turn.feedback is not None:
+            lines += ["", _rating_line(turn, lang)]
         lines.append("")
     if costs := conversation.costs():
         lines += [f"_{t('conversation_cost', lang)}: {' + '.join(money(c, lang) for c in costs)}_", ""]
@@ -134,6 +148,8 @@ def to_json(conversation: Conversation, with_thoughts: bool = False, settings: S
             item["grounding"] = report.grounding if report else "none"
             item["cautions"] = _caution_items(turn, lang)
             item["notes"] = [c.model_dump(exclude={"draft_only"}) for c in turn.cautions or [] if not c.about_answer]
+            if turn.feedback is not None:
+                item["feedback"] = turn.feedback.model_dump(mode="json")
             if with_thoughts:
                 item["blocks"] = [{"type": b.type.value, "content": b.content} for b in blocks]
         turns.append(item)

@@ -14,6 +14,7 @@ from engine.llm.pricing import Cost, total_costs
 from engine.react.parser import parse_blocks
 from engine.react.run_state import Caution, SuspendedRun
 from engine.react.types import ReActBlock
+from engine.store.models import Feedback
 
 TurnStatus = Literal["running", "answered", "error", "suspended", "replied", "stopped", "interrupted", "replaced"]
 
@@ -42,6 +43,7 @@ class Turn(BaseModel):
     suspended: SuspendedRun | None = None
     grounding: GroundingReport | None = None
     cautions: list[Caution] | None = None  # what the analyst must know about the answer (None: a turn stored before)
+    feedback: Feedback | None = None  # the analyst's rating of the answer (stored apart, by set_feedback)
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     ended_at: str | None = None
 

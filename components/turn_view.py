@@ -1,12 +1,13 @@
 """One turn on the page, live or replayed: the trace and answer (one tracer), the
-grounding, an inline question, the footer, and the actions of the latest turns
-(copy an answer, regenerate it, edit and resend the question)."""
+grounding, an inline question, the footer, the answer's rating, and the actions of the
+latest turns (copy an answer, regenerate it, edit and resend the question)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from components.cautions import beside_trace, stored_cautions
+from components.feedback import Rater, feedback_bar
 from components.grounding_view import annotator, grounding_widgets
 from components.i18n import money, number, plural, t
 from components.inert import inert
@@ -77,10 +78,10 @@ def render_question(turn: Turn, conversation: Conversation, lang: str) -> None:
         st.form_submit_button(t("send", lang), on_click=_submit_typed, args=(key, PENDING_REPLY))
 
 
-def _answer_actions(turn: Turn, last: bool, lang: str) -> None:
+def _answer_actions(turn: Turn, last: bool, lang: str, rate: Rater | None) -> None:
     if not turn.answer:
         return
-    columns = st.columns([1, 1, 8], gap="small")
+    columns = st.columns([1, 1, 2, 1, 5], gap="small")
     with columns[0].popover(":material/content_copy:", help=t("copy_answer", lang)):
         st.caption(t("copy_hint", lang))
         st.code(turn.answer, language="markdown", wrap_lines=True)
@@ -92,6 +93,8 @@ def _answer_actions(turn: Turn, last: bool, lang: str) -> None:
             on_click=_set,
             args=(REGENERATE, True),
         )
+    if rate is not None:
+        feedback_bar(turn, rate, lang, columns[2:4])
 
 
 def _question_actions(turn: Turn, lang: str) -> None:
@@ -107,7 +110,9 @@ def _question_actions(turn: Turn, lang: str) -> None:
         )
 
 
-def render_turn(turn: Turn, conversation: Conversation, settings: Settings, *, last: bool = False) -> None:
+def render_turn(
+    turn: Turn, conversation: Conversation, settings: Settings, *, last: bool = False, rate: Rater | None = None
+) -> None:
     lang = settings.language
     if turn.role == "user":
         st.markdown(inert(turn.content))
@@ -122,4 +127,4 @@ def render_turn(turn: Turn, conversation: Conversation, settings: Settings, *, l
     render_question(turn, conversation, lang)
     render_footer(turn, lang)
     if turn.status in ("answered", "error", "stopped", "interrupted"):
-        _answer_actions(turn, last, lang)
+        _answer_actions(turn, last, lang, rate)

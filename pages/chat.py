@@ -120,6 +120,11 @@ def ask(question: str) -> None:
     answer_with(lambda engine: engine.stream_sync(question, HEARTBEAT_S), history)
 
 
+def rate(turn: Turn, rating: str | None, comment: str) -> None:
+    """Store the analyst's rating of an answer of this conversation (None clears it)."""
+    store.set_feedback(user, conversation.id or "", turn.id, rating, comment)  # no id yet: NotFound, one sentence
+
+
 def set_aside_from(index: int) -> None:
     """Turns from ``index`` on are replaced (a regenerate, an edited question): hidden, kept in the store."""
     for turn in conversation.turns[index:]:
@@ -141,7 +146,7 @@ last_user = max((i for i, x in enumerate(conversation.turns) if x.role == "user"
 
 for i, turn in enumerate(conversation.turns):
     with st.chat_message(turn.role):
-        render_turn(turn, conversation, settings, last=i == len(conversation.turns) - 1 or i == last_user)
+        render_turn(turn, conversation, settings, last=i == len(conversation.turns) - 1 or i == last_user, rate=rate)
 
 sample = None
 if not conversation.turns and settings.theme and warmup.done.is_set():  # drawn from what warm-up loaded

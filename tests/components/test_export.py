@@ -1,0 +1,43 @@
+"""The analyst's rating of an answer is in both exports, with the trace or without it."""
+
+import json
+
+import pytest
+
+from components.export import to_json, to_markdown
+from components.state import Conversation, Settings, Turn
+from engine.store.models import Feedback
+
+
+def conversation(feedback: Feedback | None) -> Conversation:
+    return Conversation(
+        id="c1",
+        title="Q3",
+        turns=[
+            Turn(id="u1", role="user", content="What was Q3 revenue?"),
+            Turn(id="a1", role="assistant", content="Answer: 11.6 M€", answer="11.6 M€", feedback=feedback),
+        ],
+    )
+
+
+@pytest.mark.parametrize("with_thoughts", [False, True])
+def test_a_rated_answer_shows_its_rating_and_comment_in_both_exports(with_thoughts):
+    rated = conversation(Feedback(rating="down", comment="Q2's figure,\nnot Q3's ![x](http://evil/p.png)"))
+    markdown = to_markdown(rated, with_thoughts, Settings(language="en"))
+    line = next(x for x in markdown.splitlines() if x.startswith("**Rating:**"))
+    assert line == "**Rating:** 👎 not helpful — “Q2's figure, not Q3's \\![x](http://evil/p.png)”"
+    data = json.loads(to_json(rated, with_thoughts, Settings(language="en")))
+    assert data["turns"][1]["feedback"] == {
+        "rating": "down",
+        "comment": rated.turns[1].feedback.comment,
+        "updated_at": None,
+    }
+    assert "feedback" not in data["turns"][0]
+
+
+def test_the_rating_speaks_the_conversation_language_and_an_unrated_answer_has_none():
+    french = to_markdown(conversation(Feedback(rating="up")), settings=Settings(language="fr"))
+    assert "**Note :** 👍 utile" in french.splitlines()
+    plain = conversation(None)
+    assert "Rating" not in to_markdown(plain, settings=Settings(language="en"))
+    assert "feedback" not in json.loads(to_json(plain))["turns"][1]
