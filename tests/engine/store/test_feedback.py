@@ -1,6 +1,8 @@
 """Feedback on answers: set, changed, cleared, kept apart from the turn's own saves, and
 scoped to its user (another user can neither read nor set it)."""
 
+import json
+
 import pytest
 import sqlalchemy as sa
 
@@ -154,3 +156,13 @@ def test_a_rating_given_while_the_database_is_down_is_saved_when_it_is_back(tmp_
     with pytest.raises(BadInput):  # checked at once, not queued to fail later
         resilient.set_feedback("alice", cid, "a1", "up", "x" * (MAX_COMMENT_CHARS + 1))
     real.close()
+
+
+def test_the_store_export_carries_the_rating_of_its_user_only(store):
+    cid = answered(store)
+    store.set_feedback("alice", cid, "a1", "down", "wrong quarter")
+    exported = json.loads(store.export("alice", cid))
+    assert exported["turns"][1]["feedback"]["comment"] == "wrong quarter"
+    assert "feedback" not in exported["turns"][0]
+    with pytest.raises(NotFound):
+        store.export("mallory", cid)
