@@ -81,7 +81,7 @@ def render_question(turn: Turn, conversation: Conversation, lang: str) -> None:
 def _answer_actions(turn: Turn, last: bool, lang: str, rate: Rater | None) -> None:
     if not turn.answer:
         return
-    columns = st.columns([1, 1, 2, 1, 5], gap="small")
+    columns = st.columns([1, 1, 1.2, 1, 5.8], gap="small")
     with columns[0].popover(":material/content_copy:", help=t("copy_answer", lang)):
         st.caption(t("copy_hint", lang))
         st.code(turn.answer, language="markdown", wrap_lines=True)
