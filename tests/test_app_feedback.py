@@ -107,3 +107,20 @@ def test_a_comment_too_long_or_without_a_rating_gets_one_sentence_and_stays_in_i
     assert len(refusals(at)) == 1 and f"this one has {MAX_COMMENT_CHARS + 5:,}" in refusals(at)[0]
     assert at.text_area(key=comment_key(answer)).value == long  # nothing typed is lost
     assert stored_feedback(cid, answer.id) == {"rating": "up", "comment": "", "updated_at": ANY_TIME}
+
+
+def test_another_user_opening_the_conversation_sees_neither_it_nor_its_rating(app_env, monkeypatch):
+    import components.users
+
+    who = ["alice"]
+    monkeypatch.setattr(components.users, "current_user", lambda lang="en": who[0])
+    at, cid, answer = asked(app_env)
+    at.feedback(key=thumbs_key(answer)).set_value(0).run()
+    at = save_comment(at, answer, "alice's private comment")
+    assert stored_feedback(cid, answer.id, "alice")["comment"] == "alice's private comment"
+    who[0] = "mallory"
+    other = reopen(cid)
+    assert not other.exception
+    assert other.session_state["conversation"].turns == [] and len(other.feedback) == 0
+    assert all("alice's private comment" not in a.value for a in other.text_area)
+    assert stored_feedback(cid, answer.id, "mallory") == "no conversation"
