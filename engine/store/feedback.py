@@ -14,12 +14,26 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from engine.store.errors import BadInput, NotFound
 from engine.store.models import Feedback, RatedTurn
 from engine.store.schema import conversations, feedback, turns
 
 
 def _feedback(row: sa.Row) -> Feedback:
     return Feedback(rating=row.rating, comment=row.comment, updated_at=row.updated_at.replace(tzinfo=UTC))
+
+
+def check_answer(conn: sa.Connection, conversation_id: str, turn_id: str, owned: sa.ColumnElement[bool]) -> None:
+    """``NotFound`` unless the turn is in a conversation ``owned`` accepts (the user's); ``BadInput`` unless an answer."""
+    role = conn.execute(
+        sa.select(turns.c.role)
+        .join(conversations, conversations.c.id == turns.c.conversation_id)
+        .where(turns.c.conversation_id == conversation_id, turns.c.id == turn_id, owned)
+    ).scalar()
+    if role is None:  # no such turn, or not this user's conversation: the same answer
+        raise NotFound(conversation_id)
+    if role != "assistant":
+        raise BadInput("Only an answer can be rated.")
 
 
 def write(

@@ -23,7 +23,8 @@ class ConversationRecord(ConversationSummary):
 
     Each turn is the dict the app saved (``id``, ``role``, ``status`` and every other
     field, e.g. the raw stream, the answer, footer figures, a suspended run), so a new
-    turn field needs no migration.
+    turn field needs no migration. ``feedback``, on an answer the user rated, comes from
+    the feedback table: a turn's save never writes it.
     """
 
     settings: dict[str, Any] = Field(default_factory=dict)

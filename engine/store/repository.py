@@ -1,7 +1,8 @@
 """Conversations and their turns, kept per user in SQLite or PostgreSQL.
 
 Every method is scoped to the user: another user's conversation id behaves exactly
-like a missing one (``get`` returns None, the others raise ``NotFound``).
+like a missing one (``get`` returns None, the others raise ``NotFound``). So is a rating
+of an answer (``set_feedback``), kept per user beside the turns (``feedback.py``).
 
 A turn is written when it starts (``running``) and again when it ends, by upsert on its
 id. A turn still ``running`` in the database that this process is not running was left
@@ -303,15 +304,7 @@ class ConversationStore:
         if not inputs.valid_id(conversation_id) or not inputs.valid_id(turn_id):
             raise NotFound(str(conversation_id)[:64])
         with self._writer(), self.engine.begin() as conn:
-            role = conn.execute(
-                sa.select(turns.c.role)
-                .join(conversations, conversations.c.id == turns.c.conversation_id)
-                .where(turns.c.conversation_id == conversation_id, turns.c.id == turn_id, self._owned(user))
-            ).scalar()
-            if role is None:  # no such turn, or not this user's conversation
-                raise NotFound(conversation_id)
-            if role != "assistant":
-                raise BadInput("Only an answer can be rated.")
+            ratings.check_answer(conn, conversation_id, turn_id, self._owned(user))
             key = {"conversation_id": conversation_id, "turn_id": turn_id, "user_id": self._user_id(conn, user, False)}
             ratings.write(conn, self._insert, key, rating, comment, self._now())
 
