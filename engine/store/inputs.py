@@ -133,7 +133,8 @@ def check_turn(turn: Any) -> dict[str, Any]:
         raise BadInput("A turn needs an id made of letters, digits, '-' or '_' (at most 64 characters).")
     if data.get("role") not in ("user", "assistant"):
         raise BadInput("A turn's role must be 'user' or 'assistant'.")
-    data.pop("feedback", None)  # kept in its own table (set_feedback); a turn's save never changes it
+    if "feedback" in data:  # kept in its own table (set_feedback): a turn's save never changes it
+        data["feedback"] = None
     status = data.setdefault("status", "answered")
     if not isinstance(status, str) or not status or len(status) > 20:
         raise BadInput("A turn's status must be a short word such as 'running' or 'answered'.")
