@@ -13,6 +13,9 @@ from engine.grounding.answer_kinds import fold
 _COUNT = re.compile(r"(?<![\w.,$€£-])(\d{1,3})\s*\(([^()\n]{1,600})\)")
 _HOW_MANY = re.compile(r"\b(?:how many|combien|number of|nombre d[e'])")  # "how many years" counts years too
 _SEPARATOR = re.compile(r"\s*(?:[,;]|\band\b|\bet\b)\s*")
+_THRESHOLD = re.compile(
+    r"(?:\b(?:above|below|over|under|than|exceed(?:ed|s|ing)?|least|most|de|dessus|sous|depasse)|[<>≤≥])\s*[$€£]?\s*$"
+)  # "1 of 2 columns above 200 (2019)": 200 is the condition's threshold, no count
 
 
 @dataclass(slots=True, frozen=True)
@@ -32,6 +35,8 @@ def stated_counts(answer: str, question: str) -> list[StatedCount]:
         return []
     out = []
     for m in _COUNT.finditer(answer):
+        if _THRESHOLD.search(fold(answer[max(0, m.start() - 24) : m.start()])):
+            continue
         items = tuple(i for i in _SEPARATOR.split(m.group(2).strip()) if i)
         if items:
             out.append(StatedCount(m.span(1), int(m.group(1)), items))

@@ -271,7 +271,12 @@ def _statement(
     """The result first, then its derivation, then the cells it comes from; and the result."""
     op = args.operation
     needs = {"value": 1, "change": 2, "percent_change": 2, "ratio": 2, "share": 2}
-    several = op == "value" and len(cells) == len(args.rows) > 1 and len(set(c.column for c in cells)) == 1
+    several = op == "value" and (
+        len(cells) == len(args.rows) > 1
+        and len(set(c.column for c in cells)) == 1
+        or len(cells) == len(args.columns) > 1
+        and len(set(c.row for c in cells)) == 1
+    )  # the cells of the rows named in one column, or of one row in the columns named
     if op in needs and len(cells) != needs[op] and not several or not cells:
         raise RetryException(w["cannot"].format(operation=op, cells=len(cells), needs=needs.get(op, 1)))
 
@@ -283,9 +288,10 @@ def _statement(
     sign = _currency(cols[0]) if len(set(cols)) == 1 else ""
     scale = _scale(info, cells, w)
     one_row = len(set(rows)) == 1
-    if op == "value":  # one cell, or one per row named ("A and B, respectively"), in their order
+    if op == "value":  # one cell, or one per row or column named ("A and B, respectively"), in their order
         shown = w["sep"].join(sign + show(c.value) + scale for c in cells)
-        return _said("value", shown, what=f"{_and(rows, w)}, {cols[0]}", cites=cites)
+        what = f"{rows[0]}, {_and(cols, w)}" if one_row else f"{_and(rows, w)}, {cols[0]}"
+        return _said("value", shown, what=what, cites=cites)
     a, b = cells[0].value, cells[1].value if len(cells) > 1 else 0.0
     pair = ""
     if op in needs:  # two cells: of one row in two columns, or of two rows in one column

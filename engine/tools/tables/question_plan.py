@@ -185,7 +185,7 @@ def _plan_labelled(
         return None  # "how many years did X exceed …" and no row is X
     shape = (min(len(rows), 2), min(len(cols), 2))
     fits = {
-        "value": {(1, 1), (2, 1)},  # one cell, or the cells of the rows it names ("A and B, respectively")
+        "value": {(1, 1), (2, 1), (1, 2)},  # one cell, or the cells of the rows or years it names
         "change": {(1, 2), (2, 1)},
         "percent_change": {(1, 2), (2, 1)},
         "ratio": {(1, 2), (2, 1)},
@@ -200,6 +200,8 @@ def _plan_labelled(
         return None
     if shape == (0, 1) and op in ("sum", "mean") and (years_of(cols[0].name) or info.location):
         return None  # every row of a report's column mixes revenue, costs and subtotals: rows must be named
+    if op == "value" and shape == (1, 2) and not (reading.years and len(reading.years) == len(cols)):
+        return None  # one row's cells only in the years the question names ("in 2018 and 2019, respectively")
     if op == "value" and reading.percent and not all(_PERCENT_NAME.search(r + " " + cols[0].name) for r in rows):
         return None  # a percentage asked, and the cell is no percentage: it must be computed
     args: dict[str, Any] = {"table": info.name, "operation": op, "label_column": label.name, "rows": rows[:12],

@@ -28,7 +28,9 @@ _CHANGE = re.compile(
     r"|de combien)\b"
 )
 _RATIO = re.compile(r"\b(?:ratio|rapport entre|expressed as a (?:ratio|multiple)|proportion)\b")
-_SHARE = re.compile(r"\b(?:percentage|percent|share|fraction|pourcentage|part|quote-part)\b")
+_SHARE = re.compile(
+    r"\b(?:percentage|percent|(?<!per )share(?!\s+(?:price|capital|count|based))|fraction|pourcentage|part|quote-part)\b"
+)  # "earnings per share", "share price": no share of a total
 _RANGE = re.compile(r"\b((?:19|20)\d\d)\s*(?:-|–|to|through|until|a|au|jusqu'en)\s*((?:19|20)\d\d)\b")
 _PERIOD_NOUN = r"(?:years?|periods?|months?|quarters?|times|annees?|ans|periodes?|mois|trimestres?|fois)"
 _COUNT_IF = re.compile(rf"\b(?:how many|combien)\s+(?:d['e]\s*)?{_PERIOD_NOUN}\b")
@@ -54,6 +56,10 @@ _QUARTER_WORDS = {
 }  # fmt: skip
 _MONTH_NAMES = sorted({fold(m) for m in [*FULL_MONTHS_EN, *FULL_MONTHS_FR]}, key=len, reverse=True)
 _MONTH = re.compile(rf"\b(?:{'|'.join(_MONTH_NAMES)})\b|\b(?:in|en|of|de) (may|mai)\b")
+_PERIOD_END = re.compile(
+    rf"\b(?:ended|ending|as of|as at|at|au|clos le|clos au)\s+(?:{'|'.join(_MONTH_NAMES)})\s+\d{{1,2}}\b"
+    rf"|\b(?:au|le)\s+\d{{1,2}}\s+(?:{'|'.join(_MONTH_NAMES)})\b"
+)
 # Words that say what is asked, not what it is about: left out when rows and columns are matched.
 _ASKING = frozenset(
     words(
@@ -94,6 +100,9 @@ def _quarters(text: str) -> tuple[int, ...]:
 
 
 def _months(text: str) -> tuple[int, ...]:
+    """The months the question filters on: "year ended December 31" and "as of June 30" date
+    a report's period or balance, and filter on no month."""
+    text = _PERIOD_END.sub(" ", text)
     found = [MONTHS.get(m.group(1) or m.group(0), 0) for m in _MONTH.finditer(text)]
     return tuple(dict.fromkeys(m for m in found if m))
 

@@ -29,6 +29,12 @@ def test_the_count_is_compared_with_the_items_listed(answer, count, items, holds
     assert (stated.count, len(stated.items), stated.holds) == (count, items, holds)
 
 
+def test_a_threshold_before_its_years_is_no_count():
+    answer = "1 of 2 columns above 200 (2019): Accrued expenses and other liabilities, 2019 and 2018"
+    assert stated_counts(answer, "How many years did it exceed $200 million?") == []
+    assert [c.count for c in stated_counts("1 (2019) of 2 years over $200", "How many years?")] == [1]
+
+
 def test_only_a_how_many_question_states_a_count():
     assert stated_counts("Revenue grew 12 (in thousands)", "What was the change in revenue?") == []
     assert stated_counts("$12 (2019)", "How many dollars?") == []  # an amount, not a count

@@ -12,6 +12,7 @@ from engine.errors import RetryException
 from engine.tools.tables import TableCatalog
 from engine.tools.tables.compute_tool import ComputeTable
 from engine.tools.tables.question_plan import plan
+from engine.tools.tables.question_reading import read_question
 
 REPO = Path(__file__).resolve().parents[4]
 REVENUE = (
@@ -315,3 +316,24 @@ def test_one_row_asked_is_one_cell_however_many_labels_hold_its_words(tmp_path):
     catalog = TableCatalog.from_paths([tmp_path])
     planned = plan("What were the government grants in 2019?", catalog, FakeEncode())
     assert planned is None or len(planned.args["rows"]) == 1
+
+
+def test_one_rows_cells_are_read_in_the_years_asked(tables):
+    result = answer("What is the respective revenue from Hardware in 2018 and 2019?", tables)
+    assert result.statement.startswith("700; 800: Hardware, 2018 and 2019 (revenue.csv")
+    assert plan("What is the revenue from Hardware?", tables, FakeEncode()) is None  # which year is not said
+
+
+def test_per_share_and_a_years_end_date_are_no_share_and_no_month(tmp_path):
+    (tmp_path / "eps.md").write_text(
+        "| (In thousands) | 2019 | 2018 |\n|---|---|---|\n| Net loss | (19,898) | (26,199) |\n"
+        "| Basic net loss per share | (0.28) | (0.38) |\n",
+        encoding="utf-8",
+    )
+    catalog = TableCatalog.from_paths([tmp_path])
+    eps = plan("What was the basic net loss per share in 2019?", catalog, FakeEncode())
+    assert eps is not None and eps.args["operation"] == "value" and eps.args["rows"] == ["Basic net loss per share"]
+    mean = plan("What is the average net loss for the year ended December 31, 2019 to 2018?", catalog, FakeEncode())
+    assert mean is not None and mean.args["operation"] == "mean" and not mean.ignores_period
+    assert read_question("What share of total revenue did Software make in 2019?").operation == "share"
+    assert read_question("What was the revenue in December?").months == (12,)
