@@ -30,3 +30,11 @@ def test_the_app_runs_without_a_file_watcher():
 def test_a_developer_can_ask_for_the_watcher():
     config = _effective(STREAMLIT_SERVER_FILE_WATCHER_TYPE="auto")
     assert re.search(r'^fileWatcherType = "auto"$', config, re.MULTILINE), config
+
+
+def test_the_script_is_run_without_magic():
+    """Magic parses the script into an AST on every rerun, in the script's thread; CPython 3.11
+    shares the AST converter's recursion counter between threads, so that raced the engine's
+    own parsing (the calculator) with "AST constructor recursion depth mismatch"."""
+    config = _effective()
+    assert re.search(r"^magicEnabled = false$", config, re.MULTILINE), config

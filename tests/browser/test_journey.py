@@ -19,6 +19,10 @@ def shot(page, n, name):
     page.screenshot(path=str(ARTEFACTS / f"journey-{n}-{name}.png"), full_page=True)
 
 
+def visible(page, text: str) -> bool:
+    return any(element.is_visible() for element in page.get_by_text(text, exact=False).all())
+
+
 def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
     csv = tmp_path / "fleet.csv"
     csv.write_text(CSV)
@@ -73,9 +77,11 @@ def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
     # 5. regenerate it
     page.get_by_role("button", name="refresh").last.click()
     page.get_by_text("Regenerated: North has the largest total", exact=False).first.wait_for(timeout=60000)
-    page.wait_for_timeout(1000)
-    old = page.get_by_text("North leads with a total of", exact=False).all()
-    assert not any(element.is_visible() for element in old)  # replaced, not shown beside the new one
+    page.get_by_test_id("stStatusWidget").wait_for(state="hidden", timeout=60000)  # the rerun has ended
+    deadline = time.monotonic() + 30  # the last run's elements may linger, faded, for a moment after it
+    while time.monotonic() < deadline and visible(page, "North leads with a total of"):
+        page.wait_for_timeout(250)
+    assert not visible(page, "North leads with a total of")  # replaced, not shown beside the new one
     shot(page, 5, "regenerated")
 
     # 6. stop a run
