@@ -1,8 +1,12 @@
-"""The only two exceptions allowed to escape a ReAct step.
+"""The exceptions that steer a ReAct step (``ReActEngine._step``).
 
-Everything else raised inside a step is converted to one of these, so a run can
-never end silently: a retry tells the model how to fix its output, a forced
-finalisation makes the next call answer.
+A ``RetryException`` says what the model must fix: raised by a tool call, it becomes
+that call's error Observation (``engine/react/execute.py``); raised while reading the
+model's output, the step catches it and asks the model to reformat. Every other
+exception raised inside a step, except the loop's own endings (``Answered``,
+``Suspended`` for ask_user, a cancelled run), becomes a ``ForceFinalizeException``: the
+next model call must answer, or, when ``fatal``, the run ends with an error block. So a
+run never ends silently.
 """
 
 from __future__ import annotations
