@@ -5,10 +5,10 @@ streams one raw ReAct text, and ends every run with an Answer or an explicit Err
 
 ``run → step → query / execute``: each step is recorded once as a ``Step``; the wire
 protocol turns it into messages and the ``StreamWriter`` into stream text. Every
-interruption is an exception raised where it happens and handled in ``_drive``:
-``RetryException`` (the model is told what to fix), ``ForceFinalizeException`` (a
-limit, or a failed step: the next call must answer; ``fatal`` when the backend
-itself failed), ``Suspended`` (ask_user) and ``Answered``.
+interruption is an exception raised where it happens: ``FixableError`` (a format or
+tool error, handled in ``_step``: the model is told what to fix), then in ``_drive``
+``ForceFinalizeException`` (a limit or a failed step: the next call must answer;
+``fatal`` when the backend failed), ``Suspended`` (ask_user) and ``Answered``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from engine.errors import ForceFinalizeException, RetryException, UnreadableOutput
+from engine.errors import FixableError, ForceFinalizeException, UnreadableOutput
 from engine.grounding.question_parts import question_parts
 from engine.llm.base import LLM, LLMError, Usage, iterate_async
 from engine.react.ask import Suspended, question_of, reply_observation, suspend
@@ -291,7 +291,7 @@ class ReActEngine:
             async for token in self._execute(state, registry, writer, step):
                 yield token
             state.format_retries = state.unreadable = 0
-        except RetryException as exc:
+        except FixableError as exc:
             step.feedback = exc.message
             state.steps.append(step)
             state.format_retries += 1

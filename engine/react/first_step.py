@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.react.prompts import message
 from engine.react.step import Step, ToolCall
 from engine.tools.ask_user import ASK_USER
@@ -82,7 +82,7 @@ def computation_in(question: str) -> str | None:
             continue
         try:
             evaluate(expression)
-        except RetryException:
+        except ToolError:
             continue
         return expression
     return None

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.results import ToolResult
 
 
@@ -91,7 +91,7 @@ class Tool:
         try:
             return self.Args.model_validate(raw)
         except ValidationError as exc:
-            raise RetryException(describe_validation_error(self.name, exc)) from None
+            raise ToolError(describe_validation_error(self.name, exc)) from None
 
     async def acall(self, raw: dict[str, Any], timeout_s: float) -> str | ToolResult:
         """Validate, run (off the event loop when sync); text, or a ToolResult with its structured parts."""

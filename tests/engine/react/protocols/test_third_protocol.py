@@ -4,7 +4,7 @@ protocol has the model answer in JSON objects, and the loop runs it unchanged.""
 import json
 import uuid
 
-from engine.errors import RetryException
+from engine.errors import FormatError
 from engine.react.protocols import register, unregister
 from engine.react.protocols.base import Decision
 from engine.react.step import ToolCall
@@ -62,7 +62,7 @@ class JsonProtocol:
     def interpret(self, reader, meta, registry):
         data = self._data(reader)
         if data is None:
-            raise RetryException("reply with one JSON object.")
+            raise FormatError("reply with one JSON object.")
         raw, thought = "".join(reader.parts), data.get("thought", "")
         if "answer" in data:
             return Decision(thought=thought, model_text=raw, answer=data["answer"])
