@@ -7,7 +7,7 @@ import json
 
 from components.cautions import turn_cautions, turn_notes
 from components.i18n import money, t
-from components.state import Conversation, Settings, Turn
+from components.state import Conversation, Preferences, Turn
 from engine.react.types import ANSWER_TYPES, CANONICAL_LABEL, ReActType
 
 
@@ -46,7 +46,7 @@ def _caution_items(turn: Turn, lang: str) -> list[dict[str, str]]:
     return [{"kind": "note", "text": text} for text in turn_cautions(turn, lang)]
 
 
-def to_markdown(conversation: Conversation, with_thoughts: bool = False, settings: Settings | None = None) -> str:
+def to_markdown(conversation: Conversation, with_thoughts: bool = False, settings: Preferences | None = None) -> str:
     lang = settings.language if settings is not None else "en"
     lines = [f"# {conversation.title or 'Conversation'}", ""]
     if settings is not None:
@@ -97,7 +97,7 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False, setting
     return "\n".join(lines).rstrip() + "\n"
 
 
-def to_json(conversation: Conversation, with_thoughts: bool = False, settings: Settings | None = None) -> str:
+def to_json(conversation: Conversation, with_thoughts: bool = False, settings: Preferences | None = None) -> str:
     lang = settings.language if settings is not None else "en"
     turns = []
     for turn in conversation.turns:
