@@ -6,7 +6,9 @@ Material icons, which need no emoji font."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from engine.react.types import ReActType
 
@@ -22,16 +24,18 @@ class BlockStyle:
         return f":material/{self.icon}:"
 
 
-BLOCK_STYLES: dict[ReActType, BlockStyle] = {
-    ReActType.THOUGHT: BlockStyle("thought", "psychology", "blue"),
-    ReActType.ACTION: BlockStyle("action", "build", "orange"),
-    ReActType.ACTION_INPUT: BlockStyle("action", "build", "orange"),
-    ReActType.OBSERVATION: BlockStyle("observation", "visibility", "green"),
-    ReActType.DRAFT: BlockStyle("draft", "edit_note", "gray"),
-    ReActType.TABLE: BlockStyle("table", "table_chart", "green"),
-    ReActType.CHART: BlockStyle("chart", "bar_chart", "violet"),
-    ReActType.WARNING: BlockStyle("warning", "warning", "orange"),
-    ReActType.NOTE: BlockStyle("note", "info", "gray"),
-    ReActType.ERROR: BlockStyle("error", "error", "red"),
-    ReActType.UNKNOWN: BlockStyle("notes", "notes", "gray"),
-}
+BLOCK_STYLES: Mapping[ReActType, BlockStyle] = MappingProxyType(
+    {
+        ReActType.THOUGHT: BlockStyle("thought", "psychology", "blue"),
+        ReActType.ACTION: BlockStyle("action", "build", "orange"),
+        ReActType.ACTION_INPUT: BlockStyle("action", "build", "orange"),
+        ReActType.OBSERVATION: BlockStyle("observation", "visibility", "green"),
+        ReActType.DRAFT: BlockStyle("draft", "edit_note", "gray"),
+        ReActType.TABLE: BlockStyle("table", "table_chart", "green"),
+        ReActType.CHART: BlockStyle("chart", "bar_chart", "violet"),
+        ReActType.WARNING: BlockStyle("warning", "warning", "orange"),
+        ReActType.NOTE: BlockStyle("note", "info", "gray"),
+        ReActType.ERROR: BlockStyle("error", "error", "red"),
+        ReActType.UNKNOWN: BlockStyle("notes", "notes", "gray"),
+    }
+)

@@ -29,7 +29,7 @@ _OPERATOR = re.compile(
     r"sum of|product|squared|square root|racine)\b",
     re.IGNORECASE,
 )
-_WORDS = [
+_WORDS = (
     (re.compile(r"(\d+(?:[.,]\d+)?)\s*%\s*(?:of|de|du|des)\s*", re.IGNORECASE), r"\1 / 100 * "),
     (re.compile(r"\b(?:multiplied by|times|fois|multiplié par)\b", re.IGNORECASE), " * "),
     (re.compile(r"\b(?:divided by|divisé par)\b", re.IGNORECASE), " / "),
@@ -37,7 +37,7 @@ _WORDS = [
     (re.compile(r"\b(?:minus|moins)\b", re.IGNORECASE), " - "),
     (re.compile(r"[×]"), " * "),
     (re.compile(r"[÷]"), " / "),
-]
+)
 _EXPRESSION = re.compile(r"[\d(][\d\s.,()+\-*/^%]*[\d)]")
 
 

@@ -22,10 +22,10 @@ from engine.tools.tables.naming import match_name
 MAX_CATEGORIES = 50
 MAX_COLORS = 12
 VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
-_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december"]  # fmt: skip
-_MOIS = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
-         "novembre", "décembre"]  # fmt: skip
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")  # fmt: skip
+_MOIS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+         "novembre", "décembre")  # fmt: skip
 _PERIOD = re.compile(r"^(?:(\d{4})[-\s/]?)?[QqTt]([1-4])(?:[-\s/]?(\d{4}))?$|^(\d{4})-(\d{2})$|^(\d{4})$")
 _TIME_NAMES = re.compile(
     r"^(year|année|annee|an|month|mois|week|semaine|quarter|trimestre|day|jour|date|period)s?$", re.I

@@ -144,7 +144,7 @@ class TextArgs(BaseModel):
 
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d{1,3}(?:[ ,\u202f]\d{3})+(?:[.,]\d+)?(?![\w])|[-+]?\d+(?:[.,]\d+)?%?")
-_DATES = [
+_DATES = (
     re.compile(r"\b\d{4}-\d{2}-\d{2}\b"),
     re.compile(r"\b\d{1,2}/\d{1,2}/\d{4}\b"),
     re.compile(
@@ -155,7 +155,7 @@ _DATES = [
     re.compile(
         r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},\s+\d{4}\b"
     ),
-]
+)
 
 
 class TextTools(BoundedTool):
@@ -291,7 +291,7 @@ _ALIASES = {"meter": "m", "metre": "m", "meters": "m", "kilometer": "km", "mile"
             "foot": "ft", "feet": "ft", "kilogram": "kg", "kilograms": "kg", "pound": "lb", "pounds": "lb",
             "gram": "g", "litre": "l", "liter": "l", "hour": "h", "hours": "h", "minute": "min", "minutes": "min",
             "days": "day", "weeks": "week", "second": "s", "seconds": "s", "tonne": "t"}  # fmt: skip
-_TEMPERATURES = {"c", "f", "k", "celsius", "fahrenheit", "kelvin"}
+_TEMPERATURES = frozenset({"c", "f", "k", "celsius", "fahrenheit", "kelvin"})
 
 
 class UnitArgs(BaseModel):

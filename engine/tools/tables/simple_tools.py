@@ -23,7 +23,7 @@ _SYNONYMS = {
     "minimum": "min", "lowest": "min", "smallest": "min", "maximum": "max", "highest": "max", "largest": "max",
     "biggest": "max", "top": "max", "number": "count", "nombre": "count", "médiane": "median", "mediane": "median",
 }  # fmt: skip
-_NUMERIC_ONLY = {"sum", "mean", "median"}
+_NUMERIC_ONLY = frozenset({"sum", "mean", "median"})
 LOOKUP_ROWS = 50
 
 
