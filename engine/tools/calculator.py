@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import math
 import operator
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -18,17 +20,19 @@ MAX_RESULT_BITS = 13_000  # about 3,900 digits: under Python's 4,300-digit limit
 MAX_FACTORIAL = 500
 MAX_NODES = 300
 
-_BINARY = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-}
-_UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
-_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau}
+_BINARY = MappingProxyType(
+    {
+        ast.Add: operator.add,
+        ast.Sub: operator.sub,
+        ast.Mult: operator.mul,
+        ast.Div: operator.truediv,
+        ast.FloorDiv: operator.floordiv,
+        ast.Mod: operator.mod,
+        ast.Pow: operator.pow,
+    }
+)
+_UNARY = MappingProxyType({ast.UAdd: operator.pos, ast.USub: operator.neg})
+_CONSTANTS = MappingProxyType({"pi": math.pi, "e": math.e, "tau": math.tau})
 
 
 def _factorial(n: float) -> int:
@@ -39,27 +43,29 @@ def _factorial(n: float) -> int:
     return math.factorial(int(n))
 
 
-_FUNCTIONS: dict[str, Any] = {
-    "sqrt": math.sqrt,
-    "log": math.log,
-    "ln": math.log,
-    "log10": math.log10,
-    "log2": math.log2,
-    "exp": math.exp,
-    "sin": math.sin,
-    "cos": math.cos,
-    "tan": math.tan,
-    "asin": math.asin,
-    "acos": math.acos,
-    "atan": math.atan,
-    "floor": math.floor,
-    "ceil": math.ceil,
-    "abs": abs,
-    "round": round,
-    "min": min,
-    "max": max,
-    "factorial": _factorial,
-}
+_FUNCTIONS: Mapping[str, Any] = MappingProxyType(
+    {
+        "sqrt": math.sqrt,
+        "log": math.log,
+        "ln": math.log,
+        "log10": math.log10,
+        "log2": math.log2,
+        "exp": math.exp,
+        "sin": math.sin,
+        "cos": math.cos,
+        "tan": math.tan,
+        "asin": math.asin,
+        "acos": math.acos,
+        "atan": math.atan,
+        "floor": math.floor,
+        "ceil": math.ceil,
+        "abs": abs,
+        "round": round,
+        "min": min,
+        "max": max,
+        "factorial": _factorial,
+    }
+)
 
 
 def _check_size(value: Any) -> Any:
