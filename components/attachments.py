@@ -14,7 +14,7 @@ import streamlit as st
 
 from components.i18n import t
 from components.inert import inert
-from components.state import Conversation, Settings
+from components.state import Conversation, Preferences
 
 FILE_TYPES = ["csv", "pdf", "md", "markdown", "txt", "html", "htm"]
 ATTACHMENTS_THEME = "attachments"  # the index name inside a conversation's own folder
@@ -46,7 +46,7 @@ def remove_attachments(context: Any, conversation_id: str) -> None:
         shutil.rmtree(folder)
 
 
-def ragkwargs_for(settings: Settings, folder: Path | None) -> dict[str, Any]:
+def ragkwargs_for(settings: Preferences, folder: Path | None) -> dict[str, Any]:
     """What a run gets: the theme, the answer style, and this conversation's files."""
     out: dict[str, Any] = {"theme": settings.theme, "language": settings.language, "detail": settings.detail}
     if folder is not None and folder.is_dir():
@@ -67,7 +67,7 @@ def document_tables(context: Any, paths: list[Path], lang: str) -> list[str]:
     return [t("files_document_table", lang, source=i.source, location=i.location) for i in catalog.tables.values()]
 
 
-def ingest_dropped(files: list[Any], settings: Settings, folder: Path | None, context: Any, lang: str) -> None:
+def ingest_dropped(files: list[Any], settings: Preferences, folder: Path | None, context: Any, lang: str) -> None:
     """Save and ingest ``files`` (Streamlit UploadedFile objects) where the analyst chose."""
     from engine.rag.ingest import ingest_paths
     from engine.rag.locking import IndexBusy

@@ -14,7 +14,7 @@ import streamlit as st
 from components.conversations import SidebarAction, conversation_sidebar
 from components.export import to_json, to_markdown
 from components.i18n import money, t
-from components.state import Conversation, Settings
+from components.state import Conversation, Preferences
 from engine.store.models import ConversationRepository
 
 
@@ -32,7 +32,7 @@ def chat_sidebar(
     store: ConversationRepository,
     user: str,
     conversation: Conversation,
-    settings: Settings,
+    settings: Preferences,
     action: SidebarAction,
     *,
     files_of: Callable[[str], int] | None = None,

@@ -9,7 +9,7 @@ import json
 from components.cautions import turn_cautions, turn_notes
 from components.i18n import money, t
 from components.inert import inert
-from components.state import Conversation, Settings, Turn
+from components.state import Conversation, Preferences, Turn
 from engine.react.types import ANSWER_TYPES, CANONICAL_LABEL, ReActType
 
 
@@ -58,7 +58,7 @@ def _rating_line(turn: Turn, lang: str) -> str:
     return line
 
 
-def to_markdown(conversation: Conversation, with_thoughts: bool = False, settings: Settings | None = None) -> str:
+def to_markdown(conversation: Conversation, with_thoughts: bool = False, settings: Preferences | None = None) -> str:
     lang = settings.language if settings is not None else "en"
     lines = [f"# {conversation.title or 'Conversation'}", ""]
     if settings is not None:
@@ -111,7 +111,7 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False, setting
     return "\n".join(lines).rstrip() + "\n"
 
 
-def to_json(conversation: Conversation, with_thoughts: bool = False, settings: Settings | None = None) -> str:
+def to_json(conversation: Conversation, with_thoughts: bool = False, settings: Preferences | None = None) -> str:
     lang = settings.language if settings is not None else "en"
     turns = []
     for turn in conversation.turns:

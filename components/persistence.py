@@ -8,7 +8,7 @@ import streamlit as st
 from components.conversations import SidebarAction, conversation_id_from_url, open_conversation, set_url_conversation
 from components.i18n import t
 from components.inert import inert
-from components.state import Conversation, Settings, Turn
+from components.state import Conversation, Preferences, Turn
 from components.turn_fit import fitted
 from engine.store.errors import StoreError, TooLarge
 from engine.store.inputs import title_from_question
@@ -55,7 +55,7 @@ def _stored_title(store: ConversationRepository, user: str, conversation: Conver
 
 
 def ensure_stored(
-    store: ConversationRepository, user: str, conversation: Conversation, settings: Settings, question: str
+    store: ConversationRepository, user: str, conversation: Conversation, settings: Preferences, question: str
 ) -> None:
     """Create the stored conversation, titled by its first question, and name it in the URL."""
     if conversation.id is not None:
@@ -70,7 +70,9 @@ def ensure_stored(
     st.query_params["c"] = record.id
 
 
-def save(store: ConversationRepository, user: str, conversation: Conversation, settings: Settings, turn: Turn) -> None:
+def save(
+    store: ConversationRepository, user: str, conversation: Conversation, settings: Preferences, turn: Turn
+) -> None:
     """Write ``turn`` (creating the stored conversation with its first question); a store
     that is down queues it, and says so in the sidebar. A turn too large to keep is saved
     without its tables and charts (or its trace), saying so, never left as it was."""

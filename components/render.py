@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from components.block_styles import BLOCK_STYLES
 from components.i18n import number, t
 from components.inert import inert
-from components.theme import BLOCK_STYLES
 from engine.react.types import ANSWER_TYPES, ReActBlock, ReActType
 
 OBSERVATION_PREVIEW_CHARS = 1500

@@ -19,7 +19,10 @@ from engine.store.models import Feedback
 TurnStatus = Literal["running", "answered", "error", "suspended", "replied", "stopped", "interrupted", "replaced"]
 
 
-class Settings(BaseModel):
+class Preferences(BaseModel):
+    """The analyst's choices in the UI (the Settings page and the sidebar), kept in the
+    session; the environment's settings are ``engine.settings.Settings``."""
+
     theme: str | None = "handbook"
     language: str = "en"
     detail: Literal["brief", "normal", "detailed"] = "normal"
@@ -79,11 +82,11 @@ class Conversation(BaseModel):
         return None
 
 
-def session() -> tuple[Conversation, Settings]:
+def session() -> tuple[Conversation, Preferences]:
     import streamlit as st
 
     if "conversation" not in st.session_state:
         st.session_state.conversation = Conversation()
     if "settings" not in st.session_state:
-        st.session_state.settings = Settings()
+        st.session_state.settings = Preferences()
     return st.session_state.conversation, st.session_state.settings

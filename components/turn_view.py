@@ -12,7 +12,7 @@ from components.grounding_view import annotator, grounding_widgets
 from components.i18n import money, number, plural, t
 from components.inert import inert
 from components.render import draw
-from components.state import Conversation, Settings, Turn
+from components.state import Conversation, Preferences, Turn
 from components.tracer import StreamlitChatTracer
 
 PENDING_REPLY = "pending_reply"
@@ -20,7 +20,7 @@ REGENERATE = "regenerate"
 EDITED = "edited_question"
 
 
-def tracer_for(turn: Turn, settings: Settings) -> StreamlitChatTracer:
+def tracer_for(turn: Turn, settings: Preferences) -> StreamlitChatTracer:
     """The one renderer of a turn, live or replayed: same widgets, same keys."""
     lang = settings.language
     return StreamlitChatTracer(
@@ -111,7 +111,7 @@ def _question_actions(turn: Turn, lang: str) -> None:
 
 
 def render_turn(
-    turn: Turn, conversation: Conversation, settings: Settings, *, last: bool = False, rate: Rater | None = None
+    turn: Turn, conversation: Conversation, settings: Preferences, *, last: bool = False, rate: Rater | None = None
 ) -> None:
     lang = settings.language
     if turn.role == "user":

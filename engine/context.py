@@ -2,8 +2,11 @@
 router and the MCP hub.
 
 The app builds one per process (cached by Streamlit), the CLI one per command, and
-tests build their own or pass replacements. Nothing here is a module-level
-singleton; the context owns what it starts and ``close()`` stops it.
+tests build their own or pass replacements. The context owns what it starts and
+``close()`` stops it. The one thing it shares with every other context in the process
+is the loaded model weights (``embed`` and the embedded chat model come from the
+weight cache, ``engine/weights.py``): loading them costs seconds and hundreds of MB,
+and they hold no run's or user's data.
 """
 
 from __future__ import annotations
@@ -268,7 +271,8 @@ class EngineContext:
 
     @property
     def embed(self) -> Any:
-        """The embedding model's ``encode`` (loaded once per process), carrying its similarity range."""
+        """The embedding model's ``encode`` (loaded once per process, in the weight cache),
+        carrying its similarity range."""
         from engine.rag.embeddings import get_embedder
 
         return _Encode(get_embedder())

@@ -15,6 +15,7 @@ and ``RunTracer`` does not even build the attributes (``recording`` is False).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from opentelemetry import trace
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["RunTracer", "provider_from_settings"]
 
 SCOPE = "analyst-react-engine"
-PROVIDERS = {"mistral": "mistral_ai", "openai": "openai"}  # gen_ai.provider.name's well-known values
+PROVIDERS = MappingProxyType({"mistral": "mistral_ai", "openai": "openai"})  # gen_ai.provider.name's well-known values
 _OFF = trace.INVALID_SPAN  # the span of a run that is not traced
 
 

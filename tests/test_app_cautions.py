@@ -1,7 +1,7 @@
 """AppTest: the cautions about an answer stay under it with Show Thoughts off, live and
 after the conversation is reopened from the store."""
 
-from components.state import Conversation, Settings, Turn
+from components.state import Conversation, Preferences, Turn
 from tests.apptest_helpers import APP, new_app
 from tests.components.test_cautions import flagged_turn
 
@@ -37,7 +37,7 @@ def test_a_replaced_answer_shows_its_trace_warnings_as_cautions_when_thoughts_ar
     turn = flagged_turn()
     at = AppTest.from_file(APP, default_timeout=90)
     at.session_state["conversation"] = Conversation(turns=[Turn(role="user", content="Who manages it?"), turn])
-    at.session_state["settings"] = Settings(show_thoughts=False)
+    at.session_state["settings"] = Preferences(show_thoughts=False)
     at.run()
     assert not at.exception
     about_answer = [c.text for c in turn.cautions if c.about_answer]

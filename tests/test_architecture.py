@@ -16,6 +16,7 @@ SOURCES = [
 LAYERS = [
     ("engine.errors", 0),
     ("engine.settings", 0),
+    ("engine.weights", 0),  # the process-wide cache of loaded models
     ("engine.llm", 1),
     ("engine.tracing", 1),  # spans of a run; imports only OpenTelemetry and the settings
     ("engine.rag", 2),

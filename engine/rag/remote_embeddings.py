@@ -22,7 +22,7 @@ import numpy as np
 from engine.llm.errors import public_address, redact
 from engine.rag.embedding_errors import EmbeddingModelError, EmbeddingServerDown
 
-RETRY_STATUSES = {429, 500, 502, 503, 504}
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 BATCH_SIZE = 64
 
 

@@ -54,16 +54,12 @@ def themes_root() -> Path:
     return current().themes_root
 
 
-_SEARCH_THREADS_SET = False
-
-
 def _single_threaded_search() -> None:
-    global _SEARCH_THREADS_SET
-    if not _SEARCH_THREADS_SET:
-        import faiss
+    """Searches run on one OpenMP thread. Setting it is one call into the runtime, made
+    before every search rather than remembered in module state."""
+    import faiss
 
-        faiss.omp_set_num_threads(1)
-        _SEARCH_THREADS_SET = True
+    faiss.omp_set_num_threads(1)
 
 
 class IndexProblem(Exception):

@@ -5,10 +5,10 @@ streams one raw ReAct text, and ends every run with an Answer or an explicit Err
 
 ``run → step → query / execute``: each step is recorded once as a ``Step``; the wire
 protocol turns it into messages and the ``StreamWriter`` into stream text. Every
-interruption is an exception raised where it happens and handled in ``_drive``:
-``RetryException`` (the model is told what to fix), ``ForceFinalizeException`` (a
-limit, or a failed step: the next call must answer; ``fatal`` when the backend
-itself failed), ``Suspended`` (ask_user) and ``Answered``.
+interruption is an exception raised where it happens: ``FixableError`` (a format or
+tool error, handled in ``_step``: the model is told what to fix), then in ``_drive``
+``ForceFinalizeException`` (a limit or a failed step: the next call must answer;
+``fatal`` when the backend failed), ``Suspended`` (ask_user) and ``Answered``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from engine.errors import ForceFinalizeException, RetryException, UnreadableOutput
+from engine.errors import FixableError, ForceFinalizeException, UnreadableOutput
 from engine.grounding.question_parts import question_parts
 from engine.llm.base import LLM, LLMError, Usage, iterate_async
 from engine.react.ask import Suspended, question_of, reply_observation, suspend
@@ -33,6 +33,7 @@ from engine.react.hooks import Hooks
 from engine.react.opening import fall_back, opening_messages
 from engine.react.prompts import message
 from engine.react.protocols import WireProtocol, select
+from engine.react.run_options import RunOptions
 from engine.react.run_state import Caution, EngineResult, RunState, SuspendedRun
 from engine.react.spans import traced_execute, traced_query
 from engine.react.step import Step
@@ -74,10 +75,8 @@ class ReActEngine:
         if config is None:
             config = self.context.engine_config()
         config = config if isinstance(config, EngineConfig) else EngineConfig.model_validate(config)
-        self.ragkwargs = dict(ragkwargs or {})
-        self.config = config.model_copy(
-            update={k: self.ragkwargs[k] for k in ("language", "detail") if self.ragkwargs.get(k)}
-        )
+        self.options = RunOptions.from_ragkwargs(ragkwargs)
+        self.config = config.model_copy(update=self.options.style())
         self.llm = llm if llm is not None else self.context.build_llm(api_key=llmapikey)
         if self.llm.abilities.max_steps and "max_iterations" not in self.config.model_fields_set:
             self.config = self.config.model_copy(update={"max_iterations": self.llm.abilities.max_steps})
@@ -94,7 +93,7 @@ class ReActEngine:
     def start(self, theme: str | None = None) -> ReActEngine:
         """Pick the theme and load its toolkits now, not on first use."""
         if theme:
-            self.ragkwargs["theme"] = theme
+            self.options.theme = theme
         self._tools = None
         _ = self.tools
         return self
@@ -103,9 +102,9 @@ class ReActEngine:
     def tools(self) -> ToolRegistry:
         if self._tools is None:
             self._tools = self.context.registry(
-                self.ragkwargs.get("theme"),
-                attachments=self.ragkwargs.get("attachments") or [],
-                attachments_index=self.ragkwargs.get("attachments_index"),
+                self.options.theme,
+                attachments=self.options.attachments,
+                attachments_index=self.options.attachments_index,
                 small_model=self.llm.abilities.small,
                 language=self.config.language,
                 **({"token": self._token} if self._token else {}),
@@ -172,7 +171,7 @@ class ReActEngine:
     def _new_state(self, prompt: str) -> RunState:
         registry = self.context.route(prompt, self.tools)
         messages = opening_messages(
-            prompt, self._history, self.protocol, self.llm.abilities, self.config, registry, self.ragkwargs.get("theme")
+            prompt, self._history, self.protocol, self.llm.abilities, self.config, registry, self.options.theme
         )
         return RunState(prompt=prompt, mode=self.protocol.name, messages=messages, tool_names=registry.names())
 
@@ -291,7 +290,7 @@ class ReActEngine:
             async for token in self._execute(state, registry, writer, step):
                 yield token
             state.format_retries = state.unreadable = 0
-        except RetryException as exc:
+        except FixableError as exc:
             step.feedback = exc.message
             state.steps.append(step)
             state.format_retries += 1
@@ -301,7 +300,7 @@ class ReActEngine:
             )
             if state.unreadable > 1 and getattr(self.protocol, "fallback", None):
                 self.protocol = fall_back(
-                    state, self.protocol, self.llm.abilities, self.config, registry, self.ragkwargs
+                    state, self.protocol, self.llm.abilities, self.config, registry, self.options.theme
                 )
                 yield writer.block(ReActType.WARNING, message("json_fallback", self.config.language))
             self.protocol.feedback(state.messages, exc.message)

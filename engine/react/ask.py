@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.react.run_state import RunState, SuspendedRun
 from engine.react.step import Observation, ObservationStatus, ToolCall
 from engine.tools.ask_user import ASK_USER, AskUserArgs
@@ -23,7 +23,7 @@ def question_of(calls: list[ToolCall]) -> tuple[ToolCall, AskUserArgs] | None:
     try:
         return call, AskUserArgs.model_validate(call.args)
     except Exception:
-        raise RetryException('ask_user needs {"question": "...", "choices": ["..."] (optional)}.') from None
+        raise ToolError('ask_user needs {"question": "...", "choices": ["..."] (optional)}.') from None
 
 
 def suspend(state: RunState, call: ToolCall, args: AskUserArgs) -> Suspended:

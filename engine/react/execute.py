@@ -7,7 +7,7 @@ import hashlib
 import json
 from typing import Any
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.llm.base import Abilities
 from engine.react.hooks import Hooks
 from engine.react.prompts import render
@@ -64,7 +64,7 @@ async def execute(
                 value = await tool.acall(call.args, config.tool_timeout_s)
                 result = value if isinstance(value, ToolResult) else ToolResult(text=value)
                 status, text = ObservationStatus.OK, result.text
-            except RetryException as exc:
+            except ToolError as exc:
                 text = f"Error: {exc.message}"
             except TimeoutError:
                 text = f"Error: {call.name} took longer than {config.tool_timeout_s:g} s and was stopped."

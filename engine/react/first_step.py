@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.react.prompts import message
 from engine.react.step import Step, ToolCall
 from engine.tools.ask_user import ASK_USER
@@ -29,7 +29,7 @@ _OPERATOR = re.compile(
     r"sum of|product|squared|square root|racine)\b",
     re.IGNORECASE,
 )
-_WORDS = [
+_WORDS = (
     (re.compile(r"(\d+(?:[.,]\d+)?)\s*%\s*(?:of|de|du|des)\s*", re.IGNORECASE), r"\1 / 100 * "),
     (re.compile(r"\b(?:multiplied by|times|fois|multiplié par)\b", re.IGNORECASE), " * "),
     (re.compile(r"\b(?:divided by|divisé par)\b", re.IGNORECASE), " / "),
@@ -37,7 +37,7 @@ _WORDS = [
     (re.compile(r"\b(?:minus|moins)\b", re.IGNORECASE), " - "),
     (re.compile(r"[×]"), " * "),
     (re.compile(r"[÷]"), " / "),
-]
+)
 _EXPRESSION = re.compile(r"[\d(][\d\s.,()+\-*/^%]*[\d)]")
 
 
@@ -82,7 +82,7 @@ def computation_in(question: str) -> str | None:
             continue
         try:
             evaluate(expression)
-        except RetryException:
+        except ToolError:
             continue
         return expression
     return None

@@ -40,12 +40,12 @@ def switch_protocol(
 
 def fall_back(
     state: RunState, protocol: WireProtocol, abilities: Abilities, config: EngineConfig, registry: ToolRegistry,
-    ragkwargs: dict[str, Any],
+    theme: str | None,
 ) -> WireProtocol:  # fmt: skip
     """The reformat retry did not parse either: the rest of the run uses the protocol's
     fallback (JSON mode gives way to the text format), with fresh format retries."""
     fallback = select(abilities, protocol.fallback)  # type: ignore[attr-defined]
-    switch_protocol(state.messages, protocol, fallback, config, registry, ragkwargs.get("theme"))
+    switch_protocol(state.messages, protocol, fallback, config, registry, theme)
     state.fallen_from = state.fallen_from or protocol.name
     state.mode = fallback.name
     state.format_retries = state.unreadable = 0

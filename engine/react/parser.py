@@ -123,10 +123,6 @@ class ReActStreamParser:
 
     # ---- reading the result -------------------------------------------------
     @property
-    def current_type(self) -> ReActType | None:
-        return self._type
-
-    @property
     def blocks(self) -> list[ReActBlock]:
         """Blocks so far, the one being written included (its content stripped)."""
         out = list(self._done)

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 from opentelemetry.trace import Span
 
-from engine.errors import RetryException
+from engine.errors import FixableError
 from engine.llm.base import LLM
 from engine.react.execute import execute
 from engine.react.hooks import Hooks
@@ -34,7 +34,7 @@ async def traced_query(
         async for token in query(llm, protocol, config, state, registry, writer, step):
             yield token
     except BaseException as exc:
-        error = exc if not isinstance(exc, (RetryException, GeneratorExit, asyncio.CancelledError)) else None
+        error = exc if not isinstance(exc, (FixableError, GeneratorExit, asyncio.CancelledError)) else None
         raise
     finally:
         tracing.end_model_call(span, step.usage, step.finish_reason, step.model_text or "", error)

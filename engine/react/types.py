@@ -55,9 +55,5 @@ class ReActBlock(BaseModel):
     content: str = ""
 
     @property
-    def is_answer(self) -> bool:
-        return self.type in ANSWER_TYPES
-
-    @property
     def is_trace(self) -> bool:
         return self.type in TRACE_TYPES

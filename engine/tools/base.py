@@ -11,11 +11,12 @@ import asyncio
 import inspect
 import json
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.results import ToolResult
 
 
@@ -28,7 +29,16 @@ def describe_validation_error(tool: str, error: ValidationError) -> str:
     return f"Invalid arguments for {tool}: " + "; ".join(problems) + "."
 
 
-_SCHEMAS: dict[type[BaseModel], dict[str, Any]] = {}
+@cache
+def _schema_of(args: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema of an argument model without pydantic's titles. Derived from the
+    class alone, so it is computed once per class (a memo, not run state); callers only
+    read it."""
+    schema = args.model_json_schema()
+    schema.pop("title", None)
+    for prop in schema.get("properties", {}).values():
+        prop.pop("title", None)
+    return schema
 
 
 class Tool:
@@ -52,14 +62,7 @@ class Tool:
     # ---- schemas ----------------------------------------------------------
     def json_schema(self) -> dict[str, Any]:
         """The arguments' JSON schema (computed once per argument model; read-only)."""
-        schema = _SCHEMAS.get(self.Args)
-        if schema is None:
-            schema = self.Args.model_json_schema()
-            schema.pop("title", None)
-            for prop in schema.get("properties", {}).values():
-                prop.pop("title", None)
-            _SCHEMAS[self.Args] = schema
-        return schema
+        return _schema_of(self.Args)
 
     def function_schema(self) -> dict[str, Any]:
         return {
@@ -91,7 +94,7 @@ class Tool:
         try:
             return self.Args.model_validate(raw)
         except ValidationError as exc:
-            raise RetryException(describe_validation_error(self.name, exc)) from None
+            raise ToolError(describe_validation_error(self.name, exc)) from None
 
     async def acall(self, raw: dict[str, Any], timeout_s: float) -> str | ToolResult:
         """Validate, run (off the event loop when sync); text, or a ToolResult with its structured parts."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.base import Tool
 
 MAX_PROBLEMS = 3
@@ -41,4 +41,4 @@ class BoundedTool(Tool):
         try:
             return self.Args.model_validate(raw)
         except ValidationError as exc:
-            raise RetryException(describe_briefly(self.name, exc)) from None
+            raise ToolError(describe_briefly(self.name, exc)) from None

@@ -5,11 +5,13 @@ from __future__ import annotations
 import ast
 import math
 import operator
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.bounded import BoundedTool
 
 MAX_EXPRESSION_CHARS = 500
@@ -18,62 +20,66 @@ MAX_RESULT_BITS = 13_000  # about 3,900 digits: under Python's 4,300-digit limit
 MAX_FACTORIAL = 500
 MAX_NODES = 300
 
-_BINARY = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-}
-_UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
-_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau}
+_BINARY = MappingProxyType(
+    {
+        ast.Add: operator.add,
+        ast.Sub: operator.sub,
+        ast.Mult: operator.mul,
+        ast.Div: operator.truediv,
+        ast.FloorDiv: operator.floordiv,
+        ast.Mod: operator.mod,
+        ast.Pow: operator.pow,
+    }
+)
+_UNARY = MappingProxyType({ast.UAdd: operator.pos, ast.USub: operator.neg})
+_CONSTANTS = MappingProxyType({"pi": math.pi, "e": math.e, "tau": math.tau})
 
 
 def _factorial(n: float) -> int:
     if n != int(n) or n < 0:
-        raise RetryException("factorial expects a whole number ≥ 0.")
+        raise ToolError("factorial expects a whole number ≥ 0.")
     if n > MAX_FACTORIAL:
-        raise RetryException(f"factorial is limited to n ≤ {MAX_FACTORIAL}.")
+        raise ToolError(f"factorial is limited to n ≤ {MAX_FACTORIAL}.")
     return math.factorial(int(n))
 
 
-_FUNCTIONS: dict[str, Any] = {
-    "sqrt": math.sqrt,
-    "log": math.log,
-    "ln": math.log,
-    "log10": math.log10,
-    "log2": math.log2,
-    "exp": math.exp,
-    "sin": math.sin,
-    "cos": math.cos,
-    "tan": math.tan,
-    "asin": math.asin,
-    "acos": math.acos,
-    "atan": math.atan,
-    "floor": math.floor,
-    "ceil": math.ceil,
-    "abs": abs,
-    "round": round,
-    "min": min,
-    "max": max,
-    "factorial": _factorial,
-}
+_FUNCTIONS: Mapping[str, Any] = MappingProxyType(
+    {
+        "sqrt": math.sqrt,
+        "log": math.log,
+        "ln": math.log,
+        "log10": math.log10,
+        "log2": math.log2,
+        "exp": math.exp,
+        "sin": math.sin,
+        "cos": math.cos,
+        "tan": math.tan,
+        "asin": math.asin,
+        "acos": math.acos,
+        "atan": math.atan,
+        "floor": math.floor,
+        "ceil": math.ceil,
+        "abs": abs,
+        "round": round,
+        "min": min,
+        "max": max,
+        "factorial": _factorial,
+    }
+)
 
 
 def _check_size(value: Any) -> Any:
     if isinstance(value, bool):
-        raise RetryException("booleans are not numbers here.")
+        raise ToolError("booleans are not numbers here.")
     if isinstance(value, complex):
-        raise RetryException(
+        raise ToolError(
             "the result is not a real number (a fractional power of a negative number); "
             "for a real cube root write -(8 ** (1/3))."
         )
     if isinstance(value, int) and value.bit_length() > MAX_RESULT_BITS:
-        raise RetryException("the result is too large to compute.")
+        raise ToolError("the result is too large to compute.")
     if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
-        raise RetryException("the result is not a finite number.")
+        raise ToolError("the result is not a finite number.")
     return value
 
 
@@ -93,52 +99,52 @@ def _eval(node: ast.AST) -> Any:
         left, right = _eval(node.left), _eval(node.right)
         if isinstance(node.op, ast.Pow):
             if abs(right) > MAX_EXPONENT:
-                raise RetryException(f"exponents are limited to ±{MAX_EXPONENT}.")
+                raise ToolError(f"exponents are limited to ±{MAX_EXPONENT}.")
             if isinstance(left, int) and isinstance(right, int) and right > 0:
                 if left.bit_length() * right > MAX_RESULT_BITS:
-                    raise RetryException("the result is too large to compute.")
+                    raise ToolError("the result is too large to compute.")
         try:
             return _check_size(_BINARY[type(node.op)](left, right))
         except ZeroDivisionError:
-            raise RetryException("division by zero.") from None
+            raise ToolError("division by zero.") from None
         except OverflowError:
-            raise RetryException("the result is too large to compute.") from None
+            raise ToolError("the result is too large to compute.") from None
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         return _check_size(_UNARY[type(node.op)](_eval(node.operand)))
     if isinstance(node, ast.Name):
         if node.id in _CONSTANTS:
             return _CONSTANTS[node.id]
-        raise RetryException(f"unknown name '{node.id}'; only numbers, + - * / // % **, pi, e and math functions.")
+        raise ToolError(f"unknown name '{node.id}'; only numbers, + - * / // % **, pi, e and math functions.")
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
         func = _FUNCTIONS.get(node.func.id)
         if func is None:
-            raise RetryException(f"'{node.func.id}' is not an allowed function; use one of {', '.join(_FUNCTIONS)}.")
+            raise ToolError(f"'{node.func.id}' is not an allowed function; use one of {', '.join(_FUNCTIONS)}.")
         args = [_eval(a) for a in node.args]
         try:
             return _check_size(func(*args))
         except (ValueError, TypeError) as exc:
             shown = ", ".join(_short(a) for a in args[:4]) + (", …" if len(args) > 4 else "")
-            raise RetryException(f"{node.func.id}({shown}) is not defined: {str(exc)[:120]}.") from None
+            raise ToolError(f"{node.func.id}({shown}) is not defined: {str(exc)[:120]}.") from None
         except OverflowError:
-            raise RetryException("the result is too large to compute.") from None
-    raise RetryException(
+            raise ToolError("the result is too large to compute.") from None
+    raise ToolError(
         f"'{type(node).__name__}' is not allowed; the calculator takes arithmetic like (17 * 23) / 4 or sqrt(2)."
     )
 
 
 def evaluate(expression: str) -> int | float:
-    """Evaluate ``expression`` or raise RetryException saying how to fix it."""
+    """Evaluate ``expression`` or raise ToolError saying how to fix it."""
     text = expression.strip().replace("^", "**").replace("×", "*").replace("÷", "/")
     if not text:
-        raise RetryException("the expression is empty; pass arithmetic like 17 * 23.")
+        raise ToolError("the expression is empty; pass arithmetic like 17 * 23.")
     if len(text) > MAX_EXPRESSION_CHARS:
-        raise RetryException(f"the expression is longer than {MAX_EXPRESSION_CHARS} characters.")
+        raise ToolError(f"the expression is longer than {MAX_EXPRESSION_CHARS} characters.")
     try:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        raise RetryException(f"'{text[:80]}' is not valid arithmetic; write it like (17 * 23) / 4.") from None
+        raise ToolError(f"'{text[:80]}' is not valid arithmetic; write it like (17 * 23) / 4.") from None
     if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
-        raise RetryException("the expression is too complex; split it into smaller steps.")
+        raise ToolError("the expression is too complex; split it into smaller steps.")
     result = _eval(tree)
     if isinstance(result, float) and result.is_integer() and abs(result) < 1e15:
         return int(result)

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.base import describe_validation_error
 from engine.tools.results import TableData
 from engine.tools.tables.naming import match_name
@@ -22,10 +22,10 @@ from engine.tools.tables.naming import match_name
 MAX_CATEGORIES = 50
 MAX_COLORS = 12
 VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
-_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december"]  # fmt: skip
-_MOIS = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
-         "novembre", "décembre"]  # fmt: skip
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")  # fmt: skip
+_MOIS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+         "novembre", "décembre")  # fmt: skip
 _PERIOD = re.compile(r"^(?:(\d{4})[-\s/]?)?[QqTt]([1-4])(?:[-\s/]?(\d{4}))?$|^(\d{4})-(\d{2})$|^(\d{4})$")
 _TIME_NAMES = re.compile(
     r"^(year|année|annee|an|month|mois|week|semaine|quarter|trimestre|day|jour|date|period)s?$", re.I
@@ -134,13 +134,13 @@ def _title(ys: list[str], x: str, color: str | None) -> str:
 
 # ---- a model's spec --------------------------------------------------------------------
 def validate_spec(spec: dict[str, Any], table: TableData) -> ChartSpec:
-    """The model's chart request checked against the table's columns; RetryException says what is wrong."""
+    """The model's chart request checked against the table's columns; ToolError says what is wrong."""
     if not isinstance(spec, dict):
-        raise RetryException('A chart is an object like {"kind": "bar", "x": "region", "y": ["revenue"]}.')
+        raise ToolError('A chart is an object like {"kind": "bar", "x": "region", "y": ["revenue"]}.')
     try:
         chart = ChartSpec.model_validate(spec)
     except ValidationError as exc:
-        raise RetryException(describe_validation_error("chart", exc)) from None
+        raise ToolError(describe_validation_error("chart", exc)) from None
     columns = table.columns
     x, _ = match_name(chart.x, columns, "column")
     ys = [match_name(y, columns, "column")[0] for y in chart.y]
@@ -148,19 +148,17 @@ def validate_spec(spec: dict[str, Any], table: TableData) -> ChartSpec:
     not_numbers = [y for y in ys if _kind(table, y) != "number"]
     if not_numbers:
         numbers = [c for c in columns if _kind(table, c) == "number"]
-        raise RetryException(
+        raise ToolError(
             f"The y axis needs number columns; {', '.join(not_numbers)} is not one (numbers: {', '.join(numbers) or 'none'})."
         )
     if x in ys:
-        raise RetryException(f"Column {x} cannot be both the x and the y axis.")
+        raise ToolError(f"Column {x} cannot be both the x and the y axis.")
     if chart.kind == "scatter" and _kind(table, x) != "number":
-        raise RetryException(f"A scatter chart needs a number column on x; {x} is not one.")
+        raise ToolError(f"A scatter chart needs a number column on x; {x} is not one.")
     if chart.kind == "bar" and _distinct(table, x) > MAX_CATEGORIES:
-        raise RetryException(
-            f"A bar chart of {_distinct(table, x)} categories is unreadable; use at most {MAX_CATEGORIES}."
-        )
+        raise ToolError(f"A bar chart of {_distinct(table, x)} categories is unreadable; use at most {MAX_CATEGORIES}.")
     if color and len(ys) > 1:
-        raise RetryException("Colour by a column works with one y column; drop color or keep one y.")
+        raise ToolError("Colour by a column works with one y column; drop color or keep one y.")
     return ChartSpec(kind=chart.kind, x=x, y=ys, color=color, title=chart.title or _title(ys, x, color))
 
 

@@ -1,5 +1,5 @@
 """The always-available general toolkit besides the calculator: statistics, text
-tools, dates and unit conversion. Every misuse raises RetryException saying how to
+tools, dates and unit conversion. Every misuse raises ToolError saying how to
 call the tool correctly."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.bounded import BoundedTool
 
 MAX_VALUES = 100_000
@@ -32,7 +32,7 @@ def _shown(text: object, limit: int = 40) -> str:
 
 def _finite(values: list[float] | None, what: str) -> None:
     if values and not all(math.isfinite(v) for v in values):
-        raise RetryException(f"statistics: {what} must be finite numbers (no NaN or infinity).")
+        raise ToolError(f"statistics: {what} must be finite numbers (no NaN or infinity).")
 
 
 # ---- statistics ---------------------------------------------------------------------
@@ -55,21 +55,21 @@ def _series(args: StatisticsArgs) -> tuple[list[float], list[float] | None]:
     if args.table is not None:
         columns = list(args.table)
         if len(columns) > MAX_COLUMNS or sum(len(v) for v in args.table.values()) > MAX_VALUES:
-            raise RetryException(f"statistics accepts at most {MAX_COLUMNS} columns and {MAX_VALUES} values in all.")
+            raise ToolError(f"statistics accepts at most {MAX_COLUMNS} columns and {MAX_VALUES} values in all.")
         listed = ", ".join(_shown(c) for c in columns[:20]) + (", …" if len(columns) > 20 else "")
         x_col = args.x_column or (columns[0] if columns else None)
         if x_col not in args.table:
-            raise RetryException(f"statistics: column '{_shown(x_col)}' is not in the table; columns are: {listed}.")
+            raise ToolError(f"statistics: column '{_shown(x_col)}' is not in the table; columns are: {listed}.")
         x = args.table[x_col]
         if args.y_column or args.operation in ("correlation", "regression"):
             y_col = args.y_column or (columns[1] if len(columns) > 1 else None)
             if y_col not in args.table:
-                raise RetryException(f"statistics: give y_column, one of: {listed}.")
+                raise ToolError(f"statistics: give y_column, one of: {listed}.")
             y = args.table[y_col]
     if not x:
-        raise RetryException('statistics needs numbers: {"operation": "mean", "values": [3, 5, 8]}.')
+        raise ToolError('statistics needs numbers: {"operation": "mean", "values": [3, 5, 8]}.')
     if len(x) > MAX_VALUES or (y is not None and len(y) > MAX_VALUES):
-        raise RetryException(f"statistics accepts at most {MAX_VALUES} values.")
+        raise ToolError(f"statistics accepts at most {MAX_VALUES} values.")
     _finite(x, "the values")
     _finite(y, "the y values")
     return x, y
@@ -79,7 +79,7 @@ def compute_statistics(args: StatisticsArgs) -> dict:
     result = _compute(args)
     flat = [v for value in result.values() for v in (value if isinstance(value, list) else [value])]
     if not all(math.isfinite(v) for v in flat if isinstance(v, float)):
-        raise RetryException(f"statistics {args.operation}: the values are too large to compute with.")
+        raise ToolError(f"statistics {args.operation}: the values are too large to compute with.")
     return result
 
 
@@ -89,9 +89,9 @@ def _compute(args: StatisticsArgs) -> dict:
     try:
         if op in ("correlation", "regression"):
             if y is None or len(y) != len(x):
-                raise RetryException(f"{op} needs two series of the same length: values (x) and y.")
+                raise ToolError(f"{op} needs two series of the same length: values (x) and y.")
             if len(x) < 2:
-                raise RetryException(f"{op} needs at least two points.")
+                raise ToolError(f"{op} needs at least two points.")
             if op == "correlation":
                 return {"correlation": round(stats.correlation(x, y), 6), "n": len(x)}
             fit = stats.linear_regression(x, y)
@@ -102,11 +102,11 @@ def _compute(args: StatisticsArgs) -> dict:
             return {"median": stats.median(x)}
         if op == "stdev":
             if len(x) < 2:
-                raise RetryException("stdev needs at least two values.")
+                raise ToolError("stdev needs at least two values.")
             return {"stdev": stats.stdev(x)}
         if op == "quantiles":
             if len(x) < 2:
-                raise RetryException("quantiles need at least two values.")
+                raise ToolError("quantiles need at least two values.")
             return {"quantiles": stats.quantiles(x, n=args.n)}
         if op == "min":
             return {"min": min(x)}
@@ -118,9 +118,9 @@ def _compute(args: StatisticsArgs) -> dict:
             summary["quartiles"] = stats.quantiles(x, n=4)
         return summary
     except stats.StatisticsError as exc:
-        raise RetryException(f"statistics {op}: {exc}.") from None
+        raise ToolError(f"statistics {op}: {exc}.") from None
     except (OverflowError, ArithmeticError, ValueError):
-        raise RetryException(f"statistics {op}: the values are too large to compute with.") from None
+        raise ToolError(f"statistics {op}: the values are too large to compute with.") from None
 
 
 class Statistics(BoundedTool):
@@ -144,7 +144,7 @@ class TextArgs(BaseModel):
 
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d{1,3}(?:[ ,\u202f]\d{3})+(?:[.,]\d+)?(?![\w])|[-+]?\d+(?:[.,]\d+)?%?")
-_DATES = [
+_DATES = (
     re.compile(r"\b\d{4}-\d{2}-\d{2}\b"),
     re.compile(r"\b\d{1,2}/\d{1,2}/\d{4}\b"),
     re.compile(
@@ -155,7 +155,7 @@ _DATES = [
     re.compile(
         r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},\s+\d{4}\b"
     ),
-]
+)
 
 
 class TextTools(BoundedTool):
@@ -168,12 +168,12 @@ class TextTools(BoundedTool):
             return {"words": len(args.text.split()), "characters": len(args.text), "lines": args.text.count("\n") + 1}
         if args.operation == "replace":
             if not args.find:
-                raise RetryException('text_tools replace needs "find" (and "replace_with").')
+                raise ToolError('text_tools replace needs "find" (and "replace_with").')
             count = args.text.count(args.find)
             replacement = args.replace_with or ""
             size = len(args.text) + count * (len(replacement) - len(args.find))  # known before building it
             if size > MAX_OUTPUT_CHARS:
-                raise RetryException(
+                raise ToolError(
                     f"text_tools replace would produce {size:,} characters, over the {MAX_OUTPUT_CHARS:,} limit; "
                     "replace in a shorter text or with a shorter replacement."
                 )
@@ -209,23 +209,23 @@ def _zone(name: str) -> ZoneInfo:
     """An IANA time zone; anything else (a path, a huge name) is refused before any file is opened."""
     hint = "use an IANA name like Europe/Paris."
     if len(name) > 64 or not _ZONE.fullmatch(name):
-        raise RetryException(f"unknown timezone '{_shown(name)}'; {hint}")
+        raise ToolError(f"unknown timezone '{_shown(name)}'; {hint}")
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        raise RetryException(f"unknown timezone '{_shown(name)}'; {hint}") from None
+        raise ToolError(f"unknown timezone '{_shown(name)}'; {hint}") from None
 
 
 def _iso(value: str | None, field: str) -> datetime:
     if not value:
-        raise RetryException(f"datetime needs '{field}' as an ISO 8601 date like 2026-01-31.")
+        raise ToolError(f"datetime needs '{field}' as an ISO 8601 date like 2026-01-31.")
     text = value.strip()
     if re.fullmatch(r"\d{9,}", text):
-        raise RetryException(f"'{field}' expects an ISO 8601 date like 2026-01-31, not a timestamp.")
+        raise ToolError(f"'{field}' expects an ISO 8601 date like 2026-01-31, not a timestamp.")
     try:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise RetryException(f"'{field}' expects an ISO 8601 date like 2026-01-31, not '{_shown(text)}'.") from None
+        raise ToolError(f"'{field}' expects an ISO 8601 date like 2026-01-31, not '{_shown(text)}'.") from None
     return parsed
 
 
@@ -291,7 +291,7 @@ _ALIASES = {"meter": "m", "metre": "m", "meters": "m", "kilometer": "km", "mile"
             "foot": "ft", "feet": "ft", "kilogram": "kg", "kilograms": "kg", "pound": "lb", "pounds": "lb",
             "gram": "g", "litre": "l", "liter": "l", "hour": "h", "hours": "h", "minute": "min", "minutes": "min",
             "days": "day", "weeks": "week", "second": "s", "seconds": "s", "tonne": "t"}  # fmt: skip
-_TEMPERATURES = {"c", "f", "k", "celsius", "fahrenheit", "kelvin"}
+_TEMPERATURES = frozenset({"c", "f", "k", "celsius", "fahrenheit", "kelvin"})
 
 
 class UnitArgs(BaseModel):
@@ -312,19 +312,19 @@ def convert_units(value: float, from_unit: str, to_unit: str) -> float:
         return {"c": kelvin - 273.15, "f": (kelvin - 273.15) * 9 / 5 + 32, "k": kelvin}[dst[0]]
     if src not in _UNITS or dst not in _UNITS:
         unknown = from_unit if src not in _UNITS else to_unit
-        raise RetryException(f"unknown unit '{_shown(unknown)}'; known units: {', '.join(sorted(_UNITS))}, C, F, K.")
+        raise ToolError(f"unknown unit '{_shown(unknown)}'; known units: {', '.join(sorted(_UNITS))}, C, F, K.")
     (kind_a, factor_a), (kind_b, factor_b) = _UNITS[src], _UNITS[dst]
     if kind_a != kind_b:
-        raise RetryException(f"cannot convert {kind_a} ({_shown(from_unit)}) to {kind_b} ({_shown(to_unit)}).")
+        raise ToolError(f"cannot convert {kind_a} ({_shown(from_unit)}) to {kind_b} ({_shown(to_unit)}).")
     return value * factor_a / factor_b
 
 
 def _checked_conversion(value: float, from_unit: str, to_unit: str) -> float:
     if not math.isfinite(value):
-        raise RetryException("unit_converter needs a finite number as value.")
+        raise ToolError("unit_converter needs a finite number as value.")
     result = convert_units(value, from_unit, to_unit)
     if not math.isfinite(result):
-        raise RetryException(f"{value:g} {_shown(from_unit)} is too large to express in {_shown(to_unit)}.")
+        raise ToolError(f"{value:g} {_shown(from_unit)} is too large to express in {_shown(to_unit)}.")
     return result
 
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.base import Tool
 from engine.tools.mcp_toolkit import MCPHub, ToolInfo
 
@@ -20,12 +20,10 @@ def _check_required(tool: str, schema: dict[str, Any], args: dict[str, Any]) -> 
     required = [k for k in schema.get("required", []) if k not in args]
     if required:
         props = ", ".join(f'"{k}"' for k in schema.get("properties", {}))
-        raise RetryException(
-            f"{tool} needs {', '.join(repr(r) for r in required)}; its arguments are {props or 'none'}."
-        )
+        raise ToolError(f"{tool} needs {', '.join(repr(r) for r in required)}; its arguments are {props or 'none'}.")
     unknown = [k for k in args if k not in schema.get("properties", {})]
     if unknown and schema.get("additionalProperties") is False:
-        raise RetryException(f"{tool} has no argument {unknown[0]!r}.")
+        raise ToolError(f"{tool} has no argument {unknown[0]!r}.")
 
 
 class MCPTool(Tool):

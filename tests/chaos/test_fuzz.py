@@ -1,6 +1,6 @@
 """Property-based fuzzing of tool arguments and ingest file names.
 
-Every input must end in a result or one readable sentence (a RetryException, a
+Every input must end in a result or one readable sentence (a ToolError, a
 skipped line), within a bounded time and memory. Each test prints a one-line count.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.rag.ingest import ingest_paths
 from engine.rag.manager import IndexManager
 from engine.rag.store import ThemeIndex
@@ -125,7 +125,7 @@ def _one_call(name: str, raw: dict[str, Any]) -> str:
     tool = TOOLS[name]
     try:
         result = render_result(tool.run(tool.validate(raw)))
-    except RetryException as exc:
+    except ToolError as exc:
         message = exc.message
         assert message.strip() and "Traceback" not in message, message
         assert len(message) < 2000, (name, len(message))

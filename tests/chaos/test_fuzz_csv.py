@@ -73,7 +73,7 @@ def csv_files(draw) -> bytes:
 
 def fuzz_round(examples: int) -> dict:
     """Load and query ``examples`` generated files; the counts, the slowest file and every crash."""
-    from engine.errors import RetryException
+    from engine.errors import ToolError
     from engine.tools.tables.catalog import TableCatalog
     from engine.tools.tables.render import table_data, text_table
     from engine.tools.tables.sandbox import run_select
@@ -102,7 +102,7 @@ def fuzz_round(examples: int) -> dict:
                     text_table(out, catalog.limits)
                     table_data(out)
                     counts["queried"] += 1
-                except RetryException as exc:
+                except ToolError as exc:
                     assert exc.message.strip() and "Traceback" not in exc.message
                     counts["query sentence"] += 1
         except Exception as exc:  # noqa: BLE001 - counted and reported by the test

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.rag.html_text import html_to_text
 from engine.rag.ingest import ingest_paths
 from engine.rag.manager import IndexManager
@@ -102,7 +102,7 @@ def test_scenario_4_replace_cannot_amplify_memory():
     args = TextArgs(operation="replace", text="a" * 200_000, find="a", replace_with="b" * 10_000)
     tracemalloc.start()
     try:
-        with pytest.raises(RetryException, match="over the 200,000 limit"):
+        with pytest.raises(ToolError, match="over the 200,000 limit"):
             TextTools().run(args)
         _, peak = tracemalloc.get_traced_memory()
     finally:

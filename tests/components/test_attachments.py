@@ -20,7 +20,7 @@ def drop_page():
     from pathlib import Path
 
     from components.attachments import ingest_dropped
-    from components.state import Settings
+    from components.state import Preferences
     from engine.context import EngineContext
     from tests.engine.rag.conftest import shared_stream_pdf
 
@@ -32,7 +32,7 @@ def drop_page():
             return self.data
 
     files = [Dropped("shared.pdf", shared_stream_pdf(3000, lines=20)), Dropped("é" * 199 + ".md", b"# A\n\nb")]
-    ingest_dropped(files, Settings(theme=None), Path(os.environ["DROP_FOLDER"]), EngineContext(), "fr")
+    ingest_dropped(files, Preferences(theme=None), Path(os.environ["DROP_FOLDER"]), EngineContext(), "fr")
 
 
 def test_a_drop_says_which_file_was_indexed_in_part_and_which_name_is_too_long(tmp_path, monkeypatch):

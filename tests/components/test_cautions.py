@@ -9,7 +9,7 @@ import pytest
 from components.cautions import beside_trace, stored_cautions, turn_cautions
 from components.export import to_json, to_markdown
 from components.grounding_view import grounding_widgets
-from components.state import Conversation, Settings, Turn
+from components.state import Conversation, Preferences, Turn
 from components.turn_runner import apply_result
 from engine.tools.function_tool import tool
 from engine.tools.results import Passage, ToolResult
@@ -85,7 +85,7 @@ def test_json_export_carries_every_caution_with_and_without_the_trace(with_thoug
 
 def test_exports_speak_the_conversation_language():
     turn = flagged_turn("fr")
-    exported = to_markdown(conversation_of(turn), settings=Settings(language="fr"))
+    exported = to_markdown(conversation_of(turn), settings=Preferences(language="fr"))
     assert "> **Mise en garde :** Non vérifié" in exported  # the label is the locale's
     assert "Caution" not in exported
 

@@ -68,7 +68,7 @@ def test_exports_carry_each_cost_and_the_total_in_french_too():
     assert data["cost_total"] == [{"amount": 1.5123, "currency": "EUR"}]
     md = to_markdown(conversation)
     assert "_Cost: 0.0123 EUR_" in md and "_Conversation cost: 1.51 EUR_" in md
-    from components.state import Settings
+    from components.state import Preferences
 
-    fr = to_markdown(conversation, settings=Settings(language="fr"))
+    fr = to_markdown(conversation, settings=Preferences(language="fr"))
     assert "_Coût: 0,0123 EUR_" in fr and "_Coût de la conversation: 1,51 EUR_" in fr

@@ -11,7 +11,7 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from components.i18n import LOCALES
-from components.state import Settings
+from components.state import Preferences
 from tests.apptest_helpers import APP, ROOT
 
 BROWSER = str(ROOT / "pages/2_Index_browser.py")
@@ -74,7 +74,7 @@ def assert_french(at: AppTest, data: set[str] = frozenset()) -> None:
 
 def french_app(path: str, theme: str | None) -> AppTest:
     at = AppTest.from_file(path, default_timeout=90)
-    at.session_state["settings"] = Settings(language="fr", theme=theme)
+    at.session_state["settings"] = Preferences(language="fr", theme=theme)
     return at.run()
 
 

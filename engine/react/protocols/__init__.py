@@ -1,8 +1,9 @@
 """Wire protocols, chosen once per run from the backend's declared abilities.
 
-A protocol is registered here once; ``select`` takes the first registered protocol
-that fits the backend (or the one named by ``EngineConfig.wire_protocol``): native
-function calling, then JSON mode, then the text format."""
+``PROTOCOLS`` lists them once, in order of preference; ``select`` takes the first that
+fits the backend (or the one named by ``EngineConfig.wire_protocol``): native function
+calling, then JSON mode, then the text format. A new wire mode is one class and one
+entry in ``PROTOCOLS``; the list is a tuple, read at each call, never changed at run time."""
 
 from __future__ import annotations
 
@@ -12,31 +13,15 @@ from engine.react.protocols.json_mode import JsonProtocol
 from engine.react.protocols.native import NativeProtocol
 from engine.react.protocols.text import TextProtocol
 
-__all__ = ["Decision", "PromptContext", "WireProtocol", "register", "select"]
+__all__ = ["PROTOCOLS", "Decision", "PromptContext", "WireProtocol", "select"]
 
-_REGISTERED: dict[str, WireProtocol] = {}
-
-
-def register(protocol: WireProtocol, *, first: bool = False) -> None:
-    """Make ``protocol`` available; ``first`` puts it ahead of the others in selection."""
-    global _REGISTERED
-    entries = [(k, v) for k, v in _REGISTERED.items() if k != protocol.name]
-    entries = [(protocol.name, protocol), *entries] if first else [*entries, (protocol.name, protocol)]
-    _REGISTERED = dict(entries)
-
-
-def unregister(name: str) -> None:
-    _REGISTERED.pop(name, None)
+PROTOCOLS: tuple[WireProtocol, ...] = (NativeProtocol(), JsonProtocol(), TextProtocol())
 
 
 def select(abilities: Abilities, name: str | None = None) -> WireProtocol:
+    by_name = {p.name: p for p in PROTOCOLS}
     if name:
-        if name not in _REGISTERED:
-            raise ValueError(f"Unknown wire protocol '{name}'; known: {', '.join(_REGISTERED)}.")
-        return _REGISTERED[name]
-    return next(p for p in _REGISTERED.values() if p.fits(abilities))
-
-
-register(NativeProtocol())
-register(JsonProtocol())
-register(TextProtocol())
+        if name not in by_name:
+            raise ValueError(f"Unknown wire protocol '{name}'; known: {', '.join(by_name)}.")
+        return by_name[name]
+    return next(p for p in PROTOCOLS if p.fits(abilities))

@@ -9,7 +9,7 @@ from typing import Any
 
 import json_repair
 
-from engine.errors import RetryException
+from engine.errors import FormatError
 from engine.tools.base import ToolRegistry
 
 _WHOLE_FENCE = re.compile(r"```[\w-]*[ \t]*\n?(.*?)\n?[ \t]*```", re.DOTALL)
@@ -25,15 +25,15 @@ def resolve_tool_name(text: str, registry: ToolRegistry) -> tuple[str, str | Non
         inline = inline[:-1].strip()
     name = line.strip(" `*\"'[]").strip()
     if not name:
-        raise RetryException("the Action line is empty; write the tool name after 'Action:'.")
+        raise FormatError("the Action line is empty; write the tool name after 'Action:'.")
     for candidate in (name, name.lower(), name.replace(" ", "_").lower()):
         if candidate in registry:
             return candidate, inline
     if name.lower() in ("none", "n/a", "answer", "final answer"):
-        raise RetryException("no tool is needed, so write 'Answer: ...' instead of an Action.")
+        raise FormatError("no tool is needed, so write 'Answer: ...' instead of an Action.")
     close = difflib.get_close_matches(name.lower(), registry.names(), n=1)
     hint = f" Did you mean '{close[0]}'?" if close else ""
-    raise RetryException(f"there is no tool named '{name[:60]}'.{hint} The tools are: {', '.join(registry.names())}.")
+    raise FormatError(f"there is no tool named '{name[:60]}'.{hint} The tools are: {', '.join(registry.names())}.")
 
 
 def _first_json_object(text: str) -> str | None:
@@ -96,7 +96,7 @@ def parse_action_input(text: str, tool_name: str, single_field: str | None, requ
     raw = strip_fence(text)
     if not raw:
         if required:
-            raise RetryException(f"the Action Input for {tool_name} is empty; give its input as JSON.")
+            raise FormatError(f"the Action Input for {tool_name} is empty; give its input as JSON.")
         return {}
     if raw.startswith("{") or (single_field is None and "{" in raw):
         candidate = _first_json_object(raw) or raw[raw.find("{") :]
@@ -112,7 +112,7 @@ def parse_action_input(text: str, tool_name: str, single_field: str | None, requ
             if isinstance(decoded, str):
                 return {single_field: decoded}
         return {single_field: raw}
-    raise RetryException(
+    raise FormatError(
         f"the Action Input for {tool_name} is not valid JSON; write one JSON object on the "
         'Action Input line, e.g. {"expression": "17 * 23"}.'
     )

@@ -63,7 +63,7 @@ class WireProtocol(Protocol):
         ...
 
     def interpret(self, reader: StepReader, meta: dict[str, Any], registry: ToolRegistry) -> Decision:
-        """The step's decision; raises RetryException when the output cannot be used."""
+        """The step's decision; raises FormatError when the output cannot be used."""
         ...
 
     def announce(self, writer: StreamWriter, decision: Decision) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.errors import RetryException
+from engine.errors import FormatError
 from engine.llm.base import Abilities, Message, ToolCallRequest
 from engine.react.prompts import render
 from engine.react.protocols.base import Decision, PromptContext, append_note, assistant_message
@@ -71,8 +71,8 @@ class NativeProtocol:
         answer = next((b.content for b in blocks if b.type in ANSWER_TYPES), None)
         if answer is None or not answer.strip():
             if meta.get("finish_reason") == "length":
-                raise RetryException("your reply was cut off at the length limit; keep it shorter.")
-            raise RetryException("the reply had no answer and called no function.")
+                raise FormatError("your reply was cut off at the length limit; keep it shorter.")
+            raise FormatError("the reply had no answer and called no function.")
         return Decision(thought=thought, answer=answer, answer_cut=meta.get("finish_reason") == "length")
 
     def announce(self, writer: StreamWriter, decision: Decision) -> str:

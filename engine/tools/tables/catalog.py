@@ -41,7 +41,7 @@ import duckdb
 import pyarrow as pa
 from pydantic import BaseModel
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.tables.doc_loading import DocumentTable, document_tables
 from engine.tools.tables.doc_tables import DOCUMENT_SUFFIXES, DocumentLimits
 from engine.tools.tables.loading import CSVReadError, column_examples, load_csv, open_loader, reserved_words
@@ -337,21 +337,21 @@ class TableCatalog:
         """The table ``given`` names (forgiving; optional when there is only one), and a note."""
         if not self.tables:
             if self.problems or self.document_problems:
-                raise RetryException(" ".join((self.problems + self.document_problems)[:3]))
-            raise RetryException("No table is available: attach a CSV file or add one to the theme's documents.")
+                raise ToolError(" ".join((self.problems + self.document_problems)[:3]))
+            raise ToolError("No table is available: attach a CSV file or add one to the theme's documents.")
         if not given or not given.strip():
             if len(self.tables) == 1:
                 return next(iter(self.tables.values())), ""
             attached = self.preferred()
             if len(attached) == 1:
                 return self.tables[attached[0]], f"(used {attached[0]}, the table attached to this conversation)"
-            raise RetryException(f"Say which table to use: one of {', '.join(self.tables)}.")
+            raise ToolError(f"Say which table to use: one of {', '.join(self.tables)}.")
         by_source = {t.source.lower(): t for t in self.tables.values()}
         if given.strip().lower() in by_source:
             return by_source[given.strip().lower()], ""
         try:
             name, note = match_name(given, self.names(), "table")
-        except RetryException:
+        except ToolError:
             if len(self.tables) != 1:
                 raise
             only = next(iter(self.tables.values()))

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.grounding.totals import is_total_label
 from engine.tools.results import TableData, ToolResult
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
@@ -123,7 +123,7 @@ class ComputeTable(CatalogTool):
         """The cells row × column; every row not a total when no row is named."""
         w = self.words
         if info.rows > LABELLED_MAX_ROWS:
-            raise RetryException(w["too_many"].format(table=info.name, rows=info.rows))
+            raise ToolError(w["too_many"].format(table=info.name, rows=info.rows))
         labels = [_label(v) for v in info.data.column(label.name).to_pylist()]
         values = {c.name: info.data.column(c.name).to_pylist() for c in columns}
         units = (
@@ -139,9 +139,7 @@ class ComputeTable(CatalogTool):
             for row in rows:
                 if (i := index.get(_label(row).lower())) is None:
                     shown = ", ".join(labels[:8])
-                    raise RetryException(
-                        w["no_cell"].format(table=info.name, row=row[:60], column=label.name, labels=shown)
-                    )
+                    raise ToolError(w["no_cell"].format(table=info.name, row=row[:60], column=label.name, labels=shown))
                 picked.append(i)
         else:
             picked = [i for i, text in enumerate(labels) if text and not is_total_label(text)]
@@ -152,7 +150,7 @@ class ComputeTable(CatalogTool):
                 if number is not None:
                     cells.append(Cell(row=labels[i], column=col.name, value=number, unit=units[i] or col.unit))
                 elif rows:
-                    raise RetryException(w["no_figure"].format(table=info.name, row=labels[i], column=col.name))
+                    raise ToolError(w["no_figure"].format(table=info.name, row=labels[i], column=col.name))
         return cells
 
     def _records(self, info: TableInfo, args: ComputeArgs, measure: ColumnInfo) -> tuple[str, str, TableData]:
@@ -166,7 +164,7 @@ class ComputeTable(CatalogTool):
             said.append(shown)
         op = args.operation
         if op not in _SQL:
-            raise RetryException(w["needs_labels"].format(operation=op))
+            raise ToolError(w["needs_labels"].format(operation=op))
         clause = f" WHERE {' AND '.join(where)}" if where else ""
         m = quote_ident(measure.name)
         filters = ", ".join(said) + w["sep"] if said else ""
@@ -180,7 +178,7 @@ class ComputeTable(CatalogTool):
             out = run_select(self.catalog, sql, params or None, self.language)
             groups = [r for r in out.rows if not is_total_label(r[0])]
             if not groups:
-                raise RetryException(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
+                raise ToolError(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
             chosen = groups[-1] if op == "max" else groups[0]
             used = sum(r[2] for r in groups)
             cites = w["grouped"].format(source=info.source, filters=filters, rows=_rows(used, w), group=group.name)
@@ -196,7 +194,7 @@ class ComputeTable(CatalogTool):
         sql = f"SELECT {_SQL[op]}({m}), count(*), count({m}) FROM {quote_ident(info.name)}{clause}"
         result, count, counted = run_select(self.catalog, sql, params or None, self.language).rows[0]
         if not counted:
-            raise RetryException(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
+            raise ToolError(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
         what = w["aggregate"].format(op=w[f"{op}_op"], measure=measure.name)
         what += f" ({filters.rstrip('; ')})" if filters else ""
         cites = w["records"].format(source=info.source, filters=filters, rows=_rows(count, w))
@@ -215,7 +213,7 @@ class ComputeTable(CatalogTool):
         sql = f"SELECT * FROM {quote_ident(info.name)}{clause} {'AND' if clause else 'WHERE'} {m} IS NOT NULL ORDER BY {m} {order} LIMIT 1"
         out = run_select(self.catalog, sql, params or None, self.language)
         if not out.rows:
-            raise RetryException(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
+            raise ToolError(w["empty"].format(table=info.name, filters=filters.rstrip("; ") or info.name))
         row = dict(zip(out.columns, out.rows[0], strict=True))
         labels = [
             f"{name} = {_label(v)}"
@@ -262,7 +260,7 @@ def _filter_sql(col: ColumnInfo, f: RowFilter, key: str, params: dict[str, Any],
         if col.kind == "date":
             return f"year({q}) = ${key}", said
         return f"TRY_CAST(regexp_extract({text}, '(\\d{{4}})', 1) AS INTEGER) = ${key}", said
-    raise RetryException(w["no_filter"].format(column=col.name))
+    raise ToolError(w["no_filter"].format(column=col.name))
 
 
 def _statement(
@@ -278,7 +276,7 @@ def _statement(
         and len(set(c.row for c in cells)) == 1
     )  # the cells of the rows named in one column, or of one row in the columns named
     if op in needs and len(cells) != needs[op] and not several or not cells:
-        raise RetryException(w["cannot"].format(operation=op, cells=len(cells), needs=needs.get(op, 1)))
+        raise ToolError(w["cannot"].format(operation=op, cells=len(cells), needs=needs.get(op, 1)))
 
     def _said(template: str, result: str, **parts: Any) -> tuple[str, str]:
         return w[template].format(result=result, **parts), result
@@ -303,7 +301,7 @@ def _statement(
     if op == "change":
         return _said("change", show(a - b) + scale, what=pair, a=show(a), b=_paren(b), cites=cites)
     if op in ("percent_change", "ratio", "share") and b == 0:
-        raise RetryException(w["zero"].format(operation=op.replace("_", " "), b=f"{rows[1]}, {cols[1]}"))
+        raise ToolError(w["zero"].format(operation=op.replace("_", " "), b=f"{rows[1]}, {cols[1]}"))
     if op == "percent_change":
         result = show(round((a - b) / b * 100, 2))
         statement = w["percent_change"].format(what=pair, result=result, a=show(a), b=_paren(b), cites=cites)
@@ -340,7 +338,7 @@ def _statement(
         return _said("mean", mean, what=what, terms=terms, n=len(values), cites=cites)
     if op == "count_if":
         if args.condition is None:
-            raise RetryException(w["no_condition"])
+            raise ToolError(w["no_condition"])
         c = args.condition
         meet = [
             cell for cell in cells if (cell.value > c.threshold if c.comparison == ">" else cell.value < c.threshold)

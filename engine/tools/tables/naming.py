@@ -9,7 +9,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 
 MAX_NAME = 48
 MAX_COLUMN = 64
@@ -72,7 +72,7 @@ def match_name(given: str, choices: list[str], what: str, where: str = "") -> tu
 
     Exact, then case/punctuation-insensitive, then the one name that starts with or
     contains it, then the closest spelling; otherwise a
-    RetryException listing the real names."""
+    ToolError listing the real names."""
     if given in choices:
         return given, ""
     key = _key(given.strip().removesuffix(".csv").removesuffix(".CSV"))
@@ -87,7 +87,7 @@ def match_name(given: str, choices: list[str], what: str, where: str = "") -> tu
         return found, f"({what} '{given}' read as '{found}')"
     listed = ", ".join(choices[:40]) + (f" and {len(choices) - 40} more" if len(choices) > 40 else "")
     place = f" in {where}" if where else ""
-    raise RetryException(f"There is no {what} '{given[:80]}'{place}; the {what}s are: {listed}.")
+    raise ToolError(f"There is no {what} '{given[:80]}'{place}; the {what}s are: {listed}.")
 
 
 DOCUMENT_KINDS = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".pdf": "pdf"}

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.tables.catalog import DATE_TYPES, NUMBER_TYPES, TableCatalog, TableLimits
 from engine.tools.tables.loading import NO_DISK
 from engine.tools.tables.messages import say
@@ -38,24 +38,24 @@ class QueryOutput:
 
 
 def single_select(sql: str, limits: TableLimits) -> str:
-    """The one SELECT statement in ``sql``, or a RetryException saying what is allowed."""
+    """The one SELECT statement in ``sql``, or a ToolError saying what is allowed."""
     text = (sql or "").strip()
     if not text:
-        raise RetryException(
+        raise ToolError(
             'query_table needs one SQL SELECT, e.g. {"sql": "SELECT region, sum(units) FROM t GROUP BY region"}.'
         )
     if len(text) > limits.sql_max_chars:
-        raise RetryException(f"The query is {len(text)} characters long; keep it under {limits.sql_max_chars}.")
+        raise ToolError(f"The query is {len(text)} characters long; keep it under {limits.sql_max_chars}.")
     try:
         statements = duckdb.extract_statements(text)
     except duckdb.Error as exc:
-        raise RetryException(f"The SQL could not be parsed: {first_line(exc)}.") from None
+        raise ToolError(f"The SQL could not be parsed: {first_line(exc)}.") from None
     if len(statements) != 1:
-        raise RetryException(f"Send exactly one SELECT statement; this SQL holds {len(statements)} statements.")
+        raise ToolError(f"Send exactly one SELECT statement; this SQL holds {len(statements)} statements.")
     statement = statements[0]
     if statement.type != _READ_ONLY:
         kind = statement.type.name
-        raise RetryException(f"Only a read-only SELECT (or WITH … SELECT) can run here, not {kind}.")
+        raise ToolError(f"Only a read-only SELECT (or WITH … SELECT) can run here, not {kind}.")
     return statement.query.strip().rstrip(";").strip()
 
 
@@ -134,21 +134,21 @@ def _hint(catalog: TableCatalog) -> str:
     return "The tables are:\n" + catalog.describe(max_chars=800)
 
 
-def _error(exc: BaseException, catalog: TableCatalog, language: str) -> RetryException:
+def _error(exc: BaseException, catalog: TableCatalog, language: str) -> ToolError:
     """One sentence for a failed query. A query stopped while its rows were being read
     surfaces through Arrow as an ``OSError`` holding DuckDB's text ("INTERRUPT Error:
     Interrupted!", "Out of Memory Error: … SET threads=X"): those get the same sentences."""
     limits = catalog.limits
     text = str(exc)
     if isinstance(exc, duckdb.InterruptException) or text.startswith("INTERRUPT Error"):
-        return RetryException(say("timeout", language, seconds=limits.timeout_s))
+        return ToolError(say("timeout", language, seconds=limits.timeout_s))
     if isinstance(exc, duckdb.OutOfMemoryException | MemoryError) or "Out of Memory Error" in text:
-        return RetryException(say("memory", language, memory_mb=limits.memory_mb))
+        return ToolError(say("memory", language, memory_mb=limits.memory_mb))
     if isinstance(exc, duckdb.PermissionException):
-        return RetryException("Only the registered tables can be read: no files, URLs or extensions. " + _hint(catalog))
+        return ToolError("Only the registered tables can be read: no files, URLs or extensions. " + _hint(catalog))
     if isinstance(exc, duckdb.CatalogException | duckdb.BinderException):
-        return RetryException(f"{first_line(exc)}. " + _hint(catalog))
-    return RetryException(f"The query failed: {first_line(exc)}.")
+        return ToolError(f"{first_line(exc)}. " + _hint(catalog))
+    return ToolError(f"The query failed: {first_line(exc)}.")
 
 
 _FIXED = ("BOOLEAN", "INTERVAL", "UUID", '"NULL"', "NULL", *NUMBER_TYPES, *DATE_TYPES)
@@ -230,10 +230,10 @@ def run_select(
     try:
         hidden = hidden_names(con, sql, catalog.names())
         if hidden:
-            raise RetryException(say("hidden", language, names=", ".join(hidden)))
+            raise ToolError(say("hidden", language, names=", ".join(hidden)))
         relation = con.sql(sql, params=params or None)
         if relation is None:
-            raise RetryException("The statement returned no rows; send a SELECT.")
+            raise ToolError("The statement returned no rows; send a SELECT.")
         columns, types = list(relation.columns), [str(t) for t in relation.types]
         bounded = con.sql(bounded_sql(sql, columns, types, limits.cell_chars), params=params or None)
         types = [t if _is_fixed(t) else "VARCHAR" for t in types]

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.results import ToolResult
 from engine.tools.tables.catalog import ColumnInfo, TableInfo
 from engine.tools.tables.catalog_tool import CatalogTool
@@ -23,7 +23,7 @@ _SYNONYMS = {
     "minimum": "min", "lowest": "min", "smallest": "min", "maximum": "max", "highest": "max", "largest": "max",
     "biggest": "max", "top": "max", "number": "count", "nombre": "count", "médiane": "median", "mediane": "median",
 }  # fmt: skip
-_NUMERIC_ONLY = {"sum", "mean", "median"}
+_NUMERIC_ONLY = frozenset({"sum", "mean", "median"})
 LOOKUP_ROWS = 50
 
 
@@ -31,7 +31,7 @@ def operation_of(given: str) -> str:
     key = given.strip().lower()
     key = _SYNONYMS.get(key, key)
     if key not in OPERATIONS:
-        raise RetryException(f"Unknown operation '{given[:40]}'; use one of {', '.join(OPERATIONS)}.")
+        raise ToolError(f"Unknown operation '{given[:40]}'; use one of {', '.join(OPERATIONS)}.")
     return key
 
 
@@ -43,15 +43,15 @@ def _value_condition(col: ColumnInfo, value: str, contains: bool) -> tuple[str, 
         try:
             return f"{q} = $v", float(text.replace(" ", "").replace(",", "."))
         except ValueError:
-            raise RetryException(f"Column {col.name} holds numbers; '{text[:40]}' is not a number.") from None
+            raise ToolError(f"Column {col.name} holds numbers; '{text[:40]}' is not a number.") from None
     if contains:
         return f"contains(lower(CAST({q} AS VARCHAR)), lower($v))", text
     return f"lower(trim(CAST({q} AS VARCHAR))) = lower($v)", text
 
 
-def _no_match(info: TableInfo, col: ColumnInfo, value: str) -> RetryException:
+def _no_match(info: TableInfo, col: ColumnInfo, value: str) -> ToolError:
     values = f"; its values are {', '.join(col.examples)}" if col.examples else ""
-    return RetryException(f"No row of {info.name} has {col.name} = '{value[:40]}'{values}.")
+    return ToolError(f"No row of {info.name} has {col.name} = '{value[:40]}'{values}.")
 
 
 def _as_text(value: Any) -> Any:
@@ -87,12 +87,10 @@ class AggregateTable(CatalogTool):
             target, note = info.column(args.column)
             notes.append(note)
         elif op != "count":
-            raise RetryException(f"Say which column to {op}: one of {', '.join(info.column_names())}.")
+            raise ToolError(f"Say which column to {op}: one of {', '.join(info.column_names())}.")
         if target is not None and op in _NUMERIC_ONLY and target.kind != "number":
             numbers = [c.name for c in info.columns if c.kind == "number"]
-            raise RetryException(
-                f"Column {target.name} is not numeric; {op} needs one of {', '.join(numbers) or 'none'}."
-            )
+            raise ToolError(f"Column {target.name} is not numeric; {op} needs one of {', '.join(numbers) or 'none'}.")
         measure = f"{OPERATIONS[op]}({quote_ident(target.name)})" if target else "count(*)"
         label = f"{op}_{target.name}" if target else "count"
         select, group, where, params, heading = [], "", "", {}, f"{op} of {target.name if target else 'rows'}"
@@ -146,7 +144,7 @@ class LookupTable(CatalogTool):
         col, note2 = info.column(args.column)
         value = str(args.value).strip()
         if not value:
-            raise RetryException(f"Give the value to find in {col.name}.")
+            raise ToolError(f"Give the value to find in {col.name}.")
         contains = args.match.strip().lower().startswith("contain")
         condition, param = _value_condition(col, value, contains)
         sql = f"SELECT * FROM {quote_ident(info.name)} WHERE {condition} LIMIT {LOOKUP_ROWS + 1}"

@@ -219,7 +219,7 @@ def test_engines_share_nothing():
 
 def test_start_loads_the_toolkits_for_a_theme():
     engine = ReActEngine(config={}, llm=make_engine([]).llm).start("handbook")
-    assert engine.ragkwargs["theme"] == "handbook"
+    assert engine.options.theme == "handbook"
     assert "calculator" in engine.tools and "ask_user" in engine.tools
 
 

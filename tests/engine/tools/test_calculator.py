@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.calculator import Calculator, CalculatorArgs, evaluate
 
 
@@ -50,7 +50,7 @@ def test_happy_path(expression, expected):
     ],
 )
 def test_misuse_is_a_retry_with_guidance(expression, message):
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         evaluate(expression)
     assert message in info.value.message
 
@@ -58,7 +58,7 @@ def test_misuse_is_a_retry_with_guidance(expression, message):
 def test_tool_formats_floats_and_validates_args():
     tool = Calculator()
     assert tool.run(CalculatorArgs(expression="1/3")) == "0.3333333333"
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         tool.validate({"expr": "1"})
     assert "'expression'" in info.value.message
 
@@ -77,7 +77,7 @@ def test_fuzz_only_retry_escapes_and_nothing_executes(parts):
     expression = " ".join(parts)
     try:
         result = evaluate(expression)
-    except RetryException as exc:
+    except ToolError as exc:
         assert exc.message.strip()
         return
     assert isinstance(result, (int, float)) and not isinstance(result, bool)
@@ -90,7 +90,7 @@ def test_fuzz_only_retry_escapes_and_nothing_executes(parts):
 def test_fuzz_arbitrary_text(text):
     try:
         result = evaluate(text)
-    except RetryException as exc:  # the only exception allowed out, always with guidance
+    except ToolError as exc:  # the only exception allowed out, always with guidance
         assert exc.message.strip()
     else:
         assert isinstance(result, (int, float)) and not isinstance(result, bool)
@@ -108,7 +108,7 @@ def test_fuzz_arbitrary_text(text):
     ],
 )
 def test_hostile_results_are_one_readable_sentence(expression, message):
-    with pytest.raises(RetryException, match=message):
+    with pytest.raises(ToolError, match=message):
         evaluate(expression)
 
 
@@ -118,6 +118,6 @@ def test_the_largest_allowed_integer_prints():
 
 
 def test_error_messages_do_not_echo_huge_numbers():
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         evaluate("log(-(10**3000))")
     assert "3001-digit number" in info.value.message and len(info.value.message) < 200

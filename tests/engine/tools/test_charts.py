@@ -8,7 +8,7 @@ import altair
 import jsonschema
 import pytest
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.charts import ChartSpec, field_ref, period_key, suggest_chart, to_vega_lite, validate_spec
 from engine.tools.results import TableData
 
@@ -140,12 +140,12 @@ def test_validate_spec_accepts_loose_names_and_a_single_y():
     ],
 )
 def test_validate_spec_errors_are_readable(spec, said):
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         validate_spec(spec, REGIONS)
     assert said in info.value.message
 
 
 def test_bar_of_too_many_categories_is_refused():
     data = table(["id", "v"], ["text", "number"], [[f"c{i}", i] for i in range(80)])
-    with pytest.raises(RetryException, match="80 categories"):
+    with pytest.raises(ToolError, match="80 categories"):
         validate_spec({"kind": "bar", "x": "id", "y": "v"}, data)

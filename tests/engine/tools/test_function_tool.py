@@ -6,7 +6,7 @@ from typing import Annotated
 import pytest
 from pydantic import Field
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.function_tool import FunctionTool, tool
 
 
@@ -40,7 +40,7 @@ def test_sync_and_async_functions_run():
 
 
 def test_bad_arguments_are_a_readable_retry():
-    with pytest.raises(RetryException, match="Invalid arguments for add: 'a'"):
+    with pytest.raises(ToolError, match="Invalid arguments for add: 'a'"):
         asyncio.run(add.acall({"a": "many"}, 5))
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.ask_user import AskUser
 from engine.tools.general import (
     DateTimeTool,
@@ -48,12 +48,12 @@ def test_statistics_happy_paths():
     ],
 )
 def test_statistics_misuse(args, message):
-    with pytest.raises(RetryException, match=message):
+    with pytest.raises(ToolError, match=message):
         run(Statistics(), **args)
 
 
 def test_statistics_rejects_non_numbers_with_a_readable_message():
-    with pytest.raises(RetryException, match="Invalid arguments for statistics: 'values.0'"):
+    with pytest.raises(ToolError, match="Invalid arguments for statistics: 'values.0'"):
         Statistics().validate({"operation": "mean", "values": ["__import__('os')"]})
 
 
@@ -67,7 +67,7 @@ def test_statistics_fuzz_only_retry_escapes(operation, values, y):
     args = StatisticsArgs(operation=operation, values=values, y=y)
     try:
         result = compute_statistics(args)
-    except RetryException as exc:
+    except ToolError as exc:
         assert exc.message
     else:
         assert isinstance(result, dict) and result
@@ -84,9 +84,9 @@ def test_text_tools():
         "dates"
     ]
     assert dates == ["2026-01-31", "3 mars 2026", "March 5, 2026"]
-    with pytest.raises(RetryException, match='needs "find"'):
+    with pytest.raises(ToolError, match='needs "find"'):
         run(t, operation="replace", text="abc")
-    with pytest.raises(RetryException, match="Invalid arguments for text_tools: 'operation'"):
+    with pytest.raises(ToolError, match="Invalid arguments for text_tools: 'operation'"):
         t.validate({"operation": "translate", "text": "x"})
 
 
@@ -97,11 +97,11 @@ def test_datetime_tool():
     diff = run(d, operation="difference", start="2026-01-01", end="2026-01-31")
     assert diff["days"] == 30 and diff["business_days"] == 22
     assert run(d, operation="parse", value="2026-03-05T10:00:00Z")["weekday"] == "Thursday"
-    with pytest.raises(RetryException, match="not a timestamp"):
+    with pytest.raises(ToolError, match="not a timestamp"):
         run(d, operation="difference", start="1767225600", end="2026-01-31")
-    with pytest.raises(RetryException, match="expects an ISO 8601 date like 2026-01-31"):
+    with pytest.raises(ToolError, match="expects an ISO 8601 date like 2026-01-31"):
         run(d, operation="parse", value="31/01/2026")
-    with pytest.raises(RetryException, match="unknown timezone"):
+    with pytest.raises(ToolError, match="unknown timezone"):
         run(d, operation="now", timezone="Mars/Olympus")
 
 
@@ -111,16 +111,16 @@ def test_unit_converter():
     assert convert_units(100, "C", "F") == pytest.approx(212)
     assert convert_units(1, "GiB", "MB") == pytest.approx(1073.741824)
     assert convert_units(2, "pounds", "kg") == pytest.approx(0.90718474)
-    with pytest.raises(RetryException, match="cannot convert length"):
+    with pytest.raises(ToolError, match="cannot convert length"):
         run(u, value=1, from_unit="km", to_unit="kg")
-    with pytest.raises(RetryException, match="unknown unit 'parsec'"):
+    with pytest.raises(ToolError, match="unknown unit 'parsec'"):
         run(u, value=1, from_unit="parsec", to_unit="km")
 
 
 def test_ask_user_arguments():
     tool = AskUser()
     assert tool.validate({"question": "Which year?", "choices": ["2025"]}).choices == ["2025"]
-    with pytest.raises(RetryException, match="'question'"):
+    with pytest.raises(ToolError, match="'question'"):
         tool.validate({"question": ""})
 
 
@@ -134,22 +134,22 @@ def test_ask_user_arguments():
     ],
 )
 def test_statistics_refuses_non_finite_values_in_one_sentence(args):
-    with pytest.raises(RetryException, match="finite numbers"):
+    with pytest.raises(ToolError, match="finite numbers"):
         run(Statistics(), **args)
 
 
 def test_statistics_overflow_and_huge_tables_are_readable():
-    with pytest.raises(RetryException, match="too large"):
+    with pytest.raises(ToolError, match="too large"):
         run(Statistics(), operation="mean", values=[1e308, 1e308])
-    with pytest.raises(RetryException, match="at most"):
+    with pytest.raises(ToolError, match="at most"):
         run(Statistics(), operation="mean", table={f"c{i}": [1.0] for i in range(500)})
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         run(Statistics(), operation="mean", table={"a" * 5000: [1.0]}, x_column="b" * 5000)
     assert len(info.value.message) < 300
 
 
 def test_text_tools_bound_their_output():
-    with pytest.raises(RetryException, match="over the 200,000 limit"):
+    with pytest.raises(ToolError, match="over the 200,000 limit"):
         run(TextTools(), operation="replace", text="ab" * 1000, find="a", replace_with="x" * 1000)
     numbers = run(TextTools(), operation="extract_numbers", text="7 " * 5000)
     assert len(numbers["numbers"]) == 1000 and "first 1000" in numbers["note"]
@@ -159,17 +159,17 @@ def test_text_tools_bound_their_output():
 
 @pytest.mark.parametrize("zone", ["x" * 300, "../../../../etc/passwd", "/etc/localtime", "Europe/../../x", "a\x00b"])
 def test_datetime_refuses_path_like_or_huge_zones_without_echoing_paths(zone):
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         run(DateTimeTool(), operation="now", timezone=zone)
     message = info.value.message
     assert message.startswith("unknown timezone") and len(message) < 140 and "site-packages" not in message
 
 
 def test_unit_converter_refuses_infinite_results():
-    with pytest.raises(RetryException, match="too large"):
+    with pytest.raises(ToolError, match="too large"):
         run(UnitConverter(), value=1e308, from_unit="TB", to_unit="B")
-    with pytest.raises(RetryException, match="finite number"):
+    with pytest.raises(ToolError, match="finite number"):
         run(UnitConverter(), value=float("nan"), from_unit="km", to_unit="m")
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         run(UnitConverter(), value=1, from_unit="q" * 10_000, to_unit="m")
     assert len(info.value.message) < 400

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.errors import RetryException
+from engine.errors import FormatError
 from engine.react.protocols.action_input import parse_action_input, strip_fence
 
 
@@ -44,7 +44,7 @@ def test_a_fence_is_removed_whole_or_not_at_all():
 
 
 def test_hopeless_input_is_a_retry_naming_the_tool():
-    with pytest.raises(RetryException, match="Action Input for statistics is not valid JSON"):
+    with pytest.raises(FormatError, match="Action Input for statistics is not valid JSON"):
         parse_action_input("{{{", "statistics", None)
-    with pytest.raises(RetryException, match="is empty"):
+    with pytest.raises(FormatError, match="is empty"):
         parse_action_input("   ", "statistics", None)

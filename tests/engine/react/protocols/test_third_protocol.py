@@ -1,11 +1,11 @@
-"""A third wire mode is one protocol class and one registration line: this toy
+"""A third wire mode is one protocol class and one entry in ``PROTOCOLS``: this toy
 protocol has the model answer in JSON objects, and the loop runs it unchanged."""
 
 import json
 import uuid
 
-from engine.errors import RetryException
-from engine.react.protocols import register, unregister
+from engine.errors import FormatError
+from engine.react import protocols
 from engine.react.protocols.base import Decision
 from engine.react.step import ToolCall
 from engine.react.types import ReActType
@@ -62,7 +62,7 @@ class JsonProtocol:
     def interpret(self, reader, meta, registry):
         data = self._data(reader)
         if data is None:
-            raise RetryException("reply with one JSON object.")
+            raise FormatError("reply with one JSON object.")
         raw, thought = "".join(reader.parts), data.get("thought", "")
         if "answer" in data:
             return Decision(thought=thought, model_text=raw, answer=data["answer"])
@@ -89,18 +89,15 @@ class JsonProtocol:
         return [*messages, {"role": "user", "content": instruction}], {}
 
 
-def test_a_toy_protocol_runs_through_the_unchanged_loop():
-    register(JsonProtocol())  # the one registration line
-    try:
-        script = [
-            json.dumps({"thought": "multiply", "action": "calculator", "input": {"expression": "17 * 23"}}),
-            "not json at all",
-            json.dumps({"thought": "done", "answer": "17 * 23 = 391"}),
-        ]
-        engine = make_engine(script, wire_protocol="json-toy")
-        text = run(engine)
-    finally:
-        unregister("json-toy")
+def test_a_toy_protocol_runs_through_the_unchanged_loop(monkeypatch):
+    monkeypatch.setattr(protocols, "PROTOCOLS", (*protocols.PROTOCOLS, JsonProtocol()))  # the one entry
+    script = [
+        json.dumps({"thought": "multiply", "action": "calculator", "input": {"expression": "17 * 23"}}),
+        "not json at all",
+        json.dumps({"thought": "done", "answer": "17 * 23 = 391"}),
+    ]
+    engine = make_engine(script, wire_protocol="json-toy")
+    text = run(engine)
     assert engine.result.status == "answered" and engine.result.answer == "17 * 23 = 391"
     kinds = types_of(text)
     assert kinds[:5] == [

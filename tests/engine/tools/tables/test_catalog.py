@@ -4,7 +4,7 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.tables.catalog import TableCatalog, TableLimits
 
 
@@ -97,7 +97,7 @@ def test_unreadable_files_are_skipped_with_one_sentence(write_csv, sales_csv, na
 
 def test_only_unreadable_files_make_every_table_lookup_explain_why(write_csv):
     catalog = TableCatalog.from_paths([write_csv("blank.csv", b"")])
-    with pytest.raises(RetryException, match="blank.csv is empty"):
+    with pytest.raises(ToolError, match="blank.csv is empty"):
         catalog.table("blank")
 
 
@@ -136,9 +136,9 @@ def test_table_lookup_is_forgiving(sales_csv, write_csv):
     assert catalog.table("sales_2025.csv")[0].name == "sales_2025"
     info, note = catalog.table("Sales")
     assert info.name == "sales_2025" and "read as 'sales_2025'" in note
-    with pytest.raises(RetryException, match="Say which table"):
+    with pytest.raises(ToolError, match="Say which table"):
         catalog.table(None)
-    with pytest.raises(RetryException, match="the tables are: sales_2025, costs"):
+    with pytest.raises(ToolError, match="the tables are: sales_2025, costs"):
         catalog.table("inventory")
 
 

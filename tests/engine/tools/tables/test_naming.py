@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.tables.naming import column_labels, display_ident, match_name, quote_ident, table_name
 
 
@@ -71,12 +71,12 @@ def test_match_name_forgives_loose_spellings(given, expected, noted):
 
 
 def test_match_name_lists_the_real_names_when_nothing_is_close():
-    with pytest.raises(RetryException, match=r"no column 'price' in sales; the columns are: region, units"):
+    with pytest.raises(ToolError, match=r"no column 'price' in sales; the columns are: region, units"):
         match_name("price", ["region", "units"], "column", where="sales")
 
 
 def test_match_name_does_not_guess_between_two_candidates():
-    with pytest.raises(RetryException):
+    with pytest.raises(ToolError):
         match_name("rev", ["revenue_2024", "revenue_2025"], "column")
 
 

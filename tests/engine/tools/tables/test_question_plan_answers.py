@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.tables import TableCatalog
 from engine.tools.tables.compute_tool import ComputeTable
 from engine.tools.tables.question_plan import plan
@@ -203,7 +203,7 @@ def test_the_first_table_that_fits_wins(tmp_path):
 def test_a_cell_the_table_lacks_is_said(tables):
     tool = ComputeTable(tables)
     args = tool.Args(table="revenue", operation="value", label_column="Segment", rows=["Cloud"], columns=["2019"])
-    with pytest.raises(RetryException, match="no row 'Cloud'"):
+    with pytest.raises(ToolError, match="no row 'Cloud'"):
         tool.run(args)
     zero = tool.Args(table="revenue", operation="percent_change", label_column="Segment", rows=["Software", "Services"],
                      columns=["2019"])  # fmt: skip

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.tables.catalog import TableCatalog, TableLimits
 from engine.tools.tables.sandbox import open_sandbox, run_select, single_select
 from tests.memory_cap import run_capped
@@ -55,14 +55,14 @@ def test_one_select_is_accepted(sql):
     ],
 )
 def test_anything_else_is_refused_with_one_sentence(sql, said):
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         single_select(sql, TableLimits())
     assert said in info.value.message
     assert info.value.message.count("\n") == 0
 
 
 def test_overlong_sql_is_refused():
-    with pytest.raises(RetryException, match="keep it under 100"):
+    with pytest.raises(ToolError, match="keep it under 100"):
         single_select("SELECT " + "1+" * 100 + "1", TableLimits(sql_max_chars=100))
 
 
@@ -79,29 +79,29 @@ def test_overlong_sql_is_refused():
     ],
 )
 def test_files_and_urls_cannot_be_read(catalog, sql):
-    with pytest.raises(RetryException, match="Only the registered tables can be read"):
+    with pytest.raises(ToolError, match="Only the registered tables can be read"):
         run_select(catalog, sql)
 
 
 def test_a_quoted_path_is_not_a_table(catalog):
-    with pytest.raises(RetryException, match="Table with name /etc/passwd does not exist") as info:
+    with pytest.raises(ToolError, match="Table with name /etc/passwd does not exist") as info:
         run_select(catalog, "SELECT * FROM '/etc/passwd'")
     assert "root:" not in info.value.message
 
 
 def test_the_registered_file_itself_cannot_be_read_by_path(catalog, sales_csv):
-    with pytest.raises(RetryException, match="Only the registered tables"):
+    with pytest.raises(ToolError, match="Only the registered tables"):
         run_select(catalog, f"SELECT * FROM read_csv('{sales_csv}')")
 
 
 def test_python_variables_are_not_reachable(catalog):
     secret_frame = catalog.tables["sales_2025"].data  # noqa: F841 - a replacement scan would find this name
-    with pytest.raises(RetryException, match="secret_frame does not exist"):
+    with pytest.raises(ToolError, match="secret_frame does not exist"):
         run_select(catalog, "SELECT * FROM secret_frame")
 
 
 def test_extensions_are_not_loaded_on_demand(catalog):
-    with pytest.raises(RetryException):
+    with pytest.raises(ToolError):
         run_select(catalog, "SELECT * FROM sqlite_scan('/tmp/x.db', 't')")
 
 
@@ -121,19 +121,19 @@ def test_configuration_is_locked_down(catalog):
 
 
 def test_query_function_cannot_run_other_statements(catalog):
-    with pytest.raises(RetryException):
+    with pytest.raises(ToolError):
         run_select(catalog, "SELECT * FROM query('CREATE TABLE z AS SELECT 1')")
 
 
 def test_a_slow_query_is_interrupted(sales_csv):
     catalog = TableCatalog.from_paths([sales_csv], TableLimits(timeout_s=0.3))
-    with pytest.raises(RetryException, match=r"ran longer than 0.3 s and was stopped"):
+    with pytest.raises(ToolError, match=r"ran longer than 0.3 s and was stopped"):
         run_select(catalog, "SELECT count(*) FROM range(100000000000) t(i) WHERE i % 7 = 3")
 
 
 def test_memory_is_bounded(sales_csv):
     catalog = TableCatalog.from_paths([sales_csv], TableLimits(memory_mb=64))
-    with pytest.raises(RetryException, match="more than 64 MB of memory"):
+    with pytest.raises(ToolError, match="more than 64 MB of memory"):
         run_select(catalog, "SELECT length(string_agg(i::varchar, ',')) FROM range(30000000) t(i)")
 
 
@@ -152,11 +152,11 @@ def test_parameters_are_values_not_sql(catalog):
 
 
 def test_typos_get_a_hint_with_the_real_names(catalog):
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         run_select(catalog, "SELECT sum(revenu) FROM sales_2025")
     assert 'column "revenu" not found' in info.value.message
     assert "sales_2025(date: date" in info.value.message
-    with pytest.raises(RetryException, match='Did you mean "sales_2025"'):
+    with pytest.raises(ToolError, match='Did you mean "sales_2025"'):
         run_select(catalog, "SELECT * FROM sales2025")
 
 
@@ -193,7 +193,7 @@ def test_two_queries_at_once_each_get_their_own_answer(catalog):
     ],
 )
 def test_settings_paths_and_variables_are_hidden(catalog, sql, name):
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         run_select(catalog, sql)
     assert info.value.message == (
         f"The database's settings, files and variables are not available here ({name}); query the tables instead."
@@ -224,7 +224,7 @@ def test_a_query_over_the_memory_limit_never_spills_to_disk(sales_csv, tmp_path,
     before = set(tmp_path.rglob("*"))
     catalog = TableCatalog.from_paths([sales_csv], TableLimits(memory_mb=64))
     sql = "SELECT count(*) FROM (SELECT i, string_agg(i::varchar, ',') FROM range(3000000) t(i) GROUP BY i)"
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         run_select(catalog, sql)
     assert info.value.message == "The query needed more than 64 MB of memory; aggregate more or select fewer rows."
     assert set(tmp_path.rglob("*")) == before
@@ -235,7 +235,7 @@ def test_a_query_stopped_while_its_rows_are_read_gets_the_timeout_sentence(sales
     # rows surfaces through Arrow as an OSError).
     limits = TableLimits(timeout_s=0.3, keep_rows=10**9, result_bytes=10**12)
     catalog = TableCatalog.from_paths([sales_csv], limits)
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         run_select(catalog, "SELECT i FROM range(10000000000) t(i) WHERE i % 1000 = 0")
     assert info.value.message == (
         "The query ran longer than 0.3 s and was stopped; filter or aggregate more, or add a LIMIT."
@@ -244,16 +244,16 @@ def test_a_query_stopped_while_its_rows_are_read_gets_the_timeout_sentence(sales
 
 def test_out_of_memory_while_rows_are_read_gets_the_memory_sentence_not_duckdbs_advice(sales_csv):
     catalog = TableCatalog.from_paths([sales_csv], TableLimits(memory_mb=64))
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         run_select(catalog, "SELECT i, repeat('x', 100) AS pad FROM range(3000000) t(i) ORDER BY i DESC")
     assert info.value.message == "The query needed more than 64 MB of memory; aggregate more or select fewer rows."
 
 
 def test_the_stop_sentences_are_french_in_french(sales_csv):
     catalog = TableCatalog.from_paths([sales_csv], TableLimits(timeout_s=0.3, memory_mb=64))
-    with pytest.raises(RetryException, match=r"^La requête a duré plus de 0.3 s et a été arrêtée"):
+    with pytest.raises(ToolError, match=r"^La requête a duré plus de 0.3 s et a été arrêtée"):
         run_select(catalog, "SELECT i FROM range(10000000000) t(i) WHERE i % 1000000007 = 0", language="fr")
-    with pytest.raises(RetryException, match=r"^La requête demandait plus de 64 Mo de mémoire"):
+    with pytest.raises(ToolError, match=r"^La requête demandait plus de 64 Mo de mémoire"):
         run_select(catalog, "SELECT i, repeat('x', 100) FROM range(3000000) t(i) ORDER BY i DESC", language="fr")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import RetryException
+from engine.errors import ToolError
 from engine.tools.results import ToolResult
 from engine.tools.tables import AggregateTable, LookupTable, QueryTable, TableCatalog, TableLimits, table_toolkit
 
@@ -126,14 +126,14 @@ def test_sloppy_names_are_read_with_a_note(tools):
     ],
 )
 def test_aggregate_misuse_gets_one_sentence(tools, args, said):
-    with pytest.raises(RetryException) as info:
+    with pytest.raises(ToolError) as info:
         call(tools[0], **args)
     assert said in info.value.message
 
 
 def test_hostile_text_is_a_value_never_sql(tools):
     hostile = "x'); DROP TABLE sales_2025; --"
-    with pytest.raises(RetryException, match="No row of sales_2025 has region"):
+    with pytest.raises(ToolError, match="No row of sales_2025 has region"):
         call(tools[0], column="revenue", operation="sum", filter_column="region", filter_value=hostile)
     assert call(tools[0], operation="count").table.rows[0][0] == 6
 
@@ -150,7 +150,7 @@ def test_lookup_equals_and_contains(tools):
     assert [r[2] for r in equals.table.rows] == ["Pipettes", "Centrifuges"]
     contains = call(tools[1], column="product", value="scope", match="contains")
     assert [r[1] for r in contains.table.rows] == ["France"]
-    with pytest.raises(RetryException, match="No row of sales_2025 has region = 'Spain'"):
+    with pytest.raises(ToolError, match="No row of sales_2025 has region = 'Spain'"):
         call(tools[1], column="region", value="Spain")
 
 
@@ -169,16 +169,16 @@ def test_toolkit_choice(sales_csv, tmp_path):
 def test_toolkit_with_only_a_corrupt_csv_explains_it(write_csv):
     (tool,) = table_toolkit([write_csv("broken.csv", bytes(range(256)) * 40)], small_model=False)
     assert "Not loaded: broken.csv could not be read as a table" in tool.description
-    with pytest.raises(RetryException, match="broken.csv could not be read as a table"):
+    with pytest.raises(ToolError, match="broken.csv could not be read as a table"):
         AggregateTable(tool.catalog).run(AggregateTable.Args(operation="count"))
 
 
 def test_numbers_as_values_and_huge_arguments(tools):
     assert call(tools[0], operation="count", filter_column="units", filter_value=4).table.rows == [[1, 1]]
     assert call(tools[1], column="units", value=10).table.rows[0][1] == "France"
-    with pytest.raises(RetryException, match="Invalid arguments for aggregate_table: 'column'"):
+    with pytest.raises(ToolError, match="Invalid arguments for aggregate_table: 'column'"):
         call(tools[0], column="x" * 100_000, operation="sum")
-    with pytest.raises(RetryException, match="'value'"):
+    with pytest.raises(ToolError, match="'value'"):
         call(tools[1], column="region", value="y" * 100_000)
 
 

@@ -1,4 +1,5 @@
-"""Prompt templates live in ``prompts/`` as files; this module only loads and fills them."""
+"""The engine's prompts: the templates (``*.txt``), styles and messages (``*.json``) in
+this folder, and the functions that load and fill them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from string import Template
 
-PROMPT_DIR = Path(__file__).parent / "prompts"
+PROMPT_DIR = Path(__file__).parent
 
 
 @cache
