@@ -8,6 +8,7 @@ nothing typed is lost.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import MappingProxyType
 
 import streamlit as st
 
@@ -19,8 +20,8 @@ from engine.store.inputs import MAX_COMMENT_CHARS
 from engine.store.models import Feedback
 
 Rater = Callable[[Turn, str | None, str], None]  # stores (turn, rating or None, comment); raises StoreError
-RATING_OF = {1: "up", 0: "down"}  # st.feedback("thumbs"): 0 is the thumb down, 1 the thumb up
-INDEX_OF = {rating: index for index, rating in RATING_OF.items()}
+RATING_OF = MappingProxyType({1: "up", 0: "down"})  # st.feedback("thumbs"): 0 is the thumb down, 1 the thumb up
+INDEX_OF = MappingProxyType({rating: index for index, rating in RATING_OF.items()})
 
 
 def thumbs_key(turn: Turn) -> str:
