@@ -5,7 +5,7 @@ import json
 import pytest
 
 from components.export import to_json, to_markdown
-from components.state import Conversation, Settings, Turn
+from components.state import Conversation, Preferences, Turn
 from engine.store.models import Feedback
 
 
@@ -23,10 +23,10 @@ def conversation(feedback: Feedback | None) -> Conversation:
 @pytest.mark.parametrize("with_thoughts", [False, True])
 def test_a_rated_answer_shows_its_rating_and_comment_in_both_exports(with_thoughts):
     rated = conversation(Feedback(rating="down", comment="Q2's figure,\nnot Q3's ![x](http://evil/p.png)"))
-    markdown = to_markdown(rated, with_thoughts, Settings(language="en"))
+    markdown = to_markdown(rated, with_thoughts, Preferences(language="en"))
     line = next(x for x in markdown.splitlines() if x.startswith("**Rating:**"))
     assert line == "**Rating:** 👎 not helpful — “Q2's figure, not Q3's \\![x](http://evil/p.png)”"
-    data = json.loads(to_json(rated, with_thoughts, Settings(language="en")))
+    data = json.loads(to_json(rated, with_thoughts, Preferences(language="en")))
     assert data["turns"][1]["feedback"] == {
         "rating": "down",
         "comment": rated.turns[1].feedback.comment,
@@ -36,8 +36,8 @@ def test_a_rated_answer_shows_its_rating_and_comment_in_both_exports(with_though
 
 
 def test_the_rating_speaks_the_conversation_language_and_an_unrated_answer_has_none():
-    french = to_markdown(conversation(Feedback(rating="up")), settings=Settings(language="fr"))
+    french = to_markdown(conversation(Feedback(rating="up")), settings=Preferences(language="fr"))
     assert "**Note :** 👍 utile" in french.splitlines()
     plain = conversation(None)
-    assert "Rating" not in to_markdown(plain, settings=Settings(language="en"))
+    assert "Rating" not in to_markdown(plain, settings=Preferences(language="en"))
     assert "feedback" not in json.loads(to_json(plain))["turns"][1]
