@@ -107,6 +107,7 @@ _WORDS_ASKED = re.compile(
     r"|\bwhat (?:caused|causes|led to|leads to|drove|drives|explains?|contributed to)\b"
     r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:main )?(?:reasons?|definition|purpose|nature|policy|basis|"
     r"method|methods|cause|causes|drivers?)\b"
+    r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:\w+ )?(?:forms?|types?|kinds?|categories|components) of\b"
     r"|\bwhat (?:method|methods|approach|basis|assumptions?)\b|\b(?:comprised? of|consists? of|raisons?|methode)\b"
     r"|^\W*how (?:is|are|was|were|do|does|did) .*\b(?:determined|calculated|measured|defined|recogni[sz]ed|"
     r"accounted|treated|classified|valued|estimated|presented|allocated|computed)\b"

@@ -26,7 +26,9 @@ from engine.tools.tables.naming import quote_ident
 from engine.tools.tables.sandbox import run_select
 from engine.tools.tables.statements import statements
 
-Operation = Literal["value", "change", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min"]
+Operation = Literal[
+    "value", "change", "decrease", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min"
+]
 LABELLED_MAX_ROWS = 5000  # a table of labelled rows is read whole; larger ones are records
 _SQL = {"sum": "sum", "mean": "avg", "max": "max", "min": "min", "value": "sum"}
 _CURRENCY = {"eur": "€", "euro": "€", "euros": "€", "usd": "$", "dollars": "$", "gbp": "£"}
@@ -268,7 +270,7 @@ def _statement(
 ) -> tuple[str, str]:
     """The result first, then its derivation, then the cells it comes from; and the result."""
     op = args.operation
-    needs = {"value": 1, "change": 2, "percent_change": 2, "ratio": 2, "share": 2}
+    needs = {"value": 1, "change": 2, "decrease": 2, "percent_change": 2, "ratio": 2, "share": 2}
     several = op == "value" and (
         len(cells) == len(args.rows) > 1
         and len(set(c.column for c in cells)) == 1
@@ -300,6 +302,8 @@ def _statement(
         )
     if op == "change":
         return _said("change", show(a - b) + scale, what=pair, a=show(a), b=_paren(b), cites=cites)
+    if op == "decrease":  # earlier − later: a fall is a positive decrease
+        return _said("decrease", show(b - a) + scale, what=pair, a=show(b), b=_paren(a), cites=cites)
     if op in ("percent_change", "ratio", "share") and b == 0:
         raise ToolError(w["zero"].format(operation=op.replace("_", " "), b=f"{rows[1]}, {cols[1]}"))
     if op == "percent_change":

@@ -35,6 +35,7 @@ from engine.tools.tables.table_shape import (
     PERIOD_COLUMN,
     QUARTER_VALUE,
     YEAR_IN_NAME,
+    column_values,
     date_column,
     label_column,
     month_value,
@@ -134,7 +135,7 @@ def _rows(question: str, reading: Reading, labels: list[str], sem: Semantic) -> 
         a for a in full if not any(a != b and label_words(a) < label_words(b) for b in full)
     ]  # "Software" in "Software revenue"
     folded = fold(question)
-    several = reading.operation in ("sum", "mean", "ratio", "share", "change", "percent_change") or (
+    several = reading.operation in ("sum", "mean", "ratio", "share", "change", "decrease", "percent_change") or (
         reading.operation == "value" and _SEVERAL_ASKED.search(folded) is not None
     )
     if several and len(full) >= 2:
@@ -157,6 +158,9 @@ def _plan_labelled(
     question: str, reading: Reading, info: TableInfo, label: ColumnInfo, catalog: TableCatalog, sem: Semantic
 ) -> TablePlan | None:
     op = reading.operation
+    held = frozenset(w for v in column_values(info, label) if v is not None for w in label_words(str(v)))
+    if unknown_names(question, info, held=held):
+        return None  # "APRU from on-net": a name no row, heading or column of the table holds
     numbers = [c for c in info.columns if c.kind == "number"]
     rows = _rows(question, reading, row_labels(info, label, numbers, catalog), sem)
     if op in ("max", "min") and reading.dimension and reading.dimension not in _PERIOD_DIMENSIONS:
@@ -167,7 +171,7 @@ def _plan_labelled(
         if any(by_year.get(y) is None for y in reading.years):
             return None  # a year the table does not hold, or in columns the question does not tell apart
         cols = [by_year[y] for y in reading.years]
-        if op in ("change", "percent_change"):
+        if op in ("change", "decrease", "percent_change"):
             cols = sorted(cols, key=lambda c: years_of(c.name)[0], reverse=True)  # later − earlier
     elif (measure := _measure(question, text, [c for c in numbers if not years_of(c.name)], sem)) is not None:
         cols = [measure]
@@ -187,6 +191,7 @@ def _plan_labelled(
     fits = {
         "value": {(1, 1), (2, 1), (1, 2)},  # one cell, or the cells of the rows or years it names
         "change": {(1, 2), (2, 1)},
+        "decrease": {(1, 2), (2, 1)},
         "percent_change": {(1, 2), (2, 1)},
         "ratio": {(1, 2), (2, 1)},
         "share": {(2, 1)},
@@ -196,14 +201,23 @@ def _plan_labelled(
         "max": {(1, 2), (0, 1)},
         "min": {(1, 2), (0, 1)},
     }
-    if op is None or shape not in fits[op] or len(cols) > 2 and op in ("change", "percent_change", "ratio", "share"):
+    if (
+        op is None
+        or shape not in fits[op]
+        or len(cols) > 2
+        and op in ("change", "decrease", "percent_change", "ratio", "share")
+    ):
         return None
     if shape == (0, 1) and op in ("sum", "mean") and (years_of(cols[0].name) or info.location):
         return None  # every row of a report's column mixes revenue, costs and subtotals: rows must be named
     if op == "value" and shape == (1, 2) and not (reading.years and len(reading.years) == len(cols)):
         return None  # one row's cells only in the years the question names ("in 2018 and 2019, respectively")
-    if op == "value" and reading.percent and not all(_PERCENT_NAME.search(r + " " + cols[0].name) for r in rows):
-        return None  # a percentage asked, and the cell is no percentage: it must be computed
+    if (
+        op in ("value", "change", "decrease", "sum", "mean")
+        and reading.percent
+        and not all(_PERCENT_NAME.search(r + " " + c.name) for r in rows for c in cols)
+    ):
+        return None  # a percentage asked ("what percentage of the decrease …"), and these cells give none
     args: dict[str, Any] = {"table": info.name, "operation": op, "label_column": label.name, "rows": rows[:12],
                             "columns": [c.name for c in cols]}  # fmt: skip
     if op == "count_if":
@@ -229,10 +243,12 @@ def _group_column(dimension: str | None, info: TableInfo, sem: Semantic) -> Colu
     return candidates[best] if best is not None and scores[best] >= ROW_MIN_SIMILARITY else None
 
 
-def unknown_names(question: str, info: TableInfo, filters: list[dict[str, Any]] = ()) -> list[str]:
+def unknown_names(
+    question: str, info: TableInfo, filters: list[dict[str, Any]] = (), held: frozenset[str] = frozenset()
+) -> list[str]:
     """The names the question gives (capitalised words inside it) that are neither a
-    filter value, a column, a month nor a quarter of this table."""
-    known = {w for f in filters if "value" in f for w in words(f["value"])}
+    filter value, a column, a month, a quarter nor one of the ``held`` words of this table."""
+    known = {w for f in filters if "value" in f for w in words(f["value"])} | held
     known |= {w for c in info.columns for w in words(label_text(c.name))} | words(info.source)
     out = []
     for token in re.findall(r"(?<=\s)[A-ZÀ-Ý][\w'-]{2,}", question):

@@ -16,7 +16,9 @@ from engine.grounding.compare import Condition, condition_in
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
 from engine.grounding.quotes import asks_for_figure, words
 
-Operation = Literal["value", "change", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min"]
+Operation = Literal[
+    "value", "change", "decrease", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min"
+]
 
 _PERCENT_CHANGE = re.compile(
     r"%\s?(?:change|increase|decrease)|\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation|difference)|growth rate|"
@@ -27,6 +29,8 @@ _CHANGE = re.compile(
     r"\b(?:change|changed|difference|increase|decrease|variation|evolution|ecart|how much (?:more|less|higher|lower)"
     r"|de combien)\b"
 )
+_DECREASE = re.compile(r"\b(?:decrease|decline|drop|fall|reduction|baisse|diminution|recul)\b")
+_EITHER_WAY = re.compile(r"\b(?:increase|rise|growth|change|hausse|augmentation|variation|evolution)\b")
 _RATIO = re.compile(r"\b(?:ratio|rapport entre|expressed as a (?:ratio|multiple)|proportion)\b")
 _SHARE = re.compile(
     r"\b(?:percentage|percent|(?<!per )share(?!\s+(?:price|capital|count|based))|fraction|pourcentage|part|quote-part)\b"
@@ -121,6 +125,8 @@ def operation_in(text: str, question: str) -> Operation | None:
         return None  # "over how many years will the total … be amortized?" asks no figure of a table
     if _RATIO.search(text):
         return "ratio"
+    if _DECREASE.search(text) and not _EITHER_WAY.search(text):
+        return "decrease"  # "what is the decrease in X": earlier − later, as the question reads it
     if _CHANGE.search(text):
         return "change"
     if _SHARE.search(text):

@@ -8,6 +8,7 @@ STATEMENTS: dict[str, dict[str, str]] = {
     "en": {
         "value": "{result}: {what} ({cites})",
         "change": "{result} = {a} − {b}: change in {what} ({cites})",
+        "decrease": "{result} = {a} − {b}: decrease in {what} ({cites})",
         "percent_change": "{result}% = ({a} − {b}) / {b} × 100: percentage change in {what} ({cites})",
         "mean": "{result} = ({terms}) / {n}: average of {what} ({cites})",
         "sum": "{result} = {terms}: sum of {what} ({cites})",
@@ -55,6 +56,7 @@ STATEMENTS: dict[str, dict[str, str]] = {
     "fr": {
         "value": "{result} : {what} ({cites})",
         "change": "{result} = {a} − {b} : variation de {what} ({cites})",
+        "decrease": "{result} = {a} − {b} : baisse de {what} ({cites})",
         "percent_change": "{result} % = ({a} − {b}) / {b} × 100 : variation en pourcentage de {what} ({cites})",
         "mean": "{result} = ({terms}) / {n} : moyenne de {what} ({cites})",
         "sum": "{result} = {terms} : somme de {what} ({cites})",

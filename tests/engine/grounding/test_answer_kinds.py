@@ -113,6 +113,9 @@ def test_asks_aggregate(question, aggregate):
         ("What method did the company use when the standard was adopted?", True),
         ("How is the fair value of these instruments determined?", True),
         ("Pourquoi le chiffre d'affaires a-t-il baissé ?", True),
+        ("What are the two forms of revenue generated from contracts with customers?", True),
+        ("What are the types of leases the company holds?", True),
+        ("What was the number of types of leases in 2019?", False),
         ("What was the change in wireless capital expenditure from 2018 to 2019?", False),
         ("What percentage does the revenue represent?", False),  # a figure asked
         ("What did the revenue in 2019 amount to?", False),

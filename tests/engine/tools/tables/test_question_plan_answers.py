@@ -337,3 +337,34 @@ def test_per_share_and_a_years_end_date_are_no_share_and_no_month(tmp_path):
     assert mean is not None and mean.args["operation"] == "mean" and not mean.ignores_period
     assert read_question("What share of total revenue did Software make in 2019?").operation == "share"
     assert read_question("What was the revenue in December?").months == (12,)
+
+
+def test_a_decrease_asked_is_the_earlier_figure_less_the_later(tables):
+    result = answer("What was the decrease in Hardware revenue from 2019 to 2018?", tables)
+    assert result.statement.startswith("-100 = 700 − 800: decrease in Hardware, 2018 to 2019")  # it rose
+    fall = answer("What is the decrease in Software revenue between 2018 and 2017?", tables)
+    assert fall.statement.startswith("-328 = 1,210 − 1,538: decrease in Software, 2017 to 2018")
+    assert read_question("What was the increase or decrease in Software?").operation == "change"
+
+
+def test_a_decrease_of_a_falling_row_is_positive(tmp_path):
+    (tmp_path / "licences.md").write_text(
+        "| Licensing revenue | 2019 | 2018 |\n|---|---|---|\n| Zyla (Oxaydo) | 351 | 386 |\n| Other | 10 | 12 |\n",
+        encoding="utf-8",
+    )
+    catalog = TableCatalog.from_paths([tmp_path])
+    result = answer("What is the decrease in licensing revenue from Zyla (Oxaydo) from 2018 to 2019?", catalog)
+    assert result.statement.startswith("35 = 386 − 351: decrease in Zyla (Oxaydo), 2018 to 2019")
+
+
+def test_no_plan_for_a_name_the_table_does_not_hold_or_a_percentage_its_cells_do_not_give(tmp_path):
+    (tmp_path / "arpu.md").write_text(
+        "| | 2018 | 2017 |\n|---|---|---|\n| Average Revenue Per Unit (ARPU) | | |\n| ARPU—on-net | 480 | 506 |\n"
+        "| Customer connections | | |\n| On-net | 68,770 | 61,334 |\n",
+        encoding="utf-8",
+    )
+    catalog = TableCatalog.from_paths([tmp_path])
+    assert plan("What are the respective APRU from on-net in 2017 and 2018?", catalog, FakeEncode()) is None
+    held = plan("What are the respective ARPU from on-net in 2017 and 2018?", catalog, FakeEncode())
+    assert held is not None and held.args["rows"] == ["ARPU—on-net"]
+    assert plan("What percentage of the decrease in On-net is from 2018?", catalog, FakeEncode()) is None
