@@ -110,9 +110,13 @@ def _position(label: str, folded: str) -> int:
     return min(spots) if spots else len(folded)
 
 
-def _rows(question: str, reading: Reading, labels: list[str], sem: Semantic) -> list[str]:
+def _rows(
+    question: str, reading: Reading, labels: list[str], sem: Semantic, heads: dict[str, str] | None = None
+) -> list[str]:
     """The row labels the question names: several when it asks for, adds, averages or
-    compares rows it names in full, else the one that fits it best, else none."""
+    compares rows it names in full, else the one that fits it best, else none. A row's
+    heading (``heads``: "Net loss per share:" over "Basic") adds to how much of the
+    question it covers, never to whether the question names it."""
     asked = words(YEAR_IN_NAME.sub(" ", question))
     scored, full, shares = [], [], []
     for label in labels:
@@ -121,6 +125,8 @@ def _rows(question: str, reading: Reading, labels: list[str], sem: Semantic) -> 
             cover = share / max(1, len(reading.subject))
         else:
             share, cover = lexical(label, asked, reading.subject)
+            if heads and heads.get(label):
+                cover = max(cover, lexical(f"{heads[label]} {label}", asked, reading.subject)[1])
         shares.append(share)
         scored.append(0.75 * share + 0.25 * cover if share >= ROW_MIN_WORDS else 0.0)
         if share == 1.0 and not (is_total_label(label) and reading.operation in ("sum", "mean")):
@@ -158,11 +164,22 @@ def _plan_labelled(
     question: str, reading: Reading, info: TableInfo, label: ColumnInfo, catalog: TableCatalog, sem: Semantic
 ) -> TablePlan | None:
     op = reading.operation
-    held = frozenset(w for v in column_values(info, label) if v is not None for w in label_words(str(v)))
+    texts = [c for c in info.columns if c.kind != "number"]
+    held = frozenset(w for c in texts for v in column_values(info, c) if v is not None for w in label_words(str(v)))
     if unknown_names(question, info, held=held):
         return None  # "APRU from on-net": a name no row, heading or column of the table holds
     numbers = [c for c in info.columns if c.kind == "number"]
-    rows = _rows(question, reading, row_labels(info, label, numbers, catalog), sem)
+    section = next((c for c in info.columns if c.name == info.section_column), None)
+    heads = (
+        {
+            str(a).strip(): str(b)
+            for a, b in zip(column_values(info, label), column_values(info, section), strict=True)
+            if a and b
+        }
+        if section is not None
+        else {}
+    )
+    rows = _rows(question, reading, row_labels(info, label, numbers, catalog), sem, heads)
     if op in ("max", "min") and reading.dimension and reading.dimension not in _PERIOD_DIMENSIONS:
         rows = []  # "which segment …": the rows are what is compared
     text = _without(reading.subject_text, rows)

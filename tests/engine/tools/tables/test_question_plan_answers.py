@@ -368,3 +368,19 @@ def test_no_plan_for_a_name_the_table_does_not_hold_or_a_percentage_its_cells_do
     held = plan("What are the respective ARPU from on-net in 2017 and 2018?", catalog, FakeEncode())
     assert held is not None and held.args["rows"] == ["ARPU—on-net"]
     assert plan("What percentage of the decrease in On-net is from 2018?", catalog, FakeEncode()) is None
+
+
+def test_a_rows_heading_tells_apart_the_row_the_question_names(tmp_path):
+    (tmp_path / "eps.md").write_text(
+        "| | 2019 | 2018 |\n|---|---|---|\n| Numerator: | | |\n| Net loss | $(19,898) | $(26,199) |\n"
+        "| Net loss per share: | | |\n| Basic | $(0.28) | $(0.38) |\n| Diluted | $(0.28) | $(0.38) |\n",
+        encoding="utf-8",
+    )
+    catalog = TableCatalog.from_paths([tmp_path])
+    eps = plan("What was the basic net loss per share in 2019?", catalog, FakeEncode())
+    assert eps is not None and eps.args["rows"] == ["Basic"]
+    loss = plan(
+        "What is the average Numerator: Net loss for the year ended December 31, 2019 to 2018?", catalog, FakeEncode()
+    )
+    assert loss is not None and (loss.args["operation"], loss.args["rows"]) == ("mean", ["Net loss"])
+    assert not loss.ignores_period  # "December 31" dates the year, it filters on no month
