@@ -122,6 +122,19 @@ _CONTENT_ASKED = re.compile(
 _PROSE_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
+# "What does the table show?", "Which years does the table cover?": asked of a table itself, which
+# its title and headings answer; no passage or cell of it states that (accent-folded, lower-cased).
+_TABLE_ASKED = re.compile(
+    r"\b(?:what|which \w+) (?:does|do|did) (?:the|this) table\b"
+    r"|\bwhat (?:is|was) (?:the|this) table (?:about|for)\b|\bque (?:montre|represente|presente) (?:le|ce) tableau\b"
+)
+
+
+def asks_about_table(question: str) -> bool:
+    """Whether ``question`` asks what a table shows, represents or covers."""
+    return bool(_TABLE_ASKED.search(fold(question)))
+
+
 def asks_for_words(question: str) -> bool:
     """Whether ``question`` asks for words (a reason, a definition, what a figure includes),
     so that no figure, table row or computation answers it."""

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pydantic import BaseModel, Field
 
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
-from engine.grounding.answer_kinds import answer_kind, asks_for_words, fit, is_prose, names_in
+from engine.grounding.answer_kinds import answer_kind, asks_about_table, asks_for_words, fit, is_prose, names_in
 from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.facts import cite_passage
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
@@ -48,6 +48,8 @@ _REASONS = {
         "check that the table holds only that period.",
         "several": "Not verified: the passage holds several figures and the question does not say which one; "
         "check the candidates in the source.",
+        "unsure_table": "Not verified: what a table shows is said by its title and headings, which no passage "
+        "quotes; check them in the source.",
         "not_found": "Not found: the sources searched do not answer this question.",
         "answer_unsupported": "Not verified: no tool result or document holds {figures}.",
         "answer_misplaced": "Not verified: {notes}.",
@@ -70,6 +72,8 @@ _REASONS = {
         "vérifiez que la table ne contient que cette période.",
         "several": "Non vérifié : le passage contient plusieurs chiffres et la question ne dit pas lequel ; "
         "vérifiez les candidats dans la source.",
+        "unsure_table": "Non vérifié : ce que montre un tableau est dit par son titre et ses en-têtes, qu'aucun "
+        "passage ne cite ; vérifiez-les dans la source.",
         "not_found": "Introuvable : les sources consultées ne répondent pas à cette question.",
         "answer_unsupported": "Non vérifié : aucun résultat ni document ne contient {figures}.",
         "answer_misplaced": "Non vérifié : {notes}.",
@@ -260,9 +264,10 @@ def review(
     if reason is None:  # the model stated the engine's result: a filter the plan ignored still says so
         added = _passages(quotes) if detail == "detailed" else ""
         ignored = stated is not None and steps[0].unsure
-        unsure = reasons["unsure_period"] if ignored else None
+        about_table = asks_about_table(question)  # the model's words about a table: nothing quotes what it shows
+        unsure = reasons["unsure_period"] if ignored else reasons["unsure_table"] if about_table else None
         kept = Review(report=report, answer=answer + added, added=added, unsure=unsure)
-        return _reviewed(kept, reasons, "filter")
+        return _reviewed(kept, reasons, "filter" if ignored else "unsure")
     if not quotes:
         text = not_found_message(question, evidence, language)
         checked = check_answer(text, question, evidence, language=language)
@@ -272,14 +277,17 @@ def review(
     checked = check_answer(stated_answer.text, question, evidence, ignore=stated_answer.ignore, language=language)
     checked = cite_passage(checked, quotes[0], stated_answer.fact, len(stated_answer.text.split("\n", 1)[0]))
     kind: CautionKind = "several" if stated_answer.fact.several else "filter" if stated else "unsure"
-    doubt = stated_answer.fact.several or not stated_answer.sure
+    about_table = asks_about_table(question) and not stated
+    doubt = stated_answer.fact.several or not stated_answer.sure or about_table
     figure = stated is not None or stated_answer.fact.picked is not None  # a result, or one figure picked
     review = Review(
         report=checked.model_copy(update={"grounding": "quoted"}),
         answer=stated_answer.text,
         draft_reason=reason,
         verified_fact=figure and not doubt and not checked.unsupported,
-        unsure=reasons["unsure_period" if kind == "filter" else kind] if doubt else None,
+        unsure=reasons["unsure_table" if about_table else "unsure_period" if kind == "filter" else kind]
+        if doubt
+        else None,
     )
     return _reviewed(review, reasons, kind)
 

@@ -5,6 +5,7 @@ import pytest
 from engine.grounding.answer_kinds import (
     aggregate_asked,
     answer_kind,
+    asks_about_table,
     asks_for_words,
     constraints_met,
     fit,
@@ -130,3 +131,18 @@ def test_prose_is_words_not_a_row_or_an_expression():
     assert is_prose("The figures exclude the acquisition of Thermocoax.")
     assert not is_prose("695 / 4 + 3 = 176.75")
     assert not is_prose("Group operating profit | 277.3 | 270.3 and the target")
+
+
+@pytest.mark.parametrize(
+    ("question", "about_table"),
+    [
+        ("What does the table show?", True),
+        ("What does the table represent?", True),
+        ("Which years does the table provide information for?", True),
+        ("Que montre le tableau ?", True),
+        ("What does total employee expenditure in the table include?", False),
+        ("What was the revenue in the table for 2019?", False),
+    ],
+)
+def test_questions_about_a_table_itself(question, about_table):
+    assert asks_about_table(question) is about_table

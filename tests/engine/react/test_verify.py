@@ -486,3 +486,24 @@ def test_a_which_year_question_stated_by_a_row_without_its_years_is_not_sure():
     run(engine, "In which year was the share of net earnings in Golar Partners higher?")
     assert engine.result.answer.startswith("Not sure")
     assert [c.kind for c in engine.result.cautions if c.about_answer]  # flagged, with Thoughts hidden too
+
+
+def test_a_small_models_words_on_what_a_table_shows_are_a_caution_never_a_fact():
+    """What a table shows is said by its title and headings; a sentence the model copied from
+    the passages near it ("the loan is secured by …") must not stand as if verified."""
+    loan = docs_tool("Loans. The loan is secured by the equipment, and the outstanding balance is $35.")
+    engine = make_engine(
+        ["Answer: The loan is secured by the equipment, and the outstanding balance is $35."],
+        tools=[*general_toolkit(), loan],
+    )
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "What does the table show?")
+    kinds = [c.kind for c in engine.result.cautions]
+    assert "unsure" in kinds, engine.result.cautions
+    assert any("title and headings" in c.text for c in engine.result.cautions)
+    engine = make_engine(
+        ["Answer: The hotel cap in Paris is 180 euros per night."], tools=[*general_toolkit(), docs_tool()]
+    )
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "What is the hotel cap per night in Paris?")
+    assert not any("title and headings" in c.text for c in engine.result.cautions)  # a fact asked: no such caution
