@@ -22,14 +22,14 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("turns") as batch:
-        batch.add_column(sa.Column("lease_owner", sa.String(120), nullable=True))
-        batch.add_column(sa.Column("heartbeat_at", sa.DateTime, nullable=True))
-        batch.add_column(sa.Column("stop_requested", sa.Boolean, nullable=False, server_default=sa.false()))
+    # Plain ADD COLUMN (no batch copy of the table): the rows, their feedback and their search entries stay put.
+    op.add_column("turns", sa.Column("lease_owner", sa.String(120), nullable=True))
+    op.add_column("turns", sa.Column("heartbeat_at", sa.DateTime, nullable=True))
+    op.add_column("turns", sa.Column("stop_requested", sa.Boolean, nullable=False, server_default=sa.false()))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("turns") as batch:
-        batch.drop_column("stop_requested")
-        batch.drop_column("heartbeat_at")
-        batch.drop_column("lease_owner")
+    # ALTER TABLE … DROP COLUMN in both dialects (SQLite 3.35+): a batch copy of ``turns``
+    # would drop and recreate the table, and the feedback rows would go with it (ON DELETE CASCADE).
+    for column in ("stop_requested", "heartbeat_at", "lease_owner"):
+        op.execute(f"ALTER TABLE turns DROP COLUMN {column}")
