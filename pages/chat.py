@@ -2,8 +2,9 @@
 chat, and conversations that last (stored per user, reopened from the URL).
 
 Every turn builds a fresh engine, gives it the history, and streams; every rerun
-redraws every past turn from its stored stream. Turns are saved when they start and
-when they end."""
+redraws every past turn from its stored stream. Turns are saved when they start, as
+they run (the lease: a Stop from another tab or server is heard through it) and when
+they end."""
 
 from __future__ import annotations
 
