@@ -1,5 +1,6 @@
 """The open conversation and the store: which conversation the URL names, and every
-turn saved when it starts and when it ends, under the current user."""
+turn saved when it starts, while it runs (its lease) and when it ends, under the current
+user. A conversation with a turn running elsewhere is read again on each rerun."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import streamlit as st
 from components.conversations import SidebarAction, conversation_id_from_url, open_conversation, set_url_conversation
 from components.i18n import t
 from components.inert import inert
+from components.run_lease import RunLease
 from components.state import Conversation, Preferences, Turn
 from components.turn_fit import fitted
+from engine.settings import current
 from engine.store.errors import StoreError, TooLarge
 from engine.store.inputs import title_from_question
+from engine.store.lease import renew_every
 from engine.store.models import ConversationRepository
 
 HIDDEN = ("replaced",)  # turns a regenerate or an edit set aside
@@ -23,7 +27,7 @@ def open_from_url(store: ConversationRepository, user: str, action: SidebarActio
     wanted = conversation_id_from_url()
     if action.kind == "new" or (action.kind == "deleted" and action.conversation_id == conversation.id):
         conversation = Conversation()
-    elif wanted and wanted != conversation.id:
+    elif wanted and (wanted != conversation.id or any(x.live for x in conversation.turns)):
         try:
             record = open_conversation(store, user, wanted)
         except StoreError as exc:
@@ -101,3 +105,14 @@ def _save_fitting(store: ConversationRepository, user: str, conversation_id: str
             continue
         turn.content = version.content  # the page shows what is kept, with its note
         return
+
+
+def run_lease(
+    store: ConversationRepository, user: str, conversation: Conversation, settings: Preferences, turn: Turn
+) -> RunLease:
+    """The lease ``turn``'s run keeps: saved as it goes (``TURN_LEASE_S``), a Stop from the store polled."""
+    return RunLease(
+        lambda: save(store, user, conversation, settings, turn),
+        lambda: store.stop_requested(user, conversation.id or "", turn.id),
+        renew_every_s=renew_every(current().turn_lease_s),
+    )

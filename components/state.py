@@ -49,6 +49,9 @@ class Turn(BaseModel):
     feedback: Feedback | None = None  # the analyst's rating of the answer (stored apart, by set_feedback)
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     ended_at: str | None = None
+    # A run going on now in another session or on another server (the store says so when it
+    # loads the turn): shown with a Stop, never saved back from here.
+    live: bool = Field(default=False, exclude=True)
 
     @property
     def blocks(self) -> list[ReActBlock]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
+from components.run_lease import RunLease
 from components.state import Turn
 from components.tracer import StreamlitChatTracer
 from engine.react.run_state import EngineResult
@@ -37,26 +38,36 @@ def consume(
     tracer: StreamlitChatTracer,
     result: Callable[[], EngineResult],
     heartbeat: Callable[[], None] | None = None,
+    lease: RunLease | None = None,
 ) -> None:
     """Feed ``tokens`` to ``tracer`` and store them in ``turn``.
 
     A Stop (Streamlit raises a BaseException into the script) closes the stream,
     which cancels the engine, and marks the turn stopped with its partial trace.
     Empty tokens are heartbeats from an idle stream: ``heartbeat`` touches the page
-    so that Streamlit can deliver a Stop even while a tool is still running."""
+    so that Streamlit can deliver a Stop even while a tool is still running. With
+    ``lease``, each token also keeps the turn's lease (``turn.content`` is the stream so
+    far when it saves), and a Stop asked through the store ends the run the same way."""
     prior = turn.content
     if prior:  # a resumed run continues the turn's stream on a new line
         tracer.feed(prior if prior.endswith("\n") else prior + "\n")
     turn.status = "running"
     finished = False
+
+    def snapshot() -> None:  # the stream so far, into the turn a renewal saves
+        turn.content = tracer.raw
+
     try:
         for token in tokens:
             if token:
                 tracer.feed(token)
             elif heartbeat is not None:
                 heartbeat()
-        tracer.close()
-        finished = True
+            if lease is not None and lease.tick(snapshot):
+                break
+        else:
+            tracer.close()
+            finished = True
     finally:
         close = getattr(tokens, "close", None)
         if close is not None:

@@ -11,6 +11,7 @@ from components.feedback import Rater, feedback_bar
 from components.grounding_view import annotator, grounding_widgets
 from components.i18n import money, number, plural, t
 from components.inert import inert
+from components.live_elsewhere import Stopper, live_elsewhere
 from components.render import draw
 from components.state import Conversation, Preferences, Turn
 from components.tracer import StreamlitChatTracer
@@ -32,7 +33,10 @@ def tracer_for(turn: Turn, settings: Preferences) -> StreamlitChatTracer:
     )
 
 
-def render_footer(turn: Turn, lang: str) -> None:
+def render_footer(turn: Turn, lang: str, stop: Stopper | None = None) -> None:
+    if turn.live and turn.status == "running":
+        live_elsewhere(turn, lang, stop)
+        return
     if turn.status == "stopped":
         st.caption(f":material/stop_circle: {t('stopped', lang)}")
     if turn.status == "interrupted":
@@ -111,7 +115,13 @@ def _question_actions(turn: Turn, lang: str) -> None:
 
 
 def render_turn(
-    turn: Turn, conversation: Conversation, settings: Preferences, *, last: bool = False, rate: Rater | None = None
+    turn: Turn,
+    conversation: Conversation,
+    settings: Preferences,
+    *,
+    last: bool = False,
+    rate: Rater | None = None,
+    stop: Stopper | None = None,
 ) -> None:
     lang = settings.language
     if turn.role == "user":
@@ -125,6 +135,6 @@ def render_turn(
         cautions = beside_trace(turn, cautions)
     draw(grounding_widgets(turn.grounding, lang, cautions, turn.id))
     render_question(turn, conversation, lang)
-    render_footer(turn, lang)
+    render_footer(turn, lang, stop)
     if turn.status in ("answered", "error", "stopped", "interrupted"):
         _answer_actions(turn, last, lang, rate)

@@ -97,6 +97,8 @@ class Settings(BaseModel):
     embeddings_query_prefix: str = ""
     embeddings_passage_prefix: str = ""
     auth_header: str | None = None
+    # A running turn's lease: its owner saves it at least every third of this; past it, the turn is interrupted.
+    turn_lease_s: float = Field(30.0, gt=0)
     otel_sdk_disabled: bool = False  # OTEL_SDK_DISABLED
     otel_traces_exporter: str | None = None  # OTEL_TRACES_EXPORTER: otlp, console or none; unset: no exporter
     otel_service_name: str = "analyst-chatbot"  # OTEL_SERVICE_NAME
@@ -143,6 +145,7 @@ class Settings(BaseModel):
             ("llm_max_retry_s", "LLM_MAX_RETRY_S"),
             ("index_memory_budget_mb", "INDEX_MEMORY_BUDGET_MB"),
             ("otel_service_name", "OTEL_SERVICE_NAME"),
+            ("turn_lease_s", "TURN_LEASE_S"),
         ):
             if get(name) is not None:
                 values[key] = get(name)

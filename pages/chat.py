@@ -2,8 +2,9 @@
 chat, and conversations that last (stored per user, reopened from the URL).
 
 Every turn builds a fresh engine, gives it the history, and streams; every rerun
-redraws every past turn from its stored stream. Turns are saved when they start and
-when they end."""
+redraws every past turn from its stored stream. Turns are saved when they start, as
+they run (the lease: a Stop from another tab or server is heard through it) and when
+they end."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from components.chat_sidebar import chat_sidebar
 from components.conversations import shared_store, take_action
 from components.i18n import t
 from components.inert import inert
-from components.persistence import ensure_stored, open_from_url, save
+from components.persistence import ensure_stored, open_from_url, run_lease, save
 from components.samples import sample_questions
 from components.state import Turn, session
 from components.stop_redraw import rerun_when_stopped
@@ -89,7 +90,8 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
                     beats[0] += 1
                     spinner.caption(f":material/hourglass_top: {t('running', lang)} {'·' * (beats[0] % 4)}")
 
-                consume(turn, start(engine), tracer, lambda: engine.result, heartbeat)
+                lease = run_lease(store, user, conversation, settings, turn)
+                consume(turn, start(engine), tracer, lambda: engine.result, heartbeat, lease)
         finally:
             turn.elapsed += waited  # the analyst waited for it too
             save(store, user, conversation, settings, turn)
@@ -125,9 +127,16 @@ def rate(turn: Turn, rating: str | None, comment: str) -> None:
     store.set_feedback(user, conversation.id or "", turn.id, rating, comment)  # no id yet: NotFound, one sentence
 
 
+def stop_elsewhere(turn: Turn) -> bool:
+    """Ask, through the store, the session or server running ``turn`` to stop it."""
+    return store.request_stop(user, conversation.id or "", turn.id)
+
+
 def set_aside_from(index: int) -> None:
     """Turns from ``index`` on are replaced (a regenerate, an edited question): hidden, kept in the store."""
     for turn in conversation.turns[index:]:
+        if turn.live:  # another server's run: its owner saves it, not this page
+            continue
         turn.status = "replaced"
         save(store, user, conversation, settings, turn)
     del conversation.turns[index:]
@@ -137,7 +146,7 @@ def set_aside_from(index: int) -> None:
 st.title(inert(conversation.title) or t("app_title", lang))  # a title is a first question: untrusted
 show_status(warmup, lang)
 for earlier in conversation.turns:
-    if earlier.status == "running":  # a run cut short by a stop or a rerun
+    if earlier.status == "running" and not earlier.live:  # a run of this page cut short by a stop or a rerun
         earlier.status = "stopped"
 
 pending = conversation.pending
@@ -146,7 +155,8 @@ last_user = max((i for i, x in enumerate(conversation.turns) if x.role == "user"
 
 for i, turn in enumerate(conversation.turns):
     with st.chat_message(turn.role):
-        render_turn(turn, conversation, settings, last=i == len(conversation.turns) - 1 or i == last_user, rate=rate)
+        last = i == len(conversation.turns) - 1 or i == last_user
+        render_turn(turn, conversation, settings, last=last, rate=rate, stop=stop_elsewhere)
 
 sample = None
 if not conversation.turns and settings.theme and warmup.done.is_set():  # drawn from what warm-up loaded

@@ -4,63 +4,41 @@ Every method is scoped to the user: another user's conversation id behaves exact
 like a missing one (``get`` returns None, the others raise ``NotFound``). So is a rating
 of an answer (``set_feedback``), kept per user beside the turns (``feedback.py``).
 
-A turn is written when it starts (``running``) and again when it ends, by upsert on its
-id. A turn still ``running`` in the database that this process is not running was left
-by a process that died: ``get`` shows it as ``interrupted`` and ``mark_interrupted``
-records that.
+A turn is written when it starts (``running``), again while it runs, and when it ends,
+by upsert on its id. A ``running`` turn holds a lease (``lease.py``): another store shows
+it running while its owner keeps saving it, and ``interrupted`` once the lease has
+expired (``mark_interrupted`` records that). A Stop from any store reaches the owner
+through the row (``request_stop``, polled with ``stop_requested``).
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import threading
 import uuid
-from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 import engine.store.feedback as ratings
 import engine.store.inputs as inputs
+import engine.store.lease as lease
 import engine.store.search as fulltext
-from engine.store.database import file_identity, make_engine, migrate, sqlite_file
+from engine.settings import current
+from engine.store.database import UNAVAILABLE, database_errors, file_identity, make_engine, migrate, sqlite_file
 from engine.store.errors import BadInput, FileReplaced, NotFound, Unavailable
 from engine.store.models import ConversationRecord, ConversationSummary, RatedTurn
 from engine.store.schema import conversations, feedback, turn_search, turns, users
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-UNAVAILABLE = "The conversation database cannot be reached right now."
 REPLACED = (
     "The conversation database file {name} was removed or replaced while the app was running: "
     "nothing more is saved to it, and the app must be restarted to save conversations again."
 )
 MAX_SETTINGS_BYTES = 256 * 1024
-
-
-def _database_errors(method: Callable[P, R]) -> Callable[P, R]:
-    """Connection-level failures become ``Unavailable`` (one sentence); other errors stay as they are."""
-
-    @functools.wraps(method)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        store = args[0]
-        if isinstance(store, ConversationStore):
-            store.check_file()
-        try:
-            return method(*args, **kwargs)
-        except (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError) as exc:
-            raise Unavailable(UNAVAILABLE) from exc
-        except sa.exc.DBAPIError as exc:
-            if exc.connection_invalidated:
-                raise Unavailable(UNAVAILABLE) from exc
-            raise
-
-    return wrapper
+_database_errors = database_errors
 
 
 def _utc(moment: datetime) -> datetime:
@@ -70,10 +48,18 @@ def _utc(moment: datetime) -> datetime:
 class ConversationStore:
     """The repository. ``url``: SQLAlchemy URL, else ``DATABASE_URL``, else ``data/app.db``.
 
-    Thread-safe: one instance serves every session of an app server.
+    Thread-safe: one instance serves every session of an app server, and is the owner of
+    the turns it saves running (``owner``); ``lease_s`` defaults to ``TURN_LEASE_S``.
     """
 
-    def __init__(self, url: str | None = None, *, busy_timeout_s: float = 5.0, connect_timeout_s: int = 5) -> None:
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        busy_timeout_s: float = 5.0,
+        connect_timeout_s: int = 5,
+        lease_s: float | None = None,
+    ) -> None:
         try:
             self.engine = make_engine(url, busy_timeout_s=busy_timeout_s, connect_timeout_s=connect_timeout_s)
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError):
@@ -91,6 +77,8 @@ class ConversationStore:
         self._write_lock = threading.Lock() if dialect == "sqlite" else None
         self._user_ids: dict[str, int] = {}
         self._live: set[tuple[str, str]] = set()
+        self.owner = lease.owner_id()
+        self.lease_s = float(lease_s) if lease_s is not None else current().turn_lease_s
         self._last = datetime.min
         try:
             migrate(self.engine)
@@ -139,6 +127,11 @@ class ConversationStore:
         if found is not None:
             self._user_ids[name] = found
         return found
+
+    def _lease_view(self, conversation_id: str) -> lease.LeaseView:
+        with self._lock:
+            here = frozenset(turn_id for (cid, turn_id) in self._live if cid == conversation_id)
+        return lease.LeaseView(self.owner, here, self.lease_s, datetime.now(UTC).replace(tzinfo=None))
 
     @staticmethod
     def _owned(user: str) -> sa.ColumnElement[bool]:
@@ -235,18 +228,18 @@ class ConversationStore:
             if row is None:
                 return None
             rows = conn.execute(
-                sa.select(turns.c.id, turns.c.status, turns.c.data)
+                sa.select(turns.c.id, turns.c.status, turns.c.data, turns.c.lease_owner, turns.c.heartbeat_at)
                 .where(turns.c.conversation_id == conversation_id)
                 .order_by(turns.c.seq, turns.c.created_at, turns.c.id)
             ).all()
             rated = ratings.of_conversation(conn, conversation_id, self._user_id(conn, user, create=False))
-        with self._lock:
-            live = {turn_id for (cid, turn_id) in self._live if cid == conversation_id}
+        view = self._lease_view(conversation_id)
         out = []
         for turn_row in rows:
             data = dict(turn_row.data)
-            status = turn_row.status
-            data["status"] = "interrupted" if status == "running" and turn_row.id not in live else status
+            data["status"], live = view.shown(turn_row.id, turn_row.status, turn_row.lease_owner, turn_row.heartbeat_at)
+            if live:  # a run going on now, here or on another server: shown, never saved back
+                data["live"] = True
             if turn_row.id in rated:
                 data["feedback"] = rated[turn_row.id].model_dump(mode="json")
             out.append(data)
@@ -342,13 +335,14 @@ class ConversationStore:
             sa.literal(now, sa.DateTime),
             sa.literal(now, sa.DateTime),
             sa.bindparam("turn_data", data, type_=sa.JSON),
+            sa.literal(self.owner, sa.String),
+            sa.literal(now, sa.DateTime),
         ).where(c.id == conversation_id, self._owned(user))
         columns = ["conversation_id", "id", "seq", "role", "status", "created_at", "updated_at", "data"]
-        stmt = self._insert(turns).from_select(columns, source)
+        stmt = self._insert(turns).from_select([*columns, "lease_owner", "heartbeat_at"], source)
+        kept = ("role", "status", "data", "updated_at", "lease_owner", "heartbeat_at")  # a stop asked stays asked
         stmt = stmt.on_conflict_do_update(
-            index_elements=["conversation_id", "id"],
-            set_={"role": stmt.excluded.role, "status": stmt.excluded.status, "data": stmt.excluded.data}
-            | {"updated_at": stmt.excluded.updated_at},
+            index_elements=["conversation_id", "id"], set_={name: stmt.excluded[name] for name in kept}
         ).returning(t.id)
         title = inputs.title_from_question(str(data.get("content", ""))) if role == "user" else ""
         with self._writer(), self.engine.begin() as conn:
@@ -368,24 +362,28 @@ class ConversationStore:
 
     @_database_errors
     def mark_interrupted(self, user: str, conversation_id: str) -> list[str]:
-        """Record as ``interrupted`` the turns left ``running`` by a process that died; returns their ids."""
+        """Record as ``interrupted`` the running turns whose lease expired; returns their ids."""
         record = self.get(user, conversation_id)
         if record is None:
             raise NotFound(str(conversation_id)[:64])
-        marked = []
+        view = self._lease_view(conversation_id)
         with self._writer(), self.engine.begin() as conn:
-            for turn in record.turns:
-                if turn["status"] != "interrupted":
-                    continue
-                result = conn.execute(
-                    turns.update()
-                    .where(
-                        turns.c.conversation_id == conversation_id,
-                        turns.c.id == turn["id"],
-                        turns.c.status == "running",
-                    )
-                    .values(status="interrupted", data=turn)
-                )
-                if result.rowcount:
-                    marked.append(turn["id"])
-        return marked
+            return lease.mark_expired(conn, conversation_id, record.turns, view)
+
+    @_database_errors
+    def request_stop(self, user: str, conversation_id: str, turn_id: str) -> bool:
+        """Ask whichever server runs this turn of the user's conversation to stop it; False if it is not running."""
+        user = inputs.check_user(user)
+        if not inputs.valid_id(conversation_id) or not inputs.valid_id(turn_id):
+            return False
+        with self._writer(), self.engine.begin() as conn:
+            return lease.request_stop(conn, conversation_id, turn_id, self._owned(user))
+
+    @_database_errors
+    def stop_requested(self, user: str, conversation_id: str, turn_id: str) -> bool:
+        """True once a Stop was asked for this turn (the owner's run polls it)."""
+        user = inputs.check_user(user)
+        if not inputs.valid_id(conversation_id) or not inputs.valid_id(turn_id):
+            return False
+        with self.engine.connect() as conn:
+            return lease.stop_requested(conn, conversation_id, turn_id, self._owned(user))

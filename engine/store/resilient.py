@@ -353,25 +353,33 @@ class ResilientStore:
         args = {"turn_id": turn_id, "rating": rating, "comment": comment}
         self._write(_Write("feedback", user, conversation_id, args), str(turn_id))
 
-    def rated_turns(self, user: str, rating: str | None = None) -> list[RatedTurn]:
+    def _read(self, call: Callable[[ConversationStore], Any], down: Any = Unavailable) -> Any:
+        """``call`` on the database now; while it is down, ``down`` (``Unavailable``: raise it)."""
         self._due()
-        if self._inner is None or self._down:
-            raise Unavailable(DOWN)
         try:
-            return self._inner.rated_turns(user, rating)
+            if self._inner is None or self._down:
+                raise Unavailable(DOWN)
+            return call(self._inner)
         except Unavailable as exc:
-            self._went_down(exc)
-            raise
+            if self._inner is not None and not self._down:
+                self._went_down(exc)
+            if down is Unavailable:
+                raise
+            return down
+
+    def rated_turns(self, user: str, rating: str | None = None) -> list[RatedTurn]:
+        return self._read(lambda store: store.rated_turns(user, rating))
 
     def mark_interrupted(self, user: str, conversation_id: str) -> list[str]:
-        self._due()
-        if self._inner is None or self._down:
-            return []
-        try:
-            return self._inner.mark_interrupted(user, conversation_id)
-        except Unavailable as exc:
-            self._went_down(exc)
-            return []
+        return self._read(lambda store: store.mark_interrupted(user, conversation_id), [])
+
+    def request_stop(self, user: str, conversation_id: str, turn_id: str) -> bool:
+        """Ask the owner of a running turn to stop it; raises ``Unavailable`` while the database is down."""
+        return self._read(lambda store: store.request_stop(user, conversation_id, turn_id))
+
+    def stop_requested(self, user: str, conversation_id: str, turn_id: str) -> bool:
+        """Whether a Stop was asked for this turn; False while the database is down (the run goes on)."""
+        return self._read(lambda store: store.stop_requested(user, conversation_id, turn_id), False)
 
     def export(self, user: str, conversation_id: str) -> str:
         record = self.get(user, conversation_id)

@@ -46,6 +46,10 @@ turns = sa.Table(
     sa.Column("created_at", sa.DateTime, nullable=False),
     sa.Column("updated_at", sa.DateTime, nullable=False),
     sa.Column("data", sa.JSON, nullable=False),
+    # The lease of a running turn (revision 0005): its owner, its last heartbeat, a stop asked of it.
+    sa.Column("lease_owner", sa.String(120)),
+    sa.Column("heartbeat_at", sa.DateTime),
+    sa.Column("stop_requested", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 # Full-text search over the turns' text (revision 0003): an FTS5 table in SQLite, a

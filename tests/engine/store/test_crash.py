@@ -1,4 +1,5 @@
-"""A writer killed with SIGKILL mid-turn: finished turns are intact, the running one shows as interrupted."""
+"""A writer killed with SIGKILL mid-turn: finished turns are intact, the running one shows as
+interrupted once its lease expires, with what it had saved."""
 
 import os
 import signal
@@ -12,6 +13,8 @@ import pytest
 from engine.store import ConversationStore
 from tests.conftest import ROOT
 from tests.engine.store.crash_writer import payload
+
+LEASE = 1.5
 
 
 def run_and_kill(url: str, mode: str, extra_s: float) -> str:
@@ -43,8 +46,10 @@ def check_sqlite_file(url: str) -> None:
 @pytest.mark.parametrize("extra_s", [0.05, 0.4])
 def test_kill_mid_turn_keeps_finished_turns_and_shows_the_running_one_interrupted(db_url, extra_s):
     conversation_id = run_and_kill(db_url, "mid-turn", extra_s)
+    killed = time.monotonic()
     check_sqlite_file(db_url)
-    store = ConversationStore(db_url)
+    store = ConversationStore(db_url, lease_s=LEASE)
+    time.sleep(max(0.0, killed + LEASE + 0.1 - time.monotonic()))  # the lease expires
     turns = store.get("alice", conversation_id).turns
     assert [t["id"] for t in turns] == ["u0", "a0", "u1", "a1", "u2", "a2", "live"]
     for i in range(3):

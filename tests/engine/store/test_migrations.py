@@ -48,7 +48,7 @@ def fill_at_revision_1(url: str, revision: str = "0001") -> None:
 def test_upgrade_from_revision_1_keeps_the_data(db_url):
     fill_at_revision_1(db_url)
     store = ConversationStore(db_url)  # upgrades to head at start
-    assert current_revision(store.engine) == head_revision() == "0004"
+    assert current_revision(store.engine) == head_revision() == "0005"
     record = store.get("alice", "c1")
     assert (record.title, record.theme, record.settings) == ("Résumé des VENTES", "handbook", {"language": "fr"})
     assert record.turns == [
@@ -75,7 +75,7 @@ def test_upgrade_from_revision_3_keeps_the_turns_and_lets_them_be_rated(db_url):
     assert "feedback" not in sa.inspect(engine).get_table_names()
     engine.dispose()
     store = ConversationStore(db_url)
-    assert current_revision(store.engine) == "0004"
+    assert current_revision(store.engine) == head_revision()
     record = store.get("alice", "c1")
     assert [(t["id"], t["role"], t.get("answer", t.get("content"))) for t in record.turns] == [
         ("u1", "user", "Résumé des ventes ?"),
@@ -89,6 +89,71 @@ def test_upgrade_from_revision_3_keeps_the_turns_and_lets_them_be_rated(db_url):
     indexes = {ix["name"] for ix in sa.inspect(store.engine).get_indexes("feedback")}
     assert "ix_feedback_user_updated" in indexes
     store.close()
+
+
+def test_upgrade_from_revision_4_keeps_the_turns_and_gives_running_ones_no_lease(db_url):
+    fill_at_revision_1(db_url, "0004")
+    engine = make_engine(db_url)
+    with engine.begin() as conn:  # a turn an older version left running, with what it had produced
+        conn.execute(
+            sa.text(
+                "INSERT INTO turns (conversation_id, id, seq, role, status, created_at, updated_at, data) "
+                "VALUES ('c1', 'a2', 2, 'assistant', 'running', :w, :w, :d)"
+            ),
+            {"w": datetime(2026, 1, 2, 3, 5), "d": '{"id": "a2", "role": "assistant", "content": "Thought: half"}'},
+        )
+        conn.execute(
+            sa.text(
+                "INSERT INTO feedback (conversation_id, turn_id, user_id, rating, comment, updated_at) "
+                "SELECT 'c1', 'a1', id, 'down', 'old rating', :w FROM users WHERE name = 'alice'"
+            ),
+            {"w": datetime(2026, 1, 2, 3, 6)},
+        )
+    assert "lease_owner" not in {c["name"] for c in sa.inspect(engine).get_columns("turns")}
+    engine.dispose()
+    store = ConversationStore(db_url, lease_s=60)
+    assert current_revision(store.engine) == head_revision()
+    columns = {c["name"] for c in sa.inspect(store.engine).get_columns("turns")}
+    assert {"lease_owner", "heartbeat_at", "stop_requested"} <= columns
+    record = store.get("alice", "c1")
+    assert [(t["id"], t["status"], t.get("answer", t.get("content"))) for t in record.turns] == [
+        ("u1", "answered", "Résumé des ventes ?"),
+        ("a1", "answered", "1.2 M€"),
+        ("a2", "interrupted", "Thought: half"),  # no lease: its run is over, however long the lease
+    ]
+    assert store.mark_interrupted("alice", "c1") == ["a2"]
+    assert store.stop_requested("alice", "c1", "a1") is False  # the new flag is off on old rows
+    store.save_turn("alice", "c1", {"id": "a3", "role": "assistant", "content": "", "status": "running"})
+    assert store.request_stop("alice", "c1", "a3") is True and store.stop_requested("alice", "c1", "a3") is True
+    # the rating given at revision 0004 is still there, and ratings still work on the upgraded rows
+    assert store.get("alice", "c1").turns[1]["feedback"]["comment"] == "old rating"
+    store.set_feedback("alice", "c1", "a1", "up")
+    assert store.get("alice", "c1").turns[1]["feedback"]["rating"] == "up"
+    store.close()
+
+
+def test_downgrade_from_the_lease_revision_keeps_turns_and_ratings(db_url):
+    from alembic import command
+
+    from engine.store.database import alembic_config
+
+    store = ConversationStore(db_url)
+    conv = store.create("alice", "kept")
+    store.save_turn("alice", conv.id, {"id": "a1", "role": "assistant", "content": "Answer: 4", "answer": "4"})
+    store.set_feedback("alice", conv.id, "a1", "up", "right")
+    config = alembic_config()
+    with store.engine.connect() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0004")
+        connection.commit()
+        assert current_revision(store.engine) == "0004"
+        assert "lease_owner" not in {c["name"] for c in sa.inspect(connection).get_columns("turns")}
+        kept = connection.execute(sa.text("SELECT turn_id, rating, comment FROM feedback")).all()
+    assert list(map(tuple, kept)) == [("a1", "up", "right")]
+    store.close()
+    again = ConversationStore(db_url)  # and up again
+    assert again.get("alice", conv.id).turns[0]["feedback"]["comment"] == "right"
+    again.close()
 
 
 def test_migrating_twice_changes_nothing(db_url):

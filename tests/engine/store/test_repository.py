@@ -2,6 +2,7 @@
 
 import json
 import os
+import time
 
 import pytest
 
@@ -149,13 +150,15 @@ def test_running_turn_of_this_process_stays_running(store):
     assert store.mark_interrupted("alice", conv.id) == []
 
 
-def test_running_turn_left_by_another_process_shows_interrupted(db_url):
+def test_running_turn_left_by_another_process_shows_interrupted_once_its_lease_expires(db_url):
     writer = ConversationStore(db_url)
     conv = writer.create("alice")
     writer.save_turn("alice", conv.id, user_turn("u1", "q"))
     writer.save_turn("alice", conv.id, assistant_turn("a1", "", status="running"))
     writer.close()
-    reader = ConversationStore(db_url)
+    reader = ConversationStore(db_url, lease_s=0.3)
+    assert [t["status"] for t in reader.get("alice", conv.id).turns] == ["answered", "running"]  # lease still live
+    time.sleep(0.4)
     assert [t["status"] for t in reader.get("alice", conv.id).turns] == ["answered", "interrupted"]
     assert reader.mark_interrupted("alice", conv.id) == ["a1"]
     assert reader.mark_interrupted("alice", conv.id) == []

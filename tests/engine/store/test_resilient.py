@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from engine.store import BadInput, ConversationStore, NotFound
+from engine.store import BadInput, ConversationStore, NotFound, Unavailable
 from engine.store.resilient import DOWN, ResilientStore
 from tests.pg import PgServer
 
@@ -68,6 +68,24 @@ def test_postgresql_stopped_mid_session_then_back(own_pg):
     assert stored(url, "alice", conv.id)[-1] == ("u3", "answered")
     assert [c.title for c in store.list("alice")] == ["before the outage", "made during the outage"]
     store.close()
+
+
+def test_a_stop_while_the_database_is_down_is_one_sentence_and_the_run_goes_on(own_pg):
+    url = own_pg.create_database()
+    owner, other = ResilientStore(url, retry_every_s=0), ResilientStore(url, retry_every_s=0)
+    conv = owner.create("alice", "a long run")
+    owner.save_turn("alice", conv.id, turn("a1", "assistant", "running"))
+    own_pg.stop()
+    for _ in range(2):  # the call that finds it down, and the next one
+        with pytest.raises(Unavailable) as asked:
+            other.request_stop("alice", conv.id, "a1")
+        assert str(asked.value).startswith("The conversation database cannot be reached")
+    assert owner.stop_requested("alice", conv.id, "a1") is False  # the owner's poll: no Stop heard, the run goes on
+    own_pg.start()
+    assert other.request_stop("alice", conv.id, "a1") is True
+    assert owner.stop_requested("alice", conv.id, "a1") is True
+    owner.close()
+    other.close()
 
 
 def test_postgresql_down_at_start(own_pg):
