@@ -8,19 +8,25 @@ starting together do not both create the tables.
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 
 from engine.settings import current
+from engine.store.errors import Unavailable
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 DEFAULT_SQLITE = Path("data/app.db")
+UNAVAILABLE = "The conversation database cannot be reached right now."
+P = ParamSpec("P")
+R = TypeVar("R")
 _LOCK_KEY = 0x5EAC7A  # any constant: PostgreSQL advisory lock shared by every migrating process
 
 
@@ -115,3 +121,26 @@ def migrate(engine: sa.Engine, revision: str = "head") -> None:
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
         connection.commit()
+
+
+def database_errors(method: Callable[P, R]) -> Callable[P, R]:
+    """Connection-level failures of a store method become ``Unavailable`` (one sentence); other errors stay.
+
+    Before each call the store checks that its SQLite file is still the one it opened (``check_file``).
+    """
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        check_file = getattr(args[0], "check_file", None)
+        if callable(check_file):
+            check_file()
+        try:
+            return method(*args, **kwargs)
+        except (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError) as exc:
+            raise Unavailable(UNAVAILABLE) from exc
+        except sa.exc.DBAPIError as exc:
+            if exc.connection_invalidated:
+                raise Unavailable(UNAVAILABLE) from exc
+            raise
+
+    return wrapper

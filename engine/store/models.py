@@ -23,7 +23,7 @@ class ConversationRecord(ConversationSummary):
 
     Each turn is the dict the app saved (``id``, ``role``, ``status`` and every other
     field, e.g. the raw stream, the answer, footer figures, a suspended run), so a new
-    turn field needs no migration. ``feedback``, on an answer the user rated, comes from
+    turn field needs no migration, and ``parent_id``: the turns form a tree (``branches.py``). ``feedback``, on an answer the user rated, comes from
     the feedback table: a turn's save never writes it.
     """
 
@@ -70,6 +70,8 @@ class ConversationRepository(Protocol):
     def delete(self, user: str, conversation_id: str) -> None: ...
 
     def save_turn(self, user: str, conversation_id: str, turn: dict[str, Any]) -> None: ...
+
+    def fork(self, user: str, conversation_id: str, turn_id: str, title: str = "") -> ConversationRecord: ...
 
     def mark_interrupted(self, user: str, conversation_id: str) -> list[str]: ...
 

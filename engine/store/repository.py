@@ -4,6 +4,10 @@ Every method is scoped to the user: another user's conversation id behaves exact
 like a missing one (``get`` returns None, the others raise ``NotFound``). So is a rating
 of an answer (``set_feedback``), kept per user beside the turns (``feedback.py``).
 
+The turns form a tree (``branches.py``): each names its parent, and an edited question
+or a regenerated answer is a sibling of the turn it re-does. ``fork`` copies a branch
+into a new conversation of the same user.
+
 A turn is written when it starts (``running``) and again when it ends, by upsert on its
 id. A turn still ``running`` in the database that this process is not running was left
 by a process that died: ``get`` shows it as ``interrupted`` and ``mark_interrupted``
@@ -12,55 +16,31 @@ records that.
 
 from __future__ import annotations
 
-import functools
 import json
 import threading
 import uuid
-from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
+import engine.store.branches as branches
 import engine.store.feedback as ratings
 import engine.store.inputs as inputs
+import engine.store.parents as parents
 import engine.store.search as fulltext
-from engine.store.database import file_identity, make_engine, migrate, sqlite_file
+from engine.store.database import UNAVAILABLE, database_errors, file_identity, make_engine, migrate, sqlite_file
 from engine.store.errors import BadInput, FileReplaced, NotFound, Unavailable
 from engine.store.models import ConversationRecord, ConversationSummary, RatedTurn
 from engine.store.schema import conversations, feedback, turn_search, turns, users
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-UNAVAILABLE = "The conversation database cannot be reached right now."
 REPLACED = (
     "The conversation database file {name} was removed or replaced while the app was running: "
     "nothing more is saved to it, and the app must be restarted to save conversations again."
 )
 MAX_SETTINGS_BYTES = 256 * 1024
-
-
-def _database_errors(method: Callable[P, R]) -> Callable[P, R]:
-    """Connection-level failures become ``Unavailable`` (one sentence); other errors stay as they are."""
-
-    @functools.wraps(method)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        store = args[0]
-        if isinstance(store, ConversationStore):
-            store.check_file()
-        try:
-            return method(*args, **kwargs)
-        except (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError) as exc:
-            raise Unavailable(UNAVAILABLE) from exc
-        except sa.exc.DBAPIError as exc:
-            if exc.connection_invalidated:
-                raise Unavailable(UNAVAILABLE) from exc
-            raise
-
-    return wrapper
 
 
 def _utc(moment: datetime) -> datetime:
@@ -158,7 +138,7 @@ class ConversationStore:
 
     # ---- conversations ---------------------------------------------------------------
 
-    @_database_errors
+    @database_errors
     def create(
         self,
         user: str,
@@ -199,7 +179,7 @@ class ConversationStore:
             raise NotFound(conversation_id)
         return ConversationRecord(**self._summary(row), settings=row.settings or {})
 
-    @_database_errors
+    @database_errors
     def list(self, user: str, search: str | None = None, limit: int = 100) -> list[ConversationSummary]:
         """The user's conversations, most recently active first.
 
@@ -222,7 +202,7 @@ class ConversationStore:
             rows = conn.execute(query).all()
         return [ConversationSummary(**self._summary(row)) for row in rows]
 
-    @_database_errors
+    @database_errors
     def get(self, user: str, conversation_id: str) -> ConversationRecord | None:
         """The conversation with its turns in order, or None (missing, or not this user's)."""
         user = inputs.check_user(user)
@@ -235,7 +215,7 @@ class ConversationStore:
             if row is None:
                 return None
             rows = conn.execute(
-                sa.select(turns.c.id, turns.c.status, turns.c.data)
+                sa.select(turns.c.id, turns.c.status, turns.c.data, turns.c.parent_id)
                 .where(turns.c.conversation_id == conversation_id)
                 .order_by(turns.c.seq, turns.c.created_at, turns.c.id)
             ).all()
@@ -247,12 +227,13 @@ class ConversationStore:
             data = dict(turn_row.data)
             status = turn_row.status
             data["status"] = "interrupted" if status == "running" and turn_row.id not in live else status
+            data["parent_id"] = turn_row.parent_id
             if turn_row.id in rated:
                 data["feedback"] = rated[turn_row.id].model_dump(mode="json")
             out.append(data)
         return ConversationRecord(**self._summary(row), settings=row.settings or {}, turns=out)
 
-    @_database_errors
+    @database_errors
     def rename(self, user: str, conversation_id: str, title: str) -> None:
         user = inputs.check_user(user)
         title = inputs.clean_title(title)
@@ -267,7 +248,7 @@ class ConversationStore:
         if result.rowcount == 0:
             raise NotFound(conversation_id)
 
-    @_database_errors
+    @database_errors
     def delete(self, user: str, conversation_id: str) -> None:
         """Delete the conversation and all its turns."""
         user = inputs.check_user(user)
@@ -286,7 +267,7 @@ class ConversationStore:
         with self._lock:
             self._live = {key for key in self._live if key[0] != conversation_id}
 
-    @_database_errors
+    @database_errors
     def export(self, user: str, conversation_id: str) -> str:
         """The whole conversation as JSON (settings and every turn field)."""
         record = self.get(user, conversation_id)
@@ -294,7 +275,23 @@ class ConversationStore:
             raise NotFound(str(conversation_id)[:64])
         return json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=2)
 
-    @_database_errors
+    @database_errors
+    def fork(self, user: str, conversation_id: str, turn_id: str, title: str = "") -> ConversationRecord:
+        """A new conversation of the user's holding a copy of the branch down to ``turn_id`` (same ids and
+        parents); ratings stay with the turns they rate, in the conversation they were given in."""
+        record = self.get(user, conversation_id)
+        if record is None:
+            raise NotFound(str(conversation_id)[:64])
+        path = branches.ancestry([(t["id"], t.get("parent_id")) for t in record.turns], str(turn_id))
+        if not path:
+            raise NotFound(str(turn_id)[:64])
+        by_id = {t["id"]: t for t in record.turns}
+        copy = self.create(user, title[: inputs.MAX_TITLE_CHARS], record.theme, record.settings)
+        for copied in path:
+            self.save_turn(user, copy.id, {k: v for k, v in by_id[copied].items() if k != "feedback"})
+        return self.get(user, copy.id) or copy
+
+    @database_errors
     def set_feedback(
         self, user: str, conversation_id: str, turn_id: str, rating: str | None, comment: str = ""
     ) -> None:
@@ -308,7 +305,7 @@ class ConversationStore:
             key = {"conversation_id": conversation_id, "turn_id": turn_id, "user_id": self._user_id(conn, user, False)}
             ratings.write(conn, self._insert, key, rating, comment, self._now())
 
-    @_database_errors
+    @database_errors
     def rated_turns(self, user: str, rating: str | None = None) -> list[RatedTurn]:
         """The user's rated answers (only ``rating`` ones when given), with their questions, oldest rating first."""
         user, rating = inputs.check_user(user), inputs.check_rating(rating)
@@ -317,22 +314,29 @@ class ConversationStore:
 
     # ---- turns ---------------------------------------------------------------------------
 
-    @_database_errors
+    @database_errors
     def save_turn(self, user: str, conversation_id: str, turn: dict[str, Any]) -> None:
         """Insert the turn at the end of the conversation, or update it if its id is already there.
 
-        The conversation's first user turn gives it a title when it has none.
+        A new turn's ``parent_id`` names a turn of this conversation, or None for a first
+        turn; without one it follows the conversation's last turn. A turn's parent never
+        changes, so the turns stay a tree. The conversation's first user turn gives it a
+        title when it has none.
         """
         user = inputs.check_user(user)
         data = inputs.check_turn(turn)
         if not inputs.valid_id(conversation_id):
             raise NotFound(str(conversation_id)[:64])
         turn_id, role, status = data["id"], data["role"], data["status"]
+        parent_given, parent_id = "parent_id" in data, data.pop("parent_id", None)
+        if parent_id is not None and (not inputs.valid_id(parent_id) or parent_id == turn_id):
+            raise BadInput(parents.BAD_PARENT)
         now = self._now()
         c, t = conversations.c, turns.c
         next_seq = (
             sa.select(sa.func.coalesce(sa.func.max(t.seq), -1) + 1).where(t.conversation_id == c.id).scalar_subquery()
         )
+        parent = sa.literal(parent_id, sa.String) if parent_given else parents.last_turn()
         source = sa.select(
             c.id,
             sa.literal(turn_id, sa.String),
@@ -342,8 +346,9 @@ class ConversationStore:
             sa.literal(now, sa.DateTime),
             sa.literal(now, sa.DateTime),
             sa.bindparam("turn_data", data, type_=sa.JSON),
+            parent,
         ).where(c.id == conversation_id, self._owned(user))
-        columns = ["conversation_id", "id", "seq", "role", "status", "created_at", "updated_at", "data"]
+        columns = ["conversation_id", "id", "seq", "role", "status", "created_at", "updated_at", "data", "parent_id"]
         stmt = self._insert(turns).from_select(columns, source)
         stmt = stmt.on_conflict_do_update(
             index_elements=["conversation_id", "id"],
@@ -354,6 +359,8 @@ class ConversationStore:
         with self._writer(), self.engine.begin() as conn:
             if conn.execute(stmt).first() is None:  # no row: not this user's conversation
                 raise NotFound(conversation_id)
+            if parent_id is not None:  # after the ownership check; a refusal rolls the write back
+                parents.check(conn, conversation_id, parent_id, self._owned(user))
             fulltext.index_turn(conn, conversation_id, data)
             values: dict[str, Any] = {"updated_at": now}
             if title:
@@ -366,7 +373,7 @@ class ConversationStore:
             else:
                 self._live.discard((conversation_id, turn_id))
 
-    @_database_errors
+    @database_errors
     def mark_interrupted(self, user: str, conversation_id: str) -> list[str]:
         """Record as ``interrupted`` the turns left ``running`` by a process that died; returns their ids."""
         record = self.get(user, conversation_id)

@@ -46,6 +46,9 @@ turns = sa.Table(
     sa.Column("created_at", sa.DateTime, nullable=False),
     sa.Column("updated_at", sa.DateTime, nullable=False),
     sa.Column("data", sa.JSON, nullable=False),
+    # the turn this one follows (revision 0005): None for the first; an edit or a regenerate is a sibling
+    sa.Column("parent_id", sa.String(64)),
+    sa.Index("ix_turns_parent", "conversation_id", "parent_id"),
 )
 
 # Full-text search over the turns' text (revision 0003): an FTS5 table in SQLite, a
