@@ -3,8 +3,9 @@ a fork copies a branch into a new conversation, and all of it is scoped to its u
 
 import pytest
 
-from engine.store import BadInput, NotFound
+from engine.store import BadInput, ConversationStore, NotFound, Unavailable
 from engine.store.branches import ancestry, siblings, visible
+from engine.store.resilient import ResilientStore
 
 # u1 → a1 → u2 → a2, u2 edited into u2b → a2b, a2b regenerated into a2c
 TREE = [
@@ -133,3 +134,34 @@ def test_a_rated_answer_keeps_the_question_of_its_own_branch(store):
     store.set_feedback("alice", cid, "a2c", "up")
     rated = {r.turn["id"]: r.question for r in store.rated_turns("alice")}
     assert rated == {"a2": "And Q4?", "a2c": "And Q4 in France?"}
+
+
+class Flaky(ConversationStore):
+    """A real store whose database can be made unreachable for forks and reads."""
+
+    down = False
+
+    def fork(self, *args, **kwargs):
+        if self.down:
+            raise Unavailable("down")
+        return super().fork(*args, **kwargs)
+
+    def get(self, *args, **kwargs):
+        if self.down:
+            raise Unavailable("down")
+        return super().get(*args, **kwargs)
+
+
+def test_the_app_stores_fork_needs_the_database_and_keeps_turns_queued_on_their_branch(tmp_path):
+    real = Flaky(f"sqlite:///{tmp_path / 'app.db'}")
+    cid = branched(real)
+    resilient = ResilientStore(factory=lambda: real, retry_every_s=0)
+    assert [t["id"] for t in resilient.fork("alice", cid, "a1", "copy").turns] == ["u1", "a1"]
+    real.down = True
+    with pytest.raises(Unavailable):
+        resilient.fork("alice", cid, "a2", "copy")
+    save(resilient, cid, "u3", "user", "a2", content="Queued on the old branch")  # the database is away
+    real.down = False
+    assert resilient.flush()
+    assert nodes(real.get("alice", cid))[-1] == ("u3", "a2")
+    real.close()
