@@ -101,7 +101,7 @@ def branch_switcher(turn: Turn, conversation: Conversation, lang: str) -> None:
         on_click=set_url_branch,
         args=(versions[n - 1].id,),
     )
-    row.caption(f"{n + 1}/{len(versions)}", help=t("branch_of", lang, n=n + 1, total=len(versions)))
+    row.caption(f"{n + 1}/{len(versions)}", width="content")
     row.button(
         "›",
         key=f"branch-next-{turn.id}",
