@@ -92,8 +92,8 @@ def save(
         _save_fitting(store, user, conversation.id, turn, settings.language)
     except StoreError as exc:
         st.toast(inert(str(exc)), icon=":material/cloud_off:")
-    finally:
-        set_url_branch(conversation.tip)  # the URL names the branch now on show
+    if turn.status == "running" or turn.role == "user":  # a new turn: the URL names the branch it is on
+        set_url_branch(conversation.tip)  # (never at a run's end: a stopped run must not draw)
 
 
 def fork(store: ConversationRepository, user: str, conversation: Conversation, turn: Turn, lang: str) -> None:
