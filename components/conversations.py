@@ -1,7 +1,7 @@
 """The sidebar's list of past conversations: search, open, rename, delete (confirmed), new.
 
-The open conversation's id is in the URL (``?c=<id>``), so a reload or a bookmark
-reopens it. Titles are user text: they are shown through ``safe_label`` (no markup).
+The open conversation's id is in the URL (``?c=<id>``), and the branch on show is named
+by its last turn (``&b=<turn id>``), so a reload or a bookmark reopens both. Titles are user text: they are shown through ``safe_label`` (no markup).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from engine.store.inputs import valid_id
 from engine.store.resilient import ResilientStore
 
 URL_PARAM = "c"
+BRANCH_PARAM = "b"
 _CONFIRM = "conv_confirm_delete"
 _ACTION = "conv_action"
 _ERROR = "conv_error"
@@ -61,6 +62,29 @@ def set_url_conversation(conversation_id: str | None) -> None:
         st.query_params[URL_PARAM] = conversation_id
     elif URL_PARAM in st.query_params:
         del st.query_params[URL_PARAM]
+
+
+def branch_from_url() -> str | None:
+    """The turn the URL names as the end of the branch on show, if the value can be an id at all."""
+    import streamlit as st
+
+    value = st.query_params.get(BRANCH_PARAM)
+    return value if valid_id(value) else None
+
+
+def set_url_branch(turn_id: str | None) -> None:
+    import streamlit as st
+
+    if turn_id:
+        if st.query_params.get(BRANCH_PARAM) != turn_id:
+            st.query_params[BRANCH_PARAM] = turn_id
+    elif BRANCH_PARAM in st.query_params:
+        del st.query_params[BRANCH_PARAM]
+
+
+def request_open(conversation_id: str) -> None:
+    """From a callback: the next run opens ``conversation_id`` (named in the URL), as a click in the list does."""
+    _on_open(conversation_id)
 
 
 def open_conversation(store: ConversationRepository, user: str, conversation_id: str) -> ConversationRecord | None:

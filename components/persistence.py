@@ -1,12 +1,21 @@
-"""The open conversation and the store: which conversation the URL names, and every
-turn saved when it starts, while it runs (its lease) and when it ends, under the current
-user. A conversation with a turn running elsewhere is read again on each rerun."""
+"""The open conversation and the store: which conversation and which branch the URL
+names, and every turn saved when it starts, while it runs (its lease) and when it ends,
+under the current user. A conversation with a turn running elsewhere is read again on
+each rerun."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from components.conversations import SidebarAction, conversation_id_from_url, open_conversation, set_url_conversation
+from components.conversations import (
+    SidebarAction,
+    branch_from_url,
+    conversation_id_from_url,
+    open_conversation,
+    request_open,
+    set_url_branch,
+    set_url_conversation,
+)
 from components.i18n import t
 from components.inert import inert
 from components.run_lease import RunLease
@@ -18,11 +27,10 @@ from engine.store.inputs import title_from_question
 from engine.store.lease import renew_every
 from engine.store.models import ConversationRepository
 
-HIDDEN = ("replaced",)  # turns a regenerate or an edit set aside
-
 
 def open_from_url(store: ConversationRepository, user: str, action: SidebarAction, lang: str) -> Conversation:
-    """The conversation this run shows: the one the URL names (loaded once), or a new one."""
+    """The conversation this run shows: the one the URL names (loaded once), or a new one,
+    on the branch the URL names (switched without re-running anything)."""
     conversation: Conversation = st.session_state.conversation
     wanted = conversation_id_from_url()
     if action.kind == "new" or (action.kind == "deleted" and action.conversation_id == conversation.id):
@@ -38,12 +46,15 @@ def open_from_url(store: ConversationRepository, user: str, action: SidebarActio
             set_url_conversation(None)
             conversation = Conversation()
         else:
-            turns = [Turn.model_validate(item) for item in record.turns]
-            conversation = Conversation(
-                id=record.id, title=record.title, turns=[x for x in turns if x.status not in HIDDEN]
-            )
+            tree = [Turn.model_validate(item) for item in record.turns]
+            conversation = Conversation(id=record.id, title=record.title, tree=tree)
+            conversation.show(branch_from_url())
     elif wanted is None and conversation.id is not None and action.kind == "none":
         st.query_params["c"] = conversation.id  # keep the URL naming the open conversation
+    tip = branch_from_url()
+    if tip and tip != conversation.tip and any(turn.id == tip for turn in conversation.tree):
+        conversation.show(tip)  # a ‹ › click, or the URL edited: another branch of the open conversation
+    set_url_branch(conversation.tip)
     if action.kind == "renamed" and action.conversation_id == conversation.id:
         conversation.title = _stored_title(store, user, conversation)  # the heading follows the rename
     st.session_state.conversation = conversation
@@ -86,6 +97,20 @@ def save(
         _save_fitting(store, user, conversation.id, turn, settings.language)
     except StoreError as exc:
         st.toast(inert(str(exc)), icon=":material/cloud_off:")
+    if turn.status == "running" or turn.role == "user":  # a new turn: the URL names the branch it is on
+        set_url_branch(conversation.tip)  # (never at a run's end: a stopped run must not draw)
+
+
+def fork(store: ConversationRepository, user: str, conversation: Conversation, turn: Turn, lang: str) -> None:
+    """From a callback: copy the branch down to ``turn`` into a new conversation, opened by the next run."""
+    try:
+        record = store.fork(user, conversation.id or "", turn.id, t("fork_title", lang, title=conversation.title))
+    except StoreError as exc:  # not stored yet, another user's, or the database away: one sentence
+        st.toast(inert(str(exc)), icon=":material/cloud_off:")
+        return
+    set_url_branch(None)
+    request_open(record.id)
+    st.toast(t("forked", lang), icon=":material/fork_right:")
 
 
 def _save_fitting(store: ConversationRepository, user: str, conversation_id: str | None, turn: Turn, lang: str) -> None:

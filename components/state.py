@@ -7,16 +7,17 @@ import uuid
 from datetime import UTC, datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from engine.grounding import GroundingReport
 from engine.llm.pricing import Cost, total_costs
 from engine.react.parser import parse_blocks
 from engine.react.run_state import Caution, SuspendedRun
 from engine.react.types import ReActBlock
+from engine.store.branches import siblings, visible
 from engine.store.models import Feedback
 
-TurnStatus = Literal["running", "answered", "error", "suspended", "replied", "stopped", "interrupted", "replaced"]
+TurnStatus = Literal["running", "answered", "error", "suspended", "replied", "stopped", "interrupted"]
 
 
 class Preferences(BaseModel):
@@ -33,6 +34,7 @@ class Preferences(BaseModel):
 
 class Turn(BaseModel):
     id: str = Field(default_factory=lambda: uuid.uuid4().hex[:10])
+    parent_id: str | None = None  # the turn this one follows; an edit or a regenerate is a sibling
     role: Literal["user", "assistant"]
     content: str = ""  # the user's text, or the assistant's raw ReAct stream
     status: TurnStatus = "answered"
@@ -59,9 +61,48 @@ class Turn(BaseModel):
 
 
 class Conversation(BaseModel):
+    """``tree`` holds every turn, in the order written; ``turns`` is the branch on show (the
+    history the engine gets, what is drawn and exported). Given ``turns`` alone, they are one branch."""
+
     id: str | None = None  # the stored conversation's id, once its first turn is saved
     title: str = ""
     turns: list[Turn] = Field(default_factory=list)
+    tree: list[Turn] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _one_branch(self) -> Conversation:
+        if not self.tree:
+            for before, turn in zip(self.turns, self.turns[1:], strict=False):
+                turn.parent_id = turn.parent_id or before.id
+            self.tree = list(self.turns)
+        return self
+
+    def _nodes(self) -> list[tuple[str, str | None]]:
+        return [(turn.id, turn.parent_id) for turn in self.tree]
+
+    def add(self, turn: Turn) -> None:
+        """A new turn at the end of the branch on show."""
+        turn.parent_id = self.turns[-1].id if self.turns else None
+        self.turns.append(turn)
+        self.tree.append(turn)
+
+    def branch_at(self, index: int) -> None:
+        """Show the branch only up to ``index`` (excluded): the next turn added is a sibling of the one there."""
+        del self.turns[index:]
+
+    def show(self, tip: str | None) -> None:
+        """Show the branch through ``tip`` (the newest when None or unknown), with its newest turns below."""
+        by_id = {turn.id: turn for turn in self.tree}
+        self.turns = [by_id[turn_id] for turn_id in visible(self._nodes(), tip)]
+
+    def siblings(self, turn: Turn) -> list[Turn]:
+        """``turn`` and the other versions of it (edits, regenerates), oldest first."""
+        by_id = {t.id: t for t in self.tree}
+        return [by_id[turn_id] for turn_id in siblings(self._nodes(), turn.id) if turn_id in by_id]
+
+    @property
+    def tip(self) -> str | None:
+        return self.turns[-1].id if self.turns else None
 
     def history(self) -> list[dict[str, str]]:
         """OpenAI-style history for the engine: questions and final answers only."""

@@ -1,12 +1,17 @@
 """One turn on the page, live or replayed: the trace and answer (one tracer), the
-grounding, an inline question, the footer, the answer's rating, and the actions of the
-latest turns (copy an answer, regenerate it, edit and resend the question)."""
+grounding, an inline question, the footer, the answer's rating, the versions of a turn
+(‹ 2/3 ›: its edits or regenerates, switched without re-running), and the actions
+(copy an answer, fork the branch down to it; regenerate the last answer, edit and resend
+the last question)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import streamlit as st
 
 from components.cautions import beside_trace, stored_cautions
+from components.conversations import set_url_branch
 from components.feedback import Rater, feedback_bar
 from components.grounding_view import annotator, grounding_widgets
 from components.i18n import money, number, plural, t
@@ -15,6 +20,8 @@ from components.live_elsewhere import Stopper, live_elsewhere
 from components.render import draw
 from components.state import Conversation, Preferences, Turn
 from components.tracer import StreamlitChatTracer
+
+Forker = Callable[[Turn], None]
 
 PENDING_REPLY = "pending_reply"
 REGENERATE = "regenerate"
@@ -82,10 +89,38 @@ def render_question(turn: Turn, conversation: Conversation, lang: str) -> None:
         st.form_submit_button(t("send", lang), on_click=_submit_typed, args=(key, PENDING_REPLY))
 
 
-def _answer_actions(turn: Turn, last: bool, lang: str, rate: Rater | None) -> None:
+def branch_switcher(turn: Turn, conversation: Conversation, lang: str) -> None:
+    """‹ n/N › on a turn that has other versions; a click shows another branch (the URL names it), nothing re-runs."""
+    versions = conversation.siblings(turn)
+    if len(versions) < 2:
+        return
+    n = next(i for i, version in enumerate(versions) if version.id == turn.id)
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small", key=f"branches-{turn.id}")
+    row.button(
+        "‹",
+        key=f"branch-prev-{turn.id}",
+        help=t("branch_previous", lang),
+        type="tertiary",
+        disabled=n == 0,
+        on_click=set_url_branch,
+        args=(versions[n - 1].id,),
+    )
+    row.caption(f"{n + 1}/{len(versions)}", width="content")
+    row.button(
+        "›",
+        key=f"branch-next-{turn.id}",
+        help=t("branch_next", lang),
+        type="tertiary",
+        disabled=n == len(versions) - 1,
+        on_click=set_url_branch,
+        args=(versions[min(n + 1, len(versions) - 1)].id,),
+    )
+
+
+def _answer_actions(turn: Turn, last: bool, lang: str, rate: Rater | None, fork: Forker | None) -> None:
     if not turn.answer:
         return
-    columns = st.columns([1, 1, 1.2, 1, 5.8], gap="small")
+    columns = st.columns([1, 1, 1, 1.2, 1, 4.8], gap="small")
     with columns[0].popover(":material/content_copy:", help=t("copy_answer", lang)):
         st.caption(t("copy_hint", lang))
         st.code(turn.answer, language="markdown", wrap_lines=True)
@@ -97,8 +132,12 @@ def _answer_actions(turn: Turn, last: bool, lang: str, rate: Rater | None) -> No
             on_click=_set,
             args=(REGENERATE, True),
         )
+    if fork is not None:
+        columns[2].button(
+            ":material/fork_right:", key=f"fork-{turn.id}", help=t("fork", lang), on_click=fork, args=(turn,)
+        )
     if rate is not None:
-        feedback_bar(turn, rate, lang, columns[2:4])
+        feedback_bar(turn, rate, lang, columns[3:5])
 
 
 def _question_actions(turn: Turn, lang: str) -> None:
@@ -122,10 +161,12 @@ def render_turn(
     last: bool = False,
     rate: Rater | None = None,
     stop: Stopper | None = None,
+    fork: Forker | None = None,
 ) -> None:
     lang = settings.language
     if turn.role == "user":
         st.markdown(inert(turn.content))
+        branch_switcher(turn, conversation, lang)
         if last:
             _question_actions(turn, lang)
         return
@@ -136,5 +177,6 @@ def render_turn(
     draw(grounding_widgets(turn.grounding, lang, cautions, turn.id))
     render_question(turn, conversation, lang)
     render_footer(turn, lang, stop)
+    branch_switcher(turn, conversation, lang)
     if turn.status in ("answered", "error", "stopped", "interrupted"):
-        _answer_actions(turn, last, lang, rate)
+        _answer_actions(turn, last, lang, rate, fork)

@@ -1,10 +1,11 @@
 """The analyst chat: a live ReAct trace, inline questions, Stop, files dropped into the
 chat, and conversations that last (stored per user, reopened from the URL).
 
-Every turn builds a fresh engine, gives it the history, and streams; every rerun
-redraws every past turn from its stored stream. Turns are saved when they start, as
-they run (the lease: a Stop from another tab or server is heard through it) and when
-they end."""
+Every turn builds a fresh engine, gives it the history of the branch on show, and
+streams; every rerun redraws every turn of that branch from its stored stream. Turns are
+saved when they start, as they run (the lease: a Stop from another tab or server is heard
+through it) and when they end. An edited question or a regenerated answer is a new branch
+beside the old one, never written over it."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from components.chat_sidebar import chat_sidebar
 from components.conversations import shared_store, take_action
 from components.i18n import t
 from components.inert import inert
-from components.persistence import ensure_stored, open_from_url, run_lease, save
+from components.persistence import ensure_stored, fork, open_from_url, run_lease, save
 from components.samples import sample_questions
 from components.state import Turn, session
 from components.stop_redraw import rerun_when_stopped
@@ -104,7 +105,7 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
 def say(text: str) -> None:
     """The analyst's message: kept, saved and shown."""
     said = Turn(role="user", content=text)
-    conversation.turns.append(said)
+    conversation.add(said)
     save(store, user, conversation, settings, said)
     with st.chat_message("user"):
         st.markdown(inert(text))
@@ -112,7 +113,7 @@ def say(text: str) -> None:
 
 def answer_with(start: Callable[[object], Iterator[str]], history: list[dict[str, str]]) -> None:
     turn = Turn(role="assistant", status="running")
-    conversation.turns.append(turn)
+    conversation.add(turn)
     stream_into(turn, start, history)
 
 
@@ -132,14 +133,9 @@ def stop_elsewhere(turn: Turn) -> bool:
     return store.request_stop(user, conversation.id or "", turn.id)
 
 
-def set_aside_from(index: int) -> None:
-    """Turns from ``index`` on are replaced (a regenerate, an edited question): hidden, kept in the store."""
-    for turn in conversation.turns[index:]:
-        if turn.live:  # another server's run: its owner saves it, not this page
-            continue
-        turn.status = "replaced"
-        save(store, user, conversation, settings, turn)
-    del conversation.turns[index:]
+def fork_at(turn: Turn) -> None:
+    """Copy the branch down to ``turn`` into a new conversation (the next run opens it)."""
+    fork(store, user, conversation, turn, lang)
 
 
 # ---- the conversation -----------------------------------------------------------------
@@ -156,7 +152,7 @@ last_user = max((i for i, x in enumerate(conversation.turns) if x.role == "user"
 for i, turn in enumerate(conversation.turns):
     with st.chat_message(turn.role):
         last = i == len(conversation.turns) - 1 or i == last_user
-        render_turn(turn, conversation, settings, last=last, rate=rate, stop=stop_elsewhere)
+        render_turn(turn, conversation, settings, last=last, rate=rate, stop=stop_elsewhere, fork=fork_at)
 
 sample = None
 if not conversation.turns and settings.theme and warmup.done.is_set():  # drawn from what warm-up loaded
@@ -192,11 +188,11 @@ if pending is not None and reply is not None and pending.suspended is not None:
     st.rerun()
 elif st.session_state.pop(REGENERATE, False) and last_user is not None:
     question = conversation.turns[last_user].content
-    set_aside_from(last_user + 1)
+    conversation.branch_at(last_user + 1)  # the new answer is a sibling of the one on show
     answer_with(lambda engine: engine.stream_sync(question, HEARTBEAT_S), conversation.history()[:-1])
     st.rerun()
 elif (edited := st.session_state.pop(EDITED, None)) and last_user is not None:
-    set_aside_from(last_user)
+    conversation.branch_at(last_user)  # the edited question is a sibling of the one on show
     ask(edited)
     st.rerun()
 elif (text.strip() or sample) and pending is None:

@@ -26,7 +26,7 @@ def test_an_empty_conversation_offers_sample_questions_from_the_theme(app_env):
     assert turns[0].content == options[0] and answers(at) == ["here is what the handbook says."]
 
 
-def test_regenerate_replaces_the_last_answer(app_env):
+def test_regenerate_shows_a_new_answer_in_place_of_the_last(app_env):
     app_env.script.extend([{"text": "Answer: first try."}, {"text": "Answer: second try."}])
     at = new_app()
     at.chat_input[0].set_value("Summarise the travel policy").run()

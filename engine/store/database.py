@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 import sqlalchemy as sa
 
 from engine.settings import current
-from engine.store.errors import Unavailable
+from engine.store.errors import BadInput, Unavailable
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 DEFAULT_SQLITE = Path("data/app.db")
+UNAVAILABLE = "The conversation database cannot be reached right now."
 _LOCK_KEY = 0x5EAC7A  # any constant: PostgreSQL advisory lock shared by every migrating process
 UNAVAILABLE = "The conversation database cannot be reached right now."
 P = ParamSpec("P")
@@ -62,6 +63,20 @@ def resolve_url(url: str | None) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+def conversations_engine(url: str | None, busy_timeout_s: float, connect_timeout_s: int) -> sa.Engine:
+    """The conversation store's engine, or ``BadInput`` in one sentence (never quoting the URL)."""
+    try:
+        engine = make_engine(url, busy_timeout_s=busy_timeout_s, connect_timeout_s=connect_timeout_s)
+    except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError):
+        # from None: the parser's message quotes the URL, password included
+        raise BadInput(
+            "DATABASE_URL is not a database URL this app can use (expected postgresql://user@host/db)."
+        ) from None
+    if engine.dialect.name not in ("sqlite", "postgresql"):
+        raise BadInput("Conversations can be kept in SQLite or PostgreSQL only.")
+    return engine
 
 
 def make_engine(url: str | None, busy_timeout_s: float = 5.0, connect_timeout_s: int = 5) -> sa.Engine:

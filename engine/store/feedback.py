@@ -74,14 +74,25 @@ def of_conversation(conn: sa.Connection, conversation_id: str, user_id: int | No
 def rated(conn: sa.Connection, user_id: int | None, rating: str | None = None) -> list[RatedTurn]:
     """The user's rated answers, oldest rating first, each with the question it answered.
 
-    The question is the nearest user turn before the answer in the conversation, set
-    aside or not: an answer that was regenerated keeps the question it answered.
+    The question is the answer's parent when it is a question (the branch it is on),
+    else the nearest question before it: a regenerated answer keeps the question it answered.
     """
     if user_id is None:
         return []
     f, t, c = feedback.c, turns.c, conversations.c
     query = (
-        sa.select(f.conversation_id, f.rating, f.comment, f.updated_at, t.seq, t.data, c.title, c.theme, c.settings)
+        sa.select(
+            f.conversation_id,
+            f.rating,
+            f.comment,
+            f.updated_at,
+            t.seq,
+            t.data,
+            t.parent_id,
+            c.title,
+            c.theme,
+            c.settings,
+        )
         .join(turns, sa.and_(t.conversation_id == f.conversation_id, t.id == f.turn_id))
         .join(conversations, c.id == f.conversation_id)
         .where(f.user_id == user_id, c.user_id == user_id)
@@ -91,10 +102,11 @@ def rated(conn: sa.Connection, user_id: int | None, rating: str | None = None) -
         query = query.where(f.rating == rating)
     rows = conn.execute(query).all()
     questions: dict[str, tuple[list[int], list[str]]] = {}
+    by_id: dict[tuple[str, str], str] = {}
     ids = sorted({row.conversation_id for row in rows})
     for start in range(0, len(ids), 500):
         asked = conn.execute(
-            sa.select(t.conversation_id, t.seq, t.data)
+            sa.select(t.conversation_id, t.id, t.seq, t.data)
             .where(t.conversation_id.in_(ids[start : start + 500]), t.role == "user")
             .order_by(t.conversation_id, t.seq)
         ).all()
@@ -102,17 +114,19 @@ def rated(conn: sa.Connection, user_id: int | None, rating: str | None = None) -
             seqs, texts = questions.setdefault(row.conversation_id, ([], []))
             seqs.append(row.seq)
             texts.append(str(dict(row.data).get("content", "")))
+            by_id[(row.conversation_id, row.id)] = texts[-1]
     out = []
     for row in rows:
         seqs, texts = questions.get(row.conversation_id, ([], []))
         before = bisect.bisect_left(seqs, row.seq) - 1
+        nearest = texts[before] if before >= 0 else ""
         out.append(
             RatedTurn(
                 conversation_id=row.conversation_id,
                 title=row.title,
                 theme=row.theme,
                 settings=row.settings or {},
-                question=texts[before] if before >= 0 else "",
+                question=by_id.get((row.conversation_id, row.parent_id or ""), nearest),
                 turn=dict(row.data),
                 feedback=_feedback(row),
             )

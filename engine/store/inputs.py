@@ -67,9 +67,7 @@ def fold(text: str) -> str:
 
 
 def searchable_text(turn: dict) -> str:
-    """What full-text search finds a turn by: the question, or the answer, folded (nothing for a replaced turn)."""
-    if turn.get("status") == "replaced":
-        return ""
+    """What full-text search finds a turn by: the question, or the answer, folded (every branch's turns alike)."""
     text = turn.get("content") if turn.get("role") == "user" else turn.get("answer")
     return fold(one_line(text)) if isinstance(text, str) else ""  # one line: no NUL, which PostgreSQL refuses
 

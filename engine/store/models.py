@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 
 class ConversationSummary(BaseModel):
@@ -17,14 +17,21 @@ class ConversationSummary(BaseModel):
     created_at: datetime
     updated_at: datetime
 
+    @field_validator("created_at", "updated_at")
+    @classmethod
+    def _utc(cls, moment: datetime) -> datetime:
+        """The database keeps naive UTC times: they are read as UTC."""
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
 
 class ConversationRecord(ConversationSummary):
     """A conversation with its settings and its turns, in order.
 
     Each turn is the dict the app saved (``id``, ``role``, ``status`` and every other
     field, e.g. the raw stream, the answer, footer figures, a suspended run), so a new
-    turn field needs no migration. ``feedback``, on an answer the user rated, comes from
-    the feedback table: a turn's save never writes it.
+    turn field needs no migration, and ``parent_id``: the turns form a tree (``branches.py``).
+    ``feedback``, on an answer the user rated, comes from the feedback table: a turn's save
+    never writes it.
     """
 
     settings: dict[str, Any] = Field(default_factory=dict)
@@ -70,6 +77,8 @@ class ConversationRepository(Protocol):
     def delete(self, user: str, conversation_id: str) -> None: ...
 
     def save_turn(self, user: str, conversation_id: str, turn: dict[str, Any]) -> None: ...
+
+    def fork(self, user: str, conversation_id: str, turn_id: str, title: str = "") -> ConversationRecord: ...
 
     def mark_interrupted(self, user: str, conversation_id: str) -> list[str]: ...
 

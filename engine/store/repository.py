@@ -4,6 +4,10 @@ Every method is scoped to the user: another user's conversation id behaves exact
 like a missing one (``get`` returns None, the others raise ``NotFound``). So is a rating
 of an answer (``set_feedback``), kept per user beside the turns (``feedback.py``).
 
+The turns form a tree (``branches.py``): each names its parent, and an edited question
+or a regenerated answer is a sibling of the turn it re-does. ``fork`` copies a branch
+into a new conversation of the same user.
+
 A turn is written when it starts (``running``), again while it runs, and when it ends,
 by upsert on its id. A ``running`` turn holds a lease (``lease.py``): another store shows
 it running while its owner keeps saving it, and ``interrupted`` once the lease has
@@ -23,12 +27,21 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
+import engine.store.branches as branches
 import engine.store.feedback as ratings
 import engine.store.inputs as inputs
 import engine.store.lease as lease
+import engine.store.parents as parents
 import engine.store.search as fulltext
 from engine.settings import current
-from engine.store.database import UNAVAILABLE, database_errors, file_identity, make_engine, migrate, sqlite_file
+from engine.store.database import (
+    UNAVAILABLE,
+    conversations_engine,
+    database_errors,
+    file_identity,
+    migrate,
+    sqlite_file,
+)
 from engine.store.errors import BadInput, FileReplaced, NotFound, Unavailable
 from engine.store.models import ConversationRecord, ConversationSummary, RatedTurn
 from engine.store.schema import conversations, feedback, turn_search, turns, users
@@ -38,11 +51,7 @@ REPLACED = (
     "nothing more is saved to it, and the app must be restarted to save conversations again."
 )
 MAX_SETTINGS_BYTES = 256 * 1024
-_database_errors = database_errors
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+_TURN_READ = ("id", "status", "data", "parent_id", "lease_owner", "heartbeat_at")  # what ``get`` reads of a turn
 
 
 class ConversationStore:
@@ -60,16 +69,8 @@ class ConversationStore:
         connect_timeout_s: int = 5,
         lease_s: float | None = None,
     ) -> None:
-        try:
-            self.engine = make_engine(url, busy_timeout_s=busy_timeout_s, connect_timeout_s=connect_timeout_s)
-        except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError):
-            # from None: the parser's message quotes the URL, password included
-            raise BadInput(
-                "DATABASE_URL is not a database URL this app can use (expected postgresql://user@host/db)."
-            ) from None
+        self.engine = conversations_engine(url, busy_timeout_s, connect_timeout_s)
         dialect = self.engine.dialect.name
-        if dialect not in ("sqlite", "postgresql"):
-            raise BadInput("Conversations can be kept in SQLite or PostgreSQL only.")
         self._insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
         self._lock = threading.Lock()
         # SQLite has one writer at a time: threads of this process take turns here, in order,
@@ -141,17 +142,11 @@ class ConversationStore:
 
     @staticmethod
     def _summary(row: sa.Row) -> dict[str, Any]:
-        return {
-            "id": row.id,
-            "title": row.title,
-            "theme": row.theme,
-            "created_at": _utc(row.created_at),
-            "updated_at": _utc(row.updated_at),
-        }
+        return {name: getattr(row, name) for name in ("id", "title", "theme", "created_at", "updated_at")}
 
     # ---- conversations ---------------------------------------------------------------
 
-    @_database_errors
+    @database_errors
     def create(
         self,
         user: str,
@@ -192,30 +187,21 @@ class ConversationStore:
             raise NotFound(conversation_id)
         return ConversationRecord(**self._summary(row), settings=row.settings or {})
 
-    @_database_errors
+    @database_errors
     def list(self, user: str, search: str | None = None, limit: int = 100) -> list[ConversationSummary]:
-        """The user's conversations, most recently active first.
-
-        ``search`` matches titles (anywhere, no case, no accents) and the turns' text
-        (every word, as a word or the start of one: FTS5 or PostgreSQL full-text search).
-        Only the search's letters and digits reach the full-text query, so no text is
-        ever a syntax error there."""
+        """The user's conversations, most recently active first; ``search``: by title or by the
+        turns' words (``search.searched``)."""
         user = inputs.check_user(user)
         limit = max(1, min(int(limit), 1000))
         c = conversations.c
         query = sa.select(c.id, c.title, c.theme, c.created_at, c.updated_at).where(self._owned(user))
-        if search and inputs.one_line(search):
-            found = c.title_search.like(inputs.like_pattern(search), escape="\\")
-            words = inputs.search_words(search)
-            if words:
-                found = sa.or_(found, c.id.in_(fulltext.text_matches(self.engine.dialect.name, words)))
-            query = query.where(found)
+        query = fulltext.searched(query, search, self.engine.dialect.name)
         query = query.order_by(c.updated_at.desc(), c.created_at.desc(), c.id.desc()).limit(limit)
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
         return [ConversationSummary(**self._summary(row)) for row in rows]
 
-    @_database_errors
+    @database_errors
     def get(self, user: str, conversation_id: str) -> ConversationRecord | None:
         """The conversation with its turns in order, or None (missing, or not this user's)."""
         user = inputs.check_user(user)
@@ -228,7 +214,7 @@ class ConversationStore:
             if row is None:
                 return None
             rows = conn.execute(
-                sa.select(turns.c.id, turns.c.status, turns.c.data, turns.c.lease_owner, turns.c.heartbeat_at)
+                sa.select(*(turns.c[name] for name in _TURN_READ))
                 .where(turns.c.conversation_id == conversation_id)
                 .order_by(turns.c.seq, turns.c.created_at, turns.c.id)
             ).all()
@@ -240,12 +226,13 @@ class ConversationStore:
             data["status"], live = view.shown(turn_row.id, turn_row.status, turn_row.lease_owner, turn_row.heartbeat_at)
             if live:  # a run going on now, here or on another server: shown, never saved back
                 data["live"] = True
+            data["parent_id"] = turn_row.parent_id
             if turn_row.id in rated:
                 data["feedback"] = rated[turn_row.id].model_dump(mode="json")
             out.append(data)
         return ConversationRecord(**self._summary(row), settings=row.settings or {}, turns=out)
 
-    @_database_errors
+    @database_errors
     def rename(self, user: str, conversation_id: str, title: str) -> None:
         user = inputs.check_user(user)
         title = inputs.clean_title(title)
@@ -260,7 +247,7 @@ class ConversationStore:
         if result.rowcount == 0:
             raise NotFound(conversation_id)
 
-    @_database_errors
+    @database_errors
     def delete(self, user: str, conversation_id: str) -> None:
         """Delete the conversation and all its turns."""
         user = inputs.check_user(user)
@@ -279,7 +266,7 @@ class ConversationStore:
         with self._lock:
             self._live = {key for key in self._live if key[0] != conversation_id}
 
-    @_database_errors
+    @database_errors
     def export(self, user: str, conversation_id: str) -> str:
         """The whole conversation as JSON (settings and every turn field)."""
         record = self.get(user, conversation_id)
@@ -287,7 +274,21 @@ class ConversationStore:
             raise NotFound(str(conversation_id)[:64])
         return json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=2)
 
-    @_database_errors
+    @database_errors
+    def fork(self, user: str, conversation_id: str, turn_id: str, title: str = "") -> ConversationRecord:
+        """A new conversation of the user's holding a copy of the branch down to ``turn_id`` (same ids and
+        parents); ratings stay with the turns they rate, in the conversation they were given in."""
+        record = self.get(user, conversation_id)
+        path = branches.ancestry([(t["id"], t.get("parent_id")) for t in record.turns], str(turn_id)) if record else []
+        if record is None or not path:
+            raise NotFound(str(turn_id if record else conversation_id)[:64])
+        by_id = {t["id"]: t for t in record.turns}
+        copy = self.create(user, title[: inputs.MAX_TITLE_CHARS], record.theme, record.settings)
+        for copied in path:
+            self.save_turn(user, copy.id, {k: v for k, v in by_id[copied].items() if k not in ("feedback", "live")})
+        return self.get(user, copy.id) or copy
+
+    @database_errors
     def set_feedback(
         self, user: str, conversation_id: str, turn_id: str, rating: str | None, comment: str = ""
     ) -> None:
@@ -301,7 +302,7 @@ class ConversationStore:
             key = {"conversation_id": conversation_id, "turn_id": turn_id, "user_id": self._user_id(conn, user, False)}
             ratings.write(conn, self._insert, key, rating, comment, self._now())
 
-    @_database_errors
+    @database_errors
     def rated_turns(self, user: str, rating: str | None = None) -> list[RatedTurn]:
         """The user's rated answers (only ``rating`` ones when given), with their questions, oldest rating first."""
         user, rating = inputs.check_user(user), inputs.check_rating(rating)
@@ -310,22 +311,29 @@ class ConversationStore:
 
     # ---- turns ---------------------------------------------------------------------------
 
-    @_database_errors
+    @database_errors
     def save_turn(self, user: str, conversation_id: str, turn: dict[str, Any]) -> None:
         """Insert the turn at the end of the conversation, or update it if its id is already there.
 
-        The conversation's first user turn gives it a title when it has none.
+        A new turn's ``parent_id`` names a turn of this conversation, or None for a first
+        turn; without one it follows the conversation's last turn. A turn's parent never
+        changes, so the turns stay a tree. The conversation's first user turn gives it a
+        title when it has none.
         """
         user = inputs.check_user(user)
         data = inputs.check_turn(turn)
         if not inputs.valid_id(conversation_id):
             raise NotFound(str(conversation_id)[:64])
         turn_id, role, status = data["id"], data["role"], data["status"]
+        parent_given, parent_id = "parent_id" in data, data.pop("parent_id", None)
+        if parent_id is not None and (not inputs.valid_id(parent_id) or parent_id == turn_id):
+            raise BadInput(parents.BAD_PARENT)
         now = self._now()
         c, t = conversations.c, turns.c
         next_seq = (
             sa.select(sa.func.coalesce(sa.func.max(t.seq), -1) + 1).where(t.conversation_id == c.id).scalar_subquery()
         )
+        parent = sa.literal(parent_id, sa.String) if parent_given else parents.last_turn()
         source = sa.select(
             c.id,
             sa.literal(turn_id, sa.String),
@@ -335,10 +343,11 @@ class ConversationStore:
             sa.literal(now, sa.DateTime),
             sa.literal(now, sa.DateTime),
             sa.bindparam("turn_data", data, type_=sa.JSON),
+            parent,
             sa.literal(self.owner, sa.String),
             sa.literal(now, sa.DateTime),
         ).where(c.id == conversation_id, self._owned(user))
-        columns = ["conversation_id", "id", "seq", "role", "status", "created_at", "updated_at", "data"]
+        columns = ["conversation_id", "id", "seq", "role", "status", "created_at", "updated_at", "data", "parent_id"]
         stmt = self._insert(turns).from_select([*columns, "lease_owner", "heartbeat_at"], source)
         kept = ("role", "status", "data", "updated_at", "lease_owner", "heartbeat_at")  # a stop asked stays asked
         stmt = stmt.on_conflict_do_update(
@@ -348,6 +357,8 @@ class ConversationStore:
         with self._writer(), self.engine.begin() as conn:
             if conn.execute(stmt).first() is None:  # no row: not this user's conversation
                 raise NotFound(conversation_id)
+            if parent_id is not None:  # after the ownership check; a refusal rolls the write back
+                parents.check(conn, conversation_id, parent_id, self._owned(user))
             fulltext.index_turn(conn, conversation_id, data)
             values: dict[str, Any] = {"updated_at": now}
             if title:
@@ -360,7 +371,7 @@ class ConversationStore:
             else:
                 self._live.discard((conversation_id, turn_id))
 
-    @_database_errors
+    @database_errors
     def mark_interrupted(self, user: str, conversation_id: str) -> list[str]:
         """Record as ``interrupted`` the running turns whose lease expired; returns their ids."""
         record = self.get(user, conversation_id)
@@ -370,7 +381,7 @@ class ConversationStore:
         with self._writer(), self.engine.begin() as conn:
             return lease.mark_expired(conn, conversation_id, record.turns, view)
 
-    @_database_errors
+    @database_errors
     def request_stop(self, user: str, conversation_id: str, turn_id: str) -> bool:
         """Ask whichever server runs this turn of the user's conversation to stop it; False if it is not running."""
         user = inputs.check_user(user)
@@ -379,7 +390,7 @@ class ConversationStore:
         with self._writer(), self.engine.begin() as conn:
             return lease.request_stop(conn, conversation_id, turn_id, self._owned(user))
 
-    @_database_errors
+    @database_errors
     def stop_requested(self, user: str, conversation_id: str, turn_id: str) -> bool:
         """True once a Stop was asked for this turn (the owner's run polls it)."""
         user = inputs.check_user(user)

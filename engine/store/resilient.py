@@ -353,6 +353,17 @@ class ResilientStore:
         args = {"turn_id": turn_id, "rating": rating, "comment": comment}
         self._write(_Write("feedback", user, conversation_id, args), str(turn_id))
 
+    def fork(self, user: str, conversation_id: str, turn_id: str, title: str = "") -> ConversationRecord:
+        """Copy a branch into a new conversation: only while the database answers (one sentence otherwise)."""
+        self._due()
+        if self._inner is None or self._down or self._check_owner(user, conversation_id) is not None:
+            raise Unavailable(DOWN)
+        try:
+            return self._inner.fork(user, conversation_id, turn_id, title)
+        except Unavailable as exc:
+            self._went_down(exc)
+            raise
+
     def _read(self, call: Callable[[ConversationStore], Any], down: Any = Unavailable) -> Any:
         """``call`` on the database now; while it is down, ``down`` (``Unavailable``: raise it)."""
         self._due()

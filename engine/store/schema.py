@@ -50,6 +50,9 @@ turns = sa.Table(
     sa.Column("lease_owner", sa.String(120)),
     sa.Column("heartbeat_at", sa.DateTime),
     sa.Column("stop_requested", sa.Boolean, nullable=False, server_default=sa.false()),
+    # the turn this one follows (revision 0006): None for the first; an edit or a regenerate is a sibling
+    sa.Column("parent_id", sa.String(64)),
+    sa.Index("ix_turns_parent", "conversation_id", "parent_id"),
 )
 
 # Full-text search over the turns' text (revision 0003): an FTS5 table in SQLite, a

@@ -8,7 +8,21 @@ from typing import Any
 import sqlalchemy as sa
 
 import engine.store.inputs as inputs
-from engine.store.schema import turn_search
+from engine.store.schema import conversations, turn_search
+
+
+def searched(query: sa.Select, search: str | None, dialect: str) -> sa.Select:
+    """``query`` of conversations, kept to those whose title holds ``search`` (anywhere, no case,
+    no accents) or whose turns hold its every word; only its letters and digits reach the
+    full-text query, so no text is ever a syntax error there."""
+    if not search or not inputs.one_line(search):
+        return query
+    c = conversations.c
+    found = c.title_search.like(inputs.like_pattern(search), escape="\\")
+    words = inputs.search_words(search)
+    if words:
+        found = sa.or_(found, c.id.in_(text_matches(dialect, words)))
+    return query.where(found)
 
 
 def text_matches(dialect: str, words: list[str]) -> sa.Select:

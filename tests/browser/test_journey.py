@@ -1,6 +1,7 @@
 """The analyst's journey in a real browser (headless Chromium), screenshots kept in
 artefacts/: drop a CSV into the chat, ask a question that needs query_table, see the
-table and the chart, copy the answer, regenerate it, stop a run, switch to French."""
+table and the chart, copy the answer, regenerate it and switch between its two versions,
+stop a run, switch to French."""
 
 import json
 import time
@@ -81,8 +82,18 @@ def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
     deadline = time.monotonic() + 30  # the last run's elements may linger, faded, for a moment after it
     while time.monotonic() < deadline and visible(page, "North leads with a total of"):
         page.wait_for_timeout(250)
-    assert not visible(page, "North leads with a total of")  # replaced, not shown beside the new one
+    assert not visible(page, "North leads with a total of")  # a second version, not drawn beside the new one
     shot(page, 5, "regenerated")
+    versions = page.locator("[class*='st-key-branches-']").last
+    assert versions.get_by_text("2/2").is_visible()
+    runs = len(fake_server.requests)
+    versions.get_by_role("button", name="‹").click()  # the first answer is one click away, not run again
+    page.get_by_text("North leads with a total of", exact=False).first.wait_for(timeout=30000)
+    page.get_by_test_id("stStatusWidget").wait_for(state="hidden", timeout=60000)
+    assert len(fake_server.requests) == runs and not visible(page, "Regenerated: North has the largest total")
+    page.locator("[class*='st-key-branches-']").last.get_by_role("button", name="›").click()
+    page.get_by_text("Regenerated: North has the largest total", exact=False).first.wait_for(timeout=30000)
+    page.get_by_test_id("stStatusWidget").wait_for(state="hidden", timeout=60000)
 
     # 6. stop a run
     box.fill("Write a long report")

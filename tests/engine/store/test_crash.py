@@ -53,7 +53,14 @@ def test_kill_mid_turn_keeps_finished_turns_and_shows_the_running_one_interrupte
     turns = store.get("alice", conversation_id).turns
     assert [t["id"] for t in turns] == ["u0", "a0", "u1", "a1", "u2", "a2", "live"]
     for i in range(3):
-        assert turns[2 * i] == {"id": f"u{i}", "role": "user", "content": f"question {i}", "status": "answered"}
+        parent = f"a{i - 1}" if i else None  # each question follows the answer before it
+        assert turns[2 * i] == {
+            "id": f"u{i}",
+            "role": "user",
+            "content": f"question {i}",
+            "status": "answered",
+            "parent_id": parent,
+        }
         assert turns[2 * i + 1]["content"] == payload(i) and turns[2 * i + 1]["status"] == "answered"
     live = turns[-1]
     assert live["status"] == "interrupted"

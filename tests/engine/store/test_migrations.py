@@ -48,12 +48,12 @@ def fill_at_revision_1(url: str, revision: str = "0001") -> None:
 def test_upgrade_from_revision_1_keeps_the_data(db_url):
     fill_at_revision_1(db_url)
     store = ConversationStore(db_url)  # upgrades to head at start
-    assert current_revision(store.engine) == head_revision() == "0005"
+    assert current_revision(store.engine) == head_revision() == "0006"
     record = store.get("alice", "c1")
     assert (record.title, record.theme, record.settings) == ("Résumé des VENTES", "handbook", {"language": "fr"})
     assert record.turns == [
-        {"id": "u1", "role": "user", "content": "Résumé des ventes ?", "status": "answered"},
-        {"id": "a1", "role": "assistant", "answer": "1.2 M€", "tokens": 31, "status": "answered"},
+        {"id": "u1", "role": "user", "content": "Résumé des ventes ?", "status": "answered", "parent_id": None},
+        {"id": "a1", "role": "assistant", "answer": "1.2 M€", "tokens": 31, "status": "answered", "parent_id": "u1"},
     ]
     # the new column was filled for the old rows: accent-free search finds the old conversation
     assert [c.id for c in store.list("alice", "resume des ventes")] == ["c1"]
@@ -154,6 +154,85 @@ def test_downgrade_from_the_lease_revision_keeps_turns_and_ratings(db_url):
     again = ConversationStore(db_url)  # and up again
     assert again.get("alice", conv.id).turns[0]["feedback"]["comment"] == "right"
     again.close()
+
+
+def fill_with_set_aside_turns_at_revision_4(url: str) -> None:
+    """What the app wrote before branches: a regenerated answer and an edited question set aside (``replaced``)."""
+    engine = make_engine(url)
+    migrate(engine, "0004")
+    assert "parent_id" not in {c["name"] for c in sa.inspect(engine).get_columns("turns")}
+
+    def at(minute: int) -> datetime:
+        return datetime(2026, 1, 2, 3, minute)
+
+    # id, role, status, created, updated (a set-aside turn: when it was set aside), data
+    rows = [
+        ("u1", "user", "answered", 0, 0, {"content": "Q3 revenue?"}),
+        ("a1", "assistant", "replaced", 1, 2, {"answer": "11 M€"}),  # regenerated at minute 2
+        ("a1b", "assistant", "answered", 3, 3, {"answer": "11.6 M€"}),
+        ("u2", "user", "replaced", 4, 8, {"content": "And the old Q4?"}),  # edited at minute 8 ...
+        ("a2", "assistant", "replaced", 5, 8, {"error": "The backend is down."}),  # ... with its answer
+        ("u2b", "user", "answered", 9, 9, {"content": "And Q4?"}),
+        ("a2b", "assistant", "answered", 10, 10, {"answer": "12 M€"}),
+    ]
+    with engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO users (name, created_at) VALUES ('alice', :w)"), {"w": at(0)})
+        user_id = conn.execute(sa.text("SELECT id FROM users WHERE name = 'alice'")).scalar()
+        conn.execute(
+            sa.text(
+                "INSERT INTO conversations (id, user_id, title, title_search, theme, settings, created_at, updated_at) "
+                "VALUES ('c1', :u, 'Revenue', 'revenue', 'handbook', '{}', :w, :w)"
+            ),
+            {"u": user_id, "w": at(0)},
+        )
+        insert = sa.text(
+            "INSERT INTO turns (conversation_id, id, seq, role, status, created_at, updated_at, data) "
+            "VALUES ('c1', :id, :seq, :role, :status, :c, :u, :d)"
+        ).bindparams(sa.bindparam("d", type_=sa.JSON))
+        for seq, (turn_id, role, status, created, updated, data) in enumerate(rows):
+            values = {"id": turn_id, "role": role, "status": status, **data}
+            conn.execute(
+                insert,
+                {
+                    "id": turn_id,
+                    "seq": seq,
+                    "role": role,
+                    "status": status,
+                    "c": at(created),
+                    "u": at(updated),
+                    "d": values,
+                },
+            )
+    engine.dispose()
+
+
+def test_upgrade_from_revision_4_makes_set_aside_turns_branches(db_url):
+    from engine.store.branches import siblings, visible
+
+    fill_with_set_aside_turns_at_revision_4(db_url)
+    store = ConversationStore(db_url)
+    assert current_revision(store.engine) == head_revision()
+    turns = store.get("alice", "c1").turns
+    tree = [(t["id"], t["parent_id"]) for t in turns]
+    assert tree == [
+        ("u1", None),
+        ("a1", "u1"),
+        ("a1b", "u1"),  # the regenerated answer: a sibling of the one set aside
+        ("u2", "a1b"),
+        ("a2", "u2"),  # written while u2 was still on show: its child
+        ("u2b", "a1b"),  # the edited question: a sibling of the one set aside
+        ("a2b", "u2b"),
+    ]
+    status = {t["id"]: t["status"] for t in turns}
+    assert "replaced" not in status.values()
+    assert (status["a1"], status["u2"], status["a2"]) == ("answered", "answered", "error")
+    assert visible(tree) == ["u1", "a1b", "u2b", "a2b"]  # what the page showed before, shown first
+    assert visible(tree, "a2") == ["u1", "a1b", "u2", "a2"]  # the old branch, one switch away
+    assert siblings(tree, "u2b") == ["u2", "u2b"] and siblings(tree, "a1b") == ["a1", "a1b"]
+    assert [c.id for c in store.list("alice", "old Q4")] == ["c1"]  # a former set-aside question is searchable
+    store.set_feedback("alice", "c1", "a1", "down")  # and its answer can be rated
+    assert [(r.turn["id"], r.question) for r in store.rated_turns("alice")] == [("a1", "Q3 revenue?")]
+    store.close()
 
 
 def test_migrating_twice_changes_nothing(db_url):

@@ -62,8 +62,8 @@ def test_the_index_follows_every_turn_write_and_the_delete(filled):
     store.save_turn("alice", hotel.id, turn("a1", "assistant", "Two nights only."))  # the same turn, rewritten
     assert titles(store, "alice", "cap") == []
     assert titles(store, "alice", "only") == ["Trip"]
-    store.save_turn("alice", hotel.id, turn("a1", "assistant", "Two nights only.", status="replaced"))
-    assert titles(store, "alice", "only") == []  # a set-aside answer is not found
+    store.save_turn("alice", hotel.id, turn("a1b", "assistant", "Four nights maybe.") | {"parent_id": "u1"})
+    assert titles(store, "alice", "maybe") == ["Trip"] and titles(store, "alice", "only") == ["Trip"]  # every branch
     store.delete("alice", other.id)
     assert titles(store, "alice", "sales") == []
 
