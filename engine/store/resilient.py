@@ -356,13 +356,9 @@ class ResilientStore:
     def fork(self, user: str, conversation_id: str, turn_id: str, title: str = "") -> ConversationRecord:
         """Copy a branch into a new conversation: only while the database answers (one sentence otherwise)."""
         self._due()
-        if self._inner is None or self._down or self._check_owner(user, conversation_id) is not None:
+        if self._check_owner(user, conversation_id) is not None:
             raise Unavailable(DOWN)
-        try:
-            return self._inner.fork(user, conversation_id, turn_id, title)
-        except Unavailable as exc:
-            self._went_down(exc)
-            raise
+        return self._read(lambda store: store.fork(user, conversation_id, turn_id, title))
 
     def _read(self, call: Callable[[ConversationStore], Any], down: Any = Unavailable) -> Any:
         """``call`` on the database now; while it is down, ``down`` (``Unavailable``: raise it)."""
