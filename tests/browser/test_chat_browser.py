@@ -37,11 +37,15 @@ def test_question_blocks_answer_and_html_payloads_stay_text(streamlit_app, fake_
     box.fill("Echo this payload and add 391 + 9")
     box.press("Enter")
     page.get_by_text("the total is 400").wait_for(timeout=60000)
+    page.get_by_text(" tokens · ", exact=False).last.wait_for(timeout=60000)  # the footer: the run has ended
+    page.wait_for_timeout(500)
+    page.get_by_test_id("stStatusWidget").wait_for(state="hidden", timeout=60000)  # and its last rerun too
+    page.get_by_text("Thinking…", exact=False).first.wait_for(state="detached", timeout=60000)
     for label in ("Thought", "Action", "Observation"):
         assert page.get_by_text(label, exact=True).first.is_visible()
     page.get_by_text("Observation", exact=True).first.click()
     page.get_by_text('window.__pwned = "script"', exact=False).first.wait_for(timeout=10000)
-    body = page.inner_text("body")
+    body = page.inner_text("body").replace("\u200b", "")  # drawn inert: a zero-width space after each "<"
     assert "<script>" in body and "onerror=" in body  # shown as text
     assert page.evaluate("window.__pwned") is None  # and never ran
     assert page.locator("script", has_text="__pwned").count() == 0
