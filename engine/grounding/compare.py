@@ -96,13 +96,23 @@ def meets(place: Place, condition: Condition) -> bool:
     return place.value > condition.threshold if condition.comparison == ">" else place.value < condition.threshold
 
 
-def extreme_cell(scope: Scope, extreme: Extreme) -> Place | None:
+_OUTGOING = re.compile(r"\b(?:loss|losses|deficits?|expenses?|costs?|outflows?|pertes?|deficits?|charges?|couts?)\b")
+
+
+def by_magnitude(question: str) -> bool:
+    """ "Which year had a greater loss?": a loss written negative ("(1,204)") is larger the more negative it is."""
+    return bool(_OUTGOING.search(fold(question)))
+
+
+def extreme_cell(scope: Scope, extreme: Extreme, magnitude: bool = False) -> Place | None:
     """The cell of the row most about the question with the largest (smallest) value, over the
-    row's one-year cells; None when the row has fewer than two years or two cells tie."""
+    row's one-year cells; None when the row has fewer than two years or two cells tie. With
+    ``magnitude`` (a loss or a cost asked) and every cell negative, the size of the figure counts."""
     by_year = row_by_year(scope)
     if by_year is None:
         return None
-    ranked = sorted(by_year.values(), key=lambda p: p.absolute, reverse=extreme == "max")
-    if ranked[0].absolute == ranked[1].absolute:
+    size = magnitude and all(p.value < 0 for p in by_year.values())
+    ranked = sorted(by_year.values(), key=lambda p: abs(p.absolute) if size else p.absolute, reverse=extreme == "max")
+    if abs(ranked[0].absolute) == abs(ranked[1].absolute) if size else ranked[0].absolute == ranked[1].absolute:
         return None
     return ranked[0]

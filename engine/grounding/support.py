@@ -17,7 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.grounding.compare import condition_asked, extreme_asked, extreme_cell, meets, row_by_year
+from engine.grounding.compare import by_magnitude, condition_asked, extreme_asked, extreme_cell, meets, row_by_year
 from engine.grounding.dates import MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
@@ -114,6 +114,7 @@ class Support:
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
         self.extreme = extreme_asked(question)
+        self.magnitude = by_magnitude(question)
         self.condition = condition_asked(question) if self.extreme is None else None
 
     def judge(self, item: Found, hit: Hit | None, *, operand: bool = False) -> Judgement | None:
@@ -122,7 +123,7 @@ class Support:
         label): the caller judges it as before. The day of a date ("September 29") supports
         nothing when the question has a scope."""
         if self.extreme is not None and _is_year(item, frozenset(), self.layout):
-            winner = extreme_cell(self.scope, self.extreme)
+            winner = extreme_cell(self.scope, self.extreme, self.magnitude)
             if winner is not None:  # the year is the answer: it must be the year of the row's extreme
                 return Judgement(place=winner) if item.text in winner.years else Judgement(extreme=winner)
         if self.condition is not None and _is_year(item, frozenset(), self.layout):

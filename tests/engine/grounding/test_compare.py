@@ -53,3 +53,16 @@ def test_the_smallest_is_compared_too_and_written_in_french():
     assert report.notes == [
         "2019 n'est pas l'année où Weighted average number of shares est le plus faible : 2018 (73.4)"
     ]
+
+
+LOSSES = """ | 2019 | 2018
+Loss for the year | (1,204) | (873)
+Revenue | 5,100 | 4,800"""
+
+
+def test_a_greater_loss_written_negative_is_the_larger_figure():
+    question = "In which year is there a greater loss for the year?"
+    assert check_answer("2019", question, [table(LOSSES)]).unsupported == []
+    report = check_answer("2018", question, [table(LOSSES)])
+    assert report.unsupported == ["2018"]
+    assert check_answer("2019", "In which year was revenue greater?", [table(LOSSES)]).unsupported == []
