@@ -27,6 +27,8 @@ from engine.store.inputs import title_from_question
 from engine.store.lease import renew_every
 from engine.store.models import ConversationRepository
 
+_URL_TIP = "url_branch_tip"  # the branch this page last put in the URL (a newer turn moves it on)
+
 
 def open_from_url(store: ConversationRepository, user: str, action: SidebarAction, lang: str) -> Conversation:
     """The conversation this run shows: the one the URL names (loaded once), or a new one,
@@ -52,9 +54,11 @@ def open_from_url(store: ConversationRepository, user: str, action: SidebarActio
     elif wanted is None and conversation.id is not None and action.kind == "none":
         st.query_params["c"] = conversation.id  # keep the URL naming the open conversation
     tip = branch_from_url()
-    if tip and tip != conversation.tip and any(turn.id == tip for turn in conversation.tree):
-        conversation.show(tip)  # a ‹ › click, or the URL edited: another branch of the open conversation
+    changed = tip != st.session_state.get(_URL_TIP)  # the URL moved since this page last set it
+    if tip and changed and tip != conversation.tip and any(turn.id == tip for turn in conversation.tree):
+        conversation.show(tip)  # a ‹ › click, a reload, or the URL edited: another branch of the open conversation
     set_url_branch(conversation.tip)
+    st.session_state[_URL_TIP] = conversation.tip
     if action.kind == "renamed" and action.conversation_id == conversation.id:
         conversation.title = _stored_title(store, user, conversation)  # the heading follows the rename
     st.session_state.conversation = conversation
@@ -97,8 +101,8 @@ def save(
         _save_fitting(store, user, conversation.id, turn, settings.language)
     except StoreError as exc:
         st.toast(inert(str(exc)), icon=":material/cloud_off:")
-    if turn.status == "running" or turn.role == "user":  # a new turn: the URL names the branch it is on
-        set_url_branch(conversation.tip)  # (never at a run's end: a stopped run must not draw)
+    # The URL names the new branch from the next run on (``open_from_url``), never during a run:
+    # changing it while a turn streams put the chat box back from Stop to Send mid-run.
 
 
 def fork(store: ConversationRepository, user: str, conversation: Conversation, turn: Turn, lang: str) -> None:
