@@ -51,6 +51,12 @@ def tables(tmp_path_factory):
     return TableCatalog.from_paths([folder])
 
 
+def catalog_of(folder: Path, name: str, text: str) -> TableCatalog:
+    """The catalog of one report file written in ``folder``."""
+    (folder / name).write_text(text, encoding="utf-8")
+    return TableCatalog.from_paths([folder])
+
+
 def answer(question: str, catalog: TableCatalog):
     planned = plan(question, catalog, FakeEncode())
     assert planned is not None, question
@@ -280,12 +286,12 @@ def test_a_question_asking_for_a_reason_plans_no_computation(tables):
 
 
 def test_an_amount_carries_the_scale_its_table_states(tmp_path):
-    (tmp_path / "capex.md").write_text(
+    catalog = catalog_of(
+        tmp_path,
+        "capex.md",
         "| (In millions of dollars) | 2019 | 2018 |\n|---|---|---|\n| Wireless | 1,320 | 1,086 |\n"
         "| Margin | 18.5% | 18.6% |\n",
-        encoding="utf-8",
     )
-    catalog = TableCatalog.from_paths([tmp_path])
     change = answer("What was the change in Wireless from 2018 to 2019?", catalog)
     assert change.statement.startswith("234 million = 1,320 − 1,086: change in Wireless, 2018 to 2019")
     assert change.value == "234 million"
@@ -299,21 +305,21 @@ def test_the_cells_of_two_rows_named_are_read_in_the_order_asked(tables):
 
 
 def test_a_report_table_column_is_never_summed_whole(tmp_path):
-    (tmp_path / "balances.md").write_text(
+    catalog = catalog_of(
+        tmp_path,
+        "balances.md",
         "| Current assets | As Reported | Adjustments |\n|---|---|---|\n| Inventories | 1,571.7 | (3.1) |\n"
         "| Prepaid expenses | 93.8 | (16.6) |\n| Other accrued liabilities | 673.4 | 17.1 |\n",
-        encoding="utf-8",
     )
-    catalog = TableCatalog.from_paths([tmp_path])
     assert plan("How much was the total of the adjustments?", catalog, FakeEncode()) is None  # assets and liabilities
 
 
 def test_one_row_asked_is_one_cell_however_many_labels_hold_its_words(tmp_path):
-    (tmp_path / "grants.md").write_text(
+    catalog = catalog_of(
+        tmp_path,
+        "grants.md",
         "| Grants | 2019 | 2018 |\n|---|---|---|\n| Government grants1 | 1.3 | 1.1 |\n| Government grants2 | 1 | 0.9 |\n",
-        encoding="utf-8",
     )
-    catalog = TableCatalog.from_paths([tmp_path])
     planned = plan("What were the government grants in 2019?", catalog, FakeEncode())
     assert planned is None or len(planned.args["rows"]) == 1
 
@@ -325,12 +331,12 @@ def test_one_rows_cells_are_read_in_the_years_asked(tables):
 
 
 def test_per_share_and_a_years_end_date_are_no_share_and_no_month(tmp_path):
-    (tmp_path / "eps.md").write_text(
+    catalog = catalog_of(
+        tmp_path,
+        "eps.md",
         "| (In thousands) | 2019 | 2018 |\n|---|---|---|\n| Net loss | (19,898) | (26,199) |\n"
         "| Basic net loss per share | (0.28) | (0.38) |\n",
-        encoding="utf-8",
     )
-    catalog = TableCatalog.from_paths([tmp_path])
     eps = plan("What was the basic net loss per share in 2019?", catalog, FakeEncode())
     assert eps is not None and eps.args["operation"] == "value" and eps.args["rows"] == ["Basic net loss per share"]
     mean = plan("What is the average net loss for the year ended December 31, 2019 to 2018?", catalog, FakeEncode())
@@ -348,22 +354,22 @@ def test_a_decrease_asked_is_the_earlier_figure_less_the_later(tables):
 
 
 def test_a_decrease_of_a_falling_row_is_positive(tmp_path):
-    (tmp_path / "licences.md").write_text(
+    catalog = catalog_of(
+        tmp_path,
+        "licences.md",
         "| Licensing revenue | 2019 | 2018 |\n|---|---|---|\n| Zyla (Oxaydo) | 351 | 386 |\n| Other | 10 | 12 |\n",
-        encoding="utf-8",
     )
-    catalog = TableCatalog.from_paths([tmp_path])
     result = answer("What is the decrease in licensing revenue from Zyla (Oxaydo) from 2018 to 2019?", catalog)
     assert result.statement.startswith("35 = 386 − 351: decrease in Zyla (Oxaydo), 2018 to 2019")
 
 
 def test_no_plan_for_a_name_the_table_does_not_hold_or_a_percentage_its_cells_do_not_give(tmp_path):
-    (tmp_path / "arpu.md").write_text(
+    catalog = catalog_of(
+        tmp_path,
+        "arpu.md",
         "| | 2018 | 2017 |\n|---|---|---|\n| Average Revenue Per Unit (ARPU) | | |\n| ARPU—on-net | 480 | 506 |\n"
         "| Customer connections | | |\n| On-net | 68,770 | 61,334 |\n",
-        encoding="utf-8",
     )
-    catalog = TableCatalog.from_paths([tmp_path])
     assert plan("What are the respective APRU from on-net in 2017 and 2018?", catalog, FakeEncode()) is None
     held = plan("What are the respective ARPU from on-net in 2017 and 2018?", catalog, FakeEncode())
     assert held is not None and held.args["rows"] == ["ARPU—on-net"]
@@ -371,12 +377,12 @@ def test_no_plan_for_a_name_the_table_does_not_hold_or_a_percentage_its_cells_do
 
 
 def test_a_rows_heading_tells_apart_the_row_the_question_names(tmp_path):
-    (tmp_path / "eps.md").write_text(
+    catalog = catalog_of(
+        tmp_path,
+        "eps.md",
         "| | 2019 | 2018 |\n|---|---|---|\n| Numerator: | | |\n| Net loss | $(19,898) | $(26,199) |\n"
         "| Net loss per share: | | |\n| Basic | $(0.28) | $(0.38) |\n| Diluted | $(0.28) | $(0.38) |\n",
-        encoding="utf-8",
     )
-    catalog = TableCatalog.from_paths([tmp_path])
     eps = plan("What was the basic net loss per share in 2019?", catalog, FakeEncode())
     assert eps is not None and eps.args["rows"] == ["Basic"]
     loss = plan(
