@@ -80,15 +80,16 @@ def condition_asked(question: str) -> Condition | None:
 
 
 def row_by_year(scope: Scope) -> dict[str, Place] | None:
-    """The one-year cells of the row most about the question, by year; None when it has fewer than two."""
+    """The cells of one period of the row most about the question, by period ("2019", or
+    "2018/2019" for a fiscal year over two); None when it has fewer than two periods."""
     best = scope.best
     if best is None or best.kind != "cell" or not scope.subject_active:
         return None
     cells = [p for p in scope.strong if p.kind == "cell" and p.evidence == best.evidence and p.row == best.row]
     by_year: dict[str, Place] = {}
     for p in cells:
-        if len(p.years) == 1:
-            by_year.setdefault(next(iter(p.years)), p)
+        if 1 <= len(p.years) <= 2:
+            by_year.setdefault("/".join(sorted(p.years)), p)
     return by_year if len(by_year) >= 2 else None
 
 

@@ -32,13 +32,15 @@ _PERCENT_CHANGE = re.compile(
 _SHARE = re.compile(
     r"\b(?:percentage|proportion|share|ratio|fraction|pourcentage|part|rapport)\b|%|\bas a percent|\bmargin\b"
 )
-_CHANGE = re.compile(r"\b(?:change|difference|differ|increase|decrease|variation|ecart|evolution|fluctuation)\b")
+_CHANGE = re.compile(
+    r"\b(?:chang(?:e[sd]?|ing)|differ\w*|increas(?:e[sd]?|ing)|decreas(?:e[sd]?|ing)|variation|ecart|evolution|fluctuation)\b"
+)
 _AVERAGE = re.compile(r"\b(?:average|mean|moyenne?)\b")
 _SUM = re.compile(r"\b(?:total|sum|combined|altogether|somme|cumul\w*|in all|en tout)\b")
 # Words that compare figures without naming the operation: "how much higher", "grew by".
 _COMPARE = re.compile(
     r"\b(?:compar\w*|move[sd]?|movement|versus|vs|evolv\w*|higher|lower|more|less|larger|smaller|greater|exceed\w*|grow|grew|grown|rise|rose|risen|fell|fall|"
-    r"fallen|declin\w*|drop\w*|gain\w*|net|per|each|ratio|times|plus|minus|hausse|baisse|plus|moins|par)\b"
+    r"fallen|declin\w*|drop\w*|gain\w*|per|each|ratio|times|plus|minus|hausse|baisse|plus|moins|par)\b"
 )
 _WORD = re.compile(r"[a-z]+|%")
 GROUP_MIN = 3  # a row or column summed or averaged as a whole has at least three figures

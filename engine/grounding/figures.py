@@ -201,6 +201,9 @@ def file_names(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+_SPLIT_YEAR_END = re.compile(r"(?<![\d.,])(?:19|20)\d\d[/-](\d\d)(?![\d.,]?\d)")
+
+
 def inside(spans: list[tuple[int, int]], pos: int) -> bool:
     """Whether ``pos`` falls in one of ``spans`` (sorted, non-overlapping): one bisect."""
     i = bisect_right(spans, (pos, float("inf"))) - 1
@@ -208,7 +211,8 @@ def inside(spans: list[tuple[int, int]], pos: int) -> bool:
 
 
 def not_figure_spans(text: str) -> list[tuple[int, int]]:
-    """Spans holding no figure of their own: footnote marks, URLs, file names, list markers.
+    """Spans holding no figure of their own: footnote marks, URLs, file names, list markers,
+    the end of a fiscal year ("2018/19").
 
     Each is found from a cheap anchor (a literal, a line start, an extension) rather
     than tried at every position."""
@@ -218,6 +222,8 @@ def not_figure_spans(text: str) -> list[tuple[int, int]]:
         for match in _CITATION_RE.finditer(text):
             if match.group(2) or _EXTENSION_RE.search(match.group(1)):
                 spans.append(match.span())
+    if "/" in text or "-" in text:  # "2018/19": the 19 is the fiscal year's end, not a figure
+        spans += [m.span(1) for m in _SPLIT_YEAR_END.finditer(text)]
     offset = 0
     for line in text.split("\n"):
         marker = _LIST_MARKER_RE.match(line)

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.grounding.compare import by_magnitude, condition_asked, extreme_asked, extreme_cell, meets, row_by_year
-from engine.grounding.dates import MONTH_BEFORE_RE
+from engine.grounding.dates import DATE_RE, MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, scale_factor
@@ -57,8 +57,15 @@ def held(index: EvidenceIndex, hit: Hit | None) -> bool:
         return False
     if hit.in_input or hit.kind == "date":
         return True
-    text = index.texts[hit.evidence]
-    return not MONTH_BEFORE_RE.search(text, max(0, hit.start - 16), hit.start)
+    return not day_of_date(index.texts[hit.evidence], hit.start)
+
+
+def day_of_date(text: str, start: int) -> bool:
+    """Whether the number at ``start`` is the day of a date: "September 29", "31 December 2019"."""
+    if MONTH_BEFORE_RE.search(text, max(0, start - 16), start):
+        return True
+    date = DATE_RE.match(text, start)
+    return date is not None and bool(date.group("dmy") or date.group("dm"))
 
 
 def _is_year(item: Found, years: frozenset[str], layout: Layout) -> bool:
@@ -130,8 +137,9 @@ class Support:
             by_year = row_by_year(self.scope)
             if by_year is not None:  # the year is the answer: its cell must meet the condition
                 met = [p for p in by_year.values() if meets(p, self.condition)]
-                if item.text in by_year and by_year[item.text] in met:
-                    return Judgement(place=by_year[item.text])
+                holding = [p for p in met if item.text in p.years]
+                if holding:
+                    return Judgement(place=holding[0])
                 return Judgement(unmet=met)
         if item.dates or _is_year(item, self.scope.years, self.layout):
             return None
@@ -161,6 +169,8 @@ class Support:
         spots = [spot for reading in item.readings for spot in self.index.around(reading.value, reading.tolerance)]
         seen: set[int] = set()
         for pos, start in dict.fromkeys(spots):
+            if day_of_date(self.index.texts[pos], start):
+                continue  # "31 December 2019" states no 31
             layout = self.layout.of(pos)
             if not self.scope.subject_active and not layout.result and layout.row_at(start) is None:
                 span = layout.sentence_at(start)

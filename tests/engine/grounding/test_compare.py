@@ -66,3 +66,15 @@ def test_a_greater_loss_written_negative_is_the_larger_figure():
     report = check_answer("2018", question, [table(LOSSES)])
     assert report.unsupported == ["2018"]
     assert check_answer("2019", "In which year was revenue greater?", [table(LOSSES)]).unsupported == []
+
+
+FISCAL = """ | 2017/2018 | 2018/2019
+Wages and salaries | 2,173 | 2,264
+Personnel expenses | 2,725 | 2,816"""
+
+
+def test_fiscal_years_over_two_calendar_years_are_compared_as_periods():
+    question = "In which year was the amount of personnel expenses larger?"
+    assert check_answer("2018/2019", question, [table(FISCAL)]).grounding == "verified"
+    wrong = check_answer("2017/2019", question, [table(FISCAL)])
+    assert wrong.unsupported == ["2017"]

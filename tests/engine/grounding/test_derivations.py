@@ -276,3 +276,37 @@ def test_a_row_named_for_what_it_computes_keeps_its_derivations():
 Revenue | 1,072 | 1,000
 Revenue growth | 7.2% | 5.1%"""
     assert check("7.2%", "What was revenue growth rate in 2019?", table(growth)).grounding == "verified"
+
+
+NET_SALES = """(Dollars in Millions) | April 28, 2018 | April 29, 2017 | Net Change ($) | Net Change (%)
+Net Sales | $ 0.3 | $ 0.2 | $ 0.1 | 50.0 %"""
+
+
+def test_a_figure_asked_as_stated_is_not_a_sum_of_two_cells():
+    # 0.3 + 0.1 = 0.4: "net" names the row, it asks no operation
+    assert preferred_ops("What was the net sales in 2018?") == ()
+    assert check("$ 0.4 million", "What was the net sales in 2018?", table(NET_SALES)).grounding == "unsupported"
+    assert check("$ 0.3 million", "What was the net sales in 2018?", table(NET_SALES)).grounding == "verified"
+
+
+def test_a_change_in_any_tense_asks_a_difference_only():
+    question = "How much did Medical segment loss from operations increased in fiscal 2018 compared to fiscal 2017?"
+    assert preferred_ops(question) == ("difference",)
+    medical = passage(
+        "Medical segment loss from operations increased $2.9 million to $11.4 million in fiscal 2018 compared to "
+        "$8.5 million in fiscal 2017. Medical segment gross profit was a loss of $3.5 million in fiscal 2018.",
+        location="top",
+    )
+    # (2.9 + 3.5) / 2 = 3.2: an average, which the question does not ask
+    assert check("$3.2 million", question, medical).grounding == "unsupported"
+    assert check("$2.9 million", question, medical).grounding == "verified"
+
+
+def test_the_day_of_a_date_supports_no_figure():
+    header = Evidence(
+        n=1, tool="search_docs", source="report.md", location="top",
+        text="Cost of revenues | 31 December 2019 | 31 December 2018\nVAS | 26,120 | 20,330",
+    )  # fmt: skip
+    question = "What was the percentage increase in cost of VAS revenues between 2018 and 2019?"
+    assert check("31%", question, header).grounding == "unsupported"
+    assert check("28.5%", question, header).grounding == "verified"  # 26,120 / 20,330 − 1

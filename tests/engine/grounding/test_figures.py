@@ -114,3 +114,7 @@ def test_fmt_has_no_exponent_or_trailing_zeros():
     assert fmt(Decimal("2E+4")) == "20000"
     assert fmt(Decimal("65.50")) == "65.5"
     assert fmt(Decimal("391.0")) == "391"
+
+
+def test_the_end_of_a_fiscal_year_is_no_figure():
+    assert figures("In 2018/19 it rose 5%") == [("2018", "number", "2018"), ("5%", "percent", "5%")]
