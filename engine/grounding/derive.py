@@ -162,15 +162,24 @@ def _same_row(a: Place, b: Place) -> bool:
     return a.kind != "cell" or b.kind != "cell" or (a.evidence, a.row) == (b.evidence, b.row)
 
 
+def _same_unit(a: Place, b: Place) -> bool:
+    """Two figures of one row or one sentence."""
+    return (a.evidence, a.unit) == (b.evidence, b.unit)
+
+
 def _pairs(
-    op: Op, space: _Space, a: Place, t: float, tol: float, percent: bool, one_row: bool = False
+    op: Op, space: _Space, a: Place, t: float, tol: float, percent: bool, one_row: bool = False, points: bool = False
 ) -> Iterator[Derivation]:
     """Derivations of ``t`` with ``a`` as one operand and the other looked up; ``one_row``:
-    two cells must share a row (the question names no operation, so no two rows are combined)."""
+    two cells must share a row (the question names no operation, so no two rows are combined);
+    ``points``: a percentage change asked, answered as a difference of two percentages, takes
+    both from one row or sentence ("fell to 56% from 59%"), not two percentages of two measures."""
     va = space.value(a)
     additive = op in ("difference", "sum", "average")
 
     def ok(b: Place) -> bool:
+        if points and op == "difference" and a.percent and not _same_unit(a, b):
+            return False
         return _compatible(a, b, percent, additive) and (not one_row or _same_row(a, b))
 
     if op == "difference":
@@ -275,6 +284,7 @@ def derive(
     narrow, wide = _spaces(strong, ()), _spaces(strong, pool)
     # no change asked ("How much was the cumulative adjustment?"): a difference is one row's change, not two rows'
     asked_change = len(ops) != len(OPS)
+    asked = tuple(ops)
     if percent and "difference" in ops and "percent_change" not in ops:  # "the increase ... ?" "9.74%"
         ops = [*ops, "percent_change"]
     for op in ops:
@@ -290,7 +300,7 @@ def derive(
                             return found
                 for a in firsts:
                     one_row = not asked_change and op in ("difference", "percent_change")
-                    for found in _pairs(op, space, a, t, tol, percent, one_row):
+                    for found in _pairs(op, space, a, t, tol, percent, one_row, "percent_change" in asked):
                         return found
                 if found := _triples(op, space, firsts, t, tol):
                     return found

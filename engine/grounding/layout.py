@@ -26,6 +26,22 @@ _SCALE_WORDS = (
 _DASHES = "-−–"
 SPLIT_YEAR_RE = re.compile(r"(?<![\d.,])((?:19|20)\d\d)[/-](\d\d)(?![\d.,]?\d)")
 DIGIT_RE = re.compile(r"\d")
+# A period over two calendar years: "2017/2018", "2017/18", "2018-19".
+PERIOD_PAIR_RE = re.compile(r"(?<![\d.,])((?:19|20)\d\d)[/-]((?:19|20)\d\d|\d\d)(?![\d.,]?\d)")
+
+
+def period_pairs(text: str) -> dict[int, tuple[str, str]]:
+    """The two-year periods a text writes, by the offset of each of their years: "2017/18" → (2017, 2018)."""
+    out: dict[int, tuple[str, str]] = {}
+    if "/" not in text and "-" not in text:
+        return out
+    for m in PERIOD_PAIR_RE.finditer(text):
+        first, second = m.group(1), m.group(2)
+        pair = (first, second if len(second) == 4 else first[:2] + second)
+        out[m.start(1)] = out[m.start(2)] = pair
+    return out
+
+
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
 
 

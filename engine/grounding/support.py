@@ -22,7 +22,7 @@ from engine.grounding.dates import DATE_RE, MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, scale_factor
-from engine.grounding.layout import YEAR_RE, Place, content_words, years_in
+from engine.grounding.layout import YEAR_RE, Place, content_words, period_pairs, years_in
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import Scope, scope_of
@@ -75,6 +75,10 @@ def _is_year(item: Found, years: frozenset[str], layout: Layout) -> bool:
     return item.text in years or layout.has_year(item.text)
 
 
+def _named_pairs(index: EvidenceIndex) -> frozenset[tuple[str, str]]:
+    return frozenset(pair for text in index.texts for pair in period_pairs(text).values())
+
+
 class _Beside:
     """The years and words the answer writes in the clause of a figure, read when first asked."""
 
@@ -123,6 +127,7 @@ class Support:
         self.extreme = extreme_asked(question)
         self.magnitude = by_magnitude(question)
         self.condition = condition_asked(question) if self.extreme is None else None
+        self._pairs = period_pairs(answer)  # "2017/2019": a period the evidence must name as such
 
     def judge(self, item: Found, hit: Hit | None, *, operand: bool = False) -> Judgement | None:
         """The figure's support; None when this check does not place it (a date, a year, a
@@ -141,6 +146,9 @@ class Support:
                 if holding:
                     return Judgement(place=holding[0])
                 return Judgement(unmet=met)
+        pair = self._pairs.get(item.start)
+        if pair is not None and pair not in self.index.memo("period_pairs", _named_pairs):
+            return Judgement()  # "2017/2019" when the evidence's periods are 2017/2018 and 2018/2019
         if item.dates or _is_year(item, self.scope.years, self.layout):
             return None
         if not self.scope.active:  # nothing to place it against: found anywhere, as before

@@ -37,6 +37,7 @@ from engine.tools.tables.report_cells import (
 Role = Literal["label", "section", "row_unit", "value", "total_value", "total_flag"]
 LABEL = "item"
 SECTION = "section"
+HEADER_JOIN = " · "  # the lines of a header over several rows, in a column name: a pipe would read as a table column
 TOTAL = "is_total"
 TOTAL_LABEL = "Total"
 _FOOTNOTE_MARK = re.compile(r"\s*\((?:\d{1,2}|[a-z])\)$")
@@ -292,7 +293,7 @@ def read_grid(grid: list[list[Any]]) -> ReportTable | None:
         cells = [r[j] for r in data_rows]
         kind, values, mark, cell_currency, bad, cell_marks = _column_values(cells, continental)
         unparsed += bad
-        name = " | ".join(_FOOTNOTE_MARK.sub("", p) for p in names[j]) or f"column_{j + first + 1}"
+        name = HEADER_JOIN.join(_FOOTNOTE_MARK.sub("", p) for p in names[j]) or f"column_{j + first + 1}"
         if kind == "number":
             numeric.append(values)
             texts.append(cells)
@@ -310,7 +311,7 @@ def read_grid(grid: list[list[Any]]) -> ReportTable | None:
     data_labels = [TOTAL_LABEL if m and not label else label for m, label in zip(marks, data_labels, strict=True)]
     columns: list[ReportColumn] = []
     if first:
-        label_name = " | ".join(label_parts)
+        label_name = HEADER_JOIN.join(label_parts)
         if not label_name or len(label_name) > _MAX_LABEL_HEADER or _DIGIT.search(label_name):
             captions += [label_name] if label_name else []
             label_name = LABEL

@@ -78,3 +78,10 @@ def test_fiscal_years_over_two_calendar_years_are_compared_as_periods():
     assert check_answer("2018/2019", question, [table(FISCAL)]).grounding == "verified"
     wrong = check_answer("2017/2019", question, [table(FISCAL)])
     assert wrong.unsupported == ["2017"]
+
+
+def test_a_period_the_evidence_never_names_is_unsupported():
+    unlabelled = FISCAL.replace("Personnel expenses", "")  # the total row has no label: no winner is known
+    question = "In which year was the amount of personnel expenses larger?"
+    assert check_answer("2017/2019", question, [table(unlabelled)]).unsupported == ["2017", "2019"]
+    assert check_answer("2018/19", question, [table(unlabelled)]).unsupported == []

@@ -310,3 +310,17 @@ def test_the_day_of_a_date_supports_no_figure():
     question = "What was the percentage increase in cost of VAS revenues between 2018 and 2019?"
     assert check("31%", question, header).grounding == "unsupported"
     assert check("28.5%", question, header).grounding == "verified"  # 26,120 / 20,330 − 1
+
+
+def test_a_percentage_change_as_points_takes_both_percentages_from_one_sentence():
+    costs = passage(
+        "As a percentage of revenues, cost of revenues decreased to 56% for the fourth quarter of 2019 from 59% "
+        "for the fourth quarter of 2018. Cost of revenues increased by 20% to RMB59,659 million for the fourth "
+        "quarter of 2019.",
+        location="top",
+    )
+    question = "What was the percentage increase in cost of revenues between the fourth quarter of 2018 and 2019?"
+    assert check("36%", question, costs).grounding == "unsupported"  # 56% − 20%: two measures
+    assert check("20%", question, costs).grounding == "verified"
+    change = "What was the percentage change in cost of revenues as a percentage of revenues from 2018 to 2019?"
+    assert check("3%", change, costs).citations[0].derivation == "3% = 59% − 56% (report.md, top)"

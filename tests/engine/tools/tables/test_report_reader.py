@@ -73,7 +73,7 @@ def test_an_unlabelled_row_that_is_no_sum_is_not_a_total():
 def test_headers_over_several_rows_are_joined_per_column_and_units_kept_apart():
     table = read_grid(GROUP)
     names = [c.name for c in table.columns]
-    assert names == ["item", "Group | 2019", "Group | 2018", "Company | 2019", "Company | 2018", "is_total"]
+    assert names == ["item", "Group · 2019", "Group · 2018", "Company · 2019", "Company · 2018", "is_total"]
     assert [c.period for c in table.columns[1:5]] == ["2019", "2018", "2019", "2018"]
     assert (table.scale, table.currency) == ("million", "£")
     assert table.column("is_total").values == [False, False, True]
@@ -82,7 +82,7 @@ def test_headers_over_several_rows_are_joined_per_column_and_units_kept_apart():
 def test_a_text_over_two_columns_spans_both_wherever_it_sits():
     grid = [["", "", "2019", "", "2018"], ["", "Gross", "Net", "Gross", "Net"], ["Software", "5", "4", "3", "2"]]
     names = [c.name for c in read_grid(grid).columns]
-    assert names[1:5] == ["2019 | Gross", "2019 | Net", "2018 | Gross", "2018 | Net"]
+    assert names[1:5] == ["2019 · Gross", "2019 · Net", "2018 · Gross", "2018 · Net"]
 
 
 def test_section_rows_label_the_rows_under_them():
