@@ -72,6 +72,25 @@ def _is_section(row: list[str]) -> bool:
     return bool(row) and bool(row[0].strip()) and not any(is_numeric_cell(c) or is_zero(c) for c in row[1:])
 
 
+def spread_header(cells: list[str]) -> list[str]:
+    """A header row with texts standing over several columns, one text per column.
+
+    Texts evenly spaced over equal groups of columns ("2019", "", "2018", "") span their
+    group (wherever the text sits in it); otherwise a text spans the empty cells to its right."""
+    n = len(cells)
+    marks = [j for j, c in enumerate(cells) if c]
+    k = len(marks)
+    if k >= 2 and n % k == 0 and len(set(cells[j] for j in marks)) == k:
+        size = n // k
+        if all(g * size <= marks[g] < (g + 1) * size for g in range(k)):
+            return [cells[marks[j // size]] for j in range(n)]
+    out, last = [], ""
+    for c in cells:
+        last = c or last
+        out.append(last)
+    return out
+
+
 class Table:
     """One table run of an evidence: its header read once, its rows read when asked."""
 
@@ -103,9 +122,7 @@ class Table:
             named = [c.strip() for c in row if c.strip()]
             if len(set(named)) < len(named):  # "| % of | | % of": one label per column, not merged
                 continue
-            for i in range(2, len(row)):
-                if not row[i].strip() and row[i - 1].strip():
-                    row[i] = row[i - 1]
+            row[1:] = spread_header([c.strip() for c in row[1:]])
         self.columns = [
             " ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(width)
         ]

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from engine.grounding.report_table import spread_header
 from engine.grounding.totals import is_total_label
 from engine.tools.tables.naming import column_labels
 from engine.tools.tables.report_cells import (
@@ -101,25 +102,6 @@ def _header_rows(rows: list[list[str]], first_value: int) -> int:
     if count >= len(rows):
         return 1  # no row holds a figure: the first row names the columns
     return count
-
-
-def _spread(cells: list[str]) -> list[str]:
-    """A header row with texts standing over several columns, one text per column.
-
-    Texts evenly spaced over equal groups of columns ("2019", "", "2018", "") span their
-    group (wherever the text sits in it); otherwise a text spans the empty cells to its right."""
-    n = len(cells)
-    marks = [j for j, c in enumerate(cells) if c]
-    k = len(marks)
-    if k >= 2 and n % k == 0 and len(set(cells[j] for j in marks)) == k:
-        size = n // k
-        if all(g * size <= marks[g] < (g + 1) * size for g in range(k)):
-            return [cells[marks[j // size]] for j in range(n)]
-    out, last = [], ""
-    for c in cells:
-        last = c or last
-        out.append(last)
-    return out
 
 
 def _first_value_column(rows: list[list[str]]) -> int:
@@ -262,7 +244,7 @@ def read_grid(grid: list[list[Any]]) -> ReportTable | None:
                 if c and scale_in(c) == "percent":
                     units[j] = "%"
             continue
-        for j, c in enumerate(_spread(cells)):
+        for j, c in enumerate(spread_header(cells)):
             if c and (not names[j] or names[j][-1] != c):
                 names[j].append(c)
             scales.append(scale_in(c) if is_unit_only(c) else "")

@@ -324,3 +324,14 @@ def test_a_percentage_change_as_points_takes_both_percentages_from_one_sentence(
     assert check("20%", question, costs).grounding == "verified"
     change = "What was the percentage change in cost of revenues as a percentage of revenues from 2018 to 2019?"
     assert check("3%", change, costs).citations[0].derivation == "3% = 59% − 56% (report.md, top)"
+
+
+def test_a_period_written_at_the_end_of_its_columns_spans_both():
+    prices = (
+        "|  |  | Fiscal 2019 |  | Fiscal 2018 |\n|---|---|---|---|---|\n|  | High | Low | High | Low |\n"
+        "| First Quarter | $ 83.14 | $ 63.81 | $ 45.24 | $ 37.43 |"
+    )
+    question = "In the first quarter of 2018, what was the difference between the high and low price per share?"
+    report = check("7.81", question, table(prices))
+    assert report.citations[0].derivation == "7.81 = 45.24 − 37.43 (table.csv, First Quarter, Fiscal 2018)"
+    assert check("19.33", question, table(prices)).grounding == "unsupported"  # 83.14 − 63.81: fiscal 2019
