@@ -12,7 +12,7 @@ written: the result and its operands are compared in the answer's own unit.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.grounding.figures import Found
 
@@ -27,6 +27,7 @@ _EXPR_CHARS = re.compile(rf"(?:(?<=\d)\s?(?:million|thousand|billion|bn|mn)\b|[\
 _TOKEN = re.compile(rf"\s*(?:(?P<num>{_NUMBER})(?P<pct>\s?%)?|(?P<op>[-−–+×*/÷()]))")
 _NOISE = re.compile(r"[$€£]|\b(?:million|thousand|billion|bn|mn)\b", re.IGNORECASE)
 CONSTANTS = frozenset({100.0, 1000.0})  # "× 100" of a percentage: no figure to trace
+_BRACKETS = str.maketrans("[]", "()")
 MAX_DIVISOR = 12  # "/ 2" of an average of two: a count, no figure to trace
 
 
@@ -197,7 +198,9 @@ def _holds(stated: float, tolerance: float, percent: bool, values: list[float]) 
 
 
 def stated_derivations(answer: str) -> list[Stated]:
-    """Every "result = expression" (or "expression = result") the answer writes."""
+    """Every "result = expression" (or "expression = result") the answer writes; square
+    brackets group as parentheses do ("[(a + b) / 2] − [(b + c) / 2]")."""
+    written, answer = answer, answer.translate(_BRACKETS)  # same length: the spans stay the answer's
     out: list[Stated] = []
     for eq in re.finditer(r"=", answer):
         left = _side(answer, eq.start(), backwards=True)
@@ -207,7 +210,7 @@ def stated_derivations(answer: str) -> list[Stated]:
         for result, expression in ((left, right), (right, left)):
             found = _one(answer, result, expression)
             if found is not None:
-                out.append(found)
+                out.append(replace(found, expression_text=" ".join(written[slice(*found.expression)].split())))
                 break
     return out
 

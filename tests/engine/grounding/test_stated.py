@@ -134,3 +134,15 @@ def test_the_note_is_written_in_french():
         language="fr",
     )
     assert report.notes == ["0.07 ne découle pas de 0.34 − 0.28, qui vaut 0.060"]
+
+
+def test_square_brackets_group_as_parentheses():
+    bookings = " | 2019 | 2018 | 2017\nTotal bookings (in millions) | $3,401.2 | $3,011.5 | $2,618.2"
+    evidence = [Evidence(n=1, tool="query_table", text=bookings, source="table.csv", computed=True)]
+    question = "What is the change in the average total bookings between 2017-2018, and 2018-2019?"
+    right = "391.5 million = [(3,401.2 + 3,011.5) / 2] - [(3,011.5 + 2,618.2) / 2]"
+    assert check_answer(right, question, evidence).grounding == "verified"
+    wrong = check_answer(right.replace("391.5", "438.5", 1), question, evidence)
+    assert wrong.notes == [
+        "438.5 million does not follow from [(3,401.2 + 3,011.5) / 2] - [(3,011.5 + 2,618.2) / 2], which is 391.50"
+    ]
