@@ -21,6 +21,7 @@ from engine.grounding.answer_kinds import AnswerKind, answer_kind, asks_for_word
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.models import Citation, GroundingReport, Quote
 from engine.grounding.quotes import words
+from engine.grounding.report_table import spread_header
 
 MAX_LABEL_WORDS = 8
 MAX_CANDIDATES = 6  # listed in a "not sure" answer; more are cut (the passage is behind the footnote)
@@ -67,6 +68,7 @@ class Fact(BaseModel):
 
     candidates: list[Candidate]
     statement: str = ""  # no figure answers: the passage itself (a name, a rule), one line
+    row: bool = False  # read from a table row: its figures, never words that say what a thing is
 
     @property
     def picked(self) -> Candidate | None:
@@ -128,12 +130,8 @@ def _split(line: str, sep: str) -> list[str]:
 
 
 def _spanned(header: list[str]) -> list[str]:
-    """A header cell spanning the empty cells to its right ("Fiscal 2019", "", "Fiscal 2018", "")."""
-    out, last = [], ""
-    for i, cell in enumerate(header):
-        last = cell or (last if i else "")
-        out.append(last)
-    return out
+    """A header cell spanning its group of columns ("Fiscal 2019", "", "Fiscal 2018", "")."""
+    return [header[0], *spread_header(header[1:])] if header else header
 
 
 def _cell_figure(cell: str) -> Found | None:
@@ -162,7 +160,7 @@ def _row_fact(question: str, header: list[str], row: list[str], kind: AnswerKind
         )
         for i in wanted
     ]
-    return Fact(candidates=candidates[:MAX_CANDIDATES], statement="" if candidates else ", ".join(row))
+    return Fact(candidates=candidates[:MAX_CANDIDATES], statement="" if candidates else ", ".join(row), row=True)
 
 
 def _is_label(cell: str, first: bool) -> bool:

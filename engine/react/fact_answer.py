@@ -89,7 +89,10 @@ def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -
 def _sure(question: str, quote: Quote, fact: Fact, stated: str) -> bool:
     if fact.several or quote.computed:
         return quote.confident
-    kind = None if asks_for_words(question) else answer_kind(question)
+    words = asks_for_words(question)
+    if words and fact.row:
+        return False  # "What does X represent?" is not answered by X's row of figures
+    kind = None if words else answer_kind(question)
     return quote.confident and (kind is None or fit(kind, stated) == "match")
 
 

@@ -507,3 +507,15 @@ def test_a_small_models_words_on_what_a_table_shows_are_a_caution_never_a_fact()
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     run(engine, "What is the hotel cap per night in Paris?")
     assert not any("title and headings" in c.text for c in engine.result.cautions)  # a fact asked: no such caution
+
+
+def test_what_a_row_represents_quoted_as_its_figures_is_not_sure():
+    """ "What does X represent?" answered by X's row of figures: the row is the closest quote,
+    but it does not say what X is, so the answer carries a caution with Thoughts hidden too."""
+    table = ": ; FY19: $M; FY18: $M; Change: %\n: Shareholder distributions – dividends1; FY19: 23.9; FY18: 21.8; Change: 10%"
+    engine = make_engine(
+        [call("search_docs", {"query": "dividends"})] * 2, tools=[*general_toolkit(), docs_tool(table)]
+    )
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "What does shareholder distributions - dividends in the table represent?")
+    assert [c.kind for c in engine.result.cautions if c.about_answer], engine.result.answer
