@@ -7,11 +7,11 @@ import uuid
 from datetime import UTC, datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from engine.grounding import GroundingReport
 from engine.llm.pricing import Cost, total_costs
-from engine.react.parser import parse_blocks
+from engine.react.record import TurnRecord, from_stream, stored_record
 from engine.react.run_state import Caution, SuspendedRun
 from engine.react.types import ReActBlock
 from engine.store.branches import siblings, visible
@@ -49,15 +49,33 @@ class Turn(BaseModel):
     grounding: GroundingReport | None = None
     cautions: list[Caution] | None = None  # what the analyst must know about the answer (None: a turn stored before)
     feedback: Feedback | None = None  # the analyst's rating of the answer (stored apart, by set_feedback)
+    record: TurnRecord | None = None  # the run's typed steps and blocks (None: running, or stored before)
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     ended_at: str | None = None
     # A run going on now in another session or on another server (the store says so when it
     # loads the turn): shown with a Stop, never saved back from here.
     live: bool = Field(default=False, exclude=True)
 
+    @field_validator("record", mode="before")
+    @classmethod
+    def _readable(cls, data: object) -> TurnRecord | None:
+        """An unreadable stored record is left aside: the turn is read from its raw stream, as before it had one."""
+        return stored_record(data)
+
+    def run_record(self) -> TurnRecord:
+        """The turn's record: its own once its run ended, else read back from its raw stream."""
+        if self.record is not None and self.status != "running":
+            return self.record
+        return from_stream(self.content, self.answer, self.grounding)
+
     @property
     def blocks(self) -> list[ReActBlock]:
-        return parse_blocks(self.content) if self.role == "assistant" else []
+        return self.run_record().react_blocks() if self.role == "assistant" else []
+
+    @property
+    def shown_answer(self) -> str:
+        """The answer the record holds (the turn's own field for a turn without one)."""
+        return self.record.answer if self.record is not None and self.status != "running" else self.answer
 
 
 class Conversation(BaseModel):
@@ -110,8 +128,8 @@ class Conversation(BaseModel):
         for turn in self.turns:
             if turn.role == "user":
                 out.append({"role": "user", "content": turn.content})
-            elif turn.answer:
-                out.append({"role": "assistant", "content": turn.answer})
+            elif turn.role == "assistant" and (answer := turn.shown_answer):
+                out.append({"role": "assistant", "content": answer})
         return out
 
     def costs(self) -> list[Cost]:

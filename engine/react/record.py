@@ -1,0 +1,226 @@
+"""The record of a turn's run, kept with the stored turn beside its raw stream.
+
+``TurnRecord`` holds the run's typed steps as the engine produced them (thoughts, calls,
+observations with their status and tables, usage), the blocks the turn showed in order
+(a table or a chart as data, not JSON text), the draft the check set aside, the answer,
+its grounding and the run's usage. History, the exports and the feedback export read it;
+only the tracer reads the raw stream, to draw the turn.
+
+A turn stored before the record existed, or whose record is unreadable, is upgraded at
+read time (``read_record``): its blocks come from its raw stream, through the one parser,
+and its steps from those blocks (``source == "stream"``: an Observation's status was not
+written in the stream, so it is not known).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from engine.grounding import GroundingReport
+from engine.llm.base import Usage
+from engine.react.parser import parse_blocks
+from engine.react.step import Observation, Step, ToolCall
+from engine.react.types import ANSWER_TYPES, ReActBlock, ReActType
+from engine.settings import EngineConfig
+from engine.tools.results import TableData
+
+RECORD_VERSION = 1
+MAX_RECORD_ITEMS = 5000  # steps or blocks: a stored record with more is not one this engine wrote
+DATA_BYTES = EngineConfig.model_fields["turn_data_bytes"].default
+
+
+class RecordBlock(BaseModel):
+    """One block the turn showed: text, or a table or a chart as data."""
+
+    type: ReActType
+    text: str = ""
+    table: TableData | None = None
+    chart: dict[str, Any] | None = None
+
+    @property
+    def content(self) -> str:
+        """The block's content as the stream carried it (a table or a chart as JSON)."""
+        if self.table is not None:
+            return self.table.model_dump_json()
+        if self.chart is not None:
+            return json.dumps(self.chart, ensure_ascii=False)
+        return self.text
+
+    def as_block(self) -> ReActBlock:
+        return ReActBlock(type=self.type, content=self.content)
+
+
+class TurnRecord(BaseModel):
+    """What one turn's run did; ``source`` says whether the engine wrote it or it was read back from the stream."""
+
+    version: int = RECORD_VERSION
+    source: Literal["engine", "stream"] = "engine"
+    steps: list[Step] = Field(default_factory=list, max_length=MAX_RECORD_ITEMS)
+    blocks: list[RecordBlock] = Field(default_factory=list, max_length=MAX_RECORD_ITEMS)
+    draft: str | None = None  # the model's answer the check set aside for the one shown
+    answer: str = ""
+    grounding: GroundingReport | None = None
+    usage: Usage = Field(default_factory=Usage)
+
+    def react_blocks(self) -> list[ReActBlock]:
+        return [b.as_block() for b in self.blocks]
+
+    def tables(self) -> list[TableData]:
+        return [b.table for b in self.blocks if b.table is not None]
+
+    def charts(self) -> list[dict[str, Any]]:
+        return [b.chart for b in self.blocks if b.chart is not None]
+
+
+def _typed(block: ReActBlock) -> RecordBlock:
+    """A block as the record keeps it: a table or a chart the engine wrote as JSON, as data."""
+    if block.type is ReActType.TABLE:
+        try:
+            return RecordBlock(type=block.type, table=TableData.model_validate_json(block.content))
+        except ValidationError:
+            pass
+    elif block.type is ReActType.CHART:
+        try:
+            chart = json.loads(block.content)
+        except (ValueError, RecursionError):
+            chart = None
+        if isinstance(chart, dict):
+            return RecordBlock(type=block.type, chart=chart)
+    return RecordBlock(type=block.type, text=block.content)
+
+
+def _draft(blocks: list[ReActBlock]) -> str | None:
+    drafts = [b.content for b in blocks if b.type is ReActType.DRAFT]
+    return drafts[-1] if drafts else None
+
+
+def _bounded(steps: list[Step], data_bytes: int) -> list[Step]:
+    """The steps with their tables cut to the data budget the stream had, in the same order."""
+    left, out = data_bytes, []
+    for step in steps:
+        if not any(o.table is not None for o in step.observations):
+            out.append(step)
+            continue
+        observations = []
+        for obs in step.observations:
+            if obs.table is not None:
+                table = obs.table.within_bytes(max(left, 0))
+                left -= len(table.model_dump_json().encode())
+                obs = obs.model_copy(update={"table": table})
+            observations.append(obs)
+        out.append(step.model_copy(update={"observations": observations}))
+    return out
+
+
+def run_record(
+    steps: list[Step],
+    blocks: list[ReActBlock],
+    answer: str,
+    grounding: GroundingReport | None,
+    usage: Usage,
+    data_bytes: int = DATA_BYTES,
+) -> TurnRecord:
+    """The record of a run: the engine's own steps, and the blocks the turn showed."""
+    return TurnRecord(
+        steps=_bounded(steps, data_bytes)[-MAX_RECORD_ITEMS:],
+        blocks=[_typed(b) for b in blocks][-MAX_RECORD_ITEMS:],
+        draft=_draft(blocks),
+        answer=answer,
+        grounding=grounding,
+        usage=usage,
+    )
+
+
+def steps_from_blocks(blocks: list[ReActBlock]) -> list[Step]:
+    """Steps read back from a stream's blocks: thoughts, calls, observations and their tables, answers."""
+    steps: list[Step] = []
+
+    def current(opens: bool = False) -> Step:
+        if opens or not steps:
+            steps.append(Step(number=len(steps) + 1))
+        return steps[-1]
+
+    for block in blocks:
+        last = steps[-1] if steps else None
+        if block.type is ReActType.THOUGHT:
+            fresh = last is None or last.thought or last.calls or last.answer is not None
+            current(opens=bool(fresh)).thought = block.content
+        elif block.type is ReActType.ACTION:
+            step = current(opens=last is not None and (bool(last.observations) or last.answer is not None))
+            step.calls.append(ToolCall(id=f"call_{step.number}_{len(step.calls) + 1}", name=block.content))
+        elif block.type is ReActType.ACTION_INPUT and last is not None and last.calls:
+            try:
+                args = json.loads(block.content)
+            except (ValueError, RecursionError):
+                args = None
+            call = last.calls[-1]
+            if isinstance(args, dict):
+                call.args = args
+            else:
+                call.raw_arguments = block.content
+        elif block.type is ReActType.OBSERVATION:
+            step = current()
+            call = step.calls[len(step.observations)] if len(step.observations) < len(step.calls) else None
+            n = sum(len(s.observations) for s in steps) + 1
+            step.observations.append(
+                Observation(
+                    call_id=call.id if call else f"obs_{n}",
+                    tool=call.name if call else "",
+                    args=call.args if call else {},
+                    text=block.content,
+                    n=n,
+                )
+            )
+        elif block.type is ReActType.TABLE and last is not None and last.observations:
+            try:
+                last.observations[-1].table = TableData.model_validate_json(block.content)
+            except ValidationError:
+                pass
+        elif block.type in ANSWER_TYPES:
+            current(opens=last is not None and last.answer is not None).answer = block.content
+    return steps
+
+
+def from_stream(content: str, answer: str = "", grounding: GroundingReport | None = None) -> TurnRecord:
+    """The record of a turn stored without one: read back from its raw stream by the one parser."""
+    blocks = parse_blocks(content)
+    return TurnRecord(
+        source="stream",
+        steps=steps_from_blocks(blocks)[-MAX_RECORD_ITEMS:],
+        blocks=[_typed(b) for b in blocks][-MAX_RECORD_ITEMS:],
+        draft=_draft(blocks),
+        answer=answer,
+        grounding=grounding,
+    )
+
+
+def stored_record(data: Any) -> TurnRecord | None:
+    """A stored record, or None when there is none or it is not one this engine can read (never an error)."""
+    if data is None or isinstance(data, TurnRecord):
+        return data
+    if not isinstance(data, dict) or data.get("version") != RECORD_VERSION:
+        return None
+    try:
+        return TurnRecord.model_validate(data)
+    except (ValidationError, RecursionError):
+        return None
+
+
+def read_record(turn: dict[str, Any]) -> TurnRecord:
+    """The record of a stored assistant turn (a dict as the store keeps it): its own, or
+    one read back from its raw stream when it has none or an unreadable one."""
+    record = stored_record(turn.get("record"))
+    if record is not None:
+        return record
+    content = turn.get("content")
+    answer = turn.get("answer")
+    try:
+        grounding = GroundingReport.model_validate(turn["grounding"]) if turn.get("grounding") else None
+    except ValidationError:
+        grounding = None
+    return from_stream(
+        content if isinstance(content, str) else "", answer if isinstance(answer, str) else "", grounding
+    )
