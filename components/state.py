@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, field_validator, model_validator
 
 from engine.grounding import GroundingReport
 from engine.llm.pricing import Cost, total_costs
-from engine.react.record import TurnRecord, from_stream, stored_record
+from engine.react.record import TurnRecord, compact, from_stream, stored_record
 from engine.react.run_state import Caution, SuspendedRun
 from engine.react.types import ReActBlock
 from engine.store.branches import siblings, visible
@@ -49,23 +49,34 @@ class Turn(BaseModel):
     grounding: GroundingReport | None = None
     cautions: list[Caution] | None = None  # what the analyst must know about the answer (None: a turn stored before)
     feedback: Feedback | None = None  # the analyst's rating of the answer (stored apart, by set_feedback)
-    record: TurnRecord | None = None  # the run's typed steps and blocks (None: running, or stored before)
+    # The run's record as stored (``engine.react.record.compact``), typed when read (``run_record``);
+    # None while it runs, and for a turn stored before turns kept one.
+    record: dict[str, Any] | None = None
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     ended_at: str | None = None
     # A run going on now in another session or on another server (the store says so when it
     # loads the turn): shown with a Stop, never saved back from here.
     live: bool = Field(default=False, exclude=True)
+    _read: tuple[object, object, TurnRecord | None] | None = PrivateAttr(default=None)
 
     @field_validator("record", mode="before")
     @classmethod
-    def _readable(cls, data: object) -> TurnRecord | None:
-        """An unreadable stored record is left aside: the turn is read from its raw stream, as before it had one."""
-        return stored_record(data)
+    def _stored(cls, data: object) -> dict[str, Any] | None:
+        """A record given typed is kept as stored; what is not an object is no record (the
+        rest is checked when it is read: opening a conversation reads none)."""
+        if isinstance(data, TurnRecord):
+            return compact(data)
+        return data if isinstance(data, dict) else None
 
     def run_record(self) -> TurnRecord:
-        """The turn's record: its own once its run ended, else read back from its raw stream."""
+        """The turn's record: its own once its run ended, else (or when it is not one) read back from its raw stream."""
         if self.record is not None and self.status != "running":
-            return self.record
+            read = self._read
+            if read is None or read[0] is not self.record or read[1] is not self.content:
+                record = stored_record(self.record)
+                read = self._read = (self.record, self.content, record.resolved(self.content) if record else None)
+            if read[2] is not None:
+                return read[2]
         return from_stream(self.content, self.answer, self.grounding)
 
     @property
@@ -74,8 +85,9 @@ class Turn(BaseModel):
 
     @property
     def shown_answer(self) -> str:
-        """The answer the record holds (the turn's own field for a turn without one)."""
-        return self.record.answer if self.record is not None and self.status != "running" else self.answer
+        """The answer the record holds (the turn's own field for a turn without one, or with one that is not a record)."""
+        answer = self.record.get("answer") if self.record is not None and self.status != "running" else None
+        return answer if isinstance(answer, str) else self.answer
 
 
 class Conversation(BaseModel):

@@ -10,17 +10,12 @@ from __future__ import annotations
 
 from components.i18n import t
 from components.state import Turn
-from engine.react.record import RecordBlock, TurnRecord
+from engine.react.record import RecordBlock, TurnRecord, compact, run_record
 from engine.react.step import Step
 from engine.react.stream import StreamWriter
 from engine.react.types import ANSWER_TYPES, ReActType
 
 DATA_TYPES = frozenset({ReActType.TABLE, ReActType.CHART})
-
-
-def _stream(blocks: list[RecordBlock], note: str) -> str:
-    writer = StreamWriter()
-    return "".join(writer.block(b.type, b.content) for b in blocks) + writer.block(ReActType.WARNING, note)
 
 
 def _without_tables(steps: list[Step]) -> list[Step]:
@@ -31,10 +26,12 @@ def _without_tables(steps: list[Step]) -> list[Step]:
 
 
 def _version(turn: Turn, record: TurnRecord, blocks: list[RecordBlock], steps: list[Step], note: str) -> Turn:
-    kept = record.model_copy(
-        update={"blocks": [*blocks, RecordBlock(type=ReActType.WARNING, text=note)], "steps": steps}
-    )
-    return turn.model_copy(update={"content": _stream(blocks, note), "record": kept})
+    writer = StreamWriter()
+    kept = [b.as_block() for b in blocks] + [RecordBlock(type=ReActType.WARNING, text=note).as_block()]
+    content = "".join(writer.block(b.type, b.content) for b in kept)
+    smaller = run_record(steps, kept, content, record.answer, record.grounding, record.usage)
+    smaller = smaller.model_copy(update={"draft": record.draft, "source": record.source})
+    return turn.model_copy(update={"content": content, "record": compact(smaller)})
 
 
 def fitted(turn: Turn, lang: str = "en") -> list[Turn]:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from components.run_lease import RunLease
 from components.state import Turn
 from components.tracer import StreamlitChatTracer
-from engine.react.record import run_record
+from engine.react.record import compact, run_record
 from engine.react.run_state import EngineResult
 
 
@@ -37,7 +37,8 @@ def keep_record(turn: Turn, tracer: StreamlitChatTracer, result: EngineResult) -
     """The run's record into the turn: the engine's steps, and the blocks the tracer drew
     from the stream the turn keeps (a resumed turn's first part included)."""
     tracer.parser.close()  # a stopped stream: its last line is a block too, as on replay
-    turn.record = run_record(result.steps, tracer.parser.blocks, turn.answer, turn.grounding, result.usage)
+    record = run_record(result.steps, tracer.parser.blocks, turn.content, turn.answer, turn.grounding, result.usage)
+    turn.record = compact(record)
 
 
 def consume(

@@ -1,10 +1,15 @@
 """The record of a turn's run, kept with the stored turn beside its raw stream.
 
 ``TurnRecord`` holds the run's typed steps as the engine produced them (thoughts, calls,
-observations with their status and tables, usage), the blocks the turn showed in order
-(a table or a chart as data, not JSON text), the draft the check set aside, the answer,
-its grounding and the run's usage. History, the exports and the feedback export read it;
-only the tracer reads the raw stream, to draw the turn.
+observations with their status and tables, usage), the blocks the turn showed in order,
+the draft the check set aside, the answer, its grounding and the run's usage. History,
+the exports and the feedback export read it; only the tracer reads the raw stream, to
+draw the turn.
+
+A block is stored as where its content lies in the turn's raw stream (``span``), or as
+its text when the stream does not hold it as it is (labels the engine escaped): the
+record does not keep the stream's text twice. ``resolved`` gives the blocks back, a
+table or a chart as data.
 
 A turn stored before the record existed, or whose record is unreadable, is upgraded at
 read time (``read_record``): its blocks come from its raw stream, through the one parser,
@@ -33,10 +38,12 @@ DATA_BYTES = EngineConfig.model_fields["turn_data_bytes"].default
 
 
 class RecordBlock(BaseModel):
-    """One block the turn showed: text, or a table or a chart as data."""
+    """One block the turn showed: stored, where it is in the raw stream (or its text);
+    resolved, its text, or a table or a chart as data."""
 
     type: ReActType
     text: str = ""
+    span: tuple[int, int] | None = None
     table: TableData | None = None
     chart: dict[str, Any] | None = None
 
@@ -65,6 +72,22 @@ class TurnRecord(BaseModel):
     grounding: GroundingReport | None = None
     usage: Usage = Field(default_factory=Usage)
 
+    def resolved(self, raw: str) -> TurnRecord | None:
+        """The record with its blocks read from ``raw``, the turn's stream; None when a block
+        lies outside it (the record is not this stream's)."""
+        if all(b.span is None for b in self.blocks):
+            return self
+        blocks = []
+        for block in self.blocks:
+            if block.span is None:
+                blocks.append(block)
+                continue
+            start, end = block.span
+            if not 0 <= start <= end <= len(raw):
+                return None
+            blocks.append(_typed(ReActBlock(type=block.type, content=raw[start:end])))
+        return self.model_copy(update={"blocks": blocks})
+
     def react_blocks(self) -> list[ReActBlock]:
         return [b.as_block() for b in self.blocks]
 
@@ -90,6 +113,19 @@ def _typed(block: ReActBlock) -> RecordBlock:
         if isinstance(chart, dict):
             return RecordBlock(type=block.type, chart=chart)
     return RecordBlock(type=block.type, text=block.content)
+
+
+def _spans(blocks: list[ReActBlock], raw: str) -> list[RecordBlock]:
+    """Each block as where its content is in ``raw``, in order (its text when ``raw`` does not hold it as it is)."""
+    out, pos = [], 0
+    for block in blocks:
+        start = raw.find(block.content, pos) if block.content else -1
+        if start < 0:
+            out.append(RecordBlock(type=block.type, text=block.content))
+            continue
+        pos = start + len(block.content)
+        out.append(RecordBlock(type=block.type, span=(start, pos)))
+    return out
 
 
 def _draft(blocks: list[ReActBlock]) -> str | None:
@@ -118,15 +154,16 @@ def _bounded(steps: list[Step], data_bytes: int) -> list[Step]:
 def run_record(
     steps: list[Step],
     blocks: list[ReActBlock],
+    raw: str,
     answer: str,
     grounding: GroundingReport | None,
     usage: Usage,
     data_bytes: int = DATA_BYTES,
 ) -> TurnRecord:
-    """The record of a run: the engine's own steps, and the blocks the turn showed."""
+    """The record of a run: the engine's own steps, and the blocks the turn showed of ``raw``, its stream."""
     return TurnRecord(
         steps=_bounded(steps, data_bytes)[-MAX_RECORD_ITEMS:],
-        blocks=[_typed(b) for b in blocks][-MAX_RECORD_ITEMS:],
+        blocks=_spans(blocks, raw)[-MAX_RECORD_ITEMS:],
         draft=_draft(blocks),
         answer=answer,
         grounding=grounding,
@@ -212,10 +249,11 @@ def stored_record(data: Any) -> TurnRecord | None:
 def read_record(turn: dict[str, Any]) -> TurnRecord:
     """The record of a stored assistant turn (a dict as the store keeps it): its own, or
     one read back from its raw stream when it has none or an unreadable one."""
-    record = stored_record(turn.get("record"))
-    if record is not None:
-        return record
     content = turn.get("content")
+    record = stored_record(turn.get("record"))
+    resolved = record.resolved(content if isinstance(content, str) else "") if record is not None else None
+    if resolved is not None:
+        return resolved
     answer = turn.get("answer")
     try:
         grounding = GroundingReport.model_validate(turn["grounding"]) if turn.get("grounding") else None
@@ -224,3 +262,9 @@ def read_record(turn: dict[str, Any]) -> TurnRecord:
     return from_stream(
         content if isinstance(content, str) else "", answer if isinstance(answer, str) else "", grounding
     )
+
+
+def compact(record: TurnRecord) -> dict[str, Any]:
+    """The record as the store keeps it: JSON without the fields left at their defaults
+    (read back, they are the defaults again), and always its version."""
+    return {"version": record.version, **record.model_dump(mode="json", exclude_defaults=True)}

@@ -52,7 +52,7 @@ def test_the_exports_read_from_the_records_equal_what_the_raw_streams_gave():
 
     conv = recorded()
     assistants = [turn for turn in conv.tree if turn.role == "assistant"]
-    assert all(turn.record is not None and turn.record.source == "engine" for turn in assistants)
+    assert all(turn.record is not None and turn.run_record().source == "engine" for turn in assistants)
     assert outputs(conv) == OLD["outputs"]
 
 

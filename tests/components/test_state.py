@@ -86,8 +86,9 @@ def test_a_turns_record_is_saved_and_read_back_equal(recorded_turns, tmp_path):
     stored = store.get("alice", conv.id).turns
     store.close()
     back = [Turn.model_validate(item) for item in stored]
-    records = [turn.record for turn in recorded_turns if turn.role == "assistant"]
-    assert [turn.record for turn in back if turn.role == "assistant"] == records
+    records = [turn.run_record() for turn in recorded_turns if turn.role == "assistant"]
+    assert [turn.run_record() for turn in back if turn.role == "assistant"] == records
+    assert all(r.source == "engine" for r in records)
     assert [len(r.steps) for r in records] == [
         2,
         2,
@@ -108,7 +109,7 @@ def test_a_stored_turn_whose_record_is_not_one_opens_from_its_stream_and_keeps_w
         store.save_turn("alice", conv.id, {**turn.model_dump(mode="json"), "record": hostile})
     stored = store.get("alice", conv.id).turns
     conversation = opened(stored)
-    assert all(turn.record is None for turn in conversation.tree)
+    assert all(turn.run_record().source == "stream" for turn in conversation.tree if turn.role == "assistant")
     assert outputs(conversation) == OLD["outputs"]
     assert [item["record"] for item in store.get("alice", conv.id).turns] == [hostile] * len(stored)  # nothing lost
     store.close()

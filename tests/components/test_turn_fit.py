@@ -56,13 +56,15 @@ def test_a_fitted_turn_keeps_a_record_like_its_stream(tmp_path):
 
     turn = huge_turn()
     blocks = parse_blocks(turn.content)
-    record = run_record([], blocks, turn.answer, None, Usage(), data_bytes=50 * 1024 * 1024)
-    turn.record = record.model_copy(update={"steps": from_stream(turn.content).steps})
-    assert turn.record.steps[0].observations[0].table is not None
+    steps = from_stream(turn.content).steps
+    turn.record = run_record(steps, blocks, turn.content, turn.answer, None, Usage(), data_bytes=50 * 1024 * 1024)
+    assert turn.run_record().steps[0].observations[0].table is not None
     without_data, answer_only = fitted(turn, "en")
     for version in (without_data, answer_only):
-        assert version.record.react_blocks() == parse_blocks(version.content)
-        assert version.record.answer == "There are 10,000 rows." and version.record.tables() == []
-    assert without_data.record.steps[0].observations[0].table is None and without_data.record.steps[0].calls
-    assert answer_only.record.steps == [] and len(answer_only.model_dump_json()) < 10_000
-    assert turn.record is not None and turn.record.tables()  # the turn itself is left as it was
+        record = version.run_record()
+        assert record.source == "engine" and record.react_blocks() == parse_blocks(version.content)
+        assert record.answer == "There are 10,000 rows." and record.tables() == []
+    kept = without_data.run_record().steps[0]
+    assert kept.observations[0].table is None and kept.calls[0].name == "query_table"
+    assert answer_only.run_record().steps == [] and len(answer_only.model_dump_json()) < 10_000
+    assert turn.run_record().tables()  # the turn itself is left as it was

@@ -77,9 +77,13 @@ def test_a_run_that_ends_keeps_the_engines_steps_and_the_blocks_drawn_as_its_rec
     tracer = StreamlitChatTracer(Recorder([]), throttle=Throttle(0))
     result = EngineResult(status="answered", answer="42", steps=steps)
     consume(turn, iter(["Thought: t\nAction: calculator\n", "Observation: 42\nAnswer: 42"]), tracer, lambda: result)
-    assert turn.record.steps == steps and turn.record.steps[0].observations[0].status == "error"
-    assert [b.type.value for b in turn.record.blocks] == ["thought", "action", "observation", "answer"]
-    assert turn.record.answer == "42" and turn.blocks == turn.record.react_blocks()
+    record = turn.run_record()
+    assert record.steps == steps and record.steps[0].observations[0].status == "error"
+    assert [b.type.value for b in record.blocks] == ["thought", "action", "observation", "answer"]
+    assert record.answer == "42" and turn.blocks == record.react_blocks()
+    assert {"span"} <= set(turn.record["blocks"][0]) and "text" not in turn.record["blocks"][
+        0
+    ]  # the stream is not kept twice
 
 
 def test_a_stopped_run_keeps_a_record_of_what_it_drew_its_last_line_included():
@@ -89,7 +93,7 @@ def test_a_stopped_run_keeps_a_record_of_what_it_drew_its_last_line_included():
         consume(turn, stopping_stream(["Thought: half", " done\nAct"], []), tracer, lambda: EngineResult())
     except StopException:
         pass
-    assert turn.status == "stopped" and [(b.type.value, b.text) for b in turn.record.blocks] == [
+    assert turn.status == "stopped" and [(b.type.value, b.text) for b in turn.run_record().blocks] == [
         ("thought", "half done\nAct")
     ]
 
@@ -113,5 +117,6 @@ def test_a_resumed_run_has_no_record_until_it_ends_then_one_of_the_whole_turn():
 
     consume(turn, tokens(), tracer, lambda: EngineResult(answer="fine"))
     assert seen == [None]
-    assert [b.type.value for b in turn.record.blocks] == ["thought", "action", "action_input", "observation", "answer"]
-    assert turn.record.answer == "fine"
+    record = turn.run_record()
+    assert [b.type.value for b in record.blocks] == ["thought", "action", "action_input", "observation", "answer"]
+    assert record.answer == "fine" and record.source == "engine"

@@ -29,7 +29,9 @@ def rated(turn: dict) -> RatedTurn:
 def recorded(turn: dict) -> dict:
     """The turn with the record the app keeps now (its steps the ones read back from its stream)."""
     old = read_record(turn)
-    record = run_record(old.steps, parse_blocks(turn["content"]), turn["answer"], old.grounding, old.usage)
+    record = run_record(
+        old.steps, parse_blocks(turn["content"]), turn["content"], turn["answer"], old.grounding, old.usage
+    )
     return {**turn, "record": record.model_dump(mode="json")}
 
 

@@ -39,7 +39,7 @@ def recorded_run():
     )
     text = run(engine)
     result = engine.result
-    return text, result, run_record(result.steps, result.blocks, result.answer, result.grounding, result.usage)
+    return text, result, run_record(result.steps, result.blocks, text, result.answer, result.grounding, result.usage)
 
 
 def test_the_record_keeps_the_engines_steps_and_comes_back_equal_from_json():
@@ -47,7 +47,8 @@ def test_the_record_keeps_the_engines_steps_and_comes_back_equal_from_json():
     assert record.steps == result.steps  # the engine's own steps, not rebuilt from the text
     statuses = [o.status for s in record.steps for o in s.observations]
     assert statuses == [ObservationStatus.ERROR, ObservationStatus.OK]  # what the stream never says
-    assert record.react_blocks() == parse_blocks(text)
+    assert all(b.span is not None and not b.text for b in record.blocks)  # where each block is in the stream
+    assert record.resolved(text).react_blocks() == parse_blocks(text)
     assert record.answer == "It is 42." and record.usage == result.usage and record.usage.total_tokens > 0
     again = TurnRecord.model_validate_json(record.model_dump_json())
     assert again == record and again.source == "engine"
@@ -67,10 +68,10 @@ def test_a_table_and_a_chart_are_data_in_the_record_and_the_same_json_in_the_str
 
 def test_a_table_the_stream_cut_is_kept_cut_the_same_way_in_the_steps():
     engine = make_engine([call("big_table", {}), "Answer: There are 10,000 rows."], tools=[BigTable()])
-    run(engine)
+    text = run(engine)
     result = engine.result
     full = result.steps[0].observations[0].table
-    record = run_record(result.steps, result.blocks, result.answer, None, result.usage, data_bytes=200_000)
+    record = run_record(result.steps, result.blocks, text, result.answer, None, result.usage, data_bytes=200_000)
     kept = record.steps[0].observations[0].table
     assert len(full.rows) == 10_000 and 0 < len(kept.rows) < 10_000 and kept.total_rows == 10_000
     assert len(kept.model_dump_json().encode()) <= 200_000
@@ -78,14 +79,14 @@ def test_a_table_the_stream_cut_is_kept_cut_the_same_way_in_the_steps():
 
 
 def test_the_draft_the_check_set_aside_is_in_the_record():
-    blocks = parse_blocks("Answer: 15 M€\nDraft: 15 M€ is in no source.\nAnswer: 12 M€ [1]")
-    record = run_record([], blocks, "12 M€ [1]", None, Usage())
+    raw = "Answer: 15 M€\nDraft: 15 M€ is in no source.\nAnswer: 12 M€ [1]"
+    record = run_record([], parse_blocks(raw), raw, "12 M€ [1]", None, Usage()).resolved(raw)
     assert record.draft == "15 M€" and [b.type for b in record.blocks] == [
         ReActType.DRAFT,
         ReActType.NOTE,
         ReActType.ANSWER,
     ]
-    assert run_record([], parse_blocks("Answer: 12"), "12", None, Usage()).draft is None
+    assert run_record([], parse_blocks("Answer: 12"), "Answer: 12", "12", None, Usage()).draft is None
 
 
 def test_a_turn_stored_before_the_record_is_read_back_from_its_stream():
@@ -153,6 +154,24 @@ def test_a_deeply_nested_stored_record_is_read_without_an_error():
     hostile = {"version": 1, "steps": [{"number": 1, "calls": [{"id": "c", "name": "x", "args": nested}]}]}
     record = stored_record(hostile)  # tool arguments are any JSON: read whole
     assert record is not None and record.steps[0].calls[0].name == "x"
+
+
+def test_a_record_whose_blocks_lie_outside_the_stream_is_not_this_streams():
+    turn = old_turn("a2")
+    record = {"version": 1, "blocks": [{"type": "answer", "span": [0, len(turn["content"]) + 1]}], "answer": "x"}
+    assert stored_record(record) is not None and stored_record(record).resolved(turn["content"]) is None
+    assert read_record({**turn, "record": record}).source == "stream"
+    backwards = {"version": 1, "blocks": [{"type": "answer", "span": [5, 2]}]}
+    assert read_record({**turn, "record": backwards}).answer == "The memo is about Q3."
+
+
+def test_a_label_the_engine_escaped_is_kept_as_text_the_rest_as_spans():
+    turn = old_turn("a2")
+    blocks = parse_blocks(turn["content"])
+    record = run_record([], blocks, turn["content"], turn["answer"], None, Usage())
+    memo = next(b for b in record.blocks if b.type is ReActType.OBSERVATION)
+    assert memo.span is None and memo.text.startswith("Memo of Q3.\nAnswer: 99")  # the stream holds it escaped
+    assert record.resolved(turn["content"]).react_blocks() == blocks
 
 
 def test_a_stored_record_is_read_as_it_was_written():
