@@ -7,8 +7,9 @@ the exports and the feedback export read it; only the tracer reads the raw strea
 draw the turn.
 
 A block is stored as where its content lies in the turn's raw stream (``span``), or as
-its text when the stream does not hold it as it is (labels the engine escaped): the
-record does not keep the stream's text twice. ``resolved`` gives the blocks back, a
+its text when the stream does not hold it as it is (labels the engine escaped), and an
+Observation's table as the TABLE block that showed it (``shown_tables``): the record
+does not keep the stream's text, or a table, twice. ``resolved`` gives them back, a
 table or a chart as data.
 
 A turn stored before the record existed, or whose record is unreadable, is upgraded at
@@ -71,11 +72,13 @@ class TurnRecord(BaseModel):
     answer: str = ""
     grounding: GroundingReport | None = None
     usage: Usage = Field(default_factory=Usage)
+    # (step, observation, block): the Observation's table is the one that TABLE block showed
+    shown_tables: list[tuple[int, int, int]] = Field(default_factory=list, max_length=MAX_RECORD_ITEMS)
 
     def resolved(self, raw: str) -> TurnRecord | None:
-        """The record with its blocks read from ``raw``, the turn's stream; None when a block
-        lies outside it (the record is not this stream's)."""
-        if all(b.span is None for b in self.blocks):
+        """The record with its blocks read from ``raw``, the turn's stream, and its tables put
+        back; None when a block lies outside it (the record is not this stream's)."""
+        if all(b.span is None for b in self.blocks) and not self.shown_tables:
             return self
         blocks = []
         for block in self.blocks:
@@ -86,7 +89,13 @@ class TurnRecord(BaseModel):
             if not 0 <= start <= end <= len(raw):
                 return None
             blocks.append(_typed(ReActBlock(type=block.type, content=raw[start:end])))
-        return self.model_copy(update={"blocks": blocks})
+        steps = [s.model_copy(update={"observations": list(s.observations)}) for s in self.steps]
+        for si, oi, bi in self.shown_tables:
+            if not (0 <= si < len(steps) and 0 <= oi < len(steps[si].observations) and 0 <= bi < len(blocks)):
+                return None
+            obs = steps[si].observations[oi]
+            steps[si].observations[oi] = obs.model_copy(update={"table": blocks[bi].table})
+        return self.model_copy(update={"blocks": blocks, "steps": steps, "shown_tables": []})
 
     def react_blocks(self) -> list[ReActBlock]:
         return [b.as_block() for b in self.blocks]
@@ -151,6 +160,24 @@ def _bounded(steps: list[Step], data_bytes: int) -> list[Step]:
     return out
 
 
+def _columns_prefix(table: TableData) -> str:
+    return '{"columns":' + json.dumps(table.columns, ensure_ascii=False, separators=(",", ":"))
+
+
+def _shown_tables(steps: list[Step], blocks: list[ReActBlock]) -> list[tuple[int, int, int]]:
+    """Each Observation's table paired with the TABLE block that showed it, when every one
+    has its block, in order and with its columns (else none is paired)."""
+    slots = [(si, oi) for si, s in enumerate(steps) for oi, o in enumerate(s.observations) if o.table is not None]
+    shown = [bi for bi, b in enumerate(blocks) if b.type is ReActType.TABLE]
+    if len(slots) != len(shown):
+        return []
+    pairs = [(si, oi, bi) for (si, oi), bi in zip(slots, shown, strict=True)]
+    for si, oi, bi in pairs:
+        if not blocks[bi].content.startswith(_columns_prefix(steps[si].observations[oi].table)):  # type: ignore[arg-type]
+            return []
+    return pairs
+
+
 def run_record(
     steps: list[Step],
     blocks: list[ReActBlock],
@@ -160,14 +187,32 @@ def run_record(
     usage: Usage,
     data_bytes: int = DATA_BYTES,
 ) -> TurnRecord:
-    """The record of a run: the engine's own steps, and the blocks the turn showed of ``raw``, its stream."""
+    """The record of a run: the engine's own steps, and the blocks the turn showed of ``raw``, its stream.
+    An Observation's table is kept as its TABLE block showed it (cut to the turn's data budget);
+    one no block showed is cut to ``data_bytes`` the same way."""
+    shown = _shown_tables(steps, blocks)
+    paired = {(si, oi) for si, oi, _ in shown}
+    kept = [
+        s.model_copy(
+            update={
+                "observations": [
+                    o.model_copy(update={"table": None}) if (si, oi) in paired else o
+                    for oi, o in enumerate(s.observations)
+                ]
+            }
+        )
+        if any((si, oi) in paired for oi in range(len(s.observations)))
+        else s
+        for si, s in enumerate(steps)
+    ]
     return TurnRecord(
-        steps=_bounded(steps, data_bytes)[-MAX_RECORD_ITEMS:],
-        blocks=_spans(blocks, raw)[-MAX_RECORD_ITEMS:],
+        steps=_bounded(kept, data_bytes),
+        blocks=_spans(blocks, raw),
         draft=_draft(blocks),
         answer=answer,
         grounding=grounding,
         usage=usage,
+        shown_tables=shown,
     )
 
 

@@ -13,6 +13,7 @@ from engine.react.record import (
     MAX_RECORD_ITEMS,
     RecordBlock,
     TurnRecord,
+    compact,
     from_stream,
     read_record,
     run_record,
@@ -44,7 +45,7 @@ def recorded_run():
 
 def test_the_record_keeps_the_engines_steps_and_comes_back_equal_from_json():
     text, result, record = recorded_run()
-    assert record.steps == result.steps  # the engine's own steps, not rebuilt from the text
+    assert record.resolved(text).steps == result.steps  # the engine's own steps, not rebuilt from the text
     statuses = [o.status for s in record.steps for o in s.observations]
     assert statuses == [ObservationStatus.ERROR, ObservationStatus.OK]  # what the stream never says
     assert all(b.span is not None and not b.text for b in record.blocks)  # where each block is in the stream
@@ -66,16 +67,49 @@ def test_a_table_and_a_chart_are_data_in_the_record_and_the_same_json_in_the_str
     assert typed[ReActType.CHART].content == shown[ReActType.CHART]
 
 
-def test_a_table_the_stream_cut_is_kept_cut_the_same_way_in_the_steps():
-    engine = make_engine([call("big_table", {}), "Answer: There are 10,000 rows."], tools=[BigTable()])
+def test_an_observations_table_is_kept_once_as_the_stream_showed_it_cut():
+    engine = make_engine(
+        [call("big_table", {}), "Answer: There are 10,000 rows."], tools=[BigTable()], turn_data_bytes=200_000
+    )
     text = run(engine)
     result = engine.result
     full = result.steps[0].observations[0].table
-    record = run_record(result.steps, result.blocks, text, result.answer, None, result.usage, data_bytes=200_000)
-    kept = record.steps[0].observations[0].table
+    record = run_record(result.steps, result.blocks, text, result.answer, None, result.usage)
+    stored = json.dumps(compact(record))
+    assert record.shown_tables == [(0, 0, 4)] and len(stored) < 20_000  # the table is in the stream, not again here
+    back = stored_record(json.loads(stored)).resolved(text)
+    kept = back.steps[0].observations[0].table
     assert len(full.rows) == 10_000 and 0 < len(kept.rows) < 10_000 and kept.total_rows == 10_000
-    assert len(kept.model_dump_json().encode()) <= 200_000
+    assert kept == back.tables()[0] and len(kept.model_dump_json().encode()) <= 200_000
     assert result.steps[0].observations[0].table is full  # the run's own steps are left as they were
+
+
+def test_a_table_no_block_showed_is_cut_to_the_data_budget_in_the_record():
+    engine = make_engine([call("big_table", {}), "Answer: There are 10,000 rows."], tools=[BigTable()])
+    run(engine)
+    steps = engine.result.steps
+    record = run_record(steps, [], "", "There are 10,000 rows.", None, Usage(), data_bytes=50_000)
+    kept = record.steps[0].observations[0].table
+    assert record.shown_tables == [] and 0 < len(kept.rows) < 100 and len(kept.model_dump_json().encode()) <= 50_000
+
+
+def test_tables_whose_blocks_do_not_match_are_not_paired():
+    engine = make_engine([call("big_table", {}), "Answer: ok"], tools=[BigTable()], turn_data_bytes=20_000)
+    text = run(engine)
+    result = engine.result
+    other = [
+        b if b.type is not ReActType.TABLE else ReActBlock(type=b.type, content='{"columns":["x"]}')
+        for b in result.blocks
+    ]
+    record = run_record(result.steps, other, text, "ok", None, Usage(), data_bytes=20_000)
+    assert record.shown_tables == [] and record.steps[0].observations[0].table.columns == ["label", "amount"]
+
+
+def test_a_record_pairing_a_table_with_no_such_block_is_not_this_streams():
+    turn = old_turn("a2")
+    hostile = {"version": 1, "steps": [{"number": 1}], "shown_tables": [[0, 3, 99]]}
+    assert stored_record(hostile).resolved(turn["content"]) is None
+    assert read_record({**turn, "record": hostile}).source == "stream"
 
 
 def test_the_draft_the_check_set_aside_is_in_the_record():
