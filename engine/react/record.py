@@ -7,10 +7,10 @@ the exports and the feedback export read it; only the tracer reads the raw strea
 draw the turn.
 
 A block is stored as where its content lies in the turn's raw stream (``span``), or as
-its text when the stream does not hold it as it is (labels the engine escaped), and an
-Observation's table as the TABLE block that showed it (``shown_tables``): the record
-does not keep the stream's text, or a table, twice. ``resolved`` gives them back, a
-table or a chart as data.
+its text when the stream does not hold it as it is (labels the engine escaped); a
+step's thought and answer, and an Observation's text and table, as the block that
+showed them (``shown``), when one did exactly. The record does not keep the stream's
+text, or a table, twice; ``resolved`` gives it all back, a table or a chart as data.
 
 A turn stored before the record existed, or whose record is unreadable, is upgraded at
 read time (``read_record``): its blocks come from its raw stream, through the one parser,
@@ -36,6 +36,11 @@ from engine.tools.results import TableData
 RECORD_VERSION = 1
 MAX_RECORD_ITEMS = 5000  # steps or blocks: a stored record with more is not one this engine wrote
 DATA_BYTES = EngineConfig.model_fields["turn_data_bytes"].default
+STEP_FIELDS = {"thought": frozenset({ReActType.THOUGHT}), "answer": ANSWER_TYPES | {ReActType.DRAFT}}
+OBSERVATION_FIELDS = {"text": frozenset({ReActType.OBSERVATION}), "table": frozenset({ReActType.TABLE})}
+
+# (step, observation or -1 for the step itself, field, block): the field is what that block showed
+Link = tuple[int, int, Literal["thought", "answer", "text", "table"], int]
 
 
 class RecordBlock(BaseModel):
@@ -72,13 +77,12 @@ class TurnRecord(BaseModel):
     answer: str = ""
     grounding: GroundingReport | None = None
     usage: Usage = Field(default_factory=Usage)
-    # (step, observation, block): the Observation's table is the one that TABLE block showed
-    shown_tables: list[tuple[int, int, int]] = Field(default_factory=list, max_length=MAX_RECORD_ITEMS)
+    shown: list[Link] = Field(default_factory=list, max_length=4 * MAX_RECORD_ITEMS)
 
     def resolved(self, raw: str) -> TurnRecord | None:
         """The record with its blocks read from ``raw``, the turn's stream, and its tables put
         back; None when a block lies outside it (the record is not this stream's)."""
-        if all(b.span is None for b in self.blocks) and not self.shown_tables:
+        if all(b.span is None for b in self.blocks) and not self.shown:
             return self
         blocks = []
         for block in self.blocks:
@@ -90,12 +94,19 @@ class TurnRecord(BaseModel):
                 return None
             blocks.append(_typed(ReActBlock(type=block.type, content=raw[start:end])))
         steps = [s.model_copy(update={"observations": list(s.observations)}) for s in self.steps]
-        for si, oi, bi in self.shown_tables:
-            if not (0 <= si < len(steps) and 0 <= oi < len(steps[si].observations) and 0 <= bi < len(blocks)):
+        for si, oi, field, bi in self.shown:
+            if not (0 <= si < len(steps) and -1 <= oi < len(steps[si].observations) and 0 <= bi < len(blocks)):
                 return None
-            obs = steps[si].observations[oi]
-            steps[si].observations[oi] = obs.model_copy(update={"table": blocks[bi].table})
-        return self.model_copy(update={"blocks": blocks, "steps": steps, "shown_tables": []})
+            block = blocks[bi]
+            value = block.table if field == "table" else block.content
+            if oi < 0 and field in STEP_FIELDS:
+                steps[si] = steps[si].model_copy(update={field: value})
+            elif oi >= 0 and field in OBSERVATION_FIELDS:
+                obs = steps[si].observations[oi]
+                steps[si].observations[oi] = obs.model_copy(update={field: value})
+            else:
+                return None
+        return self.model_copy(update={"blocks": blocks, "steps": steps, "shown": []})
 
     def react_blocks(self) -> list[ReActBlock]:
         return [b.as_block() for b in self.blocks]
@@ -164,18 +175,56 @@ def _columns_prefix(table: TableData) -> str:
     return '{"columns":' + json.dumps(table.columns, ensure_ascii=False, separators=(",", ":"))
 
 
-def _shown_tables(steps: list[Step], blocks: list[ReActBlock]) -> list[tuple[int, int, int]]:
+def _table_links(steps: list[Step], blocks: list[ReActBlock]) -> list[Link]:
     """Each Observation's table paired with the TABLE block that showed it, when every one
     has its block, in order and with its columns (else none is paired)."""
     slots = [(si, oi) for si, s in enumerate(steps) for oi, o in enumerate(s.observations) if o.table is not None]
     shown = [bi for bi, b in enumerate(blocks) if b.type is ReActType.TABLE]
     if len(slots) != len(shown):
         return []
-    pairs = [(si, oi, bi) for (si, oi), bi in zip(slots, shown, strict=True)]
-    for si, oi, bi in pairs:
+    links: list[Link] = [(si, oi, "table", bi) for (si, oi), bi in zip(slots, shown, strict=True)]
+    for si, oi, _, bi in links:
         if not blocks[bi].content.startswith(_columns_prefix(steps[si].observations[oi].table)):  # type: ignore[arg-type]
             return []
-    return pairs
+    return links
+
+
+def _text_links(steps: list[Step], blocks: list[ReActBlock]) -> list[Link]:
+    """Each thought, answer and Observation text paired with the next block, in order, that showed it exactly."""
+    links: list[Link] = []
+    cursor = 0
+
+    def find(value: str | None, types: frozenset[ReActType]) -> int | None:
+        nonlocal cursor
+        if not value:
+            return None
+        for bi in range(cursor, len(blocks)):
+            if blocks[bi].type in types and blocks[bi].content == value:
+                cursor = bi + 1
+                return bi
+        return None
+
+    for si, step in enumerate(steps):
+        if (bi := find(step.thought, STEP_FIELDS["thought"])) is not None:
+            links.append((si, -1, "thought", bi))
+        for oi, obs in enumerate(step.observations):
+            if (bi := find(obs.text, OBSERVATION_FIELDS["text"])) is not None:
+                links.append((si, oi, "text", bi))
+        if (bi := find(step.answer, STEP_FIELDS["answer"])) is not None:
+            links.append((si, -1, "answer", bi))
+    return links
+
+
+def _unlinked(steps: list[Step], links: list[Link]) -> list[Step]:
+    """The steps without the values their links point to (the block holds them)."""
+    cleared = {"thought": "", "answer": None, "text": "", "table": None}
+    out = [s.model_copy(update={"observations": list(s.observations)}) for s in steps]
+    for si, oi, field, _ in links:
+        if oi < 0:
+            out[si] = out[si].model_copy(update={field: cleared[field]})
+        else:
+            out[si].observations[oi] = out[si].observations[oi].model_copy(update={field: cleared[field]})
+    return out
 
 
 def run_record(
@@ -190,29 +239,15 @@ def run_record(
     """The record of a run: the engine's own steps, and the blocks the turn showed of ``raw``, its stream.
     An Observation's table is kept as its TABLE block showed it (cut to the turn's data budget);
     one no block showed is cut to ``data_bytes`` the same way."""
-    shown = _shown_tables(steps, blocks)
-    paired = {(si, oi) for si, oi, _ in shown}
-    kept = [
-        s.model_copy(
-            update={
-                "observations": [
-                    o.model_copy(update={"table": None}) if (si, oi) in paired else o
-                    for oi, o in enumerate(s.observations)
-                ]
-            }
-        )
-        if any((si, oi) in paired for oi in range(len(s.observations)))
-        else s
-        for si, s in enumerate(steps)
-    ]
+    links = _table_links(steps, blocks) + _text_links(steps, blocks)
     return TurnRecord(
-        steps=_bounded(kept, data_bytes),
+        steps=_bounded(_unlinked(steps, links), data_bytes),
         blocks=_spans(blocks, raw),
         draft=_draft(blocks),
         answer=answer,
         grounding=grounding,
         usage=usage,
-        shown_tables=shown,
+        shown=links,
     )
 
 

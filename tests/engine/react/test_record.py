@@ -46,6 +46,10 @@ def recorded_run():
 def test_the_record_keeps_the_engines_steps_and_comes_back_equal_from_json():
     text, result, record = recorded_run()
     assert record.resolved(text).steps == result.steps  # the engine's own steps, not rebuilt from the text
+    assert {"thought", "text", "answer"} <= {field for _, _, field, _ in record.shown}
+    stored = compact(record)["steps"]  # what the blocks show is not kept again in the steps
+    assert not any("thought" in s or "answer" in s for s in stored)
+    assert [o["text"] for s in stored for o in s.get("observations", [])] == ["", ""]
     statuses = [o.status for s in record.steps for o in s.observations]
     assert statuses == [ObservationStatus.ERROR, ObservationStatus.OK]  # what the stream never says
     assert all(b.span is not None and not b.text for b in record.blocks)  # where each block is in the stream
@@ -76,7 +80,7 @@ def test_an_observations_table_is_kept_once_as_the_stream_showed_it_cut():
     full = result.steps[0].observations[0].table
     record = run_record(result.steps, result.blocks, text, result.answer, None, result.usage)
     stored = json.dumps(compact(record))
-    assert record.shown_tables == [(0, 0, 4)] and len(stored) < 20_000  # the table is in the stream, not again here
+    assert (0, 0, "table", 4) in record.shown and len(stored) < 20_000  # the table is in the stream, not again here
     back = stored_record(json.loads(stored)).resolved(text)
     kept = back.steps[0].observations[0].table
     assert len(full.rows) == 10_000 and 0 < len(kept.rows) < 10_000 and kept.total_rows == 10_000
@@ -90,7 +94,11 @@ def test_a_table_no_block_showed_is_cut_to_the_data_budget_in_the_record():
     steps = engine.result.steps
     record = run_record(steps, [], "", "There are 10,000 rows.", None, Usage(), data_bytes=50_000)
     kept = record.steps[0].observations[0].table
-    assert record.shown_tables == [] and 0 < len(kept.rows) < 100 and len(kept.model_dump_json().encode()) <= 50_000
+    assert (
+        not [x for x in record.shown if x[2] == "table"]
+        and 0 < len(kept.rows) < 100
+        and len(kept.model_dump_json().encode()) <= 50_000
+    )
 
 
 def test_tables_whose_blocks_do_not_match_are_not_paired():
@@ -102,14 +110,20 @@ def test_tables_whose_blocks_do_not_match_are_not_paired():
         for b in result.blocks
     ]
     record = run_record(result.steps, other, text, "ok", None, Usage(), data_bytes=20_000)
-    assert record.shown_tables == [] and record.steps[0].observations[0].table.columns == ["label", "amount"]
+    assert not [x for x in record.shown if x[2] == "table"] and record.steps[0].observations[0].table.columns == [
+        "label",
+        "amount",
+    ]
 
 
 def test_a_record_pairing_a_table_with_no_such_block_is_not_this_streams():
     turn = old_turn("a2")
-    hostile = {"version": 1, "steps": [{"number": 1}], "shown_tables": [[0, 3, 99]]}
-    assert stored_record(hostile).resolved(turn["content"]) is None
-    assert read_record({**turn, "record": hostile}).source == "stream"
+    steps = [{"number": 1, "observations": [{"call_id": "c", "tool": "t", "text": ""}]}]
+    for shown in ([[0, 3, "table", 99]], [[0, 0, "thought", 0]], [[0, -1, "text", 0]], [[1, -1, "answer", 0]]):
+        hostile = {"version": 1, "steps": steps, "shown": shown}
+        assert stored_record(hostile).resolved(turn["content"]) is None, shown
+        assert read_record({**turn, "record": hostile}).source == "stream"
+    assert stored_record({"version": 1, "shown": [[0, 0, "no such field", 0]]}) is None
 
 
 def test_the_draft_the_check_set_aside_is_in_the_record():
