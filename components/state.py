@@ -49,9 +49,9 @@ class Turn(BaseModel):
     grounding: GroundingReport | None = None
     cautions: list[Caution] | None = None  # what the analyst must know about the answer (None: a turn stored before)
     feedback: Feedback | None = None  # the analyst's rating of the answer (stored apart, by set_feedback)
-    # The run's record as stored (``engine.react.record.compact``), typed when read (``run_record``);
-    # None while it runs, and for a turn stored before turns kept one.
-    record: dict[str, Any] | None = None
+    # The run's record as stored (``engine.react.record.compact``: its JSON text), typed when read
+    # (``run_record``); None while it runs, and for a turn stored before turns kept one.
+    record: str | dict[str, Any] | None = None
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     ended_at: str | None = None
     # A run going on now in another session or on another server (the store says so when it
@@ -61,12 +61,12 @@ class Turn(BaseModel):
 
     @field_validator("record", mode="before")
     @classmethod
-    def _stored(cls, data: object) -> dict[str, Any] | None:
-        """A record given typed is kept as stored; what is not an object is no record (the
-        rest is checked when it is read: opening a conversation reads none)."""
+    def _stored(cls, data: object) -> str | dict[str, Any] | None:
+        """A record given typed is kept as stored; it is checked when it is read (opening a
+        conversation reads none), and what cannot be one is no record."""
         if isinstance(data, TurnRecord):
             return compact(data)
-        return data if isinstance(data, dict) else None
+        return data if isinstance(data, str | dict) else None
 
     def run_record(self) -> TurnRecord:
         """The turn's record: its own once its run ended, else (or when it is not one) read back from its raw stream."""
@@ -85,9 +85,8 @@ class Turn(BaseModel):
 
     @property
     def shown_answer(self) -> str:
-        """The answer the record holds (the turn's own field for a turn without one, or with one that is not a record)."""
-        answer = self.record.get("answer") if self.record is not None and self.status != "running" else None
-        return answer if isinstance(answer, str) else self.answer
+        """The answer the record holds (the turn's own field for a turn without one)."""
+        return self.run_record().answer if self.record is not None and self.status != "running" else self.answer
 
 
 class Conversation(BaseModel):

@@ -9,7 +9,8 @@ draw the turn.
 A block is stored as where its content lies in the turn's raw stream (``span``), or as
 its text when the stream does not hold it as it is (labels the engine escaped); a
 step's thought and answer, and an Observation's text and table, as the block that
-showed them (``shown``), when one did exactly. The record does not keep the stream's
+showed them (``shown``), when one did exactly; a step's model text as where the stream
+holds it (``model_spans``). The record does not keep the stream's
 text, or a table, twice; ``resolved`` gives it all back, a table or a chart as data.
 
 A turn stored before the record existed, or whose record is unreadable, is upgraded at
@@ -78,11 +79,14 @@ class TurnRecord(BaseModel):
     grounding: GroundingReport | None = None
     usage: Usage = Field(default_factory=Usage)
     shown: list[Link] = Field(default_factory=list, max_length=4 * MAX_RECORD_ITEMS)
+    model_spans: list[tuple[int, int, int]] = Field(
+        default_factory=list, max_length=MAX_RECORD_ITEMS
+    )  # step, start, end
 
     def resolved(self, raw: str) -> TurnRecord | None:
         """The record with its blocks read from ``raw``, the turn's stream, and its tables put
         back; None when a block lies outside it (the record is not this stream's)."""
-        if all(b.span is None for b in self.blocks) and not self.shown:
+        if all(b.span is None for b in self.blocks) and not self.shown and not self.model_spans:
             return self
         blocks = []
         for block in self.blocks:
@@ -106,7 +110,11 @@ class TurnRecord(BaseModel):
                 steps[si].observations[oi] = obs.model_copy(update={field: value})
             else:
                 return None
-        return self.model_copy(update={"blocks": blocks, "steps": steps, "shown": []})
+        for si, start, end in self.model_spans:
+            if not (0 <= si < len(steps) and 0 <= start <= end <= len(raw)):
+                return None
+            steps[si] = steps[si].model_copy(update={"model_text": raw[start:end]})
+        return self.model_copy(update={"blocks": blocks, "steps": steps, "shown": [], "model_spans": []})
 
     def react_blocks(self) -> list[ReActBlock]:
         return [b.as_block() for b in self.blocks]
@@ -240,14 +248,23 @@ def run_record(
     An Observation's table is kept as its TABLE block showed it (cut to the turn's data budget);
     one no block showed is cut to ``data_bytes`` the same way."""
     links = _table_links(steps, blocks) + _text_links(steps, blocks)
+    kept = _unlinked(steps, links)
+    spans, pos = [], 0
+    for si, step in enumerate(kept):
+        start = raw.find(step.model_text, pos) if step.model_text else -1
+        if start >= 0:
+            pos = start + len(step.model_text)
+            spans.append((si, start, pos))
+            kept[si] = step.model_copy(update={"model_text": ""})
     return TurnRecord(
-        steps=_bounded(_unlinked(steps, links), data_bytes),
+        steps=_bounded(kept, data_bytes),
         blocks=_spans(blocks, raw),
         draft=_draft(blocks),
         answer=answer,
         grounding=grounding,
         usage=usage,
         shown=links,
+        model_spans=spans,
     )
 
 
@@ -315,9 +332,15 @@ def from_stream(content: str, answer: str = "", grounding: GroundingReport | Non
 
 
 def stored_record(data: Any) -> TurnRecord | None:
-    """A stored record, or None when there is none or it is not one this engine can read (never an error)."""
+    """A stored record (its JSON text, as ``compact`` writes it, or that JSON read), or None
+    when there is none or it is not one this engine can read (never an error)."""
     if data is None or isinstance(data, TurnRecord):
         return data
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except (ValueError, RecursionError):
+            return None
     if not isinstance(data, dict) or data.get("version") != RECORD_VERSION:
         return None
     try:
@@ -344,7 +367,10 @@ def read_record(turn: dict[str, Any]) -> TurnRecord:
     )
 
 
-def compact(record: TurnRecord) -> dict[str, Any]:
-    """The record as the store keeps it: JSON without the fields left at their defaults
-    (read back, they are the defaults again), and always its version."""
-    return {"version": record.version, **record.model_dump(mode="json", exclude_defaults=True)}
+def compact(record: TurnRecord) -> str:
+    """The record as the store keeps it: one JSON text in the turn (opening a conversation
+    reads a string, not the record's many small objects; it is read when it is used),
+    without the fields left at their defaults (read back, they are the defaults again),
+    always with its version."""
+    data = {"version": record.version, **record.model_dump(mode="json", exclude_defaults=True)}
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

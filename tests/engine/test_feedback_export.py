@@ -8,7 +8,7 @@ import pytest
 
 from engine.feedback_export import qa_case
 from engine.react.parser import parse_blocks
-from engine.react.record import read_record, run_record
+from engine.react.record import compact, read_record, run_record
 from engine.store.models import Feedback, RatedTurn
 
 OLD = json.loads((Path(__file__).parents[1] / "components" / "old_turns.json").read_text(encoding="utf-8"))
@@ -32,7 +32,7 @@ def recorded(turn: dict) -> dict:
     record = run_record(
         old.steps, parse_blocks(turn["content"]), turn["content"], turn["answer"], old.grounding, old.usage
     )
-    return {**turn, "record": record.model_dump(mode="json")}
+    return {**turn, "record": compact(record)}
 
 
 def test_a_case_names_the_tools_the_run_called_and_its_grounding():

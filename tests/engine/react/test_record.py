@@ -47,8 +47,9 @@ def test_the_record_keeps_the_engines_steps_and_comes_back_equal_from_json():
     text, result, record = recorded_run()
     assert record.resolved(text).steps == result.steps  # the engine's own steps, not rebuilt from the text
     assert {"thought", "text", "answer"} <= {field for _, _, field, _ in record.shown}
-    stored = compact(record)["steps"]  # what the blocks show is not kept again in the steps
-    assert not any("thought" in s or "answer" in s for s in stored)
+    stored = json.loads(compact(record))["steps"]  # what the blocks show is not kept again in the steps
+    assert not any("thought" in s or "answer" in s or "model_text" in s for s in stored)
+    assert len(record.model_spans) == 3
     assert [o["text"] for s in stored for o in s.get("observations", [])] == ["", ""]
     statuses = [o.status for s in record.steps for o in s.observations]
     assert statuses == [ObservationStatus.ERROR, ObservationStatus.OK]  # what the stream never says
@@ -79,9 +80,9 @@ def test_an_observations_table_is_kept_once_as_the_stream_showed_it_cut():
     result = engine.result
     full = result.steps[0].observations[0].table
     record = run_record(result.steps, result.blocks, text, result.answer, None, result.usage)
-    stored = json.dumps(compact(record))
+    stored = compact(record)
     assert (0, 0, "table", 4) in record.shown and len(stored) < 20_000  # the table is in the stream, not again here
-    back = stored_record(json.loads(stored)).resolved(text)
+    back = stored_record(stored).resolved(text)
     kept = back.steps[0].observations[0].table
     assert len(full.rows) == 10_000 and 0 < len(kept.rows) < 10_000 and kept.total_rows == 10_000
     assert kept == back.tables()[0] and len(kept.model_dump_json().encode()) <= 200_000
@@ -119,6 +120,7 @@ def test_tables_whose_blocks_do_not_match_are_not_paired():
 def test_a_record_pairing_a_table_with_no_such_block_is_not_this_streams():
     turn = old_turn("a2")
     steps = [{"number": 1, "observations": [{"call_id": "c", "tool": "t", "text": ""}]}]
+    assert stored_record({"version": 1, "steps": steps, "model_spans": [[0, 0, 10**6]]}).resolved("short") is None
     for shown in ([[0, 3, "table", 99]], [[0, 0, "thought", 0]], [[0, -1, "text", 0]], [[1, -1, "answer", 0]]):
         hostile = {"version": 1, "steps": steps, "shown": shown}
         assert stored_record(hostile).resolved(turn["content"]) is None, shown
@@ -183,6 +185,9 @@ _, _, GOOD = recorded_run()
         {"version": 2, **GOOD.model_dump(mode="json", exclude={"version"})},  # written by a later version
         {"version": 1, "answer": ["not", "text"]},
         {"version": "1"},
+        '{"version": 1, "steps": [',  # JSON text cut short
+        '{"version": 1, "steps": "not a list"}',
+        "[" * 100_000,  # nested past what the JSON reader takes
     ],
 )
 def test_a_stored_record_that_is_not_one_is_left_aside_and_the_stream_read_instead(hostile):
@@ -224,6 +229,7 @@ def test_a_label_the_engine_escaped_is_kept_as_text_the_rest_as_spans():
 
 def test_a_stored_record_is_read_as_it_was_written():
     assert stored_record(GOOD.model_dump(mode="json")) == GOOD
+    assert stored_record(compact(GOOD)) == GOOD and json.loads(compact(GOOD))["version"] == 1
     assert stored_record(GOOD) is GOOD and stored_record(None) is None
     assert read_record({"content": 3, "answer": None, "record": None}).blocks == []
 
