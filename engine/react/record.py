@@ -22,6 +22,7 @@ written in the stream, so it is not known).
 from __future__ import annotations
 
 import json
+from types import MappingProxyType
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
@@ -37,8 +38,11 @@ from engine.tools.results import TableData
 RECORD_VERSION = 1
 MAX_RECORD_ITEMS = 5000  # steps or blocks: a stored record with more is not one this engine wrote
 DATA_BYTES = EngineConfig.model_fields["turn_data_bytes"].default
-STEP_FIELDS = {"thought": frozenset({ReActType.THOUGHT}), "answer": ANSWER_TYPES | {ReActType.DRAFT}}
-OBSERVATION_FIELDS = {"text": frozenset({ReActType.OBSERVATION}), "table": frozenset({ReActType.TABLE})}
+# The fields a block can hold for its step or its Observation, and the blocks that can
+STEP_FIELDS = MappingProxyType({"thought": frozenset({ReActType.THOUGHT}), "answer": ANSWER_TYPES | {ReActType.DRAFT}})
+OBSERVATION_FIELDS = MappingProxyType(
+    {"text": frozenset({ReActType.OBSERVATION}), "table": frozenset({ReActType.TABLE})}
+)
 
 # (step, observation or -1 for the step itself, field, block): the field is what that block showed
 Link = tuple[int, int, Literal["thought", "answer", "text", "table"], int]
