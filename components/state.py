@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field, PrivateAttr, field_validator, model_valid
 
 from engine.grounding import GroundingReport
 from engine.llm.pricing import Cost, total_costs
-from engine.react.record import TurnRecord, compact, from_stream, stored_record
+from engine.react.record import TurnRecord, compact, read_record
 from engine.react.run_state import Caution, SuspendedRun
 from engine.react.types import ReActBlock
 from engine.store.branches import siblings, visible
@@ -57,7 +57,7 @@ class Turn(BaseModel):
     # A run going on now in another session or on another server (the store says so when it
     # loads the turn): shown with a Stop, never saved back from here.
     live: bool = Field(default=False, exclude=True)
-    _read: tuple[object, object, TurnRecord | None] | None = PrivateAttr(default=None)
+    _read: tuple[object, object, TurnRecord] | None = PrivateAttr(default=None)
 
     @field_validator("record", mode="before")
     @classmethod
@@ -69,15 +69,15 @@ class Turn(BaseModel):
         return data if isinstance(data, str | dict) else None
 
     def run_record(self) -> TurnRecord:
-        """The turn's record: its own once its run ended, else (or when it is not one) read back from its raw stream."""
-        if self.record is not None and self.status != "running":
-            read = self._read
-            if read is None or read[0] is not self.record or read[1] is not self.content:
-                record = stored_record(self.record)
-                read = self._read = (self.record, self.content, record.resolved(self.content) if record else None)
-            if read[2] is not None:
-                return read[2]
-        return from_stream(self.content, self.answer, self.grounding)
+        """The turn's record (``read_record``): its own once its run ended, else (or when it is
+        not one) read back from its raw stream; read once while the turn is unchanged."""
+        fields = {"content": self.content, "answer": self.answer, "grounding": self.grounding}
+        if self.status == "running":
+            return read_record(fields)
+        read = self._read
+        if read is None or read[0] is not self.record or read[1] is not self.content:
+            read = self._read = (self.record, self.content, read_record({**fields, "record": self.record}))
+        return read[2]
 
     @property
     def blocks(self) -> list[ReActBlock]:

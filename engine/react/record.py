@@ -354,8 +354,9 @@ def stored_record(data: Any) -> TurnRecord | None:
 
 
 def read_record(turn: dict[str, Any]) -> TurnRecord:
-    """The record of a stored assistant turn (a dict as the store keeps it): its own, or
-    one read back from its raw stream when it has none or an unreadable one."""
+    """The record of a stored assistant turn (its fields, as the store keeps them): its own,
+    or one read back from its raw stream when it has none or one that is not a record. The
+    one read-time upgrade of a turn stored before turns kept their record."""
     content = turn.get("content")
     record = stored_record(turn.get("record"))
     resolved = record.resolved(content if isinstance(content, str) else "") if record is not None else None
