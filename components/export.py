@@ -1,6 +1,6 @@
-"""Conversation export as Markdown or JSON, with or without the reasoning trace. The
-cautions about each answer, and the analyst's rating of it, are in both, with the trace
-or without it."""
+"""Conversation export as Markdown or JSON, with or without the reasoning trace, read from
+each turn's record (``Turn.run_record``: tables and charts as data). The cautions about
+each answer, and the analyst's rating of it, are in both, with the trace or without it."""
 
 from __future__ import annotations
 
@@ -10,20 +10,25 @@ from components.cautions import turn_cautions, turn_notes
 from components.i18n import money, t
 from components.inert import inert
 from components.state import Conversation, Preferences, Turn
-from engine.react.types import ANSWER_TYPES, CANONICAL_LABEL, ReActType
+from engine.react.record import RecordBlock
+from engine.react.types import ANSWER_TYPES, CANONICAL_LABEL, TRACE_TYPES, ReActType
+from engine.tools.results import TableData
 
 
 def _cell(value: object) -> str:
     return str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
-def markdown_table(payload: str, max_rows: int = 200) -> list[str]:
-    """A TABLE block's JSON as a Markdown table (cut at ``max_rows``, with a note)."""
-    try:
-        data = json.loads(payload)
-        columns, rows = [str(c) for c in data["columns"]], data["rows"]
-    except (ValueError, KeyError, TypeError):
-        return ["```", payload[:2000], "```"]
+def markdown_table(payload: str | TableData, max_rows: int = 200) -> list[str]:
+    """A table, or a TABLE block's JSON, as a Markdown table (cut at ``max_rows``, with a note)."""
+    if isinstance(payload, TableData):
+        columns, rows = list(payload.columns), payload.rows
+    else:
+        try:
+            data = json.loads(payload)
+            columns, rows = [str(c) for c in data["columns"]], data["rows"]
+        except (ValueError, KeyError, TypeError):
+            return ["```", payload[:2000], "```"]
     lines = ["| " + " | ".join(_cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows[:max_rows]]
     if len(rows) > max_rows:
@@ -31,12 +36,19 @@ def markdown_table(payload: str, max_rows: int = 200) -> list[str]:
     return lines
 
 
-def _data_blocks(turn_blocks: list, kind: ReActType) -> list:
-    out = []
+def _data_blocks(turn_blocks: list[RecordBlock], kind: ReActType) -> list:
+    """The data of the turn's TABLE or CHART blocks (one the record could not type is read as JSON, as shown)."""
+    out: list = []
     for block in turn_blocks:
-        if block.type is kind:
+        if block.type is not kind:
+            continue
+        if block.table is not None:
+            out.append(block.table.model_dump(mode="json"))
+        elif block.chart is not None:
+            out.append(block.chart)
+        else:
             try:
-                out.append(json.loads(block.content))
+                out.append(json.loads(block.text))
             except ValueError:
                 continue
     return out
@@ -68,14 +80,14 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False, setting
             lines += [f"**You** ({turn.created_at}): {turn.content}", ""]
             continue
         lines.append(f"**Assistant** ({turn.created_at}):")
-        for block in turn.blocks:
+        for block in turn.run_record().blocks:
             if block.type in ANSWER_TYPES:
                 lines += ["", block.content]
             elif block.type is ReActType.ERROR:
                 lines += ["", f"> Error: {block.content}"]
             elif block.type is ReActType.TABLE:
-                lines += ["", *markdown_table(block.content)]
-            elif with_thoughts and block.is_trace:
+                lines += ["", *markdown_table(block.table or block.text)]
+            elif with_thoughts and block.type in TRACE_TYPES:
                 label = CANONICAL_LABEL.get(block.type, "Note")
                 body = block.content.replace("\n", "\n> ")
                 lines += ["", f"> *{label}:* {body}"]
@@ -132,7 +144,7 @@ def to_json(conversation: Conversation, with_thoughts: bool = False, settings: P
             }
             if turn.cost is not None:
                 item["meta"]["cost"] = turn.cost.model_dump()
-            blocks = turn.blocks
+            blocks = turn.run_record().blocks
             tables, charts = _data_blocks(blocks, ReActType.TABLE), _data_blocks(blocks, ReActType.CHART)
             if tables:
                 item["tables"] = tables

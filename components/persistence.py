@@ -132,7 +132,7 @@ def _save_fitting(store: ConversationRepository, user: str, conversation_id: str
             if i == len(smaller) - 1:
                 raise
             continue
-        turn.content = version.content  # the page shows what is kept, with its note
+        turn.content, turn.record = version.content, version.record  # the page shows what is kept, with its note
         return
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, field_validator, model_validator
 
 from engine.grounding import GroundingReport
 from engine.llm.pricing import Cost, total_costs
-from engine.react.parser import parse_blocks
+from engine.react.record import TurnRecord, compact, read_record
 from engine.react.run_state import Caution, SuspendedRun
 from engine.react.types import ReActBlock
 from engine.store.branches import siblings, visible
@@ -49,15 +49,44 @@ class Turn(BaseModel):
     grounding: GroundingReport | None = None
     cautions: list[Caution] | None = None  # what the analyst must know about the answer (None: a turn stored before)
     feedback: Feedback | None = None  # the analyst's rating of the answer (stored apart, by set_feedback)
+    # The run's record as stored (``engine.react.record.compact``: its JSON text), typed when read
+    # (``run_record``); None while it runs, and for a turn stored before turns kept one.
+    record: str | dict[str, Any] | None = None
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     ended_at: str | None = None
     # A run going on now in another session or on another server (the store says so when it
     # loads the turn): shown with a Stop, never saved back from here.
     live: bool = Field(default=False, exclude=True)
+    _read: tuple[object, object, TurnRecord] | None = PrivateAttr(default=None)
+
+    @field_validator("record", mode="before")
+    @classmethod
+    def _stored(cls, data: object) -> str | dict[str, Any] | None:
+        """A record given typed is kept as stored; it is checked when it is read (opening a
+        conversation reads none), and what cannot be one is no record."""
+        if isinstance(data, TurnRecord):
+            return compact(data)
+        return data if isinstance(data, str | dict) else None
+
+    def run_record(self) -> TurnRecord:
+        """The turn's record (``read_record``): its own once its run ended, else (or when it is
+        not one) read back from its raw stream; read once while the turn is unchanged."""
+        fields = {"content": self.content, "answer": self.answer, "grounding": self.grounding}
+        if self.status == "running":
+            return read_record(fields)
+        read = self._read
+        if read is None or read[0] is not self.record or read[1] is not self.content:
+            read = self._read = (self.record, self.content, read_record({**fields, "record": self.record}))
+        return read[2]
 
     @property
     def blocks(self) -> list[ReActBlock]:
-        return parse_blocks(self.content) if self.role == "assistant" else []
+        return self.run_record().react_blocks() if self.role == "assistant" else []
+
+    @property
+    def shown_answer(self) -> str:
+        """The answer the record holds (the turn's own field for a turn without one)."""
+        return self.run_record().answer if self.record is not None and self.status != "running" else self.answer
 
 
 class Conversation(BaseModel):
@@ -110,8 +139,8 @@ class Conversation(BaseModel):
         for turn in self.turns:
             if turn.role == "user":
                 out.append({"role": "user", "content": turn.content})
-            elif turn.answer:
-                out.append({"role": "assistant", "content": turn.answer})
+            elif turn.role == "assistant" and (answer := turn.shown_answer):
+                out.append({"role": "assistant", "content": answer})
         return out
 
     def costs(self) -> list[Cost]:

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from components.run_lease import RunLease
 from components.state import Turn
 from components.tracer import StreamlitChatTracer
+from engine.react.record import compact, run_record
 from engine.react.run_state import EngineResult
 
 
@@ -32,6 +33,14 @@ def apply_figures(turn: Turn, result: EngineResult) -> None:
     turn.ended_at = datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def keep_record(turn: Turn, tracer: StreamlitChatTracer, result: EngineResult) -> None:
+    """The run's record into the turn: the engine's steps, and the blocks the tracer drew
+    from the stream the turn keeps (a resumed turn's first part included)."""
+    tracer.parser.close()  # a stopped stream: its last line is a block too, as on replay
+    record = run_record(result.steps, tracer.parser.blocks, turn.content, turn.answer, turn.grounding, result.usage)
+    turn.record = compact(record)
+
+
 def consume(
     turn: Turn,
     tokens: Iterator[str],
@@ -52,6 +61,7 @@ def consume(
     if prior:  # a resumed run continues the turn's stream on a new line
         tracer.feed(prior if prior.endswith("\n") else prior + "\n")
     turn.status = "running"
+    turn.record = None  # until the run ends: a resumed turn's record is made again, whole
     finished = False
 
     def snapshot() -> None:  # the stream so far, into the turn a renewal saves
@@ -74,7 +84,9 @@ def consume(
             close()
         turn.content = tracer.raw
         if finished:
-            apply_result(turn, result())
+            apply_result(turn, ended := result())
+            keep_record(turn, tracer, ended)
         elif turn.status == "running":
             turn.status = "stopped"
-            apply_figures(turn, result())
+            apply_figures(turn, ended := result())
+            keep_record(turn, tracer, ended)

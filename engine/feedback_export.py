@@ -3,7 +3,10 @@
 One object per rated answer: the question and the language it was asked in (the QA
 set's ``question`` and ``language``), the answer, the rating and its comment, the
 grounding the turn stored (verdict, unsupported figures, cautions, notes), the
-citations and the sources they name (a QA case's ``source``), and where it comes from.
+citations and the sources they name (a QA case's ``source``), the tools the run called,
+and where it comes from. The answer, its grounding and the tools are read from the
+turn's record (``engine.react.record``; a turn stored before it has one is read back
+from its raw stream).
 """
 
 from __future__ import annotations
@@ -16,18 +19,11 @@ from typing import Any, TextIO
 from pydantic import ValidationError
 
 from engine.answer_fields import caution_fields, grounding_fields
-from engine.grounding import GroundingReport
+from engine.react.record import read_record
 from engine.react.run_state import Caution
 from engine.store.models import RatedTurn
 
 _NOT_ID = re.compile(r"[^a-z0-9_]+")
-
-
-def _report(data: Any) -> GroundingReport | None:
-    try:
-        return GroundingReport.model_validate(data) if data else None
-    except ValidationError:  # a turn stored by an older version: its verdict is unknown, not invented
-        return None
 
 
 def _cautions(data: Any) -> list[Caution]:
@@ -43,7 +39,8 @@ def _cautions(data: Any) -> list[Caution]:
 def qa_case(rated: RatedTurn) -> dict[str, Any]:
     """One rated answer as a QA case candidate (plain JSON)."""
     turn, feedback = rated.turn, rated.feedback
-    grounding = grounding_fields(_report(turn.get("grounding")))
+    record = read_record(turn)  # an unreadable grounding is unknown, not invented
+    grounding = grounding_fields(record.grounding)
     citations = grounding.pop("citations")
     language = rated.settings.get("language")
     return {
@@ -54,7 +51,7 @@ def qa_case(rated: RatedTurn) -> dict[str, Any]:
         "rating": feedback.rating,
         "comment": feedback.comment,
         "rated_at": feedback.updated_at.isoformat() if feedback.updated_at else None,
-        "answer": turn.get("answer", ""),
+        "answer": record.answer,
         "status": turn.get("status"),
         "error": turn.get("error"),
         "grounding": {
@@ -64,6 +61,7 @@ def qa_case(rated: RatedTurn) -> dict[str, Any]:
         },
         "citations": citations,
         "sources": sorted({c["source"] for c in citations if c.get("source")}),
+        "tools": list(dict.fromkeys(call.name for step in record.steps for call in step.calls if call.name)),
         "conversation_id": rated.conversation_id,
         "conversation_title": rated.title,
         "turn_id": turn.get("id"),

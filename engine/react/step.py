@@ -2,7 +2,8 @@
 
 The loop records each step once. The prompt messages (through the wire protocol),
 the raw stream (through ``StreamWriter``) and so the UI blocks are derived from
-these records; nothing re-parses what the engine wrote to learn what it did.
+these records; nothing re-parses what the engine wrote to learn what it did. A turn's
+steps are kept with the stored turn (``engine.react.record``).
 """
 
 from __future__ import annotations

@@ -28,8 +28,8 @@ class ConversationRecord(ConversationSummary):
     """A conversation with its settings and its turns, in order.
 
     Each turn is the dict the app saved (``id``, ``role``, ``status`` and every other
-    field, e.g. the raw stream, the answer, footer figures, a suspended run), so a new
-    turn field needs no migration, and ``parent_id``: the turns form a tree (``branches.py``).
+    field, e.g. the raw stream, the answer, footer figures, a suspended run, the run's
+    record: ``engine.react.record``), so a new turn field needs no migration, and ``parent_id``: the turns form a tree (``branches.py``).
     ``feedback``, on an answer the user rated, comes from the feedback table: a turn's save
     never writes it.
     """

@@ -41,3 +41,29 @@ def test_the_rating_speaks_the_conversation_language_and_an_unrated_answer_has_n
     plain = conversation(None)
     assert "Rating" not in to_markdown(plain, settings=Preferences(language="en"))
     assert "feedback" not in json.loads(to_json(plain))["turns"][1]
+
+
+def test_the_exports_read_from_the_records_equal_what_the_raw_streams_gave():
+    """The same runs as the fixture's, made now: the turns keep their records, and the exports
+    and the next turn's history read from them are what the app made from the raw streams."""
+    from tests.components.record_scenario import conversation as recorded
+    from tests.components.record_scenario import outputs
+    from tests.components.test_state import OLD
+
+    conv = recorded()
+    assistants = [turn for turn in conv.tree if turn.role == "assistant"]
+    assert all(turn.record is not None and turn.run_record().source == "engine" for turn in assistants)
+    assert outputs(conv) == OLD["outputs"]
+
+
+def test_a_table_export_comes_from_the_typed_table():
+    from engine.react.record import RecordBlock, TurnRecord
+    from engine.react.types import ReActType
+    from engine.tools.results import TableData
+
+    table = TableData(columns=["a|b", "n"], rows=[["x", 1], ["y", 2.5]])
+    record = TurnRecord(blocks=[RecordBlock(type=ReActType.TABLE, table=table)], answer="two rows")
+    turn = Turn(id="a1", role="assistant", content="", answer="two rows", record=record)
+    conv = Conversation(id="c1", title="T", turns=[Turn(id="u1", role="user", content="q"), turn])
+    assert "| a\\|b | n |\n|---|---|\n| x | 1 |\n| y | 2.5 |" in to_markdown(conv)
+    assert json.loads(to_json(conv))["turns"][1]["tables"] == [table.model_dump(mode="json")]

@@ -4,7 +4,9 @@ import json
 
 from components.persistence import _save_fitting
 from components.state import Turn
+from engine.llm.base import Usage
 from engine.react.parser import parse_blocks
+from engine.react.record import from_stream
 from engine.react.types import ReActType
 from engine.store import ConversationStore
 
@@ -46,3 +48,23 @@ def test_a_turn_that_fits_is_saved_as_it_is(tmp_path):
     _save_fitting(store, "alice", conv.id, turn, "en")
     assert store.get("alice", conv.id).turns[0]["content"] == "Answer: 4.\n"
     store.close()
+
+
+def test_a_fitted_turn_keeps_a_record_like_its_stream(tmp_path):
+    from components.turn_fit import fitted
+    from engine.react.record import run_record
+
+    turn = huge_turn()
+    blocks = parse_blocks(turn.content)
+    steps = from_stream(turn.content).steps
+    turn.record = run_record(steps, blocks, turn.content, turn.answer, None, Usage(), data_bytes=50 * 1024 * 1024)
+    assert turn.run_record().steps[0].observations[0].table is not None
+    without_data, answer_only = fitted(turn, "en")
+    for version in (without_data, answer_only):
+        record = version.run_record()
+        assert record.source == "engine" and record.react_blocks() == parse_blocks(version.content)
+        assert record.answer == "There are 10,000 rows." and record.tables() == []
+    kept = without_data.run_record().steps[0]
+    assert kept.observations[0].table is None and kept.calls[0].name == "query_table"
+    assert answer_only.run_record().steps == [] and len(answer_only.model_dump_json()) < 10_000
+    assert turn.run_record().tables()  # the turn itself is left as it was
