@@ -260,7 +260,24 @@ def extract_figures(text: str) -> list[Found]:
                 item, covered = as_date, date.end()
         if item is not None:
             found.append(item)
+    if "FY" in text or "fy" in text:
+        found = _with_fiscal_years(text, found)
     return found
+
+
+_FISCAL_YEAR = re.compile(r"\b(?i:FY)'?[ \u00a0]?(?P<year>(?:19|20)?\d\d)(?![\d.,]?\d)")
+
+
+def _with_fiscal_years(text: str, found: list[Found]) -> list[Found]:
+    """ "FY19" and "FY2019" are the year 2019 (a number figure written as its fiscal year)."""
+    out = list(found)
+    for m in _FISCAL_YEAR.finditer(text):
+        if any(f.start < m.end() and m.start() < f.end for f in found):
+            continue  # "FY 2019": the figure 2019 is already there
+        year = m.group("year")
+        year = year if len(year) == 4 else "20" + year
+        out.append(Found(m.group(), m.start(), m.end(), "number", year, [Reading(float(year), 0.5)], []))
+    return sorted(out, key=lambda f: f.start)
 
 
 def scan_numbers(text: str, dates: list[tuple[int, int]] | None = None) -> list[tuple[float, int, int, bool]]:

@@ -26,6 +26,7 @@ _SCALE_WORDS = (
 _DASHES = "-−–"
 SPLIT_YEAR_RE = re.compile(r"(?<![\d.,])((?:19|20)\d\d)[/-](\d\d)(?![\d.,]?\d)")
 DIGIT_RE = re.compile(r"\d")
+FISCAL_SHORT_RE = re.compile(r"\b(?i:FY)'?(\d\d)(?![\d.,]?\d)")  # "FY19", "FY'19"
 # A period over two calendar years: "2017/2018", "2017/18", "2018-19".
 PERIOD_PAIR_RE = re.compile(r"(?<![\d.,])((?:19|20)\d\d)[/-]((?:19|20)\d\d|\d\d)(?![\d.,]?\d)")
 
@@ -88,8 +89,10 @@ class Place:
 
 
 def years_in(text: str) -> frozenset[str]:
-    """The years a text names; a fiscal year "2018/19" or "2018-19" names both."""
+    """The years a text names; a fiscal year "2018/19" or "2018-19" names both, "FY19" names 2019."""
     years = set(YEAR_RE.findall(text))
+    if "FY" in text or "fy" in text:
+        years.update("20" + short for short in FISCAL_SHORT_RE.findall(text))
     if "/" in text or "-" in text:
         for first, second in SPLIT_YEAR_RE.findall(text):
             years.add(first)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.grounding.answer_kinds import fold
 from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.evidence_layout import EvidenceLayout
-from engine.grounding.layout import Place, content_words
+from engine.grounding.layout import Place, content_words, years_in
 
 _ACCENTS = str.maketrans("àâäáãåçéèêëíìîïñóòôöõúùûüýÿœæ", "aaaaaaceeeeiiiinooooouuuuyyoa")  # same length
 MAX_HITS_PER_WORD = 400  # occurrences of one question word followed into rows and sentences
@@ -125,9 +125,10 @@ class Layout:
         return place.words
 
     def has_year(self, year: str) -> bool:
-        """Whether an evidence text (a one-line computed result aside) names ``year``."""
+        """Whether an evidence text (a one-line computed result aside) names ``year``, as
+        written or as a fiscal year ("FY19")."""
         return any(
-            year in text and not (ev.computed and "\n" not in text.strip())
+            (year in text or year in years_in(text)) and not (ev.computed and "\n" not in text.strip())
             for ev, text in zip(self.index.evidence, self.index.texts, strict=True)
         )
 

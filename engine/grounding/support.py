@@ -68,11 +68,17 @@ def day_of_date(text: str, start: int) -> bool:
     return date is not None and bool(date.group("dmy") or date.group("dm"))
 
 
+def year_of(item: Found) -> str:
+    """The year a figure writes: "2019", or "FY19" and "FY2019" (read as 2019)."""
+    return item.value if item.text[:2].upper() == "FY" else item.text
+
+
 def _is_year(item: Found, years: frozenset[str], layout: Layout) -> bool:
-    """A bare four-digit figure that the question or the evidence uses as a period ("in 2019")."""
-    if item.kind != "number" or not re.fullmatch(r"(?:19|20)\d\d", item.text):
+    """A bare four-digit figure that the question or the evidence uses as a period ("in 2019", "FY19")."""
+    year = year_of(item)
+    if item.kind != "number" or not re.fullmatch(r"(?:19|20)\d\d", year):
         return False
-    return item.text in years or layout.has_year(item.text)
+    return year in years or layout.has_year(year)
 
 
 def _named_pairs(index: EvidenceIndex) -> frozenset[tuple[str, str]]:
@@ -137,12 +143,12 @@ class Support:
         if self.extreme is not None and _is_year(item, frozenset(), self.layout):
             winner = extreme_cell(self.scope, self.extreme, self.magnitude)
             if winner is not None:  # the year is the answer: it must be the year of the row's extreme
-                return Judgement(place=winner) if item.text in winner.years else Judgement(extreme=winner)
+                return Judgement(place=winner) if year_of(item) in winner.years else Judgement(extreme=winner)
         if self.condition is not None and _is_year(item, frozenset(), self.layout):
             by_year = row_by_year(self.scope)
             if by_year is not None:  # the year is the answer: its cell must meet the condition
                 met = [p for p in by_year.values() if meets(p, self.condition)]
-                holding = [p for p in met if item.text in p.years]
+                holding = [p for p in met if year_of(item) in p.years]
                 if holding:
                     return Judgement(place=holding[0])
                 return Judgement(unmet=met)

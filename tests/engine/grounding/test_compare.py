@@ -85,3 +85,12 @@ def test_a_period_the_evidence_never_names_is_unsupported():
     question = "In which year was the amount of personnel expenses larger?"
     assert check_answer("2017/2019", question, [table(unlabelled)]).unsupported == ["2017", "2019"]
     assert check_answer("2018/19", question, [table(unlabelled)]).unsupported == []
+
+
+def test_a_fiscal_year_written_fy19_is_the_year_2019():
+    employees = " | FY19 | FY18 | Change\nTotal employee expenditure | 370.1 | 361.9 | 2%"
+    question = "In which year was Total employee expenditure larger?"
+    for right in ("FY19", "2019", "FY2019"):
+        assert check_answer(right, question, [table(employees)]).grounding == "verified", right
+    wrong = check_answer("FY18", question, [table(employees)])
+    assert wrong.notes == ["FY18 is not the year Total employee expenditure is largest: 2019 (370.1)"]

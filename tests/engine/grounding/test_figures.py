@@ -118,3 +118,9 @@ def test_fmt_has_no_exponent_or_trailing_zeros():
 
 def test_the_end_of_a_fiscal_year_is_no_figure():
     assert figures("In 2018/19 it rose 5%") == [("2018", "number", "2018"), ("5%", "percent", "5%")]
+
+
+def test_a_fiscal_year_is_read_as_its_year():
+    assert [(f.text, f.value) for f in extract_figures("In FY19, FY 2018 and fy2017: 5")] == [
+        ("FY19", "2019"), ("2018", "2018"), ("fy2017", "2017"), ("5", "5"),
+    ]  # fmt: skip
