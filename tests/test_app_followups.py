@@ -72,7 +72,9 @@ def test_the_chat_box_is_open_during_a_run(app_env):
     at = new_app()
     box = at.chat_input[0]
     assert not box.proto.disabled
-    assert box.proto.submit_mode == type(box.proto).SubmitMode.SUBMIT_MODE_SUBMIT  # typing stays possible while a run goes
+    assert (
+        box.proto.submit_mode == type(box.proto).SubmitMode.SUBMIT_MODE_SUBMIT
+    )  # typing stays possible while a run goes
 
 
 def test_a_follow_up_sent_during_the_run_changes_the_answer_and_both_messages_are_saved(app_env, runners):
@@ -145,3 +147,73 @@ def test_a_huge_follow_up_is_kept_whole_and_the_run_reads_its_beginning(app_env,
     sent = app_env.requests[-1]["messages"][-1]["content"]
     assert len(sent) < len(huge) // 4 and sent.rstrip().endswith("[…]")
     assert any("too long" in w.value for w in at.warning) or "too long" in turn.content
+
+
+def waiting_followup(runners, deadline_s: float = 20) -> str:
+    """The id of the running turn's follow-up, once the page has shown it (waiting)."""
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        try:
+            followups = runners[-1]._session_state["conversation"].turns[-1].followups
+        except (KeyError, IndexError):
+            followups = []
+        if followups:
+            return followups[0].id
+        time.sleep(0.02)
+    raise AssertionError("the follow-up was never shown")
+
+
+def trigger(key: str, *, text_key: str | None = None, text: str = "") -> WidgetStates:
+    states = WidgetStates()
+    state = states.widgets.add()
+    state.id, state.trigger_value = f"$$ID-0123-{key}", True
+    if text_key is not None:
+        typed = states.widgets.add()
+        typed.id, typed.string_value = f"$$ID-4567-{text_key}", text
+    return states
+
+
+VERY_SLOW_ANSWER = {"text": "Answer: The total is 100 dollars for the whole trip, all included.", "delay_s": 0.3}
+
+
+def test_a_waiting_follow_up_can_be_recalled_from_the_page(app_env, runners):
+    app_env.script.extend([VERY_SLOW_ANSWER, {"text": "Answer: (not asked)"}])
+    at = new_app()
+    chat_id = at.chat_input[0].id
+
+    def recall_it():
+        followup_id = waiting_followup(runners)
+        runners[-1].request_rerun(RerunData(widget_states=trigger(f"fu_recall_{followup_id}_1")))
+
+    thread = send_during_run(app_env, runners, chat_state(chat_id, "Forget it."))
+    recaller = threading.Thread(target=recall_it, daemon=True)
+    recaller.start()
+    at.chat_input[0].set_value(QUESTION).run()
+    thread.join(5), recaller.join(5)
+    assert not at.exception
+    turn = at.session_state["conversation"].turns[-1]
+    assert turn.status == "answered" and turn.followups == []
+    assert turn.answer == "The total is 100 dollars for the whole trip, all included."  # nothing held it back
+    assert not any("Forget it." in str(r["messages"]) for r in app_env.requests)
+
+
+def test_a_waiting_follow_up_can_be_edited_from_the_page(app_env, runners):
+    app_env.script.extend([VERY_SLOW_ANSWER, {"text": "Answer: 92 euros."}])
+    at = new_app()
+    chat_id = at.chat_input[0].id
+
+    def edit_it():
+        fid = waiting_followup(runners)
+        states = trigger(f"fu_save_{fid}_1", text_key=f"fu_text_{fid}_1", text="In euros, rounded.")
+        runners[-1].request_rerun(RerunData(widget_states=states))
+
+    thread = send_during_run(app_env, runners, chat_state(chat_id, "In euros."))
+    editor = threading.Thread(target=edit_it, daemon=True)
+    editor.start()
+    at.chat_input[0].set_value(QUESTION).run()
+    thread.join(5), editor.join(5)
+    assert not at.exception
+    turn = at.session_state["conversation"].turns[-1]
+    assert [(f.text, f.status) for f in turn.followups] == [("In euros, rounded.", "taken")]
+    last = app_env.requests[-1]["messages"][-1]["content"]
+    assert "In euros, rounded." in last and "In euros.\n" not in last and turn.answer == "92 euros."

@@ -39,3 +39,24 @@ def test_turns_given_alone_are_one_branch():
     assert all(conversation.siblings(t) == [t] for t in turns)
     conversation.show(None)
     assert conversation.turns == turns
+
+
+def test_follow_ups_a_run_took_are_pinned_in_the_history_before_its_answer():
+    from components.state import SentFollowUp
+
+    turns = [
+        Turn(role="user", content="Budget?"),
+        Turn(
+            role="assistant",
+            answer="92 euros.",
+            followups=[
+                SentFollowUp(id="a", text="In euros.", status="taken"),
+                SentFollowUp(id="b", text="Never read.", status="unread"),
+            ],
+        ),
+    ]
+    assert Conversation(turns=turns).history() == [
+        {"role": "user", "content": "Budget?"},
+        {"role": "user", "content": "In euros.", "pinned": True},
+        {"role": "assistant", "content": "92 euros."},
+    ]
