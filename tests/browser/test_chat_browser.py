@@ -67,7 +67,7 @@ def test_stop_button_stops_the_run_and_keeps_what_was_produced(streamlit_app, fa
     box.fill("Write a very long answer")
     box.press("Enter")
     page.get_by_text("Beginning of the answer", exact=False).first.wait_for(timeout=60000)
-    page.locator(".st-key-run_stop button").click()  # the run's Stop, below it (the chat box stays open)
+    page.locator(".st-key-run_stop button").first.click()  # the run's Stop, below it (the chat box stays open)
     deadline = time.monotonic() + 30
     while fake_server.aborted == 0 and time.monotonic() < deadline:
         time.sleep(0.2)
