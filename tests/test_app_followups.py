@@ -217,3 +217,25 @@ def test_a_waiting_follow_up_can_be_edited_from_the_page(app_env, runners):
     assert [(f.text, f.status) for f in turn.followups] == [("In euros, rounded.", "taken")]
     last = app_env.requests[-1]["messages"][-1]["content"]
     assert "In euros, rounded." in last and "In euros.\n" not in last and turn.answer == "92 euros."
+
+
+def test_stop_while_a_follow_up_waits_keeps_it_in_the_turn_unread(app_env, runners):
+    app_env.script.extend([VERY_SLOW_ANSWER, {"text": "Answer: (not reached)"}])
+    at = new_app()
+    chat_id = at.chat_input[0].id
+
+    def stop_it():
+        waiting_followup(runners)
+        runners[-1].request_rerun(RerunData(widget_states=trigger("run_stop")))
+
+    thread = send_during_run(app_env, runners, chat_state(chat_id, "Also per day."))
+    stopper = threading.Thread(target=stop_it, daemon=True)
+    stopper.start()
+    at.chat_input[0].set_value(QUESTION).run()
+    thread.join(5), stopper.join(5)
+    assert not at.exception
+    turns = at.session_state["conversation"].turns
+    assert len(turns) == 2 and turns[-1].status == "stopped"
+    assert [(f.text, f.status) for f in turns[-1].followups] == [("Also per day.", "unread")]
+    assert len(app_env.requests) == 1  # never sent, and no new question started
+    assert any("the run stopped before reading it" in c.value for c in at.caption)
