@@ -36,7 +36,8 @@ def test_question_blocks_answer_and_html_payloads_stay_text(streamlit_app, fake_
     box.wait_for(timeout=60000)
     box.fill("Echo this payload and add 391 + 9")
     box.press("Enter")
-    page.get_by_text("the total is 400").wait_for(timeout=60000)
+    # .first: for a moment after the run the page redraws the turn over the streamed one
+    page.get_by_text("the total is 400").first.wait_for(timeout=60000)
     page.get_by_text(" tokens · ", exact=False).last.wait_for(timeout=60000)  # the footer: the run has ended
     page.wait_for_timeout(500)
     page.get_by_test_id("stStatusWidget").wait_for(state="hidden", timeout=60000)  # and its last rerun too
