@@ -21,7 +21,11 @@ from components.followup_view import NEXT_QUESTION
 from tests.apptest_helpers import new_app
 
 QUESTION = "What is the total travel budget?"
-SLOW_ANSWER = {"text": "Answer: The total is 100 dollars for the whole trip.", "delay_s": 0.25}
+# about 5 s of streaming: room for the message to arrive mid-answer on a loaded machine
+SLOW_ANSWER = {
+    "text": "Answer: The total is 100 dollars for the whole trip, flights, hotels and meals included.",
+    "delay_s": 0.3,
+}
 
 
 @pytest.fixture
@@ -173,7 +177,10 @@ def trigger(key: str, *, text_key: str | None = None, text: str = "") -> WidgetS
     return states
 
 
-VERY_SLOW_ANSWER = {"text": "Answer: The total is 100 dollars for the whole trip, all included.", "delay_s": 0.3}
+VERY_SLOW_ANSWER = {
+    "text": "Answer: The total is 100 dollars for the whole trip, all included, flights and hotels too.",
+    "delay_s": 0.35,
+}
 
 
 def test_a_waiting_follow_up_can_be_recalled_from_the_page(app_env, runners):
@@ -193,7 +200,7 @@ def test_a_waiting_follow_up_can_be_recalled_from_the_page(app_env, runners):
     assert not at.exception
     turn = at.session_state["conversation"].turns[-1]
     assert turn.status == "answered" and turn.followups == []
-    assert turn.answer == "The total is 100 dollars for the whole trip, all included."  # nothing held it back
+    assert turn.answer == VERY_SLOW_ANSWER["text"].removeprefix("Answer: ")  # nothing held it back
     assert not any("Forget it." in str(r["messages"]) for r in app_env.requests)
 
 
