@@ -8,6 +8,7 @@ it, and the history of later turns has it pinned (``Conversation.history``)."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -110,19 +111,21 @@ class LiveFollowUps:
                 item.status, changed = "taken", True
         return changed
 
-    def finish(self, taken: list[Any], left: list[Any], ended: bool) -> None:
+    def finish(self, taken: list[Any], left: list[Any], ended: bool, late: list[str]) -> None:
         """The run is over: what it took is marked taken. What it left, and what came too
-        late, is the next question when the run ``ended`` (answered, or asked the analyst);
-        after a Stop or an error what it left stays in the turn, unread. Draws nothing when
-        the run was not ``ended``: a stopped script run cannot draw."""
+        late (``late``: heard after its last token), is the next question when the run
+        ``ended`` (answered, or asked the analyst); after a Stop or an error it stays in the
+        turn, unread. Draws nothing when the run was not ``ended``: a stopped script run
+        cannot draw."""
         self._sync(taken)
         left_ids = {f.id for f in left}
         if not ended:
+            self.turn.followups += [SentFollowUp(id=uuid.uuid4().hex[:10], text=text) for text in late]
             for item in self.turn.followups:
                 if item.status == "waiting":
                     item.status = "unread"
             return
-        self.late = [f.text for f in self.turn.followups if f.id in left_ids] + self.late
+        self.late = [f.text for f in self.turn.followups if f.id in left_ids] + self.late + late
         self.turn.followups = [f for f in self.turn.followups if f.id not in left_ids]
         self._stop.empty()
         if self.late:

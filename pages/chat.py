@@ -75,7 +75,7 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
     bubble = st.chat_message("assistant")
     live = LiveFollowUps(turn, lang, lambda: save(store, user, conversation, settings, turn))  # below the bubble
     engine = None
-    with bubble:
+    with bubble, hearing() as heard:  # the chat box stays open: what is sent from now on is a follow-up
         tracer = tracer_for(turn, settings)
         spinner = st.empty()
         waited = 0.0
@@ -98,14 +98,13 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
                     spinner.caption(f":material/hourglass_top: {t('running', lang)} {'·' * (beats[0] % 4)}")
 
                 lease = run_lease(store, user, conversation, settings, turn)
-                with hearing() as heard:  # the chat box stays open: what is sent now is a follow-up
-                    listen = lambda: live.listen(engine, heard)  # noqa: E731 - the engine of this run
-                    consume(turn, start(engine), tracer, lambda: engine.result, heartbeat, lease, listen)
+                listen = lambda: live.listen(engine, heard)  # noqa: E731 - the engine of this run
+                consume(turn, start(engine), tracer, lambda: engine.result, heartbeat, lease, listen)
         finally:
             turn.elapsed += waited  # the analyst waited for it too
-            if engine is not None:
-                ended = turn.status in ("answered", "suspended")
-                live.finish(engine.result.followups, engine.result.followups_left, ended)
+            result = engine.result if engine is not None else EngineResult()
+            late = [h.text for h in heard if h.kind == "send"]  # heard after the last token
+            live.finish(result.followups, result.followups_left, turn.status in ("answered", "suspended"), late)
             save(store, user, conversation, settings, turn)
             if turn.status == "stopped":
                 rerun_when_stopped()  # a stopped run cannot draw: a new run shows the turn as stopped
