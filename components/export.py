@@ -1,6 +1,7 @@
 """Conversation export as Markdown or JSON, with or without the reasoning trace, read from
 each turn's record (``Turn.run_record``: tables and charts as data). The cautions about
-each answer, and the analyst's rating of it, are in both, with the trace or without it."""
+each answer, the analyst's rating of it and the follow-ups sent during its run are in
+both, with the trace or without it."""
 
 from __future__ import annotations
 
@@ -79,6 +80,8 @@ def to_markdown(conversation: Conversation, with_thoughts: bool = False, setting
         if turn.role == "user":
             lines += [f"**You** ({turn.created_at}): {turn.content}", ""]
             continue
+        for item in turn.followups:  # inert: nothing in it loads anything
+            lines += [f"**You** ({t('sent_during_run', lang)}, {item.sent_at}): {inert(item.text)}", ""]
         lines.append(f"**Assistant** ({turn.created_at}):")
         for block in turn.run_record().blocks:
             if block.type in ANSWER_TYPES:
@@ -160,6 +163,8 @@ def to_json(conversation: Conversation, with_thoughts: bool = False, settings: P
             item["grounding"] = report.grounding if report else "none"
             item["cautions"] = _caution_items(turn, lang)
             item["notes"] = [c.model_dump(exclude={"draft_only"}) for c in turn.cautions or [] if not c.about_answer]
+            if turn.followups:
+                item["followups"] = [f.model_dump(include={"text", "status", "sent_at"}) for f in turn.followups]
             if turn.feedback is not None:
                 item["feedback"] = turn.feedback.model_dump(mode="json")
             if with_thoughts:

@@ -32,6 +32,17 @@ class Preferences(BaseModel):
     files_to: Literal["conversation", "theme"] = "conversation"  # where files dropped into the chat go
 
 
+class SentFollowUp(BaseModel):
+    """A message the analyst sent while the turn's run went on (``engine/react/followups.py``):
+    ``waiting`` for the next step boundary (it can be recalled or edited), then ``taken`` by the
+    run; ``unread`` when the run stopped before it took it (kept, shown, never sent)."""
+
+    id: str
+    text: str
+    status: Literal["waiting", "taken", "unread"] = "waiting"
+    sent_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+
+
 class Turn(BaseModel):
     id: str = Field(default_factory=lambda: uuid.uuid4().hex[:10])
     parent_id: str | None = None  # the turn this one follows; an edit or a regenerate is a sibling
@@ -48,6 +59,7 @@ class Turn(BaseModel):
     suspended: SuspendedRun | None = None
     grounding: GroundingReport | None = None
     cautions: list[Caution] | None = None  # what the analyst must know about the answer (None: a turn stored before)
+    followups: list[SentFollowUp] = Field(default_factory=list)  # sent during the run, in order
     feedback: Feedback | None = None  # the analyst's rating of the answer (stored apart, by set_feedback)
     # The run's record as stored (``engine.react.record.compact``: its JSON text), typed when read
     # (``run_record``); None while it runs, and for a turn stored before turns kept one.
@@ -133,13 +145,18 @@ class Conversation(BaseModel):
     def tip(self) -> str | None:
         return self.turns[-1].id if self.turns else None
 
-    def history(self) -> list[dict[str, str]]:
-        """OpenAI-style history for the engine: questions and final answers only."""
-        out: list[dict[str, str]] = []
+    def history(self) -> list[dict[str, Any]]:
+        """OpenAI-style history for the engine: questions and final answers only, and the
+        follow-ups a run took (pinned: compression keeps them)."""
+        out: list[dict[str, Any]] = []
         for turn in self.turns:
             if turn.role == "user":
                 out.append({"role": "user", "content": turn.content})
-            elif turn.role == "assistant" and (answer := turn.shown_answer):
+                continue
+            taken = [f.text for f in turn.followups if f.status == "taken"]
+            if taken:
+                out.append({"role": "user", "content": "\n\n".join(taken), "pinned": True})
+            if turn.role == "assistant" and (answer := turn.shown_answer):
                 out.append({"role": "assistant", "content": answer})
         return out
 

@@ -48,6 +48,7 @@ def consume(
     result: Callable[[], EngineResult],
     heartbeat: Callable[[], None] | None = None,
     lease: RunLease | None = None,
+    listen: Callable[[], None] | None = None,
 ) -> None:
     """Feed ``tokens`` to ``tracer`` and store them in ``turn``.
 
@@ -56,7 +57,8 @@ def consume(
     Empty tokens are heartbeats from an idle stream: ``heartbeat`` touches the page
     so that Streamlit can deliver a Stop even while a tool is still running. With
     ``lease``, each token also keeps the turn's lease (``turn.content`` is the stream so
-    far when it saves), and a Stop asked through the store ends the run the same way."""
+    far when it saves), and a Stop asked through the store ends the run the same way. ``listen``
+    runs on each token too: it hears what the analyst does in the page meanwhile (follow-ups)."""
     prior = turn.content
     if prior:  # a resumed run continues the turn's stream on a new line
         tracer.feed(prior if prior.endswith("\n") else prior + "\n")
@@ -73,6 +75,8 @@ def consume(
                 tracer.feed(token)
             elif heartbeat is not None:
                 heartbeat()
+            if listen is not None:
+                listen()
             if lease is not None and lease.tick(snapshot):
                 break
         else:

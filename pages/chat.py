@@ -1,5 +1,6 @@
 """The analyst chat: a live ReAct trace, inline questions, Stop, files dropped into the
-chat, and conversations that last (stored per user, reopened from the URL).
+chat, follow-ups sent while a run goes on, and conversations that last (stored per user,
+reopened from the URL).
 
 Every turn builds a fresh engine, gives it the history of the branch on show, and
 streams; every rerun redraws every turn of that branch from its stored stream. Turns are
@@ -22,8 +23,10 @@ from components.attachments import (
     ragkwargs_for,
     remove_attachments,
 )
+from components.chat_during_run import hearing
 from components.chat_sidebar import chat_sidebar
 from components.conversations import shared_store, take_action
+from components.followup_view import NEXT_QUESTION, LiveFollowUps, draw_followups
 from components.i18n import t
 from components.inert import inert
 from components.persistence import ensure_stored, fork, open_from_url, run_lease, save
@@ -69,7 +72,10 @@ def make_engine(history: list[dict[str, str]]):
 def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: list[dict[str, str]]) -> None:
     """Stream a run into ``turn``; what is produced is kept (and saved) even if the user stops."""
     save(store, user, conversation, settings, turn)
-    with st.chat_message("assistant"):
+    bubble = st.chat_message("assistant")
+    live = LiveFollowUps(turn, lang, lambda: save(store, user, conversation, settings, turn))  # below the bubble
+    engine = None
+    with bubble, hearing() as heard:  # the chat box stays open: what is sent from now on is a follow-up
         tracer = tracer_for(turn, settings)
         spinner = st.empty()
         waited = 0.0
@@ -92,9 +98,13 @@ def stream_into(turn: Turn, start: Callable[[object], Iterator[str]], history: l
                     spinner.caption(f":material/hourglass_top: {t('running', lang)} {'·' * (beats[0] % 4)}")
 
                 lease = run_lease(store, user, conversation, settings, turn)
-                consume(turn, start(engine), tracer, lambda: engine.result, heartbeat, lease)
+                listen = lambda: live.listen(engine, heard)  # noqa: E731 - the engine of this run
+                consume(turn, start(engine), tracer, lambda: engine.result, heartbeat, lease, listen)
         finally:
             turn.elapsed += waited  # the analyst waited for it too
+            result = engine.result if engine is not None else EngineResult()
+            late = [h.text for h in heard if h.kind == "send"]  # heard after the last token
+            live.finish(result.followups, result.followups_left, turn.status in ("answered", "suspended"), late)
             save(store, user, conversation, settings, turn)
             if turn.status == "stopped":
                 rerun_when_stopped()  # a stopped run cannot draw: a new run shows the turn as stopped
@@ -153,6 +163,7 @@ for i, turn in enumerate(conversation.turns):
     with st.chat_message(turn.role):
         last = i == len(conversation.turns) - 1 or i == last_user
         render_turn(turn, conversation, settings, last=last, rate=rate, stop=stop_elsewhere, fork=fork_at)
+    draw_followups(turn, lang)  # the analyst's messages sent during its run
 
 sample = None
 if not conversation.turns and settings.theme and warmup.done.is_set():  # drawn from what warm-up loaded
@@ -166,8 +177,9 @@ if not conversation.turns and settings.theme and warmup.done.is_set():  # drawn 
         sample = st.pills(t("samples", lang), samples, key="sample", label_visibility="collapsed")
 
 placeholder = t("answer_placeholder" if pending is not None else "chat_placeholder", lang)
-prompt = st.chat_input(placeholder, submit_mode="stop", key="chat", accept_file="multiple", file_type=FILE_TYPES)
+prompt = st.chat_input(placeholder, key="chat", accept_file="multiple", file_type=FILE_TYPES)
 text = (prompt if isinstance(prompt, str) else getattr(prompt, "text", "")) if prompt else ""
+text = text or st.session_state.pop(NEXT_QUESTION, "")  # sent after the last run had its answer
 dropped = list(getattr(prompt, "files", None) or []) if prompt else []
 
 if dropped:

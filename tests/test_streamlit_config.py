@@ -38,3 +38,10 @@ def test_the_script_is_run_without_magic():
     own parsing (the calculator) with "AST constructor recursion depth mismatch"."""
     config = _effective()
     assert re.search(r"^magicEnabled = false$", config, re.MULTILINE), config
+
+
+def test_a_rerun_during_a_run_goes_to_the_running_script():
+    """With fast reruns, a message typed while the agent works would stop the script at once
+    and start a new one: the run could never take it as a follow-up."""
+    config = _effective()
+    assert re.search(r"^fastReruns = false$", config, re.MULTILINE), config

@@ -20,13 +20,14 @@ from typing import Any
 
 from engine.errors import FixableError, ForceFinalizeException, UnreadableOutput
 from engine.grounding.question_parts import question_parts
-from engine.llm.base import LLM, LLMError, Usage, iterate_async
+from engine.llm.base import LLM, LLMError, iterate_async
 from engine.react.ask import Suspended, question_of, reply_observation, suspend
 from engine.react.evidence_answer import parts_review, repeated_answer
 from engine.react.execute import call_key, observation_budget
 from engine.react.exhibits import chart_payload
 from engine.react.finalize import FinalAnswer
 from engine.react.first_step import engine_step, resumed_step
+from engine.react.followups import FollowUp, Inbox, after_tools, hand_over, hold_back
 from engine.react.guards import notes_after
 from engine.react.history import bound_question, clean_history, compress_history, question_budget
 from engine.react.hooks import Hooks
@@ -35,7 +36,7 @@ from engine.react.prompts import message
 from engine.react.protocols import WireProtocol, select
 from engine.react.run_options import RunOptions
 from engine.react.run_state import Caution, EngineResult, RunState, SuspendedRun
-from engine.react.spans import traced_execute, traced_query
+from engine.react.spans import traced_execute, traced_final, traced_query
 from engine.react.step import Step
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
@@ -86,7 +87,9 @@ class ReActEngine:
         self.hooks = hooks or Hooks()
         self._history: list[dict[str, Any]] = []
         self.result = EngineResult()
+        self.followups = Inbox()  # the app's messages sent during the run: recall, edit and pending are there
 
+    _follow_up = property(lambda self: (self.config.language, self.question_tokens))
     observation_chars = property(lambda self: observation_budget(self.config, self.llm.abilities))
     question_tokens = property(lambda self: question_budget(self.config, self.llm.abilities))
 
@@ -110,6 +113,10 @@ class ReActEngine:
                 **({"token": self._token} if self._token else {}),
             )
         return self._tools
+
+    def inject(self, text: str) -> FollowUp | None:
+        """Hand the running engine a follow-up (from any thread); None once the run has its answer."""
+        return self.followups.put(text)
 
     backend_label = property(lambda self: f"{self.llm.name} · {self.llm.model}")
 
@@ -214,23 +221,8 @@ class ReActEngine:
                 result.status, result.error, result.error_source = "error", exc.user_message, "backend"
             else:
                 final = FinalAnswer(self.llm, self.protocol, self.config)
-                before = state.usage.model_copy()
-                cfg = self.config
-                span = self.tracing.model_call(
-                    self._span, self.llm.name, self.llm.model,
-                    {"max_tokens": cfg.max_tokens_per_step, "temperature": cfg.temperature},
-                )  # fmt: skip
-                try:
-                    async for token in final.stream(state, writer, exc.message):
-                        if token:
-                            yield token
-                finally:
-                    spent = Usage(
-                        prompt_tokens=state.usage.prompt_tokens - before.prompt_tokens,
-                        completion_tokens=state.usage.completion_tokens - before.completion_tokens,
-                    )
-                    failed = LLMError(final.error, final.error_kind or "server") if final.error else None
-                    self.tracing.end_model_call(span, spent, None, final.text, failed)
+                async for token in traced_final(self.tracing, self._span, final, state, writer, exc.message):
+                    yield token
                 yield self._grounded(final.text, state, writer)
                 if final.error is not None:
                     yield writer.block(ReActType.ERROR, final.error)
@@ -251,6 +243,7 @@ class ReActEngine:
                 result.cautions = [Caution(kind="question_cut", text=n) for n in notes] + result.cautions
             result.blocks = writer.parser.blocks
             result.steps = state.steps
+            result.followups, result.followups_left = self.followups.taken(), self.followups.close()
             result.iterations = state.iterations
             result.usage = state.usage
             result.elapsed = state.elapsed_before + (time.monotonic() - started)
@@ -275,6 +268,9 @@ class ReActEngine:
                 yield token
             if step.answer is not None:
                 state.steps.append(step)
+                if (held := hold_back(self.followups, step, state.messages, writer, *self._follow_up)) is not None:
+                    yield held  # the answer waits: the follow-up comes first
+                    return
                 replaced = self._grounded(step.answer, state, writer)
                 yield replaced
                 if step.answer_cut and self.result.answer.startswith(step.answer):  # not a replaced draft
@@ -287,8 +283,12 @@ class ReActEngine:
                 state.steps.append(step)
                 yield self._evidence_answer(state, writer)
                 raise Answered
+            native = after_tools(self.protocol)  # else the model's step is the boundary (ask_user's reply comes first)
+            early = [] if native or question_of(step.calls) else self.followups.take()
             async for token in self._execute(state, registry, writer, step):
                 yield token
+            taken = early + (self.followups.take() if native else [])
+            yield hand_over(taken, state.messages, writer, *self._follow_up)
             state.format_retries = state.unreadable = 0
         except FixableError as exc:
             step.feedback = exc.message

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from engine.grounding import GroundingReport
 from engine.llm.base import Usage
 from engine.llm.pricing import Cost
+from engine.react.followups import FollowUp
 from engine.react.step import Step
 from engine.react.types import ReActBlock
 
@@ -81,4 +82,6 @@ class EngineResult(BaseModel):
     backend: str = ""
     grounding: GroundingReport | None = None  # the answer's figures traced to the evidence, or flagged
     cautions: list[Caution] = Field(default_factory=list)  # what the analyst must know about the answer
+    followups: list[FollowUp] = Field(default_factory=list)  # the analyst's messages this run took, in order
+    followups_left: list[FollowUp] = Field(default_factory=list)  # sent too late for this run: the next turn's
     cost: Cost | None = None  # from the model's prices in models.json and the reported usage; None without either

@@ -9,8 +9,9 @@ from collections.abc import AsyncIterator
 from opentelemetry.trace import Span
 
 from engine.errors import FixableError
-from engine.llm.base import LLM
+from engine.llm.base import LLM, LLMError, Usage
 from engine.react.execute import execute
+from engine.react.finalize import FinalAnswer
 from engine.react.hooks import Hooks
 from engine.react.protocols import WireProtocol
 from engine.react.query import query
@@ -38,6 +39,26 @@ async def traced_query(
         raise
     finally:
         tracing.end_model_call(span, step.usage, step.finish_reason, step.model_text or "", error)
+
+
+async def traced_final(
+    tracing: RunTracer, parent: Span, final: FinalAnswer, state: RunState, writer: StreamWriter, reason: str
+) -> AsyncIterator[str]:
+    """The forced final answer's model call, in its own span (what it spent, what it wrote, how it failed)."""
+    settings = {"max_tokens": final.config.max_tokens_per_step, "temperature": final.config.temperature}
+    span = tracing.model_call(parent, final.llm.name, final.llm.model, settings)
+    before = state.usage.model_copy()
+    try:
+        async for token in final.stream(state, writer, reason):
+            if token:
+                yield token
+    finally:
+        spent = Usage(
+            prompt_tokens=state.usage.prompt_tokens - before.prompt_tokens,
+            completion_tokens=state.usage.completion_tokens - before.completion_tokens,
+        )
+        failed = LLMError(final.error, final.error_kind or "server") if final.error else None
+        tracing.end_model_call(span, spent, None, final.text, failed)
 
 
 async def traced_execute(

@@ -36,7 +36,8 @@ def test_question_blocks_answer_and_html_payloads_stay_text(streamlit_app, fake_
     box.wait_for(timeout=60000)
     box.fill("Echo this payload and add 391 + 9")
     box.press("Enter")
-    page.get_by_text("the total is 400").wait_for(timeout=60000)
+    # .first: for a moment after the run the page redraws the turn over the streamed one
+    page.get_by_text("the total is 400").first.wait_for(timeout=60000)
     page.get_by_text(" tokens · ", exact=False).last.wait_for(timeout=60000)  # the footer: the run has ended
     page.wait_for_timeout(500)
     page.get_by_test_id("stStatusWidget").wait_for(state="hidden", timeout=60000)  # and its last rerun too
@@ -67,7 +68,7 @@ def test_stop_button_stops_the_run_and_keeps_what_was_produced(streamlit_app, fa
     box.fill("Write a very long answer")
     box.press("Enter")
     page.get_by_text("Beginning of the answer", exact=False).first.wait_for(timeout=60000)
-    page.get_by_test_id("stChatInputStopButton").click()  # the send button is a Stop button now
+    page.locator(".st-key-run_stop button").first.click()  # the run's Stop, below it (the chat box stays open)
     deadline = time.monotonic() + 30
     while fake_server.aborted == 0 and time.monotonic() < deadline:
         time.sleep(0.2)

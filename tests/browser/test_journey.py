@@ -99,9 +99,9 @@ def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
     box.fill("Write a long report")
     box.press("Enter")
     page.get_by_text("Start of a long answer", exact=False).first.wait_for(timeout=60000)
-    # the box turns into Stop while the run goes (its answer streams for about 3 minutes); on a
+    # the run has its Stop below it while it goes (its answer streams for about 3 minutes); on a
     # loaded machine the page may take a while to say the script is running
-    page.get_by_test_id("stChatInputStopButton").click(timeout=120000)
+    page.locator(".st-key-run_stop button").first.click(timeout=120000)
     page.get_by_text("Stopped: the run was interrupted", exact=False).wait_for(timeout=30000)
     shot(page, 6, "stopped")
 

@@ -67,3 +67,27 @@ def test_a_table_export_comes_from_the_typed_table():
     conv = Conversation(id="c1", title="T", turns=[Turn(id="u1", role="user", content="q"), turn])
     assert "| a\\|b | n |\n|---|---|\n| x | 1 |\n| y | 2.5 |" in to_markdown(conv)
     assert json.loads(to_json(conv))["turns"][1]["tables"] == [table.model_dump(mode="json")]
+
+
+@pytest.mark.parametrize("with_thoughts", [False, True])
+def test_follow_ups_sent_during_the_run_are_in_both_exports(with_thoughts):
+    from components.state import SentFollowUp
+
+    talk = conversation(None)
+    talk.turns[1].followups = [
+        SentFollowUp(
+            id="f1", text="In euros <img src=x onerror=alert(1)>", status="taken", sent_at="2026-01-02T03:04:05"
+        )
+    ]
+    markdown = to_markdown(talk, with_thoughts, Preferences(language="fr"))
+    lines = markdown.splitlines()
+    line = next(x for x in lines if "envoyé pendant l'exécution" in x)
+    assert (
+        line == "**You** (envoyé pendant l'exécution, 2026-01-02T03:04:05): In euros <\u200bimg src=x onerror=alert(1)>"
+    )
+    assert lines.index(line) < next(i for i, x in enumerate(lines) if x.startswith("**Assistant**"))
+    data = json.loads(to_json(talk, with_thoughts, Preferences(language="en")))
+    assert data["turns"][1]["followups"] == [
+        {"text": "In euros <img src=x onerror=alert(1)>", "status": "taken", "sent_at": "2026-01-02T03:04:05"}
+    ]
+    assert "followups" not in data["turns"][0]

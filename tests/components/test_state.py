@@ -123,3 +123,24 @@ def test_the_history_reads_the_answer_the_record_holds_and_a_running_turn_its_ow
     done.status = "running"  # a record is whole only once its run ended
     assert conv.history()[-1]["content"] == "stale"
     assert [b.content for b in done.blocks] == ["From the record."]
+
+
+def test_follow_ups_a_run_took_are_pinned_in_the_history_before_its_answer():
+    from components.state import SentFollowUp
+
+    turns = [
+        Turn(role="user", content="Budget?"),
+        Turn(
+            role="assistant",
+            answer="92 euros.",
+            followups=[
+                SentFollowUp(id="a", text="In euros.", status="taken"),
+                SentFollowUp(id="b", text="Never read.", status="unread"),
+            ],
+        ),
+    ]
+    assert Conversation(turns=turns).history() == [
+        {"role": "user", "content": "Budget?"},
+        {"role": "user", "content": "In euros.", "pinned": True},
+        {"role": "assistant", "content": "92 euros."},
+    ]

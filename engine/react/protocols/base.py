@@ -46,7 +46,9 @@ class WireProtocol(Protocol):
     """A protocol may also name a ``fallback`` protocol: after a reformat retry that
     still raised ``UnreadableOutput``, the loop uses that one for the rest of the run.
     A protocol with a ``final_text(text) -> str`` reads its forced final reply whole
-    and gives the answer in it (a structured reply is no answer as written)."""
+    and gives the answer in it (a structured reply is no answer as written). A protocol with
+    ``followups_after_tools = True`` takes the analyst's follow-ups only after a step's tool
+    results (``engine/react/followups.py``), not right after the model's step."""
 
     name: str
 

@@ -39,6 +39,7 @@ def to_call(request: ToolCallRequest) -> ToolCall:
 
 class NativeProtocol:
     name = "native"
+    followups_after_tools = True  # a user message may not come between tool calls and their results
 
     def fits(self, abilities: Abilities) -> bool:
         return abilities.tool_call
