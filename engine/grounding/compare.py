@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.grounding.answer_kinds import fold
-from engine.grounding.layout import Place
+from engine.grounding.layout import Place, period_pairs
 from engine.grounding.scope import Scope
 
 Extreme = Literal["max", "min"]
@@ -65,7 +65,7 @@ def extreme_asked(question: str) -> Extreme | None:
     text = fold(question)
     if not _WHICH_YEAR.search(text):
         return None
-    if any(not re.fullmatch(r"(?:19|20)\d\d", m.group()) for m in _THRESHOLD.finditer(text)):
+    if any(not re.fullmatch(r"(?:19|20)\d\d", m.group().rstrip(",.")) for m in _THRESHOLD.finditer(text)):
         return None  # "in which year was the net loss less than -10,000?": a threshold, not an extreme
     wants_max, wants_min = bool(_MAX.search(text)), bool(_MIN.search(text))
     if wants_max == wants_min:
@@ -86,9 +86,18 @@ def row_by_year(scope: Scope) -> dict[str, Place] | None:
     if best is None or best.kind != "cell" or not scope.subject_active:
         return None
     cells = [p for p in scope.strong if p.kind == "cell" and p.evidence == best.evidence and p.row == best.row]
+    if len({p.years for p in cells}) < 2:  # one date per block of rows ("June 30, 2019" over its rows)
+        cells = [
+            p for p in scope.strong
+            if p.kind == "cell" and p.evidence == best.evidence and (p.label, p.column) == (best.label, best.column)
+        ]  # fmt: skip
     by_year: dict[str, Place] = {}
     for p in cells:
-        if 1 <= len(p.years) <= 2:
+        if p.percent != best.percent:
+            continue  # a "% Change" column beside the amounts is no period of the row
+        if (
+            len(p.years) == 1 or len(p.years) == 2 and period_pairs(p.column)
+        ):  # "2019", "2018/2019" (not "2019 vs 2018")
             by_year.setdefault("/".join(sorted(p.years)), p)
     return by_year if len(by_year) >= 2 else None
 

@@ -13,6 +13,7 @@ from engine.grounding.answer_kinds import fold
 _COUNT = re.compile(r"(?<![\w.,$€£-])(\d{1,3})\s*\(([^()\n]{1,600})\)")
 _HOW_MANY = re.compile(r"\b(?:how many|combien|number of|nombre d[e'])")  # "how many years" counts years too
 _SEPARATOR = re.compile(r"\s*(?:[,;]|\band\b|\bet\b)\s*")
+_LIST_SEPARATOR = re.compile(r"\s*[,;]\s*")
 _THRESHOLD = re.compile(
     r"(?:\b(?:above|below|over|under|than|exceed(?:ed|s|ing)?|least|most|de|dessus|sous|depasse)|[<>≤≥])\s*[$€£]?\s*$"
 )  # "1 of 2 columns above 200 (2019)": 200 is the condition's threshold, no count
@@ -29,17 +30,27 @@ class StatedCount:
         return self.count == len(self.items)
 
 
-def stated_counts(answer: str, question: str) -> list[StatedCount]:
-    """Every "N (item, item, …)" of an answer to a "how many" question."""
+def stated_counts(answer: str, question: str, evidence: str = "") -> list[StatedCount]:
+    """Every "N (item, item, …)" of an answer to a "how many" question. An item the
+    ``evidence`` names whole ("Notes payable and long-term debt") is one item, "and" or not."""
     if not _HOW_MANY.search(fold(question)):
         return []
+    held = " ".join(evidence.lower().split())
     out = []
     for m in _COUNT.finditer(answer):
         if _THRESHOLD.search(fold(answer[max(0, m.start() - 24) : m.start()])):
             continue
-        items = tuple(i for i in _SEPARATOR.split(m.group(2).strip()) if i)
+        items = tuple(i for i in _items(m.group(2).strip(), held) if i)
         if items:
             out.append(StatedCount(m.span(1), int(m.group(1)), items))
+    return out
+
+
+def _items(listed: str, held: str) -> list[str]:
+    out: list[str] = []
+    for piece in _LIST_SEPARATOR.split(listed):
+        whole = " ".join(piece.lower().split())
+        out += [piece] if whole and len(whole.split()) > 1 and whole in held else _SEPARATOR.split(piece)
     return out
 
 

@@ -271,7 +271,8 @@ def check_answer(
             footnote = citations.cite(hit)
         else:
             asked = asked or EvidenceIndex.of_text(question)
-            if asked.find(item) is None:
+            compared = judgement is not None and (judgement.extreme is not None or judgement.unmet is not None)
+            if compared or asked.find(item) is None:  # "which year, 2018 or 2019?": naming it asks, it does not answer
                 if item.text not in flagged:
                     flagged.add(item.text)
                     unsupported.append(item.text)
@@ -289,7 +290,7 @@ def check_answer(
         traced[item.start] = footnote
         return True
 
-    counts = {c.span[0]: c for c in stated_counts(answer, question)}
+    counts = {c.span[0]: c for c in stated_counts(answer, question, "\n".join(index.texts))}
     repeats = repeated_items(answer)
     for item in extract_figures(answer):
         if item.text in skip or item.value in skip:

@@ -153,6 +153,20 @@ class Table:
                 return content_words(row[0])
         return frozenset()
 
+    def section_years(self, k: int) -> frozenset[str]:
+        """The years of the nearest section row above row ``k`` that names one ("June 30, 2019"
+        over the rows of that date), looked for ``SECTION_REACH`` rows up."""
+        text = self.text
+        for j in range(k - 1, max(self.first, k - SECTION_REACH) - 1, -1):
+            s, e = self.lines[j]
+            cut = text.find(self.sep, s + 1, e)
+            if cut >= 0 and DIGIT_RE.search(text, cut, e):
+                continue
+            row = self.cells(j)
+            if _is_section(row) and (years := years_in(row[0])):
+                return years
+        return frozenset()
+
     def row(self, pos: int, k: int) -> list[Place]:
         """The places of body row ``k``."""
         s, e = self.lines[k]
@@ -175,6 +189,13 @@ class Table:
         row_words = label_words | self.section(k)
         out: list[Place] = []
         width = len(self.columns)
+        above: list[frozenset[str]] = []
+
+        def dated() -> frozenset[str]:  # read once per row, only for a cell whose column names no year
+            if not above:
+                above.append(self.section_years(k))
+            return above[0]
+
         for i, cell in enumerate(row):
             zero = bool(i and labels and is_zero(cell))  # "—" is zero in a report table
             if not zero and (not is_numeric_cell(cell) or (i == 0 and YEAR_RE.fullmatch(cell.strip()))):
@@ -197,7 +218,7 @@ class Table:
                         kind="cell",
                         label=label,
                         column=column,
-                        years=(self.column_years[i] if i < width else frozenset()) or label_years,
+                        years=(self.column_years[i] if i < width else frozenset()) or label_years or dated(),
                         words=row_words | (self.column_words[i] if i < width else frozenset()),
                         label_words=label_words,
                         short_column=self.shorts[i] if i < width else "",

@@ -81,6 +81,17 @@ def _is_year(item: Found, years: frozenset[str], layout: Layout) -> bool:
     return year in years or layout.has_year(year)
 
 
+_NOT_SUBJECT = content_words("total totals net other others end beginning balance per number")
+
+
+def _subject_key(scope: Scope) -> frozenset[str]:
+    """The words of the best row's label that the question names, generic ones aside ("VAS" of "VAS revenues")."""
+    best = scope.best
+    if not scope.subject_active or best is None or best.kind != "cell":
+        return frozenset()
+    return frozenset(w for w in best.label_words if w in scope.terms and w not in _NOT_SUBJECT)
+
+
 def _named_pairs(index: EvidenceIndex) -> frozenset[tuple[str, str]]:
     return frozenset(pair for text in index.texts for pair in period_pairs(text).values())
 
@@ -134,6 +145,8 @@ class Support:
         self.magnitude = by_magnitude(question)
         self.condition = condition_asked(question) if self.extreme is None else None
         self._pairs = period_pairs(answer)  # "2017/2019": a period the evidence must name as such
+        self._key = _subject_key(self.scope)
+        self._sentence_words: dict[tuple[int, tuple[int, int]], frozenset[str]] = {}
 
     def judge(self, item: Found, hit: Hit | None, *, operand: bool = False) -> Judgement | None:
         """The figure's support; None when this check does not place it (a date, a year, a
@@ -209,12 +222,25 @@ class Support:
             return False  # "8 thousand" is not the "$7.8 million" of a sentence, whatever its digits
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
+        if place.kind == "text" and not operand and not self._about_subject(place):
+            return False  # "Media advertising revenues decreased by 15%" states nothing of VAS revenues
         if place.kind != "cell" or not self.scope.subject_active or operand:
             return True
         if self.scope.score(place) >= self._literal_bar or self.scope.named(place):
             return True
         named = place.words & beside.words()
         return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
+
+    def _about_subject(self, place: Place) -> bool:
+        """A sentence states a figure of the subject when it names the words of the row most
+        about the question that the question names ("VAS"); any sentence, when none."""
+        if not self._key:
+            return True
+        key = (place.evidence, place.unit)
+        if key not in self._sentence_words:
+            a, b = place.unit
+            self._sentence_words[key] = content_words(self.index.texts[place.evidence][a:b])
+        return self._key <= self._sentence_words[key]
 
     def _derive(self, item: Found) -> Derivation | None:
         self._tries += 1

@@ -94,3 +94,31 @@ def test_a_fiscal_year_written_fy19_is_the_year_2019():
         assert check_answer(right, question, [table(employees)]).grounding == "verified", right
     wrong = check_answer("FY18", question, [table(employees)])
     assert wrong.notes == ["FY18 is not the year Total employee expenditure is largest: 2019 (370.1)"]
+
+
+SALES = """ | Years ended December 31, | | | 2019 vs 2018 | 2018 vs 2017
+ | 2019 | 2018 | 2017 | % Change | % Change
+Sales and marketing | $ 472,841 | $ 350,069 | $ 225,694 | 35.1 % | 55.1 %"""
+
+
+def test_the_years_a_which_year_question_names_are_checked_not_taken_as_given():
+    question = "Between year ended 2018 and 2019, which year had a higher sales and marketing expense?"
+    assert check_answer("2019", question, [table(SALES)]).grounding == "verified"
+    assert check_answer("2018", question, [table(SALES)]).unsupported == ["2018"]  # named by the question, still wrong
+    earlier = "Between year ended 2017 and 2018, which year had a higher sales and marketing expense?"
+    assert check_answer("2018", earlier, [table(SALES)]).grounding == "verified"  # of the two years asked
+
+
+def test_a_date_over_its_block_of_rows_gives_them_its_year():
+    dated = """ | Level 1 | Total Fair Value
+June 30, 2019 | |
+Money market funds | $81,945 | $81,945
+June 30, 2018 | |
+Money market funds | $14,918 | $14,918"""
+    question = "Between 2018 and 2019 year end, which year has a higher total fair value of money market funds?"
+    assert check_answer("2019", question, [table(dated)]).grounding == "verified"
+    assert check_answer("2018", question, [table(dated)]).notes == [
+        "2018 is not the year Money market funds is largest: 2019 (81,945)"
+    ]
+    asked = "What is the total fair value of money market funds as at June 30, 2019?"
+    assert check_answer("$14,918", asked, [table(dated)]).unsupported == ["$14,918"]

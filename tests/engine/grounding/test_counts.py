@@ -70,3 +70,14 @@ def test_a_repeated_year_in_a_list_is_flagged():
     assert report.unsupported == ["2018"]
     assert report.notes == ["2018 is listed twice"]
     assert check_answer("2019; 2018", question, [table(ROWS)]).grounding == "verified"
+
+
+def test_an_item_the_evidence_names_with_and_is_one_item():
+    obligations = Evidence(
+        n=1, tool="query_table", source="table.csv", computed=True,
+        text=" | Total\nNotes payable and long-term debt | $2,496,465\nOperating lease obligations | 603,185",
+    )  # fmt: skip
+    question = "How many contractual obligations had a total payments due that exceeded $500,000 thousand?"
+    listed = "(Notes payable and long-term debt, Operating lease obligations)"
+    assert check_answer(f"2 {listed}", question, [obligations]).grounding == "verified"
+    assert check_answer(f"3 {listed}", question, [obligations]).notes == ["3 is not the number of items listed (2)"]

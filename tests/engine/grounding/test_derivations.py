@@ -335,3 +335,13 @@ def test_a_period_written_at_the_end_of_its_columns_spans_both():
     report = check("7.81", question, table(prices))
     assert report.citations[0].derivation == "7.81 = 45.24 − 37.43 (table.csv, First Quarter, Fiscal 2018)"
     assert check("19.33", question, table(prices)).grounding == "unsupported"  # 83.14 − 63.81: fiscal 2019
+
+
+def test_a_sentence_about_another_row_supports_no_figure_of_the_subject():
+    revenues = table(" | 2019 | 2018\nVAS | 199,991 | 176,646\nOnline Advertising | 68,377 | 58,079")
+    media = passage("Media advertising revenues decreased by 15% to RMB15,480 million.", location="top")
+    question = "What was the 2019 year-on-year percentage change in VAS revenues?"
+    assert check("15%", question, revenues, media).grounding == "unsupported"
+    assert check("13.2%", question, revenues, media).grounding == "verified"  # 199,991 / 176,646 − 1
+    vas = passage("VAS revenues increased by 13% to RMB199,991 million.", location="top")
+    assert check("13%", question, revenues, vas).grounding == "verified"
