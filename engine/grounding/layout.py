@@ -26,7 +26,7 @@ _SCALE_WORDS = (
 _DASHES = "-−–"
 SPLIT_YEAR_RE = re.compile(r"(?<![\d.,])((?:19|20)\d\d)[/-](\d\d)(?![\d.,]?\d)")
 DIGIT_RE = re.compile(r"\d")
-FISCAL_SHORT_RE = re.compile(r"\b(?i:FY)'?(\d\d)(?![\d.,]?\d)")  # "FY19", "FY'19"
+FISCAL_SHORT_RE = re.compile(r"\b(?i:FY)'?(\d\d)(?=\d?\b)(?![.,]\d)")  # "FY19", "FY'19", "FY181" (footnote 1)
 # A period over two calendar years: "2017/2018", "2017/18", "2018-19".
 PERIOD_PAIR_RE = re.compile(r"(?<![\d.,])((?:19|20)\d\d)[/-]((?:19|20)\d\d|\d\d)(?![\d.,]?\d)")
 

@@ -153,6 +153,26 @@ class Table:
                 return content_words(row[0])
         return frozenset()
 
+    def totalled_words(self, k: int) -> frozenset[str]:
+        """The words every label of the rows just above row ``k`` shares (up to a section, a
+        header or another total; at least two rows): "Loans due from subsidiaries" of its portions."""
+        shared: frozenset[str] | None = None
+        count = 0
+        for j in range(k - 1, max(self.first, k - SECTION_REACH) - 1, -1):
+            s, e = self.lines[j]
+            if is_rule(self.text[s:e]):
+                break
+            row = self.cells(j)
+            if _is_section(row):
+                break
+            label = row[0].strip() if row else ""
+            if not label or is_total_label(label):
+                break
+            words = content_words(label)
+            shared = words if shared is None else shared & words
+            count += 1
+        return shared if shared and count >= 2 else frozenset()
+
     def section_years(self, k: int) -> frozenset[str]:
         """The years of the nearest section row above row ``k`` that names one ("June 30, 2019"
         over the rows of that date), looked for ``SECTION_REACH`` rows up."""
@@ -187,6 +207,8 @@ class Table:
         total = is_total_label(label) or not label  # a row of figures without a label sums the rows above
         label_words = content_words(label) if label else _TOTAL_WORDS
         row_words = label_words | self.section(k)
+        if total and label_words <= _TOTAL_WORDS:  # a bare "Total" totals the rows above: it is about their subject
+            row_words |= self.totalled_words(k)
         out: list[Place] = []
         width = len(self.columns)
         above: list[frozenset[str]] = []

@@ -122,3 +122,22 @@ Money market funds | $14,918 | $14,918"""
     ]
     asked = "What is the total fair value of money market funds as at June 30, 2019?"
     assert check_answer("$14,918", asked, [table(dated)]).unsupported == ["$14,918"]
+
+
+def test_a_bare_total_row_is_about_the_rows_it_totals():
+    loans = """ | 2018 | 2019
+Loans due from subsidiaries - non-current portion | 46,698 | 45,377
+Loans due from subsidiaries - current portion | 2,064 | 2,123
+Total | 48,762 | 47,500"""
+    question = "Which year had the higher Total loans due from subsidiaries?"
+    assert check_answer("2018", question, [table(loans)]).grounding == "verified"
+    assert check_answer("2019", question, [table(loans)]).notes == [
+        "2019 is not the year Total is largest: 2018 (48,762)"
+    ]
+
+
+def test_a_fiscal_year_header_with_a_footnote_mark_is_its_year():
+    cash = " | FY19 | FY181\nNet cash flow from operating activities | 142.9 | 147.7"
+    question = "In which year was the Net cash flow from operating activities larger?"
+    assert check_answer("FY18", question, [table(cash)]).grounding == "verified"
+    assert check_answer("FY19", question, [table(cash)]).unsupported == ["FY19"]
