@@ -33,6 +33,7 @@ _CLAUSE_END = re.compile(r"[.;!?\n]\s|\n")
 LITERAL_SHARE = 0.8  # a stated figure must sit in one of the rows closest to the question's words
 SMALL_POOL = 12
 MAX_DERIVATIONS = 32  # figures of one answer looked for as derivations  # with no subject to match, derivations are tried only when the evidence holds this few figures
+QUOTED_WORDS = 4  # an answer quotes a sentence around a figure when its clause has this many words …
 ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
 
 
@@ -222,7 +223,7 @@ class Support:
             return False  # "8 thousand" is not the "$7.8 million" of a sentence, whatever its digits
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
-        if place.kind == "text" and not operand and not self._about_subject(place):
+        if place.kind == "text" and not operand and not self._about_subject(place, beside):
             return False  # "Media advertising revenues decreased by 15%" states nothing of VAS revenues
         if place.kind != "cell" or not self.scope.subject_active or operand:
             return True
@@ -231,16 +232,21 @@ class Support:
         named = place.words & beside.words()
         return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
 
-    def _about_subject(self, place: Place) -> bool:
+    def _about_subject(self, place: Place, beside: _Beside) -> bool:
         """A sentence states a figure of the subject when it names the words of the row most
-        about the question that the question names ("VAS"); any sentence, when none."""
+        about the question that the question names ("VAS"); any sentence, when none; and the
+        sentence the answer quotes around the figure (its clause's words are the sentence's)."""
         if not self._key:
             return True
         key = (place.evidence, place.unit)
         if key not in self._sentence_words:
             a, b = place.unit
             self._sentence_words[key] = content_words(self.index.texts[place.evidence][a:b])
-        return self._key <= self._sentence_words[key]
+        words = self._sentence_words[key]
+        if self._key <= words:
+            return True
+        quoted = beside.words()
+        return len(quoted) >= QUOTED_WORDS and len(quoted & words) >= ANSWER_WORDS_SHARE * len(quoted)
 
     def _derive(self, item: Found) -> Derivation | None:
         self._tries += 1
