@@ -345,3 +345,18 @@ def test_a_sentence_about_another_row_supports_no_figure_of_the_subject():
     assert check("13.2%", question, revenues, media).grounding == "verified"  # 199,991 / 176,646 − 1
     vas = passage("VAS revenues increased by 13% to RMB199,991 million.", location="top")
     assert check("13%", question, revenues, vas).grounding == "verified"
+
+
+def test_a_sentence_the_answer_quotes_supports_its_own_figures():
+    revenues = table(" | 2018 | 2017\nResearch and development | 120.2 | 101.1")
+    why = passage(
+        "The increase was primarily due to a $18.1 million increase in employee-related costs, associated with "
+        "our increased headcount from 159 employees as of December 31, 2017 to 229 employees.",
+        location="top",
+    )
+    question = "What caused the increase in research and development expense?"
+    answer = (
+        "due to a $18.1 million increase in employee-related costs, associated with our increased headcount "
+        "from 159 employees as of December 31, 2017 to 229 employees."
+    )
+    assert check(answer, question, revenues, why).unsupported == []
