@@ -82,8 +82,11 @@ def load(model_dir: str | Path, variant: str, work: str | Path, calibration: lis
         model = SentenceTransformer(str(model_dir), device="cpu", model_kwargs={"torch_dtype": torch.bfloat16})
     elif variant in ("onnx", "openvino"):
         folder = _copy(model_dir, work, variant)
+        exported = (folder / "onnx" / "model.onnx", folder / "openvino" / "openvino_model.xml")
+        fresh = not any(path.exists() for path in exported)
         model = SentenceTransformer(str(folder), device="cpu", backend=variant)
-        model.save_pretrained(str(folder))  # the export is kept: the next run loads it
+        if fresh:
+            model.save_pretrained(str(folder))  # the export is kept: the next run loads it
     elif variant == "onnx-int8":
         from sentence_transformers import export_dynamic_quantized_onnx_model
 
