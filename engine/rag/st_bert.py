@@ -4,15 +4,18 @@ what the machine declares (``backend``):
 - ``bfloat16``, where the CPU multiplies bfloat16 natively (``native``: AVX512-BF16 or AMX):
   the library's own, sentence-transformers with ``model_kwargs={"torch_dtype": torch.bfloat16}``
   (``embeddings.Embedder``). It replaced our hand-written bfloat16 encoder: in the same run
-  (BENCHMARKS.md, note 12) it ran at least as fast at recall@10 ≥ 0.98 against float32 torch.
+  (BENCHMARKS.md, note 12) it ran 42.8 chunks/s against our 33.6 (1.28×), keeping 0.987 of
+  float32 torch's top 10.
 - ``float32``: our encoder on onnxruntime (``bert_onnx``), built in memory from the
   directory's float32 weights (a third of a second, nothing fetched), with the directory's
   own tokenizer, truncation, mean pooling and normalisation: sentence-transformers' vectors
-  to float rounding (recall@10 1.000). It is kept because the benchmark shows it is needed:
-  the library's own ONNX route (``backend="onnx"``) cannot be installed beside the app's pins
-  (optimum-onnx 0.1.0 pins transformers<4.58; the app has 5.24), and its torch float32 route
-  is slower (note 12 gives the same-run figures). ``EMBEDDING_PRECISION=float32`` asks for
-  this route even where bfloat16 is native.
+  to float rounding (recall@10 1.000). Kept for now, not proven needed: on the idle machine
+  it ran 1.46× sentence-transformers' torch float32 (39.1 against 26.9 chunks/s, note 10), but
+  in the loaded same-run measurement of note 12 only 0.95× (12.4 against 13.0), under the 1.3×
+  that would keep it; the switch waits for an idle same-run measurement. The library's own
+  ONNX route (``backend="onnx"``) cannot replace it here: optimum-onnx 0.1.0 pins
+  transformers<4.58 and the app's pins (transformers 5.24) stay. ``EMBEDDING_PRECISION=float32``
+  asks for this route even where bfloat16 is native.
 
 Only a directory that declares what our route computes is taken (``supports``): a
 ``BertModel`` with GELU, absolute positions and mean pooling alone. Any other model stays on

@@ -7,7 +7,12 @@ from bench import library_routes
 
 def test_an_absent_venv_is_one_line_each_and_no_route(tmp_path, capsys):
     found, workers = library_routes.routes(
-        "all-MiniLM-L6-v2", tmp_path / "model", tmp_path / "no-venvs", tmp_path / "work", [], skip=("torch", "torch-bf16")
+        "all-MiniLM-L6-v2",
+        tmp_path / "model",
+        tmp_path / "no-venvs",
+        tmp_path / "work",
+        [],
+        skip=("torch", "torch-bf16"),
     )
     lines = capsys.readouterr().out.strip().splitlines()
     assert found == [] and workers == []
@@ -25,7 +30,12 @@ def test_a_worker_that_cannot_load_reports_one_sentence(tmp_path, capsys):
     venv.mkdir(parents=True)
     (venv / "python").symlink_to(Path(sys.executable))
     found, workers = library_routes.routes(
-        "m", tmp_path / "not-a-model", tmp_path / "venvs", tmp_path / "work", [], skip=("torch", "torch-bf16", "onnx-int8")
+        "m",
+        tmp_path / "not-a-model",
+        tmp_path / "venvs",
+        tmp_path / "work",
+        [],
+        skip=("torch", "torch-bf16", "onnx-int8"),
     )
     out = capsys.readouterr().out
     assert found == [] and workers == []
