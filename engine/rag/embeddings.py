@@ -69,11 +69,6 @@ class EmbeddingChoice(BaseModel):
         return "|".join((self.kind, self.name, self.path, self.base_url, self.query_prefix, self.passage_prefix))
 
 
-def configured_model() -> str:
-    """The name of the embedding model in use (see ``resolve_embeddings``)."""
-    return resolve_embeddings().name
-
-
 def resolve_embeddings(settings: Settings | None = None) -> EmbeddingChoice:
     """``EMBEDDINGS_BASE_URL`` + ``EMBEDDINGS_MODEL`` → that server; else the model
     ``EMBEDDINGS_MODEL`` or ``models.json`` names, looked up in ``MODELS``; else
@@ -171,12 +166,6 @@ def _mistral_embed(settings: Settings) -> EmbeddingChoice:
 MODELS: Mapping[str, Callable[[Settings], EmbeddingChoice]] = MappingProxyType(
     {E5_NAME: _e5, MINILM: _minilm, MISTRAL_EMBED: _mistral_embed}
 )
-
-
-def default_model_path() -> str:
-    """The sentence-transformers model directory for MiniLM or a configured path."""
-    choice = resolve_embeddings()
-    return choice.path if choice.kind == "local" else _minilm().path
 
 
 class Embedder:
