@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup browser qemu run serve-models test lint format bench clean
+.PHONY: setup browser qemu run serve-models test lint format bench bench-venvs clean
 
 # llama.cpp is built from source for a portable x86-64 (AVX2, FMA, F16C), not with
 # -march=native: a venv or a cached wheel built on a CPU with AVX-512 must not die
@@ -52,6 +52,16 @@ bench: setup
 		echo "== bench/bench_$$name.py $$flags"; $(BIN)/python bench/bench_$$name.py $$flags 2>&1 | grep -v ScriptRunContext || exit 1; \
 	done
 	@echo "== bench/bench_reports.py --strong $(REPORTS_FLAGS)"; $(BIN)/python bench/bench_reports.py --strong --quiet $(REPORTS_FLAGS)
+
+# The bench-only venvs of sentence-transformers' ONNX and OpenVINO backends (bench/bench_ingest.py runs
+# them in a subprocess): their exporters pin transformers below the app's (bench/requirements-st-*.txt).
+BENCH_VENVS ?= .venv-bench
+bench-venvs:
+	@for b in onnx openvino; do \
+		[ -x $(BENCH_VENVS)/st-$$b/bin/python ] || $(PYTHON) -m venv $(BENCH_VENVS)/st-$$b; \
+		$(BENCH_VENVS)/st-$$b/bin/pip install -q -r bench/requirements-st-$$b.txt || exit 1; \
+	done
+	$(BENCH_VENVS)/st-openvino/bin/pip install -q --no-deps optimum-intel==2.2.0
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

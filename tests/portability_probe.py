@@ -38,9 +38,9 @@ def main() -> None:
 
     out["cpu"] = {name: bool(features.get(name)) for name in ("AVX2", "FMA3", "AVX512F", "AVX512_SPR")}
 
-    from engine.rag import bert_bf16, st_bert
+    from engine.rag import st_bert
 
-    out["bfloat16_native"] = bert_bf16.native()
+    out["bfloat16_native"] = st_bert.native()
     out["minilm_route"] = st_bert.backend()
     lap("torch")
 

