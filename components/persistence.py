@@ -139,9 +139,12 @@ def _save_fitting(store: ConversationRepository, user: str, conversation_id: str
 def run_lease(
     store: ConversationRepository, user: str, conversation: Conversation, settings: Preferences, turn: Turn
 ) -> RunLease:
-    """The lease ``turn``'s run keeps: saved as it goes (``TURN_LEASE_S``), a Stop from the store polled."""
+    """The lease ``turn``'s run keeps: saved as it goes (its stream every ``STREAM_WRITE_S`` while it
+    grows, a heartbeat within ``TURN_LEASE_S`` anyway), a Stop from the store polled."""
+    config = current()
     return RunLease(
         lambda: save(store, user, conversation, settings, turn),
         lambda: store.stop_requested(user, conversation.id or "", turn.id),
-        renew_every_s=renew_every(current().turn_lease_s),
+        renew_every_s=renew_every(config.turn_lease_s),
+        write_every_s=config.stream_write_s,
     )

@@ -56,8 +56,8 @@ def consume(
     which cancels the engine, and marks the turn stopped with its partial trace.
     Empty tokens are heartbeats from an idle stream: ``heartbeat`` touches the page
     so that Streamlit can deliver a Stop even while a tool is still running. With
-    ``lease``, each token also keeps the turn's lease (``turn.content`` is the stream so
-    far when it saves), and a Stop asked through the store ends the run the same way. ``listen``
+    ``lease``, each token also keeps the turn's lease and, at its bounded rate, writes the
+    stream so far for the run's followers (``turn.content`` is that stream when it saves), and a Stop asked through the store ends the run the same way. ``listen``
     runs on each token too: it hears what the analyst does in the page meanwhile (follow-ups)."""
     prior = turn.content
     if prior:  # a resumed run continues the turn's stream on a new line
@@ -77,7 +77,7 @@ def consume(
                 heartbeat()
             if listen is not None:
                 listen()
-            if lease is not None and lease.tick(snapshot):
+            if lease is not None and lease.tick(snapshot, grown=bool(token)):
                 break
         else:
             tracer.close()

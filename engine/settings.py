@@ -99,6 +99,10 @@ class Settings(BaseModel):
     auth_header: str | None = None
     # A running turn's lease: its owner saves it at least every third of this; past it, the turn is interrupted.
     turn_lease_s: float = Field(30.0, gt=0)
+    # A running turn's stream is written to the store at most this often while it grows (followers read it).
+    stream_write_s: float = Field(0.5, gt=0)
+    # How often a tab showing a turn that runs elsewhere reads it again from the store.
+    live_follow_s: float = Field(0.25, gt=0)
     otel_sdk_disabled: bool = False  # OTEL_SDK_DISABLED
     otel_traces_exporter: str | None = None  # OTEL_TRACES_EXPORTER: otlp, console or none; unset: no exporter
     otel_service_name: str = "analyst-chatbot"  # OTEL_SERVICE_NAME
@@ -146,6 +150,8 @@ class Settings(BaseModel):
             ("index_memory_budget_mb", "INDEX_MEMORY_BUDGET_MB"),
             ("otel_service_name", "OTEL_SERVICE_NAME"),
             ("turn_lease_s", "TURN_LEASE_S"),
+            ("stream_write_s", "STREAM_WRITE_S"),
+            ("live_follow_s", "LIVE_FOLLOW_S"),
         ):
             if get(name) is not None:
                 values[key] = get(name)

@@ -143,6 +143,12 @@ def stop_elsewhere(turn: Turn) -> bool:
     return store.request_stop(user, conversation.id or "", turn.id)
 
 
+def read_again(turn: Turn) -> Turn | None:
+    """``turn`` as the store has it now (a run elsewhere writes its stream as it goes), the user's only."""
+    found = store.get_turn(user, conversation.id or "", turn.id)
+    return Turn.model_validate(found) if found is not None else None
+
+
 def fork_at(turn: Turn) -> None:
     """Copy the branch down to ``turn`` into a new conversation (the next run opens it)."""
     fork(store, user, conversation, turn, lang)
@@ -162,7 +168,9 @@ last_user = max((i for i, x in enumerate(conversation.turns) if x.role == "user"
 for i, turn in enumerate(conversation.turns):
     with st.chat_message(turn.role):
         last = i == len(conversation.turns) - 1 or i == last_user
-        render_turn(turn, conversation, settings, last=last, rate=rate, stop=stop_elsewhere, fork=fork_at)
+        render_turn(
+            turn, conversation, settings, last=last, rate=rate, stop=stop_elsewhere, fork=fork_at, follow=read_again
+        )
     draw_followups(turn, lang)  # the analyst's messages sent during its run
 
 sample = None

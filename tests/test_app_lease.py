@@ -74,3 +74,53 @@ def test_another_servers_run_whose_lease_expired_shows_interrupted(app_env, monk
     assert any("Interrupted" in c for c in captions(at))
     assert not any(RUNNING_ELSEWHERE in c for c in captions(at))
     assert not any(b.key == f"stop-elsewhere-{turn_id}" for b in at.button)
+
+
+def markdown_of_assistant(at) -> str:
+    """Every markdown the assistant's turn draws, inside the trace's expanders too."""
+    message = [m for m in at.chat_message if m.name == "assistant"][-1]
+    return "\n".join(str(m.value) for m in message.markdown)
+
+
+HOSTILE = 'Thought: found <script>alert("x")</script><img src="https://evil.example/?q=1" onerror="alert(1)">\n'
+
+
+def test_a_live_run_elsewhere_is_redrawn_from_the_store_as_it_grows_then_shown_finished(app_env):
+    a, conversation_id, turn_id = server_a()
+    at = open_on_this_server(conversation_id)
+    assert "checking the sales table" in markdown_of_assistant(at)
+    so_far = "Thought: checking the sales table\nThought: the Q3 row says 1.2 M\n" + HOSTILE
+    a.save_turn(
+        LOCAL_USER, conversation_id, {"id": turn_id, "role": "assistant", "content": so_far, "status": "running"}
+    )
+    at.run()  # what the follower's timer does: read the turn again, draw it with the replay tracer
+    assert not at.exception
+    drawn = markdown_of_assistant(at)
+    assert "the Q3 row says 1.2 M" in drawn and any(RUNNING_ELSEWHERE in c for c in captions(at))
+    assert "<script" not in drawn and "<img" not in drawn and "<\u200bscript" in drawn  # shown as text, inert
+    at.button(key=f"stop-elsewhere-{turn_id}").click().run()  # Stop still goes through the store
+    assert a.stop_requested(LOCAL_USER, conversation_id, turn_id) is True
+    done = {"id": turn_id, "role": "assistant", "content": so_far + "Answer: 1.2 M EUR.\n", "status": "answered"}
+    a.save_turn(LOCAL_USER, conversation_id, done)
+    at.run()
+    assert not at.exception
+    assert not any(RUNNING_ELSEWHERE in c for c in captions(at))
+    assert "1.2 M EUR" in markdown_of_assistant(at)
+    assert at.session_state["conversation"].turns[-1].status == "answered"
+    a.close()
+
+
+def test_a_follower_reads_the_one_running_turn_under_its_own_user(app_env, monkeypatch):
+    a, conversation_id, turn_id = server_a()
+    reads = []
+    real = ConversationStore.get_turn
+
+    def spy(self, user, conversation, turn):
+        reads.append((user, conversation, turn))
+        return real(self, user, conversation, turn)
+
+    monkeypatch.setattr(ConversationStore, "get_turn", spy)
+    at = open_on_this_server(conversation_id)
+    assert not at.exception
+    assert reads == [(LOCAL_USER, conversation_id, turn_id)]  # the finished user turn is never read again
+    a.close()

@@ -25,8 +25,11 @@ if TYPE_CHECKING:
 MIGRATIONS = Path(__file__).parent / "migrations"
 DEFAULT_SQLITE = Path("data/app.db")
 UNAVAILABLE = "The conversation database cannot be reached right now."
+REPLACED = (
+    "The conversation database file {name} was removed or replaced while the app was running: "
+    "nothing more is saved to it, and the app must be restarted to save conversations again."
+)
 _LOCK_KEY = 0x5EAC7A  # any constant: PostgreSQL advisory lock shared by every migrating process
-UNAVAILABLE = "The conversation database cannot be reached right now."
 P = ParamSpec("P")
 R = TypeVar("R")
 

@@ -72,6 +72,29 @@ class LeaseView:
         )
 
 
+def turn_columns() -> tuple[sa.Column[Any], ...]:
+    """What a page reads of a stored turn (``shown_turn`` makes it the turn shown)."""
+    return tuple(turns.c[name] for name in ("id", "status", "data", "parent_id", "lease_owner", "heartbeat_at"))
+
+
+def shown_turn(row: sa.Row, view: LeaseView) -> dict[str, Any]:
+    """A stored turn as a page shows it: its status by the lease, and ``live`` (never saved back) while a run goes on."""
+    data = dict(row.data)
+    data["status"], live = view.shown(row.id, row.status, row.lease_owner, row.heartbeat_at)
+    if live:
+        data["live"] = True
+    data["parent_id"] = row.parent_id
+    return data
+
+
+def read_turn(
+    conn: sa.Connection, conversation_id: str, turn_id: str, owned: sa.ColumnElement[bool], view: LeaseView
+) -> dict[str, Any] | None:
+    """One turn of a conversation ``owned`` selects, as ``shown_turn`` shows it: a primary-key read."""
+    row = conn.execute(sa.select(*turn_columns()).where(_turn(conversation_id, turn_id, owned))).first()
+    return shown_turn(row, view) if row is not None else None
+
+
 def mark_expired(conn: sa.Connection, conversation_id: str, shown: list[dict[str, Any]], view: LeaseView) -> list[str]:
     """Record as ``interrupted`` the turns ``shown`` so whose rows are still expired (a heartbeat since counts)."""
     marked = []

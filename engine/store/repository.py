@@ -35,6 +35,7 @@ import engine.store.parents as parents
 import engine.store.search as fulltext
 from engine.settings import current
 from engine.store.database import (
+    REPLACED,
     UNAVAILABLE,
     conversations_engine,
     database_errors,
@@ -46,12 +47,7 @@ from engine.store.errors import BadInput, FileReplaced, NotFound, Unavailable
 from engine.store.models import ConversationRecord, ConversationSummary, RatedTurn
 from engine.store.schema import conversations, feedback, turn_search, turns, users
 
-REPLACED = (
-    "The conversation database file {name} was removed or replaced while the app was running: "
-    "nothing more is saved to it, and the app must be restarted to save conversations again."
-)
 MAX_SETTINGS_BYTES = 256 * 1024
-_TURN_READ = ("id", "status", "data", "parent_id", "lease_owner", "heartbeat_at")  # what ``get`` reads of a turn
 
 
 class ConversationStore:
@@ -73,8 +69,7 @@ class ConversationStore:
         dialect = self.engine.dialect.name
         self._insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
         self._lock = threading.Lock()
-        # SQLite has one writer at a time: threads of this process take turns here, in order,
-        # instead of polling the file lock (whose back-off starves some of them under load).
+        # SQLite has one writer: threads take turns here, in order, not polling the file lock (its back-off starves some).
         self._write_lock = threading.Lock() if dialect == "sqlite" else None
         self._user_ids: dict[str, int] = {}
         self._live: set[tuple[str, str]] = set()
@@ -214,7 +209,7 @@ class ConversationStore:
             if row is None:
                 return None
             rows = conn.execute(
-                sa.select(*(turns.c[name] for name in _TURN_READ))
+                sa.select(*lease.turn_columns())
                 .where(turns.c.conversation_id == conversation_id)
                 .order_by(turns.c.seq, turns.c.created_at, turns.c.id)
             ).all()
@@ -222,15 +217,20 @@ class ConversationStore:
         view = self._lease_view(conversation_id)
         out = []
         for turn_row in rows:
-            data = dict(turn_row.data)
-            data["status"], live = view.shown(turn_row.id, turn_row.status, turn_row.lease_owner, turn_row.heartbeat_at)
-            if live:  # a run going on now, here or on another server: shown, never saved back
-                data["live"] = True
-            data["parent_id"] = turn_row.parent_id
+            data = lease.shown_turn(turn_row, view)
             if turn_row.id in rated:
                 data["feedback"] = rated[turn_row.id].model_dump(mode="json")
             out.append(data)
         return ConversationRecord(**self._summary(row), settings=row.settings or {}, turns=out)
+
+    @database_errors
+    def get_turn(self, user: str, conversation_id: str, turn_id: str) -> dict[str, Any] | None:
+        """One turn of the user's conversation as ``get`` shows it, or None: one keyed read (a live run's follower)."""
+        owned = self._owned(inputs.check_user(user))
+        if not inputs.valid_id(conversation_id) or not inputs.valid_id(turn_id):
+            return None
+        with self.engine.connect() as conn:
+            return lease.read_turn(conn, conversation_id, turn_id, owned, self._lease_view(conversation_id))
 
     @database_errors
     def rename(self, user: str, conversation_id: str, title: str) -> None:

@@ -309,6 +309,9 @@ class ResilientStore:
                         turn["feedback"] = {"rating": args["rating"], "comment": args["comment"], "updated_at": None}
         return record
 
+    def get_turn(self, user: str, conversation_id: str, turn_id: str) -> dict[str, Any] | None:
+        return self._read(lambda store: store.get_turn(user, conversation_id, turn_id))  # down: Unavailable
+
     def rename(self, user: str, conversation_id: str, title: str) -> None:
         user, title = inputs.check_user(user), inputs.clean_title(title)
         made_here = self._check_owner(user, conversation_id)

@@ -41,6 +41,61 @@ def test_renewals_and_polls_are_bounded_whatever_the_token_rate():
     assert 11 <= len(asked) <= 12 and all(b - a >= POLL_S - 1e-9 for a, b in zip(asked, asked[1:], strict=False))
 
 
+def test_the_stream_is_written_at_most_once_per_interval_and_only_when_it_grew():
+    clock, saved = FakeClock(), []
+    lease = RunLease(lambda: saved.append(clock.now), lambda: False, renew_every_s=5, write_every_s=0.5, clock=clock)
+    for _ in range(3 * 1024):  # a token about every millisecond (exact in binary) for 3 s
+        clock.now += 1 / 1024
+        lease.tick(grown=True)
+    assert saved == [0.5, 1.0, 1.5, 2.0, 2.5, 3.0] and (lease.writes, lease.renewals) == (6, 0)
+    for _ in range(96):  # then 12 s of an idle stream (empty tokens): only the heartbeats write
+        clock.now += 0.125
+        lease.tick(grown=False)
+    assert saved[6:] == [8.0, 13.0] and lease.renewals == 2
+    clock.now += 0.125
+    lease.tick(grown=True)  # a token after the idle spell: written at once, the last write is long past
+    clock.now += 0.125
+    lease.tick(grown=True)  # the next one waits for the interval
+    assert saved[8:] == [15.125] and lease.writes == 7
+
+
+def test_a_write_counts_as_a_heartbeat():
+    clock, saved = FakeClock(), []
+    lease = RunLease(lambda: saved.append(clock.now), lambda: False, renew_every_s=1, write_every_s=0.5, clock=clock)
+    for _ in range(40):  # a token every 0.125 s for 5 s: written every 0.5 s, the heartbeat never due on top
+        clock.now += 0.125
+        lease.tick(grown=True)
+    assert (lease.writes, lease.renewals) == (10, 0)
+
+
+def test_without_a_write_interval_the_stream_is_saved_with_the_heartbeats_only():
+    clock, saved = FakeClock(), []
+    lease = RunLease(lambda: saved.append(clock.now), lambda: False, renew_every_s=2, clock=clock)
+    for _ in range(5_000):
+        clock.now += 0.001
+        lease.tick(grown=True)
+    assert (len(saved), lease.writes, lease.renewals) == (2, 0, 2)
+
+
+def test_the_run_saves_its_stream_so_far_as_it_grows():
+    clock, saved = FakeClock(), []
+    turn = Turn(role="assistant", status="running")
+
+    def tokens():
+        for n in range(40):
+            clock.now += 0.125
+            yield step(n)
+
+    lease = RunLease(
+        lambda: saved.append(turn.content), lambda: False, renew_every_s=30, write_every_s=0.5, clock=clock
+    )
+    tracer = StreamlitChatTracer(Recorder([]), throttle=Throttle(0))
+    consume(turn, tokens(), tracer, lambda: EngineResult(status="answered", answer="x"), lease=lease)
+    assert len(saved) == 10 and lease.writes == 10  # 5 s of tokens, one write per 0.5 s
+    assert saved[0] == "".join(step(n) for n in range(4))  # what had been produced when it was written
+    assert all(b.startswith(a) and len(b) > len(a) for a, b in zip(saved, saved[1:], strict=False))
+
+
 def test_a_stop_asked_through_the_store_stops_the_run_the_usual_way_keeping_its_stream():
     clock, saved, closed = FakeClock(), [], []
     turn = Turn(role="assistant", status="running")

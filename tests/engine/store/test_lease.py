@@ -100,6 +100,37 @@ def test_a_stop_reaches_only_a_running_turn_of_the_users_own_conversation(server
     assert a.stop_requested("alice", conv.id, "a1") is False
 
 
+def test_b_follows_a_s_stream_one_turn_at_a_time_as_a_writes_it(servers):
+    a, b = servers
+    conv = a.create("alice")
+    a.save_turn("alice", conv.id, {"id": "u1", "role": "user", "content": "q"})
+    a.save_turn("alice", conv.id, running("a1", "Thought: step 0\n"))
+    followed = b.get_turn("alice", conv.id, "a1")
+    assert (followed["content"], followed["status"], followed["live"]) == ("Thought: step 0\n", "running", True)
+    a.save_turn("alice", conv.id, running("a1", "Thought: step 0\nThought: step 1\n"))
+    assert b.get_turn("alice", conv.id, "a1")["content"].endswith("step 1\n")
+    a.save_turn("alice", conv.id, {"id": "a1", "role": "assistant", "content": "Answer: 4", "status": "answered"})
+    done = b.get_turn("alice", conv.id, "a1")
+    assert (done["status"], "live" in done, done["parent_id"]) == ("answered", False, "u1")
+    assert b.get_turn("alice", conv.id, "a1") == next(t for t in b.get("alice", conv.id).turns if t["id"] == "a1")
+    time.sleep(LEASE + 0.1)
+    a.save_turn("alice", conv.id, running("a2", "Thought: x\n"))
+    a.close()
+    time.sleep(LEASE + 0.1)
+    assert b.get_turn("alice", conv.id, "a2")["status"] == "interrupted"  # the lease, as on opening
+
+
+@pytest.mark.parametrize(
+    ("user", "conversation", "turn"),
+    [("bob", None, "a1"), ("alice", "0" * 32, "a1"), ("alice", "../x", "a1"), ("alice", None, "x" * 10_000)],
+)
+def test_a_follower_reads_only_a_turn_of_the_users_own_conversation(servers, user, conversation, turn):
+    a, b = servers
+    conv = a.create("alice")
+    a.save_turn("alice", conv.id, running("a1", "Thought: secret figures\n"))
+    assert b.get_turn(user, conversation or conv.id, turn) is None
+
+
 def test_a_store_shows_a_turn_it_owns_but_no_longer_runs_as_interrupted_at_once():
     view = LeaseView(owner="h:1:aa", running_here=frozenset({"t1"}), lease_s=30, now=_now())
     assert view.shown("t1", "running", "h:1:aa", _now()) == ("running", True)
