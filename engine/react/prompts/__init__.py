@@ -49,11 +49,14 @@ def _messages() -> dict[str, dict[str, str]]:
 
 
 def message(key: str, language: str = "en", **values: object) -> str:
-    """An engine-written Thought or warning in the run's language (English when the
-    language has none); a missing variable fails loudly, like ``render``."""
+    """An engine-written Thought, warning, caution or answer line (``messages.json``) in
+    the run's language (English for a language the file does not have). A key missing
+    from a language the file has, or a missing variable, fails loudly, like ``render``."""
     table = _messages()
-    text = table.get(language, {}).get(key) or table["en"][key]
+    words = table.get(language, table["en"])
+    if key not in words:
+        raise PromptError(f"message {key!r} has no {language if language in table else 'en'!r} text")
     try:
-        return text.format(**values)
+        return words[key].format(**values)
     except KeyError as exc:
         raise PromptError(f"message {key!r} needs the variable {exc.args[0]!r}") from None
