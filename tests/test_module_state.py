@@ -74,21 +74,16 @@ CONSTANT_TABLES = {
     ("engine/react/verify.py", "QUOTES_BY_DETAIL"),
     ("engine/tools/general.py", "_ALIASES"),
     ("engine/tools/general.py", "_UNITS"),
-    ("engine/tools/tables/clarify.py", "_WORDING"),
     ("engine/tools/tables/compute_tool.py", "_CURRENCY"),
     ("engine/tools/tables/compute_tool.py", "_SQL"),
     ("engine/tools/tables/doc_loading.py", "_SQL_TYPES"),
-    ("engine/tools/tables/doc_tables.py", "MESSAGES"),
     ("engine/tools/tables/doc_tables.py", "_LIMIT"),
-    ("engine/tools/tables/doc_tables.py", "_WHERE"),
     ("engine/tools/tables/loading.py", "NO_DISK"),
-    ("engine/tools/tables/messages.py", "MESSAGES"),
     ("engine/tools/tables/naming.py", "DOCUMENT_KINDS"),
     ("engine/tools/tables/question_reading.py", "_QUARTER_WORDS"),
     ("engine/tools/tables/report_cells.py", "_CURRENCIES"),
     ("engine/tools/tables/simple_tools.py", "OPERATIONS"),
     ("engine/tools/tables/simple_tools.py", "_SYNONYMS"),
-    ("engine/tools/tables/statements.py", "STATEMENTS"),
 }
 
 MUTABLE_CALLS = {"dict", "list", "set", "defaultdict", "OrderedDict", "Counter", "deque", "bytearray"}
