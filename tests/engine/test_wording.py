@@ -14,6 +14,8 @@ FILES = [
     ROOT / "engine/react/prompts/messages.json",
     ROOT / "engine/tools/tables/messages.json",
     ROOT / "engine/tools/tables/statements.json",
+    ROOT / "engine/grounding/messages.json",
+    ROOT / "engine/rag/cuts.json",
 ]
 
 
