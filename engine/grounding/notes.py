@@ -1,23 +1,16 @@
 """What the answer check writes for people: a derivation's footnote ("412 = 1,950 − 1,538
 (table.csv, Software, 2019 and 2018)") and where a misplaced figure was found ("56.7 is
-Other, 2018, not Total, 2019"). English and French, in ``messages.json`` beside it (read through ``engine/wording.py``)."""
+Other, 2018, not Total, 2019"). English and French, in ``messages.json`` beside it (``messages.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from engine.grounding.compare import Condition
 from engine.grounding.derive import Derivation
 from engine.grounding.layout import Place
+from engine.grounding.messages import say
 from engine.grounding.models import Evidence, Misplaced
-from engine.wording import fill, load
-
-MESSAGES = Path(__file__).with_name("messages.json")
-
-
-def _say(key: str, language: str, **values: object) -> str:
-    return fill(load(MESSAGES), key, language, **values)
 
 
 def number(place: Place) -> str:
@@ -56,7 +49,7 @@ def _cell_names(places: Sequence[Place], joiner: str) -> str:
 
 def provenance(derivation: Derivation, evidence: Sequence[Evidence], language: str = "en") -> str:
     """Where the operands come from: "(table.csv, Software, 2019 and 2018)"."""
-    joiner = _say("and", language)
+    joiner = say("and", language)
     parts: list[str] = []
     by_source: dict[str, list[Place]] = {}
     for p in derivation.operands:
@@ -78,29 +71,29 @@ def derivation_text(figure: str, derivation: Derivation, evidence: Sequence[Evid
 
 def misplaced_note(item: Misplaced, language: str = "en") -> str:
     """ "56.7 is Other, 2018, not Total, 2019"."""
-    expected = item.expected or _say("the_question", language)
+    expected = item.expected or say("the_question", language)
     key = "misplaced_scale" if item.other_scale else "misplaced" if item.in_table else "misplaced_text"
-    return _say(key, language, figure=item.figure, found=item.found, expected=expected)
+    return say(key, language, figure=item.figure, found=item.found, expected=expected)
 
 
 def miscomputed_note(figure: str, expression: str, actual: str, language: str = "en") -> str:
     """ "19.8% does not follow from (16.6 / 93.8) × 100, which is 17.70%"."""
-    return _say("miscomputed", language, figure=figure, expression=expression, actual=actual)
+    return say("miscomputed", language, figure=figure, expression=expression, actual=actual)
 
 
 def miscounted_note(figure: str, listed: int, language: str = "en") -> str:
     """ "4 is not the number of items listed (3)"."""
-    return _say("miscounted", language, figure=figure, actual=listed)
+    return say("miscounted", language, figure=figure, actual=listed)
 
 
 def repeated_note(figure: str, language: str = "en") -> str:
     """ "2018 is listed twice"."""
-    return _say("repeated", language, figure=figure)
+    return say("repeated", language, figure=figure)
 
 
 def extreme_note(figure: str, winner: Place, extreme: str, language: str = "en") -> str:
     """ "2018 is not the year Weighted average number of shares is largest: 2019 (74.3)"."""
-    return _say(
+    return say(
         f"extreme_{extreme}",
         language,
         figure=figure,
@@ -114,8 +107,8 @@ def unmet_note(figure: str, met: list[Place], condition: Condition | None, langu
     """ "2018 is not a year AMT credit is below 10: 2019 (9.2)"."""
     if condition is None:
         return ""
-    shown = _say("and", language).join(f"{', '.join(sorted(p.years))} ({number(p)})" for p in met)
-    shown = shown or _say("none_met", language)
+    shown = say("and", language).join(f"{', '.join(sorted(p.years))} ({number(p)})" for p in met)
+    shown = shown or say("none_met", language)
     label = met[0].label if met else "the row"
     threshold = f"{condition.threshold:,.10g}"
-    return _say(f"unmet_{condition.comparison}", language, figure=figure, label=label, threshold=threshold, met=shown)
+    return say(f"unmet_{condition.comparison}", language, figure=figure, label=label, threshold=threshold, met=shown)
