@@ -17,6 +17,7 @@ LAYERS = [
     ("engine.errors", 0),
     ("engine.settings", 0),
     ("engine.weights", 0),  # the process-wide cache of loaded models
+    ("engine.wording", 0),  # the one loader of the message files
     ("engine.llm", 1),
     ("engine.tracing", 1),  # spans of a run; imports only OpenTelemetry and the settings
     ("engine.rag", 2),

@@ -1,6 +1,6 @@
 """What the answer check writes for people: a derivation's footnote ("412 = 1,950 − 1,538
 (table.csv, Software, 2019 and 2018)") and where a misplaced figure was found ("56.7 is
-Other, 2018, not Total, 2019"). English and French; the strings live here, not inline."""
+Other, 2018, not Total, 2019"). English and French, in ``messages.json`` beside it (``messages.py``)."""
 
 from __future__ import annotations
 
@@ -9,44 +9,8 @@ from collections.abc import Sequence
 from engine.grounding.compare import Condition
 from engine.grounding.derive import Derivation
 from engine.grounding.layout import Place
+from engine.grounding.messages import say
 from engine.grounding.models import Evidence, Misplaced
-
-_TEXT = {
-    "en": {
-        "and": " and ",
-        "misplaced": "{figure} is {found}, not {expected}",
-        "misplaced_text": "{figure} is in a passage about {found}, not {expected}",
-        "misplaced_scale": "{figure}: the evidence says {found}",
-        "the_question": "what the question asks",
-        "miscomputed": "{figure} does not follow from {expression}, which is {actual}",
-        "miscounted": "{figure} is not the number of items listed ({actual})",
-        "repeated": "{figure} is listed twice",
-        "extreme_max": "{figure} is not the year {label} is largest: {year} ({value})",
-        "extreme_min": "{figure} is not the year {label} is smallest: {year} ({value})",
-        "unmet_>": "{figure} is not a year {label} is above {threshold}: {met}",
-        "unmet_<": "{figure} is not a year {label} is below {threshold}: {met}",
-        "none_met": "no year",
-    },
-    "fr": {
-        "and": " et ",
-        "misplaced": "{figure} correspond à {found}, et non à {expected}",
-        "misplaced_text": "{figure} figure dans un passage sur {found}, et non sur {expected}",
-        "misplaced_scale": "{figure} : les éléments indiquent {found}",
-        "the_question": "ce que demande la question",
-        "miscomputed": "{figure} ne découle pas de {expression}, qui vaut {actual}",
-        "miscounted": "{figure} n'est pas le nombre d'éléments cités ({actual})",
-        "repeated": "{figure} figure deux fois dans la liste",
-        "extreme_max": "{figure} n'est pas l'année où {label} est le plus élevé : {year} ({value})",
-        "extreme_min": "{figure} n'est pas l'année où {label} est le plus faible : {year} ({value})",
-        "unmet_>": "{figure} n'est pas une année où {label} dépasse {threshold} : {met}",
-        "unmet_<": "{figure} n'est pas une année où {label} est inférieur à {threshold} : {met}",
-        "none_met": "aucune année",
-    },
-}
-
-
-def _text(language: str) -> dict[str, str]:
-    return _TEXT.get(language, _TEXT["en"])
 
 
 def number(place: Place) -> str:
@@ -85,7 +49,7 @@ def _cell_names(places: Sequence[Place], joiner: str) -> str:
 
 def provenance(derivation: Derivation, evidence: Sequence[Evidence], language: str = "en") -> str:
     """Where the operands come from: "(table.csv, Software, 2019 and 2018)"."""
-    joiner = _text(language)["and"]
+    joiner = say("and", language)
     parts: list[str] = []
     by_source: dict[str, list[Place]] = {}
     for p in derivation.operands:
@@ -107,40 +71,44 @@ def derivation_text(figure: str, derivation: Derivation, evidence: Sequence[Evid
 
 def misplaced_note(item: Misplaced, language: str = "en") -> str:
     """ "56.7 is Other, 2018, not Total, 2019"."""
-    table = _text(language)
-    expected = item.expected or table["the_question"]
+    expected = item.expected or say("the_question", language)
     key = "misplaced_scale" if item.other_scale else "misplaced" if item.in_table else "misplaced_text"
-    return table[key].format(figure=item.figure, found=item.found, expected=expected)
+    return say(key, language, figure=item.figure, found=item.found, expected=expected)
 
 
 def miscomputed_note(figure: str, expression: str, actual: str, language: str = "en") -> str:
     """ "19.8% does not follow from (16.6 / 93.8) × 100, which is 17.70%"."""
-    return _text(language)["miscomputed"].format(figure=figure, expression=expression, actual=actual)
+    return say("miscomputed", language, figure=figure, expression=expression, actual=actual)
 
 
 def miscounted_note(figure: str, listed: int, language: str = "en") -> str:
     """ "4 is not the number of items listed (3)"."""
-    return _text(language)["miscounted"].format(figure=figure, actual=listed)
+    return say("miscounted", language, figure=figure, actual=listed)
 
 
 def repeated_note(figure: str, language: str = "en") -> str:
     """ "2018 is listed twice"."""
-    return _text(language)["repeated"].format(figure=figure)
+    return say("repeated", language, figure=figure)
 
 
 def extreme_note(figure: str, winner: Place, extreme: str, language: str = "en") -> str:
     """ "2018 is not the year Weighted average number of shares is largest: 2019 (74.3)"."""
-    return _text(language)[f"extreme_{extreme}"].format(
-        figure=figure, label=winner.label, year=", ".join(sorted(winner.years)), value=number(winner)
+    return say(
+        f"extreme_{extreme}",
+        language,
+        figure=figure,
+        label=winner.label,
+        year=", ".join(sorted(winner.years)),
+        value=number(winner),
     )
 
 
 def unmet_note(figure: str, met: list[Place], condition: Condition | None, language: str = "en") -> str:
     """ "2018 is not a year AMT credit is below 10: 2019 (9.2)"."""
-    text = _text(language)
     if condition is None:
         return ""
-    shown = text["and"].join(f"{', '.join(sorted(p.years))} ({number(p)})" for p in met) or text["none_met"]
+    shown = say("and", language).join(f"{', '.join(sorted(p.years))} ({number(p)})" for p in met)
+    shown = shown or say("none_met", language)
     label = met[0].label if met else "the row"
     threshold = f"{condition.threshold:,.10g}"
-    return text[f"unmet_{condition.comparison}"].format(figure=figure, label=label, threshold=threshold, met=shown)
+    return say(f"unmet_{condition.comparison}", language, figure=figure, label=label, threshold=threshold, met=shown)

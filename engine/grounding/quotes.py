@@ -28,6 +28,7 @@ from engine.grounding.answer_kinds import (
     names_in,
 )
 from engine.grounding.figures import extract_figures
+from engine.grounding.messages import say
 from engine.grounding.models import Evidence, Quote, Unit
 from engine.grounding.units import MAX_QUOTE_CHARS, bounded, split_units
 
@@ -71,34 +72,6 @@ _STOP = frozenset(
     much many combien""".split()
 )
 
-_PREFACE = {
-    "en": ("From {source} ({location}):", "From {source}:", "Computed with {tool}:"),
-    "fr": ("D'après {source} ({location}) :", "D'après {source} :", "Calculé avec {tool} :"),
-}
-_UNSURE_PREFACE = {  # a quote that may not answer the question says so before it is read
-    "en": (
-        "Not sure: the closest passage I found, in {source} ({location}):",
-        "Not sure: the closest passage I found, in {source}:",
-    ),
-    "fr": (
-        "Pas sûr : le passage le plus proche trouvé, dans {source} ({location}) :",
-        "Pas sûr : le passage le plus proche trouvé, dans {source} :",
-    ),
-}
-_NOT_FOUND = {
-    "en": (
-        "I searched {sources} but could not find the answer to this question there.",
-        "I could not find the answer to this question: no source was searched.",
-        " and others",
-    ),
-    "fr": (
-        "J'ai consulté {sources}, mais je n'y ai pas trouvé la réponse à cette question.",
-        "Je n'ai pas trouvé la réponse à cette question : aucune source n'a été consultée.",
-        " et d'autres",
-    ),
-}
-
-
 _SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ees", "ee", "es", "ed", "er", "s", "e", "x")
 
 
@@ -135,13 +108,10 @@ def _lexical(question: set[str], units: list[set[str]]) -> list[float]:
 
 
 def _preface(unit: Unit, language: str, confident: bool = True) -> str:
-    with_location, plain, computed = _PREFACE.get(language, _PREFACE["en"])
     if unit.computed and not unit.source:
-        return computed.format(tool=unit.tool)
-    if not confident:
-        with_location, plain = _UNSURE_PREFACE.get(language, _UNSURE_PREFACE["en"])
-    source = unit.source or unit.tool
-    return (with_location if unit.location else plain).format(source=source, location=unit.location)
+        return say("preface_computed", language, tool=unit.tool)
+    key = ("preface" if confident else "unsure_preface") + ("_location" if unit.location else "")
+    return say(key, language, source=unit.source or unit.tool, location=unit.location)
 
 
 class UnitScore(BaseModel):
@@ -275,7 +245,7 @@ def best_quotes(
 
 def computed_quote(statement: str, evidence: int, tool: str, language: str = "en") -> Quote:
     """A tool's one computed figure with what it is, as the answer."""
-    preface = _PREFACE.get(language, _PREFACE["en"])[2].format(tool=tool)
+    preface = say("preface_computed", language, tool=tool)
     return Quote(text=statement, evidence=evidence, source=tool, score=1.0, preface=preface, computed=True)
 
 
@@ -291,9 +261,8 @@ def best_quote(question: str, evidence: list[Evidence], embed: Embed | None, *, 
 def not_found_message(question: str, evidence: list[Evidence], language: str = "en") -> str:
     """What was searched and that the answer is not there, in the UI language; it repeats
     no figure of its own (only source names the run returned)."""
-    found, none, more = _NOT_FOUND.get(language, _NOT_FOUND["en"])
     names = list(dict.fromkeys(ev.source or ev.tool for ev in evidence if (ev.source or ev.tool)))
     if not names:
-        return none
-    shown = ", ".join(names[:5]) + (more if len(names) > 5 else "")
-    return found.format(sources=shown)
+        return say("not_found_none", language)
+    shown = ", ".join(names[:5]) + (say("not_found_more", language) if len(names) > 5 else "")
+    return say("not_found", language, sources=shown)

@@ -2,7 +2,7 @@
 
 A file is read within ``ReadLimits`` (text per page and per file, content per PDF
 page, seconds per file); whatever bound applied is recorded as a ``Cut``, and the
-ingest reports all the cuts of a file in one line, in English or French.
+ingest reports all the cuts of a file in one line, in English or French (``cuts.json``).
 """
 
 from __future__ import annotations
@@ -10,14 +10,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field
+
+from engine.wording import fill, load
 
 MAX_PAGE_CHARS = 100_000  # a dense page holds ~6,000
 MAX_FILE_CHARS = 4_000_000  # ~1,300 dense pages
 MAX_PAGE_CONTENT_BYTES = 2_000_000  # a PDF page's decoded drawing instructions; text extraction is ~2 s per MB
 MAX_FILE_SECONDS = 30.0
+NOTES = Path(__file__).with_name("cuts.json")  # the line and its clauses, in English and French
 
 CutKind = Literal["page_chars", "file_chars", "page_content", "repeated", "seconds", "chunks"]
 
@@ -46,9 +50,11 @@ class FileCuts(BaseModel):
 
     def text(self, language: str = "en", key: str = "line") -> str:
         """The one line of this file; ``key="nothing"`` when the bounds left no text at all."""
-        notes = _NOTES.get(language, _NOTES["en"])
-        clauses = [notes[c.kind].format(**{k: _number(v, language) for k, v in c.values.items()}) for c in self.cuts]
-        return notes[key].format(name=self.source, cuts="; ".join(clauses))
+        table = load(NOTES)
+        clauses = [
+            fill(table, c.kind, language, **{k: _number(v, language) for k, v in c.values.items()}) for c in self.cuts
+        ]
+        return fill(table, key, language, name=self.source, cuts="; ".join(clauses))
 
 
 def _number(value: int | str, language: str) -> str:
@@ -56,27 +62,3 @@ def _number(value: int | str, language: str) -> str:
         return value
     text = f"{value:,}"
     return text.replace(",", "\u202f") if language == "fr" else text
-
-
-_NOTES = {
-    "en": {
-        "line": "{name}: indexed in part ({cuts}).",
-        "nothing": "{name}: no text was read within the limits ({cuts}).",
-        "page_chars": "text cut to {limit} characters on {pages} page(s)",
-        "file_chars": "text stopped at the {limit}-character limit, at {location}",
-        "page_content": "{pages} page(s) with over {limit} bytes of drawing instructions not read",
-        "repeated": "{pages} page(s) repeating an earlier page's content not indexed again",
-        "seconds": "reading stopped after {seconds} s, at page {page} of {total}",
-        "chunks": "only the first {limit} chunks indexed",
-    },
-    "fr": {
-        "line": "{name} : indexé en partie ({cuts}).",
-        "nothing": "{name} : aucun texte lu dans les limites ({cuts}).",
-        "page_chars": "texte coupé à {limit} caractères sur {pages} page(s)",
-        "file_chars": "texte arrêté à la limite de {limit} caractères, à : {location}",
-        "page_content": "{pages} page(s) de plus de {limit} octets d'instructions de dessin non lues",
-        "repeated": "{pages} page(s) reprenant le contenu d'une page précédente non indexée(s) à nouveau",
-        "seconds": "lecture arrêtée après {seconds} s, à la page {page} sur {total}",
-        "chunks": "seuls les {limit} premiers extraits indexés",
-    },
-}

@@ -11,32 +11,12 @@ from engine.grounding.figures import extract_figures
 from engine.grounding.question_parts import question_parts
 from engine.grounding.quotes import asks_for_figure, best_quotes
 from engine.react.fact_answer import fact_answer
+from engine.react.prompts import message
 from engine.react.run_state import Caution
 from engine.react.step import Note, Step
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
-from engine.react.verify import _REASONS, QUOTES_BY_DETAIL, Embed, Review, _cautions, evidence_of, review
-
-WORDS = {
-    "en": {
-        "repeated": "I already have this result; I answer from the evidence found.",
-        "part_not_found": "Not found in the sources searched.",
-        "part_caution": "Not found: the sources searched do not answer “{part}”.",
-        "parts": "This draft does not answer each part of the question from the evidence; "
-        "the answer below takes each part in turn.",
-    },
-    "fr": {
-        "repeated": "J'ai déjà ce résultat ; je réponds à partir des éléments trouvés.",
-        "part_not_found": "Introuvable dans les sources consultées.",
-        "part_caution": "Introuvable : les sources consultées ne répondent pas à « {part} ».",
-        "parts": "Ce brouillon ne répond pas à chaque partie de la question à partir des éléments trouvés ; "
-        "la réponse ci-dessous les reprend une à une.",
-    },
-}
-
-
-def words(language: str) -> dict[str, str]:
-    return WORDS.get(language, WORDS["en"])
+from engine.react.verify import QUOTES_BY_DETAIL, Embed, Review, _cautions, evidence_of, review
 
 
 def evidence_review(
@@ -61,7 +41,6 @@ def evidence_review(
 
 def _by_part(question, parts, steps, *, language, embed, detail, index) -> Review:
     evidence = index.evidence if index is not None else evidence_of(steps)
-    said = words(language)
     lines: list[str] = []
     ignore: list[str] = []
     extra: list[Caution] = []
@@ -71,23 +50,23 @@ def _by_part(question, parts, steps, *, language, embed, detail, index) -> Revie
         quotes = best_quotes(part.asked, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
         fact = stated_fact(part.asked, quotes[0]) if quotes else None
         if fact is None or (asks_for_figure(part.asked) and not fact.candidates):
-            lines.append(f"{part.text} {said['part_not_found']}" if len(parts) > 1 else said["part_not_found"])
-            extra.append(Caution(kind="not_found", text=said["part_caution"].format(part=part.text)))
+            not_found = message("evidence_part_not_found", language)
+            lines.append(f"{part.text} {not_found}" if len(parts) > 1 else not_found)
+            extra.append(Caution(kind="not_found", text=message("evidence_part_caution", language, part=part.text)))
             continue
         quoted = True
         stated = fact_answer(part.asked, quotes, language, detail)
         lines.append(f"{part.text} {stated.text}" if len(parts) > 1 else stated.text)
         ignore += stated.ignore
-        reasons = _REASONS.get(language, _REASONS["en"])
         if stated.fact.several:
-            extra.append(Caution(kind="several", text=reasons["several"]))
+            extra.append(Caution(kind="several", text=message("review_several", language)))
         elif not stated.sure:
-            extra.append(Caution(kind="unsure", text=reasons["unsure"]))
+            extra.append(Caution(kind="unsure", text=message("review_unsure", language)))
     text = "\n\n".join(lines)
     report = check_answer(text, question, evidence, ignore=ignore, language=language)
     report = report.model_copy(update={"grounding": "quoted" if quoted else "not_found"})
     checked = Review(report=report, answer=text)
-    cautions = [c for c in _cautions(checked, _REASONS.get(language, _REASONS["en"])) if c.kind != "not_found"]
+    cautions = [c for c in _cautions(checked, language) if c.kind != "not_found"]
     unsure = " ".join(c.text for c in extra if c.kind in ("several", "unsure")) or None
     return checked.model_copy(update={"cautions": cautions + extra, "unsure": unsure})
 
@@ -98,7 +77,7 @@ def parts_review(
     """A small model's answer to a question of several parts set aside: each part answered
     from its best evidence, the model's answer kept visible as the Draft."""
     checked = evidence_review(question, steps, language=language, embed=embed, detail=detail, index=index)
-    reason = words(language)["parts"]
+    reason = message("evidence_parts", language)
     cautions = [Caution(kind="replaced", text=reason), *checked.cautions]
     return checked.model_copy(update={"draft_reason": reason, "cautions": cautions})
 
@@ -109,7 +88,7 @@ def repeated_answer(
 ) -> tuple[Review, str]:  # fmt: skip
     """A small model calling again what it already has: the answer from the evidence, with
     the note that says why, as the stream writes it."""
-    note = writer.note(Note(kind="thought", text=words(language)["repeated"]))
+    note = writer.note(Note(kind="thought", text=message("evidence_repeated", language)))
     checked = evidence_review(question, steps, language=language, embed=embed, detail=detail, index=index)
     first, _, rest = checked.answer.partition("\n")
     out = note + writer.block(ReActType.ANSWER, first, end=False)

@@ -17,8 +17,6 @@ from engine.settings import EngineConfig
 from engine.tools.base import ToolRegistry
 from engine.tools.results import ToolResult
 
-CUT_NOTE = "\n[… {n} more characters cut]"
-
 
 def call_key(name: str, args: dict[str, Any]) -> str:
     return hashlib.sha1(f"{name}:{json.dumps(args, sort_keys=True, default=str)}".encode()).hexdigest()[:16]
@@ -28,7 +26,7 @@ def cut(text: str, limit: int) -> str:
     text = text.strip()
     if len(text) <= limit:
         return text
-    return text[:limit].rstrip() + CUT_NOTE.format(n=len(text) - limit)
+    return text[:limit].rstrip() + "\n" + render("observation_cut", n=len(text) - limit)
 
 
 async def execute(
@@ -50,26 +48,26 @@ async def execute(
     asked = call
     status, result = ObservationStatus.ERROR, None
     if tool is None:
-        text = f"Error: there is no tool named '{call.name}'. The tools are: {', '.join(registry.names())}."
+        text = render("unknown_tool", tool=call.name, tools=", ".join(registry.names()))
     elif call.raw_arguments is not None:
-        text = f"Error: the arguments for {call.name} were not valid JSON. Send one JSON object."
+        text = render("invalid_arguments", tool=call.name)
     elif count >= config.cycle_block_at:
         status, text = ObservationStatus.NOT_RUN, render("cycle_blocked", tool=call.name, count=count - 1)
     else:
         call, blocked = hooks.before(call, tool, state, config.language)
         if blocked:
-            status, text = ObservationStatus.BLOCKED, f"Blocked: {blocked}"
+            status, text = ObservationStatus.BLOCKED, render("tool_blocked", reason=blocked)
         else:
             try:
                 value = await tool.acall(call.args, config.tool_timeout_s)
                 result = value if isinstance(value, ToolResult) else ToolResult(text=value)
                 status, text = ObservationStatus.OK, result.text
             except ToolError as exc:
-                text = f"Error: {exc.message}"
+                text = render("tool_error", message=exc.message)
             except TimeoutError:
-                text = f"Error: {call.name} took longer than {config.tool_timeout_s:g} s and was stopped."
+                text = render("tool_timeout", tool=call.name, seconds=f"{config.tool_timeout_s:g}")
             except Exception as exc:
-                text = f"Error: {call.name} failed ({type(exc).__name__}: {str(exc)[:200]})."
+                text = render("tool_failed", tool=call.name, kind=type(exc).__name__, detail=str(exc)[:200])
             rewritten = hooks.after(call, text)
             if rewritten != text:
                 text, result = rewritten, None

@@ -15,27 +15,7 @@ from engine.grounding.answer_kinds import answer_kind, asks_for_words, fit
 from engine.grounding.facts import Candidate, Fact, stated_fact
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Quote
-
-_WORDING = {
-    "en": {
-        "where": "[{source}, {location}]",
-        "where_plain": "[{source}]",
-        "computed": "(computed with {tool})",
-        "labelled": "{text} ({label})",
-        "several": "Not sure which figure answers this: {candidates}",
-        "sep": "; ",
-        "unsure": "Not sure: {fact}",
-    },
-    "fr": {
-        "where": "[{source}, {location}]",
-        "where_plain": "[{source}]",
-        "computed": "(calculé avec {tool})",
-        "labelled": "{text} ({label})",
-        "several": "Pas sûr du chiffre qui répond : {candidates}",
-        "sep": " ; ",
-        "unsure": "Pas sûr : {fact}",
-    },
-}
+from engine.react.prompts import message
 
 
 class FactAnswer(BaseModel):
@@ -50,39 +30,39 @@ def _clean(text: str) -> str:
     return " ".join(text.replace("[", "(").replace("]", ")").split())
 
 
-def _candidate(candidate: Candidate, words: dict[str, str]) -> str:
+def _candidate(candidate: Candidate, language: str) -> str:
     if not candidate.label:
         return candidate.text
-    return words["labelled"].format(text=candidate.text, label=candidate.label)
+    return message("fact_labelled", language, text=candidate.text, label=candidate.label)
 
 
-def _where(quote: Quote, words: dict[str, str]) -> str:
+def _where(quote: Quote, language: str) -> str:
     if quote.computed:
-        return words["computed"].format(tool=_clean(quote.source))
+        return message("fact_computed", language, tool=_clean(quote.source))
     if quote.location:
-        return words["where"].format(source=_clean(quote.source), location=_clean(quote.location))
-    return words["where_plain"].format(source=_clean(quote.source))
+        return message("fact_where", language, source=_clean(quote.source), location=_clean(quote.location))
+    return message("fact_where_plain", language, source=_clean(quote.source))
 
 
 def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -> tuple[str, Fact, str]:
     """(the one line that states the fact, the fact, the line's where part). The line is
     "Not sure: …" when the passage is not sure to answer, or when what it states is not of
     the kind the question asks ("which year …" stated by a row without its years)."""
-    words = _WORDING.get(language, _WORDING["en"])
     fact = stated_fact(question, quote)
-    where = "" if brief and not fact.several else _where(quote, words)
+    where = "" if brief and not fact.several else _where(quote, language)
     if fact.picked is not None:
         picked = fact.picked
         if quote.computed:
             stated = picked.text if brief else f"{picked.text} = {picked.label}"
         else:
-            stated = _candidate(picked, words)
+            stated = _candidate(picked, language)
     elif fact.several:
-        stated = words["several"].format(candidates=words["sep"].join(_candidate(c, words) for c in fact.candidates))
+        candidates = message("fact_sep", language).join(_candidate(c, language) for c in fact.candidates)
+        stated = message("fact_several", language, candidates=candidates)
     else:
         stated = first_sentence(fact.statement or quote.text) if brief else (fact.statement or quote.text)
     if not quote.computed and not _sure(question, quote, fact, stated):  # a result is what was computed:
-        stated = words["unsure"].format(fact=stated)  # its caution says what it may not apply
+        stated = message("fact_unsure", language, fact=stated)  # its caution says what it may not apply
     return (f"{stated} {where}" if where else stated), fact, where
 
 

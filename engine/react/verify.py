@@ -21,6 +21,7 @@ from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.facts import cite_passage
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
 from engine.react.fact_answer import fact_answer, quoted
+from engine.react.prompts import message
 from engine.react.run_state import Caution, CautionKind
 from engine.react.step import Observation, ObservationStatus, Step, observations
 from engine.react.stream import StreamWriter
@@ -29,58 +30,6 @@ from engine.react.types import ReActType
 Embed = Callable[[list[str]], object]
 _CITATION = re.compile(r"\[[^\]]*\]|\([^)]*\.(?:md|csv|pdf|html?|txt|docx?)[^)]*\)")  # [doc, p. 2], (table.csv, …)
 QUOTES_BY_DETAIL = {"brief": 1, "normal": 1, "detailed": 3}  # passages a detailed evidence answer quotes
-
-_REASONS = {
-    "en": {
-        "unsupported": "This draft states figures that no tool result or document holds ({figures}); "
-        "the answer below states what the evidence holds instead.",
-        "invented": "This draft cites sources this run never returned ({sources}); "
-        "the answer below states what the evidence holds instead.",
-        "ignored": "This draft does not use the evidence that was found; the answer below states what it holds.",
-        "dump": "This draft lists figures without saying which one answers the question; "
-        "the answer below states what the evidence holds.",
-        "disagrees": "This draft does not state the fact of the passage that best answers the question; "
-        "the answer below states it.",
-        "contradicts": "This draft does not give the computed result ({result}); the answer below states it.",
-        "unsure": "Not verified: this is the closest passage found, and it may not answer the question. "
-        "Check it in the source.",
-        "unsure_period": "Not verified: this computation does not filter on the period the question names; "
-        "check that the table holds only that period.",
-        "several": "Not verified: the passage holds several figures and the question does not say which one; "
-        "check the candidates in the source.",
-        "unsure_table": "Not verified: what a table shows is said by its title and headings, which no passage "
-        "quotes; check them in the source.",
-        "not_found": "Not found: the sources searched do not answer this question.",
-        "answer_unsupported": "Not verified: no tool result or document holds {figures}.",
-        "answer_misplaced": "Not verified: {notes}.",
-        "answer_invented": "Not verified: the answer cites sources this run never returned ({sources}).",
-    },
-    "fr": {
-        "unsupported": "Ce brouillon donne des chiffres qu'aucun résultat ni document ne contient ({figures}) ; "
-        "la réponse ci-dessous donne ce que contiennent les éléments trouvés.",
-        "invented": "Ce brouillon cite des sources que cette recherche n'a jamais renvoyées ({sources}) ; "
-        "la réponse ci-dessous donne ce que contiennent les éléments trouvés.",
-        "ignored": "Ce brouillon n'utilise pas les éléments trouvés ; la réponse ci-dessous donne ce qu'ils contiennent.",
-        "dump": "Ce brouillon énumère des chiffres sans dire lequel répond à la question ; "
-        "la réponse ci-dessous donne ce que contiennent les éléments trouvés.",
-        "disagrees": "Ce brouillon ne donne pas le fait du passage qui répond le mieux à la question ; "
-        "la réponse ci-dessous le donne.",
-        "contradicts": "Ce brouillon ne donne pas le résultat calculé ({result}) ; la réponse ci-dessous l'indique.",
-        "unsure": "Non vérifié : c'est le passage le plus proche trouvé, qui ne répond peut-être pas à la question. "
-        "Vérifiez-le dans la source.",
-        "unsure_period": "Non vérifié : ce calcul ne filtre pas sur la période que nomme la question ; "
-        "vérifiez que la table ne contient que cette période.",
-        "several": "Non vérifié : le passage contient plusieurs chiffres et la question ne dit pas lequel ; "
-        "vérifiez les candidats dans la source.",
-        "unsure_table": "Non vérifié : ce que montre un tableau est dit par son titre et ses en-têtes, qu'aucun "
-        "passage ne cite ; vérifiez-les dans la source.",
-        "not_found": "Introuvable : les sources consultées ne répondent pas à cette question.",
-        "answer_unsupported": "Non vérifié : aucun résultat ni document ne contient {figures}.",
-        "answer_misplaced": "Non vérifié : {notes}.",
-        "answer_invented": "Non vérifié : la réponse cite des sources que cette recherche n'a jamais renvoyées "
-        "({sources}).",
-    },
-}
 
 
 class Review(BaseModel):
@@ -93,7 +42,7 @@ class Review(BaseModel):
     cautions: list[Caution] = Field(default_factory=list)  # about ``answer``: from the fields above and the report
 
 
-def _cautions(review: Review, reasons: dict[str, str], unsure_kind: CautionKind = "unsure") -> list[Caution]:
+def _cautions(review: Review, language: str, unsure_kind: CautionKind = "unsure") -> list[Caution]:
     """The cautions about the answer, from this review alone: what the stream shows as a
     Draft or Warning, and what the check found in the answer that stands."""
     out: list[Caution] = []
@@ -103,21 +52,23 @@ def _cautions(review: Review, reasons: dict[str, str], unsure_kind: CautionKind 
         out.append(Caution(kind=unsure_kind, text=review.unsure))
     report = review.report
     if report.grounding == "not_found":
-        out.append(Caution(kind="not_found", text=reasons["not_found"]))
+        out.append(Caution(kind="not_found", text=message("review_not_found", language)))
     misplaced = {m.figure for m in report.misplaced} | set(report.miscomputed)
     nowhere = [f for f in report.unsupported if f not in misplaced]
     if nowhere:
-        out.append(Caution(kind="unsupported", text=reasons["answer_unsupported"].format(figures=", ".join(nowhere))))
+        figures = ", ".join(nowhere)
+        out.append(Caution(kind="unsupported", text=message("review_answer_unsupported", language, figures=figures)))
     if report.notes:  # held by the evidence, but for another row, period or scale than the question's
-        out.append(Caution(kind="unsupported", text=reasons["answer_misplaced"].format(notes="; ".join(report.notes))))
+        notes = "; ".join(report.notes)
+        out.append(Caution(kind="unsupported", text=message("review_answer_misplaced", language, notes=notes)))
     if report.invented_sources:
         sources = ", ".join(report.invented_sources)
-        out.append(Caution(kind="invented", text=reasons["answer_invented"].format(sources=sources)))
+        out.append(Caution(kind="invented", text=message("review_answer_invented", language, sources=sources)))
     return out
 
 
-def _reviewed(review: Review, reasons: dict[str, str], unsure_kind: CautionKind = "unsure") -> Review:
-    return review.model_copy(update={"cautions": _cautions(review, reasons, unsure_kind)})
+def _reviewed(review: Review, language: str, unsure_kind: CautionKind = "unsure") -> Review:
+    return review.model_copy(update={"cautions": _cautions(review, language, unsure_kind)})
 
 
 def evidence_of(steps: list[Step]) -> list[Evidence]:
@@ -178,27 +129,27 @@ def _why_replace(
     report: GroundingReport,
     evidence: list[Evidence],
     question: str,
-    reasons: dict[str, str],
+    language: str,
     computation: Observation | None,
 ) -> str | None:
     """The reason shown when a small model's answer is replaced, or None to keep it."""
     computed = _engine_result(computation)
     if computed is not None and computed not in {f.value for f in report.figures}:
-        return reasons["contradicts"].format(result=computed)
+        return message("review_contradicts", language, result=computed)
     if report.unsupported:
-        return reasons["unsupported"].format(figures=", ".join(report.unsupported[:5]))
+        return message("review_unsupported", language, figures=", ".join(report.unsupported[:5]))
     if report.invented_sources:
-        return reasons["invented"].format(sources=", ".join(report.invented_sources[:3]))
+        return message("review_invented", language, sources=", ".join(report.invented_sources[:3]))
     if evidence and _dumps(answer, report):
-        return reasons["dump"]
+        return message("review_dump", language)
     found_any = any(f.citation is not None for f in report.figures)
     if evidence and not found_any and asks_for_figure(question):
-        return reasons["ignored"]
+        return message("review_ignored", language)
     kind = None if asks_for_words(question) else answer_kind(question)  # "what method … when …": no date asked
     if evidence and kind is not None and fit(kind, answer) != "match":  # "who" answered without a name
-        return reasons["ignored"]
+        return message("review_ignored", language)
     if evidence and asks_for_words(question) and not is_prose(_CITATION.sub("", answer)):
-        return reasons["ignored"]  # "what do the figures exclude?" answered by figures or a row
+        return message("review_ignored", language)  # "what do the figures exclude?" answered by figures or a row
     return None
 
 
@@ -248,11 +199,10 @@ def review(
     check only looks the answer's figures up."""
     evidence = index.evidence if index is not None else evidence_of(steps)
     report = check_answer(answer, question, evidence, index=index, language=language)
-    reasons = _REASONS.get(language, _REASONS["en"])
     if not small:
-        return _reviewed(Review(report=report, answer=answer), reasons)
+        return _reviewed(Review(report=report, answer=answer), language)
     computation = _engine_computation(steps)
-    reason = _why_replace(answer, report, evidence, question, reasons, computation)
+    reason = _why_replace(answer, report, evidence, question, language, computation)
     stated = computation.statement if computation is not None else None  # the engine computed what is asked
     if stated:
         quote = computed_quote(stated, computation.n, computation.tool, language)
@@ -260,19 +210,20 @@ def review(
     else:
         quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
     if reason is None and quotes and not _agrees(answer, report, quotes[0], question):
-        reason = reasons["disagrees"]
+        reason = message("review_disagrees", language)
     if reason is None:  # the model stated the engine's result: a filter the plan ignored still says so
         added = _passages(quotes) if detail == "detailed" else ""
         ignored = stated is not None and steps[0].unsure
         about_table = asks_about_table(question)  # the model's words about a table: nothing quotes what it shows
-        unsure = reasons["unsure_period"] if ignored else reasons["unsure_table"] if about_table else None
+        said = "review_unsure_period" if ignored else "review_unsure_table" if about_table else None
+        unsure = message(said, language) if said else None
         kept = Review(report=report, answer=answer + added, added=added, unsure=unsure)
-        return _reviewed(kept, reasons, "filter" if ignored else "unsure")
+        return _reviewed(kept, language, "filter" if ignored else "unsure")
     if not quotes:
         text = not_found_message(question, evidence, language)
         checked = check_answer(text, question, evidence, language=language)
         review = Review(report=checked.model_copy(update={"grounding": "not_found"}), answer=text, draft_reason=reason)
-        return _reviewed(review, reasons)
+        return _reviewed(review, language)
     stated_answer = fact_answer(question, quotes, language, detail)
     checked = check_answer(stated_answer.text, question, evidence, ignore=stated_answer.ignore, language=language)
     checked = cite_passage(checked, quotes[0], stated_answer.fact, len(stated_answer.text.split("\n", 1)[0]))
@@ -280,16 +231,15 @@ def review(
     about_table = asks_about_table(question) and not stated
     doubt = stated_answer.fact.several or not stated_answer.sure or about_table
     figure = stated is not None or stated_answer.fact.picked is not None  # a result, or one figure picked
+    doubt_key = "review_" + ("unsure_table" if about_table else "unsure_period" if kind == "filter" else kind)
     review = Review(
         report=checked.model_copy(update={"grounding": "quoted"}),
         answer=stated_answer.text,
         draft_reason=reason,
         verified_fact=figure and not doubt and not checked.unsupported,
-        unsure=reasons["unsure_table" if about_table else "unsure_period" if kind == "filter" else kind]
-        if doubt
-        else None,
+        unsure=message(doubt_key, language) if doubt else None,
     )
-    return _reviewed(review, reasons, kind)
+    return _reviewed(review, language, kind)
 
 
 def _passages(quotes: list[Quote]) -> str:

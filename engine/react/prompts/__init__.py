@@ -8,6 +8,8 @@ from functools import cache, lru_cache
 from pathlib import Path
 from string import Template
 
+from engine.wording import MessageError, Table, fill, load
+
 PROMPT_DIR = Path(__file__).parent
 
 
@@ -21,7 +23,7 @@ def styles() -> dict:
     return json.loads((PROMPT_DIR / "styles.json").read_text(encoding="utf-8"))
 
 
-class PromptError(KeyError):
+class PromptError(MessageError):
     """A template names a variable the caller did not give."""
 
 
@@ -43,17 +45,14 @@ def citation_rule() -> str:
     return styles()["citation_rule"]
 
 
-@cache
-def _messages() -> dict[str, dict[str, str]]:
-    return json.loads((PROMPT_DIR / "messages.json").read_text(encoding="utf-8"))
+def _messages() -> Table:
+    return load(PROMPT_DIR / "messages.json")
 
 
 def message(key: str, language: str = "en", **values: object) -> str:
-    """An engine-written Thought or warning in the run's language (English when the
-    language has none); a missing variable fails loudly, like ``render``."""
-    table = _messages()
-    text = table.get(language, {}).get(key) or table["en"][key]
+    """An engine-written Thought, warning, caution or answer line (``messages.json``) in
+    the run's language, through the engine's one message loader (``engine/wording.py``)."""
     try:
-        return text.format(**values)
-    except KeyError as exc:
-        raise PromptError(f"message {key!r} needs the variable {exc.args[0]!r}") from None
+        return fill(_messages(), key, language, **values)
+    except MessageError as exc:
+        raise PromptError(*exc.args) from None

@@ -14,23 +14,13 @@ from pydantic import BaseModel
 
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.label_match import Semantic
+from engine.tools.tables.messages import say
 from engine.tools.tables.question_plan import named_tables, plans, records_measure, unknown_names
 from engine.tools.tables.question_reading import read_question
 from engine.tools.tables.table_shape import QUARTER_VALUE, label_column
 
 Encode = Callable[[list[str]], Any]
 MAX_CHOICES = 8
-
-_WORDING = {
-    "en": {
-        "value": "There is no {column} “{value}” in {source}. Which {column} do you mean?",
-        "table": "Several tables could answer this ({tables}). Which one do you mean?",
-    },
-    "fr": {
-        "value": "Aucune valeur « {value} » dans la colonne {column} de {source}. Laquelle voulez-vous dire ?",
-        "table": "Plusieurs tables peuvent répondre ({tables}). Laquelle voulez-vous dire ?",
-    },
-}
 
 
 class Clarification(BaseModel):
@@ -58,7 +48,6 @@ def _value_column(name: str, info: TableInfo, sem: Semantic) -> ColumnInfo | Non
 
 
 def _unknown_value(question: str, catalog: TableCatalog, sem: Semantic, language: str) -> Clarification | None:
-    words = _WORDING.get(language, _WORDING["en"])
     for info in catalog.tables.values():
         if label_column(info, catalog) is not None or records_measure(question, info, sem) is None:
             continue  # a report table, or a table the question is not about
@@ -68,7 +57,7 @@ def _unknown_value(question: str, catalog: TableCatalog, sem: Semantic, language
         column = _value_column(unknown[0], info, sem)
         if column is None:
             continue
-        text = words["value"].format(column=column.name, value=unknown[0], source=info.source)
+        text = say("clarify_value", language, column=column.name, value=unknown[0], source=info.source)
         return Clarification(
             kind="value", question=text, choices=list(column.examples[:MAX_CHOICES]), unknown=unknown[0]
         )
@@ -88,9 +77,10 @@ def clarification(
     sources = {p.table: catalog.tables[p.table].source for p in found}
     if len(set(sources.values())) < 2 or named_tables(question, catalog) or catalog.preferred():
         return None  # one file fits, or the question or the conversation says which
-    words = _WORDING.get(language, _WORDING["en"])
     choices = list(dict.fromkeys(sources.values()))[:MAX_CHOICES]
-    return Clarification(kind="table", question=words["table"].format(tables=", ".join(choices)), choices=choices)
+    return Clarification(
+        kind="table", question=say("clarify_table", language, tables=", ".join(choices)), choices=choices
+    )
 
 
 def revised(question: str, asked: Clarification, reply: str) -> str:

@@ -13,6 +13,7 @@ Identifiers come from the catalog only; values are passed as SQL parameters.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -22,9 +23,9 @@ from engine.grounding.totals import is_total_label
 from engine.tools.results import TableData, ToolResult
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.catalog_tool import CatalogTool
+from engine.tools.tables.messages import statements
 from engine.tools.tables.naming import quote_ident
 from engine.tools.tables.sandbox import run_select
-from engine.tools.tables.statements import statements
 
 Operation = Literal[
     "value", "change", "decrease", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min"
@@ -74,7 +75,7 @@ def show(value: float) -> str:
     return f"{value:,.2f}".rstrip("0").rstrip(".")
 
 
-def _and(items: list[str], w: dict[str, str]) -> str:
+def _and(items: list[str], w: Mapping[str, str]) -> str:
     items = list(dict.fromkeys(items))
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + w["and"] + items[-1]
 
@@ -230,7 +231,9 @@ class ComputeTable(CatalogTool):
         return statement, result, TableData(columns=list(out.columns), rows=[list(map(_label, out.rows[0]))])
 
 
-def _filter_sql(col: ColumnInfo, f: RowFilter, key: str, params: dict[str, Any], w: dict[str, str]) -> tuple[str, str]:
+def _filter_sql(
+    col: ColumnInfo, f: RowFilter, key: str, params: dict[str, Any], w: Mapping[str, str]
+) -> tuple[str, str]:
     """A WHERE condition for one filter and how the statement names it."""
     q = quote_ident(col.name)
     text = f"CAST({q} AS VARCHAR)"
@@ -266,7 +269,7 @@ def _filter_sql(col: ColumnInfo, f: RowFilter, key: str, params: dict[str, Any],
 
 
 def _statement(
-    args: ComputeArgs, info: TableInfo, cells: list[Cell], label: ColumnInfo, w: dict[str, str]
+    args: ComputeArgs, info: TableInfo, cells: list[Cell], label: ColumnInfo, w: Mapping[str, str]
 ) -> tuple[str, str]:
     """The result first, then its derivation, then the cells it comes from; and the result."""
     op = args.operation
@@ -363,7 +366,7 @@ def _statement(
     return _said(op, sign + show(chosen.value) + scale, what=what, winner=winner, cites=cites)
 
 
-def _scale(info: TableInfo, cells: list[Cell], w: dict[str, str]) -> str:
+def _scale(info: TableInfo, cells: list[Cell], w: Mapping[str, str]) -> str:
     """What an amount of these cells is in, written after it: " million" when the table
     says so ("(In millions)"), "%" when the rows are in percent; else ""."""
     units = {c.unit for c in cells}
@@ -374,7 +377,7 @@ def _scale(info: TableInfo, cells: list[Cell], w: dict[str, str]) -> str:
     return ""
 
 
-def _rows(count: int, w: dict[str, str]) -> str:
+def _rows(count: int, w: Mapping[str, str]) -> str:
     return w["row" if count == 1 else "rows"].format(n=count)
 
 

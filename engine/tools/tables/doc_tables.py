@@ -18,39 +18,13 @@ from dataclasses import dataclass, field
 
 from engine.rag.cuts import MAX_FILE_SECONDS
 from engine.rag.readers import UnreadableFile, decode_text
+from engine.tools.tables.messages import say
 
 MAX_CELL_CHARS = 400
 _MD_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 _MD_SPLIT = re.compile(r"(?<!\\)\|")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".html", ".htm", ".pdf")
-
-MESSAGES = {
-    "en": {
-        "too_wide": "{name}, {where}: {columns:,} columns is over the limit of {limit} for a table; it was not loaded.",
-        "too_big": "{name}, {where}: over {limit:,} cells, the limit for a table; it was not loaded.",
-        "too_many": "{name}: only its first {limit} tables were loaded.",
-        "pages": "{name}: tables were looked for on its first {limit} pages only.",
-        "seconds": "{name}: tables were looked for during {limit:g} s, up to page {page}.",
-        "page_content": "{name}: {pages} page(s) with over {limit:,} bytes of drawing instructions were not searched "
-        "for tables.",
-        "damaged": "{name}: the PDF is damaged, so its tables could not be read.",
-        "not_pdf": "{name}: not a PDF file (no PDF header), so its tables could not be read.",
-    },
-    "fr": {
-        "too_wide": "{name}, {where} : {columns:,} colonnes dépassent la limite de {limit} par tableau ; "
-        "il n'a pas été chargé.",
-        "too_big": "{name}, {where} : plus de {limit:,} cellules, la limite par tableau ; il n'a pas été chargé.",
-        "too_many": "{name} : seuls ses {limit} premiers tableaux ont été chargés.",
-        "pages": "{name} : les tableaux n'ont été cherchés que dans ses {limit} premières pages.",
-        "seconds": "{name} : les tableaux ont été cherchés pendant {limit:g} s, jusqu'à la page {page}.",
-        "page_content": "{name} : {pages} page(s) de plus de {limit:,} octets d'instructions de dessin n'ont pas été "
-        "parcourues.",
-        "damaged": "{name} : le PDF est endommagé, ses tableaux n'ont pas pu être lus.",
-        "not_pdf": "{name} : ce n'est pas un fichier PDF (pas d'en-tête PDF), ses tableaux n'ont pas pu être lus.",
-    },
-}
-_WHERE = {"en": ("table {n}", "page {page}, table {n}"), "fr": ("tableau {n}", "page {page}, tableau {n}")}
 
 
 @dataclass(frozen=True)
@@ -91,8 +65,8 @@ class _Found:
         return self.count >= self.limits.max_tables
 
     def say(self, key: str, **values: object) -> None:
-        text = MESSAGES.get(self.language, MESSAGES["en"])[key]
-        self.problems.append(text.format(name=self.name, limit=getattr(self.limits, f"max_{_LIMIT[key]}", 0), **values))
+        limit = getattr(self.limits, f"max_{_LIMIT[key]}", 0)
+        self.problems.append(say(f"doc_{key}", self.language, name=self.name, limit=limit, **values))
 
     def add(self, rows: Iterator[list[str]] | list[list[str]], page: int | None = None) -> None:
         if self.full:
@@ -101,8 +75,11 @@ class _Found:
                 self.count += 1
             return
         self.count += 1
-        templates = _WHERE.get(self.language, _WHERE["en"])
-        where = templates[0].format(n=self.count) if page is None else templates[1].format(page=page, n=self.count)
+        where = (
+            say("doc_where", self.language, n=self.count)
+            if page is None
+            else say("doc_where_page", self.language, page=page, n=self.count)
+        )
         try:
             grid = _bounded(rows, self.limits)
         except _Refused as refused:
