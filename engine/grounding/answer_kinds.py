@@ -112,6 +112,8 @@ _WORDS_ASKED = re.compile(
     r"|^\W*how (?:is|are|was|were|do|does|did) .*\b(?:determined|calculated|measured|defined|recogni[sz]ed|"
     r"accounted|treated|classified|valued|estimated|presented|allocated|computed)\b"
     r"|\bqu'est-ce qui (?:explique|a cause)|\bcomment (?:est|sont) (?:calcule|determine|mesure|defini)"
+    r"|^\W*what (?:has|have|had|is|are|was|were) .*\b(?:restated|adjusted|translated|used|designed|intended|"
+    r"reclassified) for\b"  # "What have the values in the 2018 column been restated for?": a purpose
 )
 # "What does X include / represent / show?" asks for words unless it asks a percentage or an amount.
 _CONTENT_ASKED = re.compile(

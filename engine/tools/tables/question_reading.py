@@ -111,6 +111,9 @@ def _months(text: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(m for m in found if m))
 
 
+_DATES_ASKED = re.compile(r"\b(?:what|which) (?:(?:is|are|was|were) )?(?:the )?dates?\b|\bon what dates?\b")
+
+
 def operation_in(text: str, question: str) -> Operation | None:
     """The operation ``question`` (``text``: folded) asks for, or None when it asks no figure."""
     if asks_for_words(question):
@@ -121,8 +124,8 @@ def operation_in(text: str, question: str) -> Operation | None:
         return "count_if"
     kind = answer_kind(question)
     extreme = _LOWEST.search(text) or aggregate_asked(question) in ("max", "min")
-    if kind in ("person", "duration") or kind == "date" and not extreme:
-        return None  # "over how many years will the total … be amortized?" asks no figure of a table
+    if kind in ("person", "duration") or (kind == "date" or _DATES_ASKED.search(text)) and not extreme:
+        return None  # "over how many years will the total … be amortized?", "what are the dates …?": no figure
     if _RATIO.search(text):
         return "ratio"
     if _DECREASE.search(text) and not _EITHER_WAY.search(text):

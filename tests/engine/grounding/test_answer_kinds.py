@@ -121,6 +121,9 @@ def test_asks_aggregate(question, aggregate):
         ("What percentage does the revenue represent?", False),  # a figure asked
         ("What did the revenue in 2019 amount to?", False),
         ("How much was the cumulative-effect adjustment?", False),
+        ("What have the values in the 2018 column been restated for?", True),  # a purpose
+        ("What are the US$ values for 2015 to 2018 translated for?", True),
+        ("What was revenue in the year ended June 30, 2019?", False),
     ],
 )
 def test_questions_asking_for_words(question, words):

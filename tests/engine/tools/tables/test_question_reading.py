@@ -26,6 +26,9 @@ from engine.tools.tables.question_reading import read_question
         ("Over how many years will the total cost be amortized?", None),
         ("When was the Lyon office opened?", None),
         ("Who heads the Fleet department?", None),
+        ("What are the dates that shares were issued?", None),  # dates, not a sum of the shares
+        ("What is the date where shares issued is the greatest?", None),
+        ("Which date had the highest sales?", "max"),  # the winner names its date
     ],
 )
 def test_the_operation_asked(question, operation):
