@@ -301,7 +301,7 @@ def _statement(
         pair = (
             f"{rows[0]}, {w['pair'].format(a=cols[1], b=cols[0])}"
             if one_row
-            else f"{w['pair'].format(a=rows[0], b=rows[1])}, {cols[0]}"
+            else f"{w['pair'].format(a=rows[1], b=rows[0])}, {cols[0]}"  # a − b: from the second row to the first
         )
     if op == "change":
         return _said("change", show(a - b) + scale, what=pair, a=show(a), b=_paren(b), cites=cites)

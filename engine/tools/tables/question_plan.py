@@ -160,6 +160,9 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool) -> bool:
     return bool(reading.years) and not years_held and not all(y in info.source for y in reading.years)
 
 
+_FROM_TO = re.compile(r"\bfrom\b.+\bto\b")
+
+
 def _plan_labelled(
     question: str, reading: Reading, info: TableInfo, label: ColumnInfo, catalog: TableCatalog, sem: Semantic
 ) -> TablePlan | None:
@@ -198,6 +201,8 @@ def _plan_labelled(
         cols = sorted(dict.fromkeys(by_year.values()), key=lambda c: years_of(c.name)[0], reverse=True)
     else:
         return None  # which column the question is about is not said
+    if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and _FROM_TO.search(fold(question)):
+        rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
     if op in ("sum", "value") and len(rows) == 1 and len(cols) == 1:
         op = "value"  # "total revenue in 2019" reads the Total row; one cell is its own sum
     if op == "count_if" and not reading.counts_periods:

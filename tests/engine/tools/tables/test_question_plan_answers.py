@@ -390,3 +390,18 @@ def test_a_rows_heading_tells_apart_the_row_the_question_names(tmp_path):
     )
     assert loss is not None and (loss.args["operation"], loss.args["rows"]) == ("mean", ["Net loss"])
     assert not loss.ignores_period  # "December 31" dates the year, it filters on no month
+
+
+def test_a_change_from_one_row_to_another_is_the_second_minus_the_first(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "warranty.md",
+        "| | 2019 | 2018 |\n|---|---|---|\n| Warranty reserve, beginning of period | $8,220 | $8,306 |\n"
+        "| Provisions made to warranty reserve during the period | 13,708 | 11,775 |\n"
+        "| Warranty reserve end of period | $10,354 | 8,220 |\n",
+    )
+    result = answer("What is the difference in warranty reserve from beginning to end of period 2019?", catalog)
+    assert result.value.lstrip("$") == "2,134"
+    assert "10,354 − 8,220: change in Warranty reserve, beginning of period to Warranty reserve end of period" in (
+        result.statement
+    )
