@@ -201,7 +201,8 @@ def file_names(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-_SPLIT_YEAR_END = re.compile(r"(?<![\d.,])(?:19|20)\d\d[/-](\d\d)(?![\d.,]?\d)")
+# A fiscal year over two calendar years written short: "2018/19", "2018-19" (the layout reads its years too).
+SPLIT_YEAR_RE = re.compile(r"(?<![\d.,])((?:19|20)\d\d)[/-](\d\d)(?![\d.,]?\d)")
 
 
 def inside(spans: list[tuple[int, int]], pos: int) -> bool:
@@ -223,7 +224,7 @@ def not_figure_spans(text: str) -> list[tuple[int, int]]:
             if match.group(2) or _EXTENSION_RE.search(match.group(1)):
                 spans.append(match.span())
     if "/" in text or "-" in text:  # "2018/19": the 19 is the fiscal year's end, not a figure
-        spans += [m.span(1) for m in _SPLIT_YEAR_END.finditer(text)]
+        spans += [m.span(2) for m in SPLIT_YEAR_RE.finditer(text)]
     offset = 0
     for line in text.split("\n"):
         marker = _LIST_MARKER_RE.match(line)

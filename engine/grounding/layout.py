@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.grounding.figures import scale_factor, scan_numbers
+from engine.grounding.figures import SPLIT_YEAR_RE, scale_factor, scan_numbers
 from engine.grounding.quotes import words
 
 YEAR_RE = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,]?\d)")
@@ -24,7 +24,6 @@ _SCALE_WORDS = (
     (10**3, re.compile(r"(?i)\bin\s+thousands\b|\bthousands\s+of\b|[$€£]?\s?'000s?\b|\(000s?\)|\ben\s+milliers\b|k€")),
 )
 _DASHES = "-−–"
-SPLIT_YEAR_RE = re.compile(r"(?<![\d.,])((?:19|20)\d\d)[/-](\d\d)(?![\d.,]?\d)")
 DIGIT_RE = re.compile(r"\d")
 FISCAL_SHORT_RE = re.compile(r"\b(?i:FY)'?(\d\d)(?=\d?\b)(?![.,]\d)")  # "FY19", "FY'19", "FY181" (footnote 1)
 # A period over two calendar years: "2017/2018", "2017/18", "2018-19".

@@ -5,6 +5,7 @@ its section row, "—" as zero, a row without a label as a total)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from engine.grounding.layout import DIGIT_RE, YEAR_RE, Place, content_words, numbers_in, scale_of, years_in
 from engine.grounding.totals import is_total_label
@@ -140,8 +141,8 @@ class Table:
     def body(self) -> range:
         return range(self.first, len(self.lines))
 
-    def section(self, k: int) -> frozenset[str]:
-        """The words of the nearest section row above row ``k`` (looked for ``SECTION_REACH`` rows up)."""
+    def _sections_above(self, k: int) -> Iterator[list[str]]:
+        """The section rows above row ``k``, nearest first, looked for ``SECTION_REACH`` rows up."""
         text = self.text
         for j in range(k - 1, max(self.first, k - SECTION_REACH) - 1, -1):
             s, e = self.lines[j]
@@ -150,8 +151,11 @@ class Table:
                 continue  # a row with figures: no section (the common case, told without splitting)
             row = self.cells(j)
             if _is_section(row):
-                return content_words(row[0])
-        return frozenset()
+                yield row
+
+    def section(self, k: int) -> frozenset[str]:
+        """The words of the nearest section row above row ``k``."""
+        return next((content_words(row[0]) for row in self._sections_above(k)), frozenset())
 
     def totalled_words(self, k: int) -> frozenset[str]:
         """The words every label of the rows just above row ``k`` shares (up to a section, a
@@ -175,17 +179,8 @@ class Table:
 
     def section_years(self, k: int) -> frozenset[str]:
         """The years of the nearest section row above row ``k`` that names one ("June 30, 2019"
-        over the rows of that date), looked for ``SECTION_REACH`` rows up."""
-        text = self.text
-        for j in range(k - 1, max(self.first, k - SECTION_REACH) - 1, -1):
-            s, e = self.lines[j]
-            cut = text.find(self.sep, s + 1, e)
-            if cut >= 0 and DIGIT_RE.search(text, cut, e):
-                continue
-            row = self.cells(j)
-            if _is_section(row) and (years := years_in(row[0])):
-                return years
-        return frozenset()
+        over the rows of that date)."""
+        return next((years for row in self._sections_above(k) if (years := years_in(row[0]))), frozenset())
 
     def row(self, pos: int, k: int) -> list[Place]:
         """The places of body row ``k``."""
