@@ -27,7 +27,7 @@ _ASKING = content_words(
     calculate calculated much many what which were
     variation evolution moyenne pourcentage proportion part somme montant annee annees exercice entre depuis valeur"""
 )
-_GENERIC = content_words("net other others end beginning balance per number")
+GENERIC = content_words("net other others end beginning balance per number")
 _RANGE = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*(?:-|–|to|through|until|and|à|a|au|et)\s*((?:19|20)\d\d)(?!\d)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 STRONG_SHARE = 0.6
@@ -90,7 +90,7 @@ def asked_years(question: str) -> frozenset[str]:
 
 def question_terms(question: str) -> dict[str, float]:
     terms = content_words(fold(question)) - _ASKING
-    return {w: (0.5 if w in _GENERIC else 1.0) for w in terms}
+    return {w: (0.5 if w in GENERIC else 1.0) for w in terms}
 
 
 def scope_of(question: str, layout: Layout) -> Scope:

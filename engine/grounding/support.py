@@ -25,7 +25,7 @@ from engine.grounding.figures import Found, scale_factor
 from engine.grounding.layout import YEAR_RE, Place, content_words, period_pairs, years_in
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
-from engine.grounding.scope import Scope, scope_of
+from engine.grounding.scope import GENERIC, Scope, scope_of
 
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
 _POINTS = re.compile(r"\s?(?:pts?|points?|pp|percentage points?|points? de pourcentage)\b", re.IGNORECASE)
@@ -82,7 +82,7 @@ def _is_year(item: Found, years: frozenset[str], layout: Layout) -> bool:
     return year in years or layout.has_year(year)
 
 
-_NOT_SUBJECT = content_words("total totals net other others end beginning balance per number")
+_NOT_SUBJECT = GENERIC | content_words("total totals")  # the words a Total row adds say no subject either
 
 
 def _subject_key(scope: Scope) -> frozenset[str]:
