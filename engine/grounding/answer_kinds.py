@@ -104,10 +104,12 @@ def answer_kind(question: str) -> AnswerKind | None:
 # A figure, a row or a computation does not answer them (accent-folded, lower-cased text).
 _WORDS_ASKED = re.compile(
     r"^\W*(?:why|pourquoi)\b"
-    r"|\bwhat (?:caused|causes|led to|leads to|drove|drives|explains?|contributed to)\b"
+    r"|\bwhat (?:caused|causes|led to|leads to|drove|drives|explains?|contributed to|accounted for|accounts for|"
+    r"resulted in|results in)\b"
     r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:main )?(?:reasons?|definition|purpose|nature|policy|basis|"
     r"method|methods|cause|causes|drivers?)\b"
-    r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:\w+ )?(?:forms?|types?|kinds?|categories|components) of\b"
+    r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:\w+ )?(?:forms?|types?|kinds?|categories|components)"
+    r" (?:(?:factored|included) )?(?:of|in)\b"
     r"|\bwhat (?:method|methods|approach|basis|assumptions?)\b|\b(?:comprised? of|consists? of|raisons?|methode)\b"
     r"|^\W*how (?:is|are|was|were|do|does|did) .*\b(?:determined|calculated|measured|defined|recogni[sz]ed|"
     r"accounted|treated|classified|valued|estimated|presented|allocated|computed)\b"

@@ -42,6 +42,22 @@ def period_pairs(text: str) -> dict[int, tuple[str, str]]:
     return out
 
 
+def pairs_as_end_years(text: str) -> str:
+    """``text`` with each fiscal year written over two calendar years ("2018/2019",
+    "2018/19", "2018-19") as its last year, the year it is named by ("fiscal 2019"), so that
+    a question's "2018/2019 from 2017/2018" finds the columns "2018/2019" and "2017/2018".
+    A range of full years with a hyphen ("2017-2019") is left as it is."""
+
+    def ended(m: re.Match[str]) -> str:
+        first, second = m.group(1), m.group(2)
+        last = second if len(second) == 4 else first[:2] + second
+        consecutive = int(last) == int(first) + 1
+        written_as_pair = "/" in m.group(0) or len(second) == 2
+        return last if consecutive and written_as_pair else m.group(0)
+
+    return PERIOD_PAIR_RE.sub(ended, text) if "/" in text or "-" in text else text
+
+
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
 
 

@@ -13,6 +13,7 @@ Identifiers come from the catalog only; values are passed as SQL parameters.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -59,6 +60,10 @@ class ComputeArgs(BaseModel):
     group_by: str | None = Field(None, max_length=200)
     single_row: bool = Field(False, description="With group_by: the extreme of one row, not of each group's sum.")
     condition: CellCondition | None = None
+
+
+PER_SHARE = "per share"  # a row's figures are an amount per share: the table's scale is not theirs
+_PER_SHARE = re.compile(r"(?i)\bper (?:\w+ )?(?:share|unit|ads|adr)s?\b|\beps\b|\bpar action\b")
 
 
 class Cell(BaseModel):
@@ -134,6 +139,15 @@ class ComputeTable(CatalogTool):
             if info.row_unit_column
             else [""] * len(labels)
         )
+        heads = (
+            [_label(v) for v in info.data.column(info.section_column).to_pylist()]
+            if info.section_column
+            else [""] * len(labels)
+        )
+        units = [
+            PER_SHARE if not unit and _PER_SHARE.search(f"{head} {text}") else unit
+            for unit, head, text in zip(units, heads, labels, strict=True)
+        ]
         if rows:
             index = {}
             for i, text in enumerate(labels):
@@ -372,6 +386,8 @@ def _scale(info: TableInfo, cells: list[Cell], w: Mapping[str, str]) -> str:
     units = {c.unit for c in cells}
     if units == {"%"}:
         return "%"
+    if PER_SHARE in units:
+        return ""  # "Net loss per share: Basic (0.28)" is dollars, not the table's thousands
     if units == {""} and info.scale in ("thousand", "million", "billion"):
         return " " + w[info.scale]
     return ""

@@ -17,6 +17,7 @@ from engine.grounding.quotes import words
 from engine.tools.tables.catalog import TableCatalog
 
 Encode = Callable[[list[str]], Any]
+_REMARK = re.compile(r"\((?:[^()]*\d[^()]*|[^()\s]+(?:\s+[^()\s]+){2,})\)")  # "(net of refunds of $11.2 …)"
 _FOOTNOTES = re.compile(r"\(\d{1,2}\)|(?<=[a-z])\d{1,2}\b")  # "services(1)(2)", "dividends1"
 
 
@@ -32,8 +33,13 @@ def label_words(label: str) -> set[str]:
 
 def lexical(label: str, asked: frozenset[str] | set[str], subject: frozenset[str] | set[str]) -> tuple[float, float]:
     """(share of the label's words that stand in the question, share of the question's
-    subject words the label holds)."""
+    subject words the label holds). A remark in parentheses ("Cash paid for income taxes
+    (net of refunds of $11.2, $25.0 and $20.7, respectively)") is not part of the name a
+    question gives, so its words count only when the question uses them."""
     own = label_words(label)
+    core = label_words(_REMARK.sub(" ", label))
+    if core and core != own:
+        own = core | (own & asked)
     if not own:
         return 0.0, 0.0
     hit = own & asked

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -76,6 +77,12 @@ class TablePlan(BaseModel):
 _SEVERAL_ASKED = re.compile(r"\b(?:respectively|respectivement|each of|both)\b")
 _PERIOD_DIMENSIONS = frozenset({"year", "years", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"})
 _GENERIC_NAME = re.compile(r"(?i)column_?\d+")  # a name the loader gave: it means nothing
+_FISCAL_TOKEN = re.compile(r"(?i)FY'?(?:19|20)?\d\d")  # "FY2019", "FY19": a period, not a name
+# Words that say what to compute ("the increase in franchise rental revenues"): a row
+# labelled with them alone ("% increase") is not named by a question asking for that
+# computation.
+_OPERATION_WORDS = words("increase decrease change difference growth average mean ratio percentage percent")
+_EXTREME = re.compile(r"(?i)\b(?:minimum|maximum|lowest|highest|largest|smallest|least|most)\b")
 _PERCENT_NAME = re.compile(r"(?i)%|percent|pct|rate|margin|ratio|taux|marge|pourcentage")
 
 
@@ -123,6 +130,8 @@ def _rows(
         if len(label) <= 3:  # "IT" must stand as written
             share = 1.0 if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", question) else 0.0
             cover = share / max(1, len(reading.subject))
+        elif reading.operation != "value" and label_words(label) <= _OPERATION_WORDS:
+            share, cover = 0.0, 0.0  # "% increase" is not what "the increase in X" names
         else:
             share, cover = lexical(label, asked, reading.subject)
             if heads and heads.get(label):
@@ -153,6 +162,17 @@ def _rows(
     return [labels[best]] if best is not None and scored[best] > 0 else []
 
 
+def _extreme_as_name(question: str, reading: Reading, held: frozenset[str] | set[str]) -> Reading:
+    """The question read again without "minimum" (or "highest", …) where that word is part
+    of a name the table holds: "the Minimum Pension Liability balance in 2018" asks for a
+    value of the Minimum Pension Liability column, not for its lowest row."""
+    named = [m.group(0) for m in _EXTREME.finditer(question) if words(m.group(0)) <= held]
+    if not named:
+        return reading
+    stripped = _EXTREME.sub(lambda m: "" if m.group(0) in named else m.group(0), question)
+    return replace(reading, operation=read_question(stripped).operation)
+
+
 def _period_unmet(reading: Reading, info: TableInfo, years_held: bool) -> bool:
     """Whether the question names a month, quarter or year this table cannot be filtered on."""
     if reading.months or reading.quarters:
@@ -166,11 +186,13 @@ _FROM_TO = re.compile(r"\bfrom\b.+\bto\b")
 def _plan_labelled(
     question: str, reading: Reading, info: TableInfo, label: ColumnInfo, catalog: TableCatalog, sem: Semantic
 ) -> TablePlan | None:
-    op = reading.operation
     texts = [c for c in info.columns if c.kind != "number"]
     held = frozenset(w for c in texts for v in column_values(info, c) if v is not None for w in label_words(str(v)))
     if unknown_names(question, info, held=held):
         return None  # "APRU from on-net": a name no row, heading or column of the table holds
+    if reading.operation in ("max", "min"):
+        reading = _extreme_as_name(question, reading, held | {w for c in info.columns for w in label_words(c.name)})
+    op = reading.operation
     numbers = [c for c in info.columns if c.kind == "number"]
     section = next((c for c in info.columns if c.name == info.section_column), None)
     heads = (
@@ -274,7 +296,12 @@ def unknown_names(
     known |= {w for c in info.columns for w in words(label_text(c.name))} | words(info.source)
     out = []
     for token in re.findall(r"(?<=\s)[A-ZÀ-Ý][\w'-]{2,}", question):
-        if fold(token) not in MONTHS and not words(token) <= known and not QUARTER_VALUE.search(token):
+        if (
+            fold(token) not in MONTHS
+            and not words(token) <= known
+            and not QUARTER_VALUE.search(token)
+            and not _FISCAL_TOKEN.fullmatch(token)
+        ):
             out.append(token)
     return out
 

@@ -14,6 +14,7 @@ from typing import Literal
 from engine.grounding.answer_kinds import aggregate_asked, answer_kind, asks_for_words, fold
 from engine.grounding.compare import Condition, condition_in
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
+from engine.grounding.layout import pairs_as_end_years
 from engine.grounding.quotes import asks_for_figure, words
 
 Operation = Literal[
@@ -143,7 +144,7 @@ def operation_in(text: str, question: str) -> Operation | None:
 
 def read_question(question: str) -> Reading:
     text = fold(question)
-    years = tuple(dict.fromkeys(_YEAR.findall(text)))
+    years = tuple(dict.fromkeys(_YEAR.findall(pairs_as_end_years(text))))  # "2018/2019" is fiscal 2019
     operation = operation_in(text, question)
     months = _months(text)
     if operation in ("mean", "sum") and (span := _RANGE.search(text)):  # "from 2017 to 2019": every year

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.grounding.answer_kinds import fold
 from engine.grounding.dates import MONTHS
+from engine.grounding.layout import pairs_as_end_years
 from engine.grounding.quotes import words
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.compute_tool import LABELLED_MAX_ROWS
@@ -29,8 +30,9 @@ def column_values(info: TableInfo, column: ColumnInfo) -> list[Any]:
 
 
 def years_of(name: str) -> list[str]:
-    """The years a column name holds: "2019", "December 31, 2019", "FY19"."""
-    return [full or f"20{short}" for full, short in YEAR_IN_NAME.findall(name)]
+    """The years a column name holds: "2019", "December 31, 2019", "FY19"; a fiscal year
+    over two calendar years ("2018/2019", "2018/19") is its last year."""
+    return [full or f"20{short}" for full, short in YEAR_IN_NAME.findall(pairs_as_end_years(name))]
 
 
 def label_column(info: TableInfo, catalog: TableCatalog) -> ColumnInfo | None:

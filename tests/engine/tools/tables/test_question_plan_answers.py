@@ -405,3 +405,74 @@ def test_a_change_from_one_row_to_another_is_the_second_minus_the_first(tmp_path
     assert "10,354 − 8,220: change in Warranty reserve, beginning of period to Warranty reserve end of period" in (
         result.statement
     )
+
+
+def test_a_figure_per_share_does_not_carry_the_tables_scale(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "loss.md",
+        "| (In thousands) | 2019 | 2018 |\n|---|---|---|\n| Net loss | (19,898) | (26,199) |\n"
+        "| Net loss per share: | | |\n| Basic | (0.28) | (0.40) |\n",
+    )
+    assert answer("What was the basic net loss per share in 2019?", catalog).statement.startswith("-0.28: Basic, 2019")
+    assert answer("What was the net loss in 2019?", catalog).statement.startswith("-19,898 thousand: Net loss")
+
+
+def test_fiscal_years_written_over_two_calendar_years_find_their_columns(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "personnel.md",
+        "| € million | 2017/2018 | 2018/2019 |\n|---|---|---|\n| Wages and salaries | 2,173 | 2,264 |\n"
+        "| Social security expenses | 552 | 552 |\n",
+    )
+    change = answer("What was the change in wages and salaries in 2018/2019 from 2017/2018?", catalog)
+    assert change.statement.startswith("91 million = 2,264 − 2,173")
+    assert answer("What were wages and salaries in FY2019?", catalog).statement.startswith("2,264 million")
+
+
+def test_a_remark_in_a_row_label_does_not_hide_the_row(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "cash.md",
+        "| | 2019 | 2018 | 2017 |\n|---|---|---|---|\n| Cash paid for interest | 750.2 | 789.7 | 712.1 |\n"
+        "| Cash paid for income taxes (net of refunds of $11.2, $25.0 and $20.7, respectively) | 136.5 | 163.9 | 147.5 |\n",
+    )
+    count = answer("How many years did the cash paid for income taxes exceed $150 million?", catalog)
+    assert count.statement.startswith("1 of 3")
+    assert "income taxes" in count.statement
+
+
+def test_a_row_named_by_the_operation_word_alone_is_not_the_subject(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "franchise.md",
+        "| | 2019 | 2018 |\n|---|---|---|\n| Franchise rental revenues | 272,815 | 259,047 |\n"
+        "| % increase | 2.6% | 3.1% |\n",
+    )
+    change = answer("What was the increase in franchise rental revenues from 2018 to 2019?", catalog)
+    assert change.statement.startswith("13,768 = 272,815 − 259,047")
+    planned = plan("What is the increase in franchise rental revenues in 2019?", catalog, FakeEncode())
+    assert planned is None or "% increase" not in planned.args["rows"]
+
+
+def test_an_extreme_word_inside_a_name_is_not_the_operation(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "profit.md",
+        "| | Maximum | Actual |\n|---|---|---|\n| Group operating profit | 290.0 | 277.3 |\n"
+        "| Group cash generation | 300.0 | 296.4 |\n",
+    )
+    planned = plan("What was the maximum group operating profit?", catalog, FakeEncode())
+    assert planned is not None and planned.args["operation"] == "value"
+    assert planned.args["columns"] == ["Maximum"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What accounted for the decrease in Software revenue in 2019?",
+        "What are the components factored in total revenue?",
+    ],
+)
+def test_a_question_asking_for_words_plans_nothing(tables, question):
+    assert plan(question, tables, FakeEncode()) is None
