@@ -56,15 +56,17 @@ class Caution(BaseModel):
 
     kind: CautionKind
     text: str  # in the answer's language
-    # "replaced" only: the fact that replaced the draft is verified (a computed result, or a
-    # figure picked from its cell or sentence and traced there), so the reason is about the draft
+    # "replaced" only: the fact that replaced the draft is verified (a computed result, a
+    # figure picked from its cell or sentence and traced there, or a sentence restating the
+    # question), so the reason is about the draft
     draft_only: bool = False
 
     @property
     def about_answer(self) -> bool:
         """False for the reason a draft was replaced by a verified fact: a note about the draft.
         A draft replaced by a quote, a sentence or a doubt stays a caution about the answer:
-        the passage may not answer the question."""
+        the passage may not answer the question (unless the sentence restates the question
+        it answers, word for word: ``engine.grounding.facts.restates_question``)."""
         return not (self.kind == "replaced" and self.draft_only)
 
 

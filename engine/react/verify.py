@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
 from engine.grounding.answer_kinds import answer_kind, asks_about_table, asks_for_words, fit, is_prose, names_in
 from engine.grounding.evidence_index import EvidenceIndex
-from engine.grounding.facts import cite_passage
+from engine.grounding.facts import cite_passage, restates_question
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
 from engine.react.fact_answer import fact_answer, quoted
 from engine.react.prompts import message
@@ -36,7 +36,9 @@ class Review(BaseModel):
     report: GroundingReport
     answer: str  # the answer the run ends with
     draft_reason: str | None = None  # set when the model's answer was replaced
-    verified_fact: bool = False  # what replaced it is a computed result or a figure traced to its cell or sentence
+    # what replaced it is a computed result, a figure traced to its cell or sentence, or a
+    # sentence that restates the question it answers (``restates_question``)
+    verified_fact: bool = False
     unsure: str | None = None  # a warning when the fact that replaced it may not answer the question
     added: str = ""  # the passages a detailed answer quotes below a small model's answer that stands
     cautions: list[Caution] = Field(default_factory=list)  # about ``answer``: from the fields above and the report
@@ -231,12 +233,13 @@ def review(
     about_table = asks_about_table(question) and not stated
     doubt = stated_answer.fact.several or not stated_answer.sure or about_table
     figure = stated is not None or stated_answer.fact.picked is not None  # a result, or one figure picked
+    restated = not stated and quotes[0].confident and restates_question(question, _CITATION.sub("", stated_answer.text))
     doubt_key = "review_" + ("unsure_table" if about_table else "unsure_period" if kind == "filter" else kind)
     review = Review(
         report=checked.model_copy(update={"grounding": "quoted"}),
         answer=stated_answer.text,
         draft_reason=reason,
-        verified_fact=figure and not doubt and not checked.unsupported,
+        verified_fact=(figure or restated) and not doubt and not checked.unsupported,
         unsure=message(doubt_key, language) if doubt else None,
     )
     return _reviewed(review, language, kind)

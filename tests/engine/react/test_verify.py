@@ -428,8 +428,24 @@ def test_a_question_asking_for_words_is_not_answered_by_the_figures_of_a_row():
     assert "exclude the acquisition of Thermocoax" in engine.result.answer
     assert "|" not in engine.result.answer.split("\n")[0]
     assert blocks(out, ReActType.DRAFT) == ["270.3 = 277.3 | 270.3"]  # kept, marked as a draft
-    assert [c.kind for c in engine.result.cautions] == ["replaced"]  # a sentence, not a verified figure:
-    assert engine.result.cautions[0].about_answer  # the reason stays a caution on the answer
+    assert [c.kind for c in engine.result.cautions] == ["replaced"]
+    # the sentence restates the question word for word: the document's own answer, so why the
+    # draft was replaced is a note about the draft, not a caution about the answer
+    assert not engine.result.cautions[0].about_answer
+
+
+def test_a_sentence_that_does_not_restate_the_question_stays_a_caution_on_the_answer():
+    """The closest sentence to "When is revenue recognized?" speaks of milestones recorded
+    as revenue: it may not answer, so why the draft was replaced stays a caution."""
+    text = (
+        "Revenue. The achievement of milestones under the license agreements will be recorded as revenue "
+        "during the period the achievement becomes probable, which may result in earlier recognition."
+    )
+    engine = make_engine(["Answer: 12 months"], tools=[*general_toolkit(), docs_tool(text)])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "What are the milestones recognized as revenue based on?")
+    assert "milestones" in engine.result.answer
+    assert [c.kind for c in engine.result.cautions if c.about_answer] == ["replaced"]
 
 
 def test_why_the_draft_was_replaced_is_a_note_not_a_caution_about_the_answer():
