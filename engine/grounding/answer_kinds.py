@@ -116,6 +116,7 @@ _WORDS_ASKED = re.compile(
     r"|\bqu'est-ce qui (?:explique|a cause)|\bcomment (?:est|sont) (?:calcule|determine|mesure|defini)"
     r"|^\W*what (?:has|have|had|is|are|was|were) .*\b(?:restated|adjusted|translated|used|designed|intended|"
     r"reclassified) for\b"  # "What have the values in the 2018 column been restated for?": a purpose
+    r"|^\W*what (?:is|are|was|were) .*\b(?:related|attributable|attributed|due) to\s*\??\s*$"  # "… in 2019 related to?"
 )
 # "What does X include / represent / show?" asks for words unless it asks a percentage or an amount.
 _CONTENT_ASKED = re.compile(

@@ -165,7 +165,8 @@ class ComputeTable(CatalogTool):
             for col in columns:
                 number = _number(values[col.name][i])
                 if number is not None:
-                    cells.append(Cell(row=labels[i], column=col.name, value=number, unit=units[i] or col.unit))
+                    unit = units[i] or col.unit or (PER_SHARE if _PER_SHARE.search(col.name) else "")
+                    cells.append(Cell(row=labels[i], column=col.name, value=number, unit=unit))
                 elif rows:
                     raise ToolError(w["no_figure"].format(table=info.name, row=labels[i], column=col.name))
         return cells

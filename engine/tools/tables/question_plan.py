@@ -77,6 +77,7 @@ class TablePlan(BaseModel):
 _SEVERAL_ASKED = re.compile(r"\b(?:respectively|respectivement|each of|both)\b")
 _PERIOD_DIMENSIONS = frozenset({"year", "years", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"})
 _GENERIC_NAME = re.compile(r"(?i)column_?\d+")  # a name the loader gave: it means nothing
+_ASKED_FOR = words("percentage percent amount value number figure rate ratio")  # "what percentage": no name asked
 _FISCAL_TOKEN = re.compile(r"(?i)FY'?(?:19|20)?\d\d")  # "FY2019", "FY19": a period, not a name
 # Words that say what to compute ("the increase in franchise rental revenues"): a row
 # labelled with them alone ("% increase") is not named by a question asking for that
@@ -95,7 +96,10 @@ def _without(text: str, values: list[str]) -> str:
 def _column_scores(question: str, text: str, columns: list[ColumnInfo], sem: Semantic) -> list[float]:
     """1 for a column the question names in words; else the embedding similarity."""
     asked = words(question)
-    named = [1.0 if lexical(c.name, asked, asked)[0] >= COLUMN_MIN_WORDS else 0.0 for c in columns]
+    named = [
+        1.0 + 0.001 * len(label_words(c.name) & asked) if lexical(c.name, asked, asked)[0] >= COLUMN_MIN_WORDS else 0.0
+        for c in columns
+    ]  # of two columns it names ("Total", "Less than 1 year"), the one it names more of
     if any(named):
         return named
     scores = sem.scores(text, [c.name for c in columns])
@@ -137,7 +141,9 @@ def _rows(
             if heads and heads.get(label):
                 cover = max(cover, lexical(f"{heads[label]} {label}", asked, reading.subject)[1])
         shares.append(share)
-        scored.append(0.75 * share + 0.25 * cover if share >= ROW_MIN_WORDS else 0.0)
+        hits = len(label_words(label) & asked) if share >= ROW_MIN_WORDS else 0
+        # of two labels the question names whole ("Revenue", "Revenue growth"), the one it names more of
+        scored.append(0.75 * share + 0.25 * cover + 0.001 * hits if share >= ROW_MIN_WORDS else 0.0)
         if share == 1.0 and not (is_total_label(label) and reading.operation in ("sum", "mean")):
             full.append(label)  # a Total row is never added again
     if max(shares, default=1.0) == 0.0 and len(labels) <= SEMANTIC_MAX_LABELS:  # no label's word asked: by meaning
@@ -207,8 +213,16 @@ def _plan_labelled(
     rows = _rows(question, reading, row_labels(info, label, numbers, catalog), sem, heads)
     if op in ("max", "min") and reading.dimension and reading.dimension not in _PERIOD_DIMENSIONS:
         rows = []  # "which segment …": the rows are what is compared
+    elif (
+        reading.dimension
+        and reading.dimension not in _PERIOD_DIMENSIONS
+        and op not in ("value", "count_if")
+        and re.search(rf"\b(?:which|quel(?:le)?s?) {re.escape(reading.dimension)}\b", fold(question))
+        and not words(reading.dimension) <= _ASKED_FOR
+    ):
+        return None  # "which segment had the smallest percentage change": a name, not one computation
     text = _without(reading.subject_text, rows)
-    by_year = year_columns(numbers, question)
+    by_year = year_columns(numbers, question, percent=reading.percent)
     if reading.years and by_year:
         if any(by_year.get(y) is None for y in reading.years):
             return None  # a year the table does not hold, or in columns the question does not tell apart

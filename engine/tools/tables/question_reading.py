@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.grounding.answer_kinds import aggregate_asked, answer_kind, asks_for_words, fold
+from engine.grounding.answer_kinds import aggregate_asked, answer_kind, asks_about_table, asks_for_words, fold
 from engine.grounding.compare import Condition, condition_in
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
 from engine.grounding.layout import pairs_as_end_years
@@ -27,16 +27,22 @@ _PERCENT_CHANGE = re.compile(
     r"baisse|croissance)|taux de (?:croissance|variation))"
 )
 _CHANGE = re.compile(
-    r"\b(?:change|changed|difference|increase|decrease|variation|evolution|ecart|how much (?:more|less|higher|lower)"
-    r"|de combien)\b"
+    r"\b(?:change|changed|difference|increased?|decreased?|variation|evolution|ecart|fluctuation|"
+    r"how much (?:more|less|higher|lower)|de combien)\b"
 )
-_DECREASE = re.compile(r"\b(?:decrease|decline|drop|fall|reduction|baisse|diminution|recul)\b")
-_EITHER_WAY = re.compile(r"\b(?:increase|rise|growth|change|hausse|augmentation|variation|evolution)\b")
+_DECREASE = re.compile(r"\b(?:decreased?|declined?|drop(?:ped)?|fall|fell|reduction|baisse|diminution|recul)\b")
+_EITHER_WAY = re.compile(r"\b(?:increased?|rise|rose|growth|changed?|hausse|augmentation|variation|evolution)\b")
 _RATIO = re.compile(r"\b(?:ratio|rapport entre|expressed as a (?:ratio|multiple)|proportion)\b")
 _SHARE = re.compile(
-    r"\b(?:percentage|percent|(?<!per )share(?!\s+(?:price|capital|count|based))|fraction|pourcentage|part|quote-part)\b"
-)  # "earnings per share", "share price": no share of a total
-_RANGE = re.compile(r"\b((?:19|20)\d\d)\s*(?:-|–|to|through|until|a|au|jusqu'en)\s*((?:19|20)\d\d)\b")
+    r"\b(?:percentage|percent|(?<!per )(?<!per \w{5} )(?<!per \w{7} )share(?!\s+(?:price|capital|count|based))|fraction|"
+    r"pourcentage|part|quote-part)\b"
+)  # "earnings per share", "per basic share", "per diluted share", "share price": no share of a total
+_RANGE = re.compile(
+    r"\b((?:19|20)\d\d)\s*(?:-|–|to|through|until|a|au|jusqu'en)\s*((?:19|20)\d\d)\b"
+    r"|\bbetween ((?:19|20)\d\d) and ((?:19|20)\d\d)\b"
+)  # an average or a sum "from 2017 to 2019", "between 2017 and 2019": every year of the span
+# "the top 3", "the three highest": several rows ranked, which one computation does not give
+_TOP_N = re.compile(r"\b(?:top|(?:the )?(?:two|three|four|five|\d) (?:highest|largest|biggest|lowest|smallest|most))\b")
 _PERIOD_NOUN = r"(?:years?|periods?|months?|quarters?|times|annees?|ans|periodes?|mois|trimestres?|fois)"
 _COUNT_IF = re.compile(rf"\b(?:how many|combien)\s+(?:d['e]\s*)?{_PERIOD_NOUN}\b")
 _COUNT_ROWS = re.compile(
@@ -112,13 +118,18 @@ def _months(text: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(m for m in found if m))
 
 
-_DATES_ASKED = re.compile(r"\b(?:what|which) (?:(?:is|are|was|were) )?(?:the )?dates?\b|\bon what dates?\b")
+_DATES_ASKED = re.compile(
+    r"\b(?:what|which) (?:(?:is|are|was|were) )?(?:the )?(?:(?:maturity|expiry|expiration|due|effective|payment|"
+    r"grant|vesting|issue|record) )?dates?\b|\bon what dates?\b"
+)
 
 
 def operation_in(text: str, question: str) -> Operation | None:
     """The operation ``question`` (``text``: folded) asks for, or None when it asks no figure."""
-    if asks_for_words(question):
+    if asks_for_words(question) or asks_about_table(question):
         return None  # "what caused the increase in X?" asks a reason, not the increase
+    if _TOP_N.search(text):
+        return None  # "the sum of the three highest …": no one computation ranks rows
     if _PERCENT_CHANGE.search(text):
         return "percent_change"
     if (_COUNT_IF.search(text) or _COUNT_ROWS.search(text)) and condition_in(text) is not None:
@@ -148,7 +159,7 @@ def read_question(question: str) -> Reading:
     operation = operation_in(text, question)
     months = _months(text)
     if operation in ("mean", "sum") and (span := _RANGE.search(text)):  # "from 2017 to 2019": every year
-        first, last = sorted(int(y) for y in span.groups())
+        first, last = sorted(int(y) for y in span.groups() if y)
         years = tuple(str(y) for y in range(last, first - 1, -1)) if last - first < 12 else years
     which = _WHICH.search(text)
     subject = {w for w in words(_YEAR.sub(" ", text)) - _ASKING if not w.isdigit()}
@@ -165,6 +176,6 @@ def read_question(question: str) -> Reading:
         counts_periods=bool(_COUNT_IF.search(text)),
         month_range=len(months) == 2 and bool(_MONTH_RANGE.search(text)),
         subject=frozenset(subject),
-        percent=answer_kind(question) == "percent" or operation in ("percent_change", "share"),
+        percent=answer_kind(question) == "percent" or operation in ("percent_change", "share") or "%" in question,
         subject_text=" ".join(kept) or question,
     )

@@ -121,9 +121,13 @@ def named_values(question: str, info: TableInfo) -> list[tuple[ColumnInfo, str]]
     return found
 
 
-def year_columns(numbers: list[ColumnInfo], question: str = "") -> dict[str, ColumnInfo | None]:
+def year_columns(
+    numbers: list[ColumnInfo], question: str = "", percent: bool | None = None
+) -> dict[str, ColumnInfo | None]:
     """The column of each year; None when several columns hold a year ("Pension 2018",
-    "Other 2018") and the question's words do not pick one."""
+    "Other 2018") and the question's words do not pick one. When ``percent`` is False (the
+    question asks no percentage), a year's percent columns ("2019 · % of revenues") are
+    left out first, so "2019 · RMB" is its column."""
     held: dict[str, list[ColumnInfo]] = {}
     for col in numbers:
         for year in years_of(col.name):
@@ -131,6 +135,8 @@ def year_columns(numbers: list[ColumnInfo], question: str = "") -> dict[str, Col
     asked = words(question)
     by_year: dict[str, ColumnInfo | None] = {}
     for year, cols in held.items():
+        if len(cols) > 1 and percent is False:  # an amount asked: not the year's percent column
+            cols = [c for c in cols if not (c.unit == "%" or "%" in c.name)] or cols
         if len(cols) > 1:
             named = [c for c in cols if words(YEAR_IN_NAME.sub(" ", label_text(c.name))) & asked]
             cols = named if len(named) == 1 else [None]

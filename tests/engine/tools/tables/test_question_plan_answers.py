@@ -476,3 +476,65 @@ def test_an_extreme_word_inside_a_name_is_not_the_operation(tmp_path):
 )
 def test_a_question_asking_for_words_plans_nothing(tables, question):
     assert plan(question, tables, FakeEncode()) is None
+
+
+def test_a_change_asked_in_the_past_tense_is_computed(tables):
+    decrease = answer("How much did Hardware revenue decreased by from 2018 to 2019?", tables)
+    assert decrease.statement.startswith("-100 = 700 − 800: decrease in Hardware")  # earlier − later: it rose
+    increase = answer("How much did Services revenue increased by from 2018 to 2019?", tables)
+    assert increase.statement.startswith("25 = 120 − 95")
+
+
+def test_an_average_between_two_years_takes_every_year_of_the_span(tables):
+    result = answer("What is the average Services revenue between 2017 and 2019?", tables)
+    assert result.statement.startswith("98.33 = (120 + 95 + 80) / 3")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the sum of the three highest revenues in 2019?",
+        "What is the total of the top 2 segments in 2018?",
+        "Which segment had the smallest percentage change from 2018 to 2019?",
+        "What was the maturity date of the Software revenue?",
+        "What was the Software revenue in 2019 related to?",
+        "Which years does the table provide information for?",
+    ],
+)
+def test_a_question_one_computation_cannot_answer_plans_nothing(tables, question):
+    assert plan(question, tables, FakeEncode()) is None
+
+
+def test_a_what_percentage_question_is_not_a_which_name_question(tables):
+    result = answer("What percentage of Total revenue was Software in 2019?", tables)
+    assert result.statement.startswith("67.94%")
+
+
+def test_an_amount_asked_reads_the_years_amount_column_not_its_percent_column(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "segments.md",
+        "| | 2019 | 2019 | 2018 | 2018 |\n|---|---|---|---|---|\n| | RMB | % of revenues | RMB | % of revenues |\n"
+        "|---|---|---|---|---|\n| VAS revenues | 199,991 | 53% | 176,646 | 56% |\n",
+    )
+    change = answer("What is the change in VAS revenues from 2018 to 2019?", catalog)
+    assert change.statement.startswith("23,345 = 199,991 − 176,646")
+
+
+def test_a_column_per_share_carries_no_table_scale(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "dividends.md",
+        "| (In millions) | 2019 · Cents per share | 2018 · Cents per share |\n|---|---|---|\n"
+        "| Current year interim | 45 | 43 |\n",
+    )
+    assert answer("What is the average current year interim for 2018 and 2019?", catalog).statement.startswith("44 = ")
+
+
+def test_of_two_rows_named_whole_the_one_named_more_fully_wins(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "growth.md",
+        "| | 2019 | 2018 |\n|---|---|---|\n| Revenue | 576,523 | 537,891 |\n| Revenue growth | 7.2% | 11.6% |\n",
+    )
+    assert answer("What is the change in revenue growth between 2019 and 2018?", catalog).statement.startswith("-4.4")
