@@ -77,9 +77,13 @@ def spread_header(cells: list[str]) -> list[str]:
     """A header row with texts standing over several columns, one text per column.
 
     Texts evenly spaced over equal groups of columns ("2019", "", "2018", "") span their
-    group (wherever the text sits in it); otherwise a text spans the empty cells to its right."""
+    group (wherever the text sits in it); otherwise a text spans the empty cells to its right.
+    A text written again in the same row ("", "% of", "", "% of") labels its own column
+    only: the empty cell beside it is another column's ("Amount" below), not merged."""
     n = len(cells)
     marks = [j for j, c in enumerate(cells) if c]
+    if len({cells[j] for j in marks}) < len(marks):
+        return list(cells)
     k = len(marks)
     if k >= 2 and n % k == 0 and len(set(cells[j] for j in marks)) == k:
         size = n // k
@@ -120,9 +124,6 @@ class Table:
         self.first = first
         width = max((len(self.cells(k)) for k in range(min(len(lines), first + 8))), default=0)
         for row in header_rows[:-1]:  # a header cell merged over the columns to its right ("Year ended", "", "")
-            named = [c.strip() for c in row if c.strip()]
-            if len(set(named)) < len(named):  # "| % of | | % of": one label per column, not merged
-                continue
             row[1:] = spread_header([c.strip() for c in row[1:]])
         self.columns = [
             " ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(width)

@@ -63,7 +63,7 @@ class ComputeArgs(BaseModel):
 
 
 PER_SHARE = "per share"  # a row's figures are an amount per share: the table's scale is not theirs
-_PER_SHARE = re.compile(r"(?i)\bper (?:\w+ )?(?:share|unit|ads|adr)s?\b|\beps\b|\bpar action\b")
+_PER_SHARE = re.compile(r"(?i)\bper\W+(?:\w+\W+)?(?:share|unit|ads|adr)s?\b|\beps\b|\bpar action\b")
 
 
 class Cell(BaseModel):

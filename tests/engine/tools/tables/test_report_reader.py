@@ -152,3 +152,17 @@ def test_junk_grids_give_a_table_or_none_and_never_raise():
             assert len({len(c.values) for c in table.columns}) == 1
             assert _arrow(table)[0].num_rows == table.rows
     assert tables > 100
+
+
+def test_a_header_text_written_again_in_its_row_labels_its_own_column_only():
+    """ "% of" over the second column of each year is no merged cell: the empty cell beside
+    it is the next year's "Amount" column."""
+    grid = [
+        ["", "31 December 2019", "", "31 December 2018", ""],
+        ["", "", "% of", "", "% of"],
+        ["", "Amount", "revenues", "Amount", "revenues"],
+        ["VAS", "26,120", "50", "20,330", "47"],
+    ]
+    names = [c.name for c in read_grid(grid).columns]
+    assert "31 December 2018 · Amount" in names
+    assert not any("2018" in n and "% of" in n and "Amount" in n for n in names)
