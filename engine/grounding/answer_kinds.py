@@ -109,7 +109,7 @@ _WORDS_ASKED = re.compile(
     r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:main )?(?:reasons?|definition|purpose|nature|policy|basis|"
     r"method|methods|cause|causes|drivers?)\b"
     r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:\w+ )?(?:forms?|types?|kinds?|categories|components)"
-    r" (?:(?:factored|included) )?(?:of|in)\b"
+    r" (?:(?:factored|included) )?(?:of|in|making up|that make up|which make up)\b"
     r"|\bwhat (?:method|methods|approach|basis|assumptions?)\b|\b(?:comprised? of|consists? of|raisons?|methode)\b"
     r"|^\W*how (?:is|are|was|were|do|does|did) .*\b(?:determined|calculated|measured|defined|recogni[sz]ed|"
     r"accounted|treated|classified|valued|estimated|presented|allocated|computed)\b"

@@ -106,6 +106,12 @@ def _column_scores(question: str, text: str, columns: list[ColumnInfo], sem: Sem
     return [0.0 if _GENERIC_NAME.fullmatch(c.name) else s for c, s in zip(columns, scores, strict=True)]
 
 
+def _named_columns(question: str, columns: list[ColumnInfo]) -> int:
+    """How many of ``columns`` the question names in words."""
+    asked = words(question)
+    return sum(1 for c in columns if lexical(c.name, asked, asked)[0] >= COLUMN_MIN_WORDS)
+
+
 def _measure(question: str, text: str, columns: list[ColumnInfo], sem: Semantic) -> ColumnInfo | None:
     """The value column the question is about, when it names one clearly enough."""
     if not columns:
@@ -231,6 +237,8 @@ def _plan_labelled(
             cols = sorted(cols, key=lambda c: years_of(c.name)[0], reverse=True)  # later − earlier
     elif (measure := _measure(question, text, [c for c in numbers if not years_of(c.name)], sem)) is not None:
         cols = [measure]
+        if op == "value" and _named_columns(question, [c for c in numbers if not years_of(c.name)]) > 1:
+            return None  # "the net of the unrealized gains and losses": two columns named, not one cell
     elif len(numbers) == 1:
         cols = numbers
     elif by_year and None not in by_year.values() and (op in ("count_if", "max", "min") or len(by_year) == 2):

@@ -179,12 +179,21 @@ def _totals(labels: list[str], numeric: list[list[float | None]], texts: list[li
     return marks
 
 
-def _row_units(labels: list[str], marks: list[list[str]], column_units: list[str]) -> list[str]:
+# A column comparing two periods ("2019 vs. 2018", "% Change", "Variance"): its "28.7%"
+# is the row's change, not the unit of the row's own figures.
+COMPARISON_COLUMN = re.compile(r"(?i)\bvs?\.?\s|\bversus\b|\bvariance\b|\bchange\b|\bvariation\b|\bgrowth\b")
+
+
+def _row_units(labels: list[str], marks: list[list[str]], column_units: list[str], names: list[str]) -> list[str]:
     """The unit of each row whose figures carry one their columns do not ("Margin": "12.5%"
-    in a column of $ thousands), or that its label names ("Group ROCE (%)")."""
+    in a column of $ thousands), or that its label names ("Group ROCE (%)"); the marks of
+    comparison columns are not the row's."""
     out = []
+    own_columns = [not COMPARISON_COLUMN.search(n) for n in names]
     for i, label in enumerate(labels):
-        own = {m[i] for m, unit in zip(marks, column_units, strict=True) if m[i] and not unit}
+        own = {
+            m[i] for m, unit, kept in zip(marks, column_units, own_columns, strict=True) if m[i] and not unit and kept
+        }
         if len(own) == 1:
             out.append(own.pop())
         elif _PERCENT_LABEL.search(label or ""):
@@ -300,7 +309,8 @@ def read_grid(grid: list[list[Any]]) -> ReportTable | None:
         columns.append(ReportColumn(label_name, "text", [x or None for x in data_labels], "label"))
     if any(sections):
         columns.append(ReportColumn(SECTION, "text", [s or None for s in sections], "section"))
-    per_row = _row_units(data_labels, row_marks, [c.unit for c in value_columns if c.kind == "number"])
+    numbers = [c for c in value_columns if c.kind == "number"]
+    per_row = _row_units(data_labels, row_marks, [c.unit for c in numbers], [c.name for c in numbers])
     if any(per_row):
         columns.append(ReportColumn(ROW_UNIT, "text", [u or None for u in per_row], "row_unit"))
     columns += value_columns

@@ -16,6 +16,7 @@ from engine.grounding.quotes import words
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.compute_tool import LABELLED_MAX_ROWS
 from engine.tools.tables.label_match import label_text
+from engine.tools.tables.report_reader import COMPARISON_COLUMN
 
 UNIQUE_LABELS = 0.9  # a first text column this unique names rows; else the table holds records
 
@@ -130,6 +131,8 @@ def year_columns(
     left out first, so "2019 · RMB" is its column."""
     held: dict[str, list[ColumnInfo]] = {}
     for col in numbers:
+        if COMPARISON_COLUMN.search(col.name):
+            continue  # "2019 vs. 2018 · Variance in Percent" compares two years: it is neither
         for year in years_of(col.name):
             held.setdefault(year, []).append(col)
     asked = words(question)

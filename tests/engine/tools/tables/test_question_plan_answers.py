@@ -538,3 +538,32 @@ def test_of_two_rows_named_whole_the_one_named_more_fully_wins(tmp_path):
         "| | 2019 | 2018 |\n|---|---|---|\n| Revenue | 576,523 | 537,891 |\n| Revenue growth | 7.2% | 11.6% |\n",
     )
     assert answer("What is the change in revenue growth between 2019 and 2018?", catalog).statement.startswith("-4.4")
+
+
+def test_a_column_comparing_two_years_is_neither_year_nor_the_rows_unit(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "income.md",
+        "| (dollars in millions) | 2019 | 2018 | Increase/ (Decrease) · 2019 vs. 2018 |\n|---|---|---|---|\n"
+        "| Interest income | 121 | 94 | 28.7% |\n| Other, net | (44) | (73) | 39.7 |\n",
+    )
+    change = answer("What is the change in Interest income from 2018 to 2019?", catalog)
+    assert change.statement.startswith("27 million = 121 − 94")  # not "27%": the 28.7% is the change column's
+
+
+def test_two_value_columns_named_are_not_answered_by_one_cell(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "bonds.md",
+        "| | Unrealized Gains | Unrealized Losses | Fair Value |\n|---|---|---|---|\n"
+        "| Municipal bonds | 13 | (110) | 44,705 |\n| Corporate bonds | 23 | (59) | 48,296 |\n",
+    )
+    assert (
+        plan("What is the net value of the unrealized gains and losses of municipal bonds?", catalog, FakeEncode())
+        is None
+    )
+    assert answer("What is the fair value of municipal bonds?", catalog).statement.startswith("44,705")
+
+
+def test_the_components_making_up_a_total_ask_for_words(tables):
+    assert plan("What are the components making up total revenue in the table?", tables, FakeEncode()) is None
