@@ -12,10 +12,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from engine.errors import ToolError
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
+from engine.tools.tables.compute_tool import ComputeArgs, ComputeTable
 from engine.tools.tables.label_match import Semantic
 from engine.tools.tables.messages import say
-from engine.tools.tables.question_plan import named_tables, plans, records_measure, unknown_names
+from engine.tools.tables.question_plan import TablePlan, named_tables, plans, records_measure, unknown_names
 from engine.tools.tables.question_reading import read_question
 from engine.tools.tables.table_shape import QUARTER_VALUE, label_column
 
@@ -77,10 +79,24 @@ def clarification(
     sources = {p.table: catalog.tables[p.table].source for p in found}
     if len(set(sources.values())) < 2 or named_tables(question, catalog) or catalog.preferred():
         return None  # one file fits, or the question or the conversation says which
+    if _one_result(found, catalog):
+        return None  # a report's table and its CSV copy: whichever is meant, the answer is the same
     choices = list(dict.fromkeys(sources.values()))[:MAX_CHOICES]
     return Clarification(
         kind="table", question=say("clarify_table", language, tables=", ".join(choices)), choices=choices
     )
+
+
+def _one_result(found: list[TablePlan], catalog: TableCatalog) -> bool:
+    """Whether every table that fits gives the same result for the question."""
+    tool = ComputeTable(catalog)
+    results = set()
+    for planned in found:
+        try:
+            results.add(tool.run(ComputeArgs.model_validate(planned.args)).value)
+        except (ToolError, ValueError):
+            return False
+    return len(results) == 1 and None not in results
 
 
 def revised(question: str, asked: Clarification, reply: str) -> str:

@@ -5,7 +5,7 @@ import pytest
 
 from engine.tools.tables import TableCatalog
 from engine.tools.tables.clarify import clarification, revised
-from engine.tools.tables.question_plan import plan
+from engine.tools.tables.question_plan import plan, plans
 
 STOCK = """date,warehouse,item,units,revenue
 2025-01-15,Rotterdam,Pipettes,10,120
@@ -62,3 +62,21 @@ def test_two_files_that_both_fit_are_asked_between_and_a_named_one_is_not(sales_
     assert clarification(again, catalog) is None
     assert plan(again, catalog).table == "stock_2025"
     assert clarification("What was the total revenue in the sales 2025 table?", catalog) is None
+
+
+def test_two_copies_of_one_table_that_give_the_same_answer_are_not_asked_between(tmp_path):
+    """A report's table and the CSV exported from it: whichever is meant, the sum is one."""
+    report = "| | 2019 | 2018 |\n|---|---|---|\n| Wireless | 9,142 | 8,818 |\n| Wireline | 12,356 | 12,400 |\n"
+    (tmp_path / "report.md").write_text(report, encoding="utf-8")
+    (tmp_path / "table.csv").write_text(
+        "Segment,2019,2018\nWireless,9142,8818\nWireline,12356,12400\n", encoding="utf-8"
+    )
+    catalog = TableCatalog.from_paths([tmp_path])
+    assert len({p.table for p in plans("What is the total of Wireless revenues in 2018 and 2019?", catalog)}) == 2
+    assert clarification("What is the total of Wireless revenues in 2018 and 2019?", catalog) is None
+    (tmp_path / "table.csv").write_text(
+        "Segment,2019,2018\nWireless,9000,8000\nWireline,12356,12400\n", encoding="utf-8"
+    )
+    differing = TableCatalog.from_paths([tmp_path])
+    asked = clarification("What is the total of Wireless revenues in 2018 and 2019?", differing)
+    assert asked is not None and asked.kind == "table"
