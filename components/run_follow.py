@@ -1,0 +1,74 @@
+"""A page drawing a run of this server: the task's stream as it arrives, its follow-ups,
+its Stop; then the page runs again and shows the finished turn.
+
+Any script run of any session does this for a running turn whose task is in this
+process (``components/run_task.py``): the tab that asked, the same tab after a rerun, a
+reload or a page switch, another tab. It replays the stream so far into the one tracer,
+then feeds it each token as the task produces it (the tracer's throttle keeps the
+drawing cheap), waking on the task's condition rather than polling. While it draws,
+``chat_during_run.hearing`` takes the analyst's follow-ups, Recall, Edit and Stop
+without ending the script run; anything else ends this script run only, and the next
+one draws the run again."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components.chat_during_run import hearing
+from components.followup_view import LiveFollowUps
+from components.i18n import t
+from components.inert import inert
+from components.run_task import RunTask
+from components.state import Conversation, Preferences, Turn
+from components.turn_view import tracer_for
+
+WAIT_S = 0.3  # the longest the page waits for a token before it touches the page (where Streamlit hears a click)
+
+
+def draw_task(task: RunTask, settings: Preferences, lang: str, wait_s: float = WAIT_S) -> None:
+    """Draw ``task``'s turn live here until its run is over (the caller then runs the page again)."""
+    bubble = st.chat_message("assistant")
+    live = LiveFollowUps(lang, task.stop)  # below the bubble
+    with bubble, hearing(on_stop=task.stop) as heard:
+        tracer = tracer_for(task.turn, settings)
+        status = st.empty()
+        seen, version, beats, state = 0, -1, 0, None
+        while True:
+            parts, done = task.read(seen, wait_s)
+            for part in parts:
+                if part:
+                    tracer.feed(part)
+            seen += len(parts)
+            while heard:
+                live.apply(task, heard.pop(0))
+            followups, now = task.followups()
+            if now != version:
+                version = now
+                live.redraw(followups)
+            if done:
+                return
+            if not parts or state != (task.phase, task.problem):  # idle, or news: a yield point, a sign of life
+                beats, state = beats + 1, (task.phase, task.problem)
+                status.caption(_status_line(task, lang, beats))
+
+
+def _status_line(task: RunTask, lang: str, beats: int) -> str:
+    if task.phase == "warming":
+        return f":material/downloading: {t('warm_waiting', lang)}"
+    line = f":material/hourglass_top: {t('running', lang)} {'·' * (beats % 4)}"
+    if task.problem:
+        line += f" · :material/cloud_off: {inert(task.problem)}"
+    return line
+
+
+def take_finished(conversation: Conversation, task: RunTask) -> None:
+    """The task's final turn in place of the conversation's copy of it."""
+    take_turn(conversation, task.final_turn())
+
+
+def take_turn(conversation: Conversation, fresh: Turn) -> None:
+    """``fresh`` in place of the conversation's turn of the same id (same place in the tree)."""
+    for turns in (conversation.turns, conversation.tree):
+        for i, turn in enumerate(turns):
+            if turn.id == fresh.id:
+                turns[i] = fresh

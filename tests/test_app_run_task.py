@@ -1,0 +1,124 @@
+"""A run is a task of the app server, not a script run: the tab that asked can go away
+(its script run stopped, as when the tab is closed or reloaded) and the run goes on; a
+new session opening the conversation draws it from the task, live, to its end; the
+answer is saved once."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from streamlit.proto.WidgetStates_pb2 import WidgetStates
+from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+
+from components.run_task import run_registry
+from engine.store import ConversationStore
+from engine.store.inputs import LOCAL_USER
+from tests.apptest_helpers import new_app
+from tests.test_app_followups import QUESTION, SLOW_ANSWER, runners  # noqa: F401 - the fixture
+
+ANSWER = SLOW_ANSWER["text"].removeprefix("Answer: ")
+
+
+def when_streaming(server, then) -> threading.Thread:
+    """Once the model is writing its reply (a few chunks in), call ``then`` from another thread."""
+
+    def later():
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if any(QUESTION in str(r.get("messages", [])[-1:]) for r in list(server.requests)):
+                time.sleep(0.6)
+                then()
+                return
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=later, daemon=True)
+    thread.start()
+    return thread
+
+
+def stored_turns(conversation_id: str) -> list[dict]:
+    store = ConversationStore(os.environ["DATABASE_URL"])
+    try:
+        return store.get(LOCAL_USER, conversation_id).turns
+    finally:
+        store.close()
+
+
+def test_a_new_session_mid_run_re_attaches_and_the_run_finishes_saved_once(app_env, runners):  # noqa: F811
+    app_env.script.extend([SLOW_ANSWER, {"text": "Answer: (not asked)"}])
+    first = new_app()
+    thread = when_streaming(app_env, lambda: runners[-1].request_stop())  # the tab goes away mid-run
+    first.chat_input[0].set_value(QUESTION).run()
+    thread.join(5)
+    assert not first.exception
+    conversation_id = first.session_state["conversation"].id
+    running = [task for task in run_registry().running() if task.key[0] == conversation_id]
+    assert len(running) == 1  # the run outlived the script run that started it
+    assert stored_turns(conversation_id)[-1]["status"] == "running"
+
+    second = new_app()  # a reload: a new session, the conversation named in the URL
+    second.query_params["c"] = conversation_id
+    second.run()
+    assert not second.exception
+    turn = second.session_state["conversation"].turns[-1]
+    assert (turn.status, turn.answer) == ("answered", ANSWER)
+    assert not any("Running in another tab" in c.value for c in second.caption)  # drawn from the task itself
+    assert any("for the whole trip, flights, hotels and meals included." in m.value for m in second.markdown)
+    stored = stored_turns(conversation_id)
+    assert [(t["role"], t["status"]) for t in stored] == [("user", "answered"), ("assistant", "answered")]
+    assert stored[-1]["content"].count(ANSWER) == 1 and stored[-1]["answer"] == ANSWER
+    assert len(app_env.requests) == 1  # one run, never started again
+    assert running[0].done.is_set()
+
+
+def test_a_rerun_mid_run_draws_the_run_again_to_its_end(app_env, runners):  # noqa: F811
+    app_env.script.append(SLOW_ANSWER)
+    at = new_app()
+    reruns = []
+
+    def click_elsewhere():
+        reruns.append(1)
+        runners[-1].request_rerun(RerunData(widget_states=WidgetStates()))
+
+    thread = when_streaming(app_env, click_elsewhere)
+    at.chat_input[0].set_value(QUESTION).run()
+    thread.join(5)
+    assert not at.exception and reruns == [1]
+    turn = at.session_state["conversation"].turns[-1]
+    assert (turn.status, turn.answer) == ("answered", ANSWER)
+    assert len([m for m in at.chat_message if m.name == "assistant"]) == 1  # drawn once, not twice
+    stored = stored_turns(at.session_state["conversation"].id)
+    assert [t["role"] for t in stored] == ["user", "assistant"] and stored[-1]["answer"] == ANSWER
+
+
+def test_stop_from_the_tab_drawing_a_re_attached_run_stops_it(app_env, runners):  # noqa: F811
+    very_slow = {"text": SLOW_ANSWER["text"] + " And more words to come, slowly, for a while.", "delay_s": 0.3}
+    app_env.script.append(very_slow)
+    first = new_app()
+    thread = when_streaming(app_env, lambda: runners[-1].request_stop())
+    first.chat_input[0].set_value(QUESTION).run()
+    thread.join(5)
+    conversation_id = first.session_state["conversation"].id
+    second = new_app()
+    second.query_params["c"] = conversation_id
+    stop = threading.Thread(
+        target=lambda: (time.sleep(1.0), runners[-1].request_rerun(RerunData(widget_states=click("run_stop")))),
+        daemon=True,
+    )
+    stop.start()
+    second.run()
+    stop.join(5)
+    assert not second.exception
+    turn = second.session_state["conversation"].turns[-1]
+    assert turn.status == "stopped" and turn.content and ANSWER not in turn.answer
+    assert any("Stopped" in c.value for c in second.caption)
+    assert stored_turns(conversation_id)[-1]["status"] == "stopped"
+
+
+def click(key: str) -> WidgetStates:
+    states = WidgetStates()
+    state = states.widgets.add()
+    state.id, state.trigger_value = f"$$ID-0123-{key}", True
+    return states
