@@ -31,12 +31,13 @@ from components.conversations import shared_store, take_action
 from components.followup_view import NEXT_QUESTION, draw_followups, queue_next_question
 from components.i18n import t
 from components.inert import inert
+from components.live_follow import running_elsewhere
 from components.persistence import ensure_stored, fork, open_from_url, run_lease, save, saver
 from components.run_follow import draw_task, take_finished, take_turn
 from components.run_task import RunTask, run_registry
 from components.samples import sample_questions
 from components.state import Turn, session
-from components.turn_view import EDITED, PENDING_REPLY, REGENERATE, render_turn
+from components.turn_view import EDITED, PENDING_REPLY, REGENERATE, render_followed, render_turn
 from components.users import current_user
 from components.warmup import show_status, start_warmup
 from engine.store.errors import StoreError
@@ -166,11 +167,14 @@ for i, turn in enumerate(conversation.turns):
     if task is not None:
         drawn = (task, st.container())  # drawn at the end, once the chat box is on the page
         continue
+    if running_elsewhere(turn):  # another server's run (or one this server forgot): followed from the store
+        render_followed(
+            turn, conversation, settings, read_again, stop_elsewhere, lambda live: draw_followups(live, lang)
+        )
+        continue
     with st.chat_message(turn.role):
         last = i == len(conversation.turns) - 1 or i == last_user
-        render_turn(
-            turn, conversation, settings, last=last, rate=rate, stop=stop_elsewhere, fork=fork_at, follow=read_again
-        )
+        render_turn(turn, conversation, settings, last=last, rate=rate, stop=stop_elsewhere, fork=fork_at)
     draw_followups(turn, lang)  # the analyst's messages sent during its run
 
 sample = None

@@ -9,6 +9,7 @@ import os
 import threading
 import time
 
+import streamlit as st
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 
@@ -122,3 +123,40 @@ def click(key: str) -> WidgetStates:
     state = states.widgets.add()
     state.id, state.trigger_value = f"$$ID-0123-{key}", True
     return states
+
+
+def test_a_follow_up_sent_in_the_owner_tab_shows_in_a_tab_of_another_server_while_the_run_goes(
+    app_env,
+    runners,  # noqa: F811
+):
+    slower = {"text": SLOW_ANSWER["text"] + " Then more words, slowly, one by one, for a while.", "delay_s": 0.3}
+    app_env.script.extend([slower, {"text": "Answer: 92 euros in all."}])
+    first = new_app()
+    thread = when_streaming(app_env, lambda: runners[-1].request_stop())
+    first.chat_input[0].set_value(QUESTION).run()
+    thread.join(5)
+    conversation_id = first.session_state["conversation"].id
+    (task,) = [task for task in run_registry().running() if task.key[0] == conversation_id]
+
+    st.cache_resource.clear()  # from here on, this process is another server: its own store, no task
+    other = new_app()
+    other.query_params["c"] = conversation_id
+    other.run()
+    assert any("Running in another tab" in c.value for c in other.caption)
+    assert not any("sent during the run" in c.value for c in other.caption)
+
+    assert task.send("In euros, <b>please</b>.")  # what the owner tab does with a message typed during the run
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not any("sent during the run" in c.value for c in other.caption):
+        time.sleep(0.3)
+        other.run()  # what the follower's timer does
+    assert not task.done.is_set()  # still running
+    assert any("sent during the run" in c.value for c in other.caption)
+    assert any("Running in another tab" in c.value for c in other.caption)
+    users = [m for m in other.chat_message if m.name == "user"]
+    assert any("In euros, <\u200bb>please<\u200b/b>." in m.value for u in users for m in u.markdown)  # inert
+    assert task.done.wait(30)
+    other.run()
+    turn = other.session_state["conversation"].turns[-1]
+    assert (turn.status, turn.answer) == ("answered", "92 euros in all.")
+    assert [(f.text, f.status) for f in turn.followups] == [("In euros, <b>please</b>.", "taken")]
