@@ -15,7 +15,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components.chat_during_run import hearing
-from components.followup_view import LiveFollowUps
+from components.followup_view import LiveFollowUps, queue_next_question
 from components.i18n import t
 from components.inert import inert
 from components.run_task import RunTask
@@ -61,9 +61,18 @@ def _status_line(task: RunTask, lang: str, beats: int) -> str:
     return line
 
 
-def take_finished(conversation: Conversation, task: RunTask) -> None:
-    """The task's final turn in place of the conversation's copy of it."""
-    take_turn(conversation, task.final_turn())
+def take_finished(conversation: Conversation, task: RunTask) -> Turn | None:
+    """The task's final turn in place of the conversation's copy of it. When the run left
+    follow-ups for the next question (and no page claimed them yet), they are queued here
+    and taken out of the turn, which is returned to be saved so."""
+    final = task.final_turn()
+    claimed = task.claim_next()
+    if claimed:
+        queue_next_question("\n\n".join(f.text for f in claimed))
+        ids = {f.id for f in claimed}
+        final.followups = [f for f in final.followups if f.id not in ids]
+    take_turn(conversation, final)
+    return final if claimed else None
 
 
 def take_turn(conversation: Conversation, fresh: Turn) -> None:

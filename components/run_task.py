@@ -4,7 +4,7 @@ that started it, so a rerun, a reload or a page switch never ends it.
 The tasks of a server process are kept by one ``RunRegistry``, in Streamlit's resource
 cache (``run_registry``: ``st.cache_resource`` is documented as one object shared by
 every session of the server), never in a module-level global. A page finds the task of
-a running turn there (by conversation and turn) and draws it (``components/run_follow.py``).
+a running turn there (by user, conversation and turn: only its own user's) and draws it (``components/run_follow.py``).
 
 The task keeps its stream in memory (``StreamLog``) and a page re-attaches from there,
 not from the store: the tokens are in this process already, so a re-attached page (a
@@ -69,21 +69,15 @@ class StreamLog:
 
 
 def settle_followups(turn: Turn, taken: list[Any], left: list[Any], ended: bool) -> list[str]:
-    """The run is over: what it took is marked taken. When it ``ended`` (answered, or asked the
-    analyst), what it left is the next question (returned, and out of the turn); after a Stop or
-    an error it stays in the turn, unread."""
+    """The run is over: what it took is marked taken, what it left unread. When it ``ended``
+    (answered, or asked the analyst), the ids of what it left are returned: the next question,
+    once a page claims it (``RunTask.claim_next``); until then, and after a Stop or an error, they
+    stay in the turn, unread, so a message no page asked again is never lost."""
     taken_ids, left_ids = {f.id for f in taken}, {f.id for f in left}
     for item in turn.followups:
-        if item.status == "waiting" and item.id in taken_ids:
-            item.status = "taken"
-    if not ended:
-        for item in turn.followups:
-            if item.status == "waiting":
-                item.status = "unread"
-        return []
-    nxt = [f.text for f in turn.followups if f.id in left_ids]
-    turn.followups = [f for f in turn.followups if f.id not in left_ids]
-    return nxt
+        if item.status == "waiting":
+            item.status = "taken" if item.id in taken_ids else "unread"
+    return [f.id for f in turn.followups if f.id in left_ids] if ended else []
 
 
 class RunTask:
@@ -91,6 +85,7 @@ class RunTask:
 
     def __init__(
         self,
+        user: str,
         conversation_id: str,
         turn: Turn,
         make_engine: Callable[[], Any],
@@ -99,7 +94,7 @@ class RunTask:
         lease: LeaseMaker,
         warmup: Callable[[], float] | None = None,
     ) -> None:
-        self.key = (conversation_id, turn.id)
+        self.key = (user, conversation_id, turn.id)  # a page finds only its own user's runs
         self.turn = turn.model_copy(deep=True)  # the task's own: pages get copies
         self.phase: Literal["warming", "running"] = "warming" if warmup is not None else "running"
         self.problem: str | None = None  # the store's last sentence, shown by the pages
@@ -170,11 +165,12 @@ class RunTask:
         with self._changed:
             return self.turn.model_copy(deep=True)
 
-    def claim_next(self) -> str:
-        """What the run left for the next question, handed to the one page that asks first."""
+    def claim_next(self) -> list[SentFollowUp]:
+        """What the run left for the next question, handed to the one page that asks first (which
+        takes them out of the turn and saves it)."""
         with self._changed:
-            texts, self._next = self._next, []
-            return "\n\n".join(texts)
+            ids, self._next = set(self._next), []
+            return [f.model_copy() for f in self.turn.followups if f.id in ids]
 
     # ---- the run -------------------------------------------------------------------------
     def _waiting(self, followup_id: str) -> bool:
@@ -238,12 +234,12 @@ class RunTask:
 
 
 class RunRegistry:
-    """The runs of this server process, by (conversation, turn). Thread-safe."""
+    """The runs of this server process, by (user, conversation, turn). Thread-safe."""
 
     def __init__(self, keep_s: float = KEEP_S) -> None:
         self.keep_s = keep_s
         self._lock = threading.Lock()
-        self._tasks: dict[tuple[str, str], RunTask] = {}
+        self._tasks: dict[tuple[str, str, str], RunTask] = {}
 
     def start(self, task: RunTask) -> RunTask:
         with self._lock:
@@ -252,10 +248,10 @@ class RunRegistry:
         task.thread.start()
         return task
 
-    def find(self, conversation_id: str | None, turn_id: str) -> RunTask | None:
+    def find(self, user: str, conversation_id: str | None, turn_id: str) -> RunTask | None:
         with self._lock:
             self._prune()
-            return self._tasks.get((conversation_id or "", turn_id))
+            return self._tasks.get((user, conversation_id or "", turn_id))
 
     def running(self) -> list[RunTask]:
         with self._lock:

@@ -79,6 +79,7 @@ def start_run(turn: Turn, start: Callable[[object], Iterator[str]], history: lis
     save(store, user, conversation, settings, turn)
     cid, ragkwargs = conversation.id or "", ragkwargs_for(settings, folder)
     task = RunTask(
+        user,
         cid,
         turn,
         lambda: make_engine(history, ragkwargs),
@@ -145,11 +146,10 @@ show_status(warmup, lang)
 for earlier in list(conversation.turns):
     if earlier.role != "assistant" or earlier.status != "running":
         continue
-    found = registry.find(conversation.id, earlier.id)
+    found = registry.find(user, conversation.id, earlier.id)
     if found is not None and found.done.is_set():  # its run ended while no page drew it
-        take_finished(conversation, found)
-        if left := found.claim_next():
-            queue_next_question(left)
+        if changed := take_finished(conversation, found):
+            save(store, user, conversation, settings, changed)
     elif found is None and not earlier.live:  # no task here (forgotten since): the store says what became of it
         fresh = read_quietly(earlier)
         if fresh is None:
@@ -163,7 +163,7 @@ last_user = max((i for i, x in enumerate(conversation.turns) if x.role == "user"
 
 drawn: tuple[RunTask, object] | None = None  # the run of this server to draw, and where
 for i, turn in enumerate(conversation.turns):
-    task = registry.find(conversation.id, turn.id) if turn.status == "running" else None
+    task = registry.find(user, conversation.id, turn.id) if turn.status == "running" else None
     if task is not None:
         drawn = (task, st.container())  # drawn at the end, once the chat box is on the page
         continue
@@ -209,9 +209,8 @@ if drawn is not None:  # a run goes on: what is sent now is a follow-up, or wait
         task.stop()  # the run ends first; the next script run asks again
     with slot:  # type: ignore[attr-defined]
         draw_task(task, settings, lang)
-    take_finished(conversation, task)
-    if left := task.claim_next():
-        queue_next_question(left)
+    if changed := take_finished(conversation, task):
+        save(store, user, conversation, settings, changed)
     st.rerun()
 
 if text and pending is not None and reply is None:

@@ -55,7 +55,7 @@ def test_a_new_session_mid_run_re_attaches_and_the_run_finishes_saved_once(app_e
     thread.join(5)
     assert not first.exception
     conversation_id = first.session_state["conversation"].id
-    running = [task for task in run_registry().running() if task.key[0] == conversation_id]
+    running = [task for task in run_registry().running() if task.key[1] == conversation_id]
     assert len(running) == 1  # the run outlived the script run that started it
     assert stored_turns(conversation_id)[-1]["status"] == "running"
 
@@ -136,7 +136,7 @@ def test_a_follow_up_sent_in_the_owner_tab_shows_in_a_tab_of_another_server_whil
     first.chat_input[0].set_value(QUESTION).run()
     thread.join(5)
     conversation_id = first.session_state["conversation"].id
-    (task,) = [task for task in run_registry().running() if task.key[0] == conversation_id]
+    (task,) = [task for task in run_registry().running() if task.key[1] == conversation_id]
 
     st.cache_resource.clear()  # from here on, this process is another server: its own store, no task
     other = new_app()

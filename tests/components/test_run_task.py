@@ -55,14 +55,15 @@ def task_with(start, saved: list[Turn], engine: FakeEngine | None = None) -> Run
     def lease(renew):
         return RunLease(renew, lambda: False, renew_every_s=60, write_every_s=None)
 
-    return RunTask("c1", Turn(role="assistant", status="running"), lambda: engine, start, save, lease)
+    return RunTask("alice", "c1", Turn(role="assistant", status="running"), lambda: engine, start, save, lease)
 
 
 def test_pages_read_the_stream_as_it_grows_and_the_task_saves_the_answer_once():
     saved: list[Turn] = []
     registry = RunRegistry()
     task = registry.start(task_with(slow(["Answer: ", "4", "2"]), saved))
-    assert registry.find("c1", task.turn.id) is task and registry.find("c2", task.turn.id) is None
+    assert registry.find("alice", "c1", task.turn.id) is task and registry.find("alice", "c2", task.turn.id) is None
+    assert registry.find("bob", "c1", task.turn.id) is None  # another user's run is not found
     seen, got = 0, []
     while True:
         parts, done = task.read(seen, 1.0)
@@ -113,7 +114,8 @@ def test_follow_ups_go_to_the_engine_and_a_late_one_is_refused():
     assert any([f.text for f in t.followups] == ["per day?"] for t in saved)
     gate.set()
     assert task.done.wait(5)
-    assert task.claim_next() == "per day?" and task.claim_next() == ""  # left unread by an answered run: next question
+    assert [(f.text, f.status) for f in task.final_turn().followups] == [("per day?", "unread")]  # kept till claimed
+    assert [f.text for f in task.claim_next()] == ["per day?"] and task.claim_next() == []  # the next question, once
     assert not task.send("too late")
 
 
@@ -122,6 +124,6 @@ def test_the_registry_forgets_a_run_only_once_it_ended_long_enough_ago():
     registry = RunRegistry(keep_s=0.2)
     task = registry.start(task_with(slow(["Answer: 1"]), saved))
     assert task.done.wait(5)
-    assert registry.find("c1", task.turn.id) is task  # a page still drawing it takes its final turn
+    assert registry.find("alice", "c1", task.turn.id) is task  # a page still drawing it takes its final turn
     time.sleep(0.3)
-    assert registry.find("c1", task.turn.id) is None
+    assert registry.find("alice", "c1", task.turn.id) is None
