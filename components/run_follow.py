@@ -4,13 +4,16 @@ its Stop; then the page runs again and shows the finished turn.
 Any script run of any session does this for a running turn whose task is in this
 process (``components/run_task.py``): the tab that asked, the same tab after a rerun, a
 reload or a page switch, another tab. It replays the stream so far into the one tracer,
-then feeds it each token as the task produces it (the tracer's throttle keeps the
-drawing cheap), waking on the task's condition rather than polling. While it draws,
+then feeds it the tokens as the task produces them (those of ``BATCH_S`` at a time: one
+wake-up, not one per token; the tracer's throttle keeps the drawing cheap), waking on
+the task's condition rather than polling. While it draws,
 ``chat_during_run.hearing`` takes the analyst's follow-ups, Recall, Edit and Stop
 without ending the script run; anything else ends this script run only, and the next
 one draws the run again."""
 
 from __future__ import annotations
+
+import time
 
 import streamlit as st
 
@@ -23,9 +26,12 @@ from components.state import Conversation, Preferences, Turn
 from components.turn_view import tracer_for
 
 WAIT_S = 0.3  # the longest the page waits for a token before it touches the page (where Streamlit hears a click)
+BATCH_S = 0.02  # after drawing, the tokens of this long are taken together: one wake-up and one feed, not one per token
 
 
-def draw_task(task: RunTask, settings: Preferences, lang: str, wait_s: float = WAIT_S) -> None:
+def draw_task(
+    task: RunTask, settings: Preferences, lang: str, wait_s: float = WAIT_S, batch_s: float = BATCH_S
+) -> None:
     """Draw ``task``'s turn live here until its run is over (the caller then runs the page again)."""
     bubble = st.chat_message("assistant")
     live = LiveFollowUps(lang, task.stop)  # below the bubble
@@ -35,9 +41,8 @@ def draw_task(task: RunTask, settings: Preferences, lang: str, wait_s: float = W
         seen, version, beats, state = 0, -1, 0, None
         while True:
             parts, done = task.read(seen, wait_s)
-            for part in parts:
-                if part:
-                    tracer.feed(part)
+            if chunk := "".join(parts):  # the one parser reads a stream the same in any chunks
+                tracer.feed(chunk)
             seen += len(parts)
             while heard:
                 live.apply(task, heard.pop(0))
@@ -50,6 +55,8 @@ def draw_task(task: RunTask, settings: Preferences, lang: str, wait_s: float = W
             if not parts or state != (task.phase, task.problem):  # idle, or news: a yield point, a sign of life
                 beats, state = beats + 1, (task.phase, task.problem)
                 status.caption(_status_line(task, lang, beats))
+            elif batch_s:
+                time.sleep(batch_s)  # well within the tracer's redraw interval (80 ms): nothing shows later
 
 
 def _status_line(task: RunTask, lang: str, beats: int) -> str:
