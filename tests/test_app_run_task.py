@@ -160,3 +160,28 @@ def test_a_follow_up_sent_in_the_owner_tab_shows_in_a_tab_of_another_server_whil
     turn = other.session_state["conversation"].turns[-1]
     assert (turn.status, turn.answer) == ("answered", "92 euros in all.")
     assert [(f.text, f.status) for f in turn.followups] == [("In euros, <b>please</b>.", "taken")]
+
+
+def test_stop_from_a_tab_of_another_server_reaches_the_task_through_the_store(app_env, runners):  # noqa: F811
+    slower = {"text": SLOW_ANSWER["text"] + " Then more words, slowly, one by one, for a while.", "delay_s": 0.3}
+    app_env.script.append(slower)
+    first = new_app()
+    thread = when_streaming(app_env, lambda: runners[-1].request_stop())
+    first.chat_input[0].set_value(QUESTION).run()
+    thread.join(5)
+    conversation_id = first.session_state["conversation"].id
+    (task,) = [task for task in run_registry().running() if task.key[1] == conversation_id]
+
+    st.cache_resource.clear()  # another server: its own store, no task
+    other = new_app()
+    other.query_params["c"] = conversation_id
+    other.run()
+    asked = time.monotonic()
+    other.button(key=f"stop-elsewhere-{task.turn.id}").click().run()
+    assert any("Stop requested" in c.value for c in other.caption)
+    assert task.done.wait(5) and time.monotonic() - asked < 3  # the task polls the store once a second
+    final = task.final_turn()
+    assert final.status == "stopped" and final.content.startswith("Answer: The total")
+    other.run()
+    assert other.session_state["conversation"].turns[-1].status == "stopped"
+    assert stored_turns(conversation_id)[-1]["status"] == "stopped"
