@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from components.app_context import engine_context
 from components.attachments import (
@@ -161,7 +162,7 @@ pending = conversation.pending
 reply = st.session_state.pop(PENDING_REPLY, None) if pending is not None else None
 last_user = max((i for i, x in enumerate(conversation.turns) if x.role == "user"), default=None)
 
-drawn: tuple[RunTask, object] | None = None  # the run of this server to draw, and where
+drawn: tuple[RunTask, DeltaGenerator] | None = None  # the run of this server to draw, and where
 for i, turn in enumerate(conversation.turns):
     task = registry.find(user, conversation.id, turn.id) if turn.status == "running" else None
     if task is not None:
@@ -207,7 +208,7 @@ if drawn is not None:  # a run goes on: what is sent now is a follow-up, or wait
         st.toast(t("followup_next_turn", lang))
     if st.session_state.get(EDITED) or st.session_state.get(REGENERATE):
         task.stop()  # the run ends first; the next script run asks again
-    with slot:  # type: ignore[attr-defined]
+    with slot:
         draw_task(task, settings, lang)
     if changed := take_finished(conversation, task):
         save(store, user, conversation, settings, changed)
