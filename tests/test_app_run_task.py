@@ -185,3 +185,32 @@ def test_stop_from_a_tab_of_another_server_reaches_the_task_through_the_store(ap
     other.run()
     assert other.session_state["conversation"].turns[-1].status == "stopped"
     assert stored_turns(conversation_id)[-1]["status"] == "stopped"
+
+
+def test_another_user_naming_the_conversation_in_the_url_neither_sees_nor_reaches_the_run(
+    app_env,
+    runners,  # noqa: F811
+    monkeypatch,
+):
+    slower = {"text": SLOW_ANSWER["text"] + " Then more words, slowly, one by one, for a while.", "delay_s": 0.3}
+    app_env.script.append(slower)
+    first = new_app()
+    thread = when_streaming(app_env, lambda: runners[-1].request_stop())
+    first.chat_input[0].set_value(QUESTION).run()
+    thread.join(5)
+    conversation_id = first.session_state["conversation"].id
+    (task,) = [task for task in run_registry().running() if task.key[1] == conversation_id]
+
+    import components.users
+
+    monkeypatch.setattr(components.users, "current_user", lambda lang="en": "mallory@example.org")
+    other = new_app()
+    other.query_params["c"] = conversation_id
+    other.run()
+    assert not other.exception
+    assert any("does not exist or is not yours" in w.value for w in other.warning)
+    assert other.session_state["conversation"].turns == []
+    assert not any("The total" in m.value for m in other.markdown)  # nothing of the run is drawn
+    other.chat_input[0].set_value("<b>stop that</b>").run()  # a message here is mallory's own question
+    assert task.followups()[0] == []  # never handed to alice's run
+    assert task.done.wait(30) and task.final_turn().status == "answered"
