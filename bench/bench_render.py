@@ -46,7 +46,7 @@ clock = {"now": 0.0}
 start = time.perf_counter()
 error = None
 try:
-    if mode.startswith("ours"):
+    if mode in ("ours", "ours_paced"):
         # "ours_paced": tokens arrive every 2 ms on a virtual clock (500 tokens/s, faster
         # than any model here), so the throttle redraws as often as it would live.
         paced = mode == "ours_paced"
@@ -57,6 +57,57 @@ try:
             clock["now"] += 0.002
             tracer.feed(token)
         tracer.close()
+    elif mode == "ours_bridge":
+        # the drawing before runs were tasks: the script run itself consumed the engine's
+        # stream (iterate_async's queue from the engine's thread), token by token, at 500 tokens/s
+        import asyncio
+
+        from engine.llm.base import iterate_async
+
+        async def paced_tokens():
+            t0 = time.perf_counter()
+            yield "Answer: "
+            for i, token in enumerate(tokens):
+                await asyncio.sleep(max(0.0, t0 + i * 0.002 - time.perf_counter()))
+                yield token
+
+        tracer = StreamlitChatTracer(st.container())
+        cpu = time.thread_time()
+        for token in iterate_async(paced_tokens, 0.3):
+            if token:
+                tracer.feed(token)
+        tracer.close()
+        sent["page_cpu_s"] = time.thread_time() - cpu
+    elif mode == "ours_task":
+        # the same answer produced by a run's task at 500 tokens/s (real time), drawn by the
+        # page that follows it (components/run_follow.py); "seconds" is the page thread's CPU time
+        from components.run_follow import draw_task
+        from components.run_lease import RunLease
+        from components.run_task import RunTask
+        from components.state import Preferences, Turn
+        from engine.react.followups import Inbox
+        from engine.react.run_state import EngineResult
+
+        class Engine:
+            def __init__(self):
+                self.followups, self.result = Inbox(), EngineResult(status="answered")
+
+            def inject(self, text):
+                return None
+
+        def produce(engine):
+            t0 = time.perf_counter()
+            yield "Answer: "
+            for i, token in enumerate(tokens):
+                time.sleep(max(0.0, t0 + i * 0.002 - time.perf_counter()))
+                yield token
+
+        lease = lambda renew: RunLease(renew, lambda: False, renew_every_s=60)
+        task = RunTask("bench", "c", Turn(role="assistant", status="running"), Engine, produce, lambda t: None, lease)
+        task.thread.start()
+        cpu = time.thread_time()
+        draw_task(task, Preferences(), "en")
+        sent["page_cpu_s"] = time.thread_time() - cpu
     elif mode == "table_turn":
         tracer = StreamlitChatTracer(st.container())
         tracer.replay("".join(tokens))
@@ -144,8 +195,32 @@ def cold_start(eager: bool) -> float:
     return time.perf_counter() - start
 
 
+def task_drawing() -> None:
+    """The owner tab's drawing of a run that is a task (``python bench/bench_render.py task``):
+    the page thread's CPU per token, beside the tracer fed directly on a virtual clock."""
+    tokens = answer_tokens(3000)
+    for mode in ("ours", "ours_bridge", "ours_task"):  # imports, one-time warnings
+        render(mode, answer_tokens(200))
+    paced, bridge, task = (render(mode, tokens) for mode in ("ours_paced", "ours_bridge", "ours_task"))
+    print(
+        f"ours_paced (tracer fed directly): {paced['seconds'] / len(tokens) * 1e6:.1f} µs/token, {paced['bytes'] / 1e6:.3f} MB"
+    )
+    print(
+        f"ours_bridge (the script run consuming the engine's stream, as before tasks, 500 tok/s real time): "
+        f"page thread CPU {bridge['page_cpu_s'] / len(tokens) * 1e6:.1f} µs/token, {bridge['bytes'] / 1e6:.3f} MB"
+    )
+    print(
+        f"ours_task (page drawing the run's task, 500 tok/s real time): page thread CPU "
+        f"{task['page_cpu_s'] / len(tokens) * 1e6:.1f} µs/token, {task['messages']} messages, "
+        f"{task['bytes'] / 1e6:.3f} MB ({'ok' if task['error'] is None else task['error']})"
+    )
+
+
 def main() -> None:
     print(f"machine: {machine()}")
+    if sys.argv[1:] == ["task"]:
+        task_drawing()
+        return
     tokens = answer_tokens(3000)
     render("ours", answer_tokens(200))  # warm up imports and the AppTest runtime
     results = {mode: render(mode, tokens) for mode in ("ours", "ours_paced", "naive", "write_stream")}

@@ -1,12 +1,14 @@
-"""What the analyst does in the page while a run streams, heard by the run itself.
+"""What the analyst does in the page while a run streams, heard by the page drawing it.
 
-A run is consumed inside a script run, and any click or message asks Streamlit for a
-new script run, which would end this one at its next yield point (any drawing). So,
-while a run streams, the script's request is looked at first, at every yield point: a
-message typed in the chat box, or a click on a follow-up's Recall or Save, is taken by
-the run (the request is used up, the run goes on). Anything else (the run's Stop, any
-other widget, a page switch, a message with files) is handed back to Streamlit exactly
-as it came: the script run ends, as before.
+A run is a task of the server (``components/run_task.py``) that a script run draws, and
+any click or message asks Streamlit for a new script run, which would end the drawing
+at its next yield point (the run itself goes on: the new script run draws it again).
+So, while a run is drawn, the script's request is looked at first, at every yield
+point: a message typed in the chat box, a click on a follow-up's Recall or Save, or the
+run's Stop is taken by the page (the request is used up, the drawing goes on). A Stop
+clicked together with anything else stops the run and is handed back. Anything else
+(any other widget, a page switch, a message with files) is handed back to Streamlit
+exactly as it came: the script run ends and the next one draws the run again.
 
 This wraps, for the run's duration only, the session's ``ScriptRequests.on_scriptrunner_yield``
 (the call Streamlit makes itself at each yield point). Without a script run context (no
@@ -15,19 +17,20 @@ without follow-ups."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
 
 from pydantic import BaseModel
 
 CHAT_KEY = "chat"
+STOP_KEY = "run_stop"  # the Stop under the run being drawn
 RECALL, SAVE, TEXT = "fu_recall", "fu_save", "fu_text"  # follow-up widget keys: f"{kind}_{id}_{n}"
 _TRIGGERS = ("trigger_value", "string_trigger_value", "chat_input_value", "json_trigger_value")
 
 
 class Incoming(BaseModel):
-    kind: Literal["send", "recall", "edit"]
+    kind: Literal["send", "recall", "edit", "stop"]
     text: str = ""
     followup_id: str = ""
 
@@ -54,6 +57,18 @@ def _active(state: Any) -> bool:
     return bool(value.ListFields()) if hasattr(value, "ListFields") else bool(value)
 
 
+def stop_clicked(widget_states: Any) -> bool:
+    """Whether the run's Stop is among what a rerun's widget states trigger."""
+    from streamlit.runtime.state.common import user_key_from_element_id
+
+    if widget_states is None:
+        return False
+    return any(
+        _active(s) and s.WhichOneof("value") == "trigger_value" and user_key_from_element_id(s.id) == STOP_KEY
+        for s in widget_states.widgets
+    )
+
+
 def read(widget_states: Any, chat_key: str = CHAT_KEY) -> Incoming | None:
     """The one thing of a rerun's widget states that the run takes, or None when the
     rerun asks for anything else (then the script run must end as Streamlit meant)."""
@@ -66,6 +81,8 @@ def read(widget_states: Any, chat_key: str = CHAT_KEY) -> Incoming | None:
         return None
     state = active[0]
     key = user_key_from_element_id(state.id)
+    if key == STOP_KEY and state.WhichOneof("value") == "trigger_value":
+        return Incoming(kind="stop")
     if key == chat_key and state.WhichOneof("value") == "chat_input_value":
         value = state.chat_input_value
         attached = bool(value.file_uploader_state.uploaded_file_info) or value.HasField("audio_file_info")
@@ -91,9 +108,10 @@ def read(widget_states: Any, chat_key: str = CHAT_KEY) -> Incoming | None:
 
 
 @contextmanager
-def hearing(chat_key: str = CHAT_KEY) -> Iterator[list[Incoming]]:
+def hearing(chat_key: str = CHAT_KEY, on_stop: Callable[[], None] | None = None) -> Iterator[list[Incoming]]:
     """While the block runs, what the analyst does that the run takes lands in the list
-    yielded (in order) instead of ending the script run; everything else ends it as before."""
+    yielded (in order) instead of ending the script run; everything else ends it as before.
+    ``on_stop`` is called at once when the run's Stop comes with other clicks (handed back)."""
     heard: list[Incoming] = []
     try:
         from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
@@ -115,6 +133,8 @@ def hearing(chat_key: str = CHAT_KEY) -> Iterator[list[Incoming]]:
         data = request.rerun_data
         same_page = not data.page_script_hash or data.page_script_hash == getattr(ctx, "page_script_hash", "")
         try:
+            if on_stop is not None and stop_clicked(data.widget_states):
+                on_stop()
             taken = read(data.widget_states, chat_key) if same_page and not data.fragment_id_queue else None
         except Exception:  # a request shaped otherwise than expected: Streamlit handles it, as without follow-ups
             taken = None

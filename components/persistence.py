@@ -5,6 +5,8 @@ each rerun."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from components.conversations import (
@@ -136,15 +138,29 @@ def _save_fitting(store: ConversationRepository, user: str, conversation_id: str
         return
 
 
+def saver(store: ConversationRepository, user: str, conversation_id: str, lang: str) -> Callable[[Turn], str | None]:
+    """How a run's task saves its turn, from its own thread (no page to draw on): fitted as
+    ``save`` fits it; the store's one sentence returned when it could not (the page shows it)."""
+
+    def save_turn(turn: Turn) -> str | None:
+        try:
+            _save_fitting(store, user, conversation_id, turn, lang)
+        except StoreError as exc:
+            return str(exc)
+        return None
+
+    return save_turn
+
+
 def run_lease(
-    store: ConversationRepository, user: str, conversation: Conversation, settings: Preferences, turn: Turn
+    store: ConversationRepository, user: str, conversation_id: str, turn_id: str, renew: Callable[[], None]
 ) -> RunLease:
-    """The lease ``turn``'s run keeps: saved as it goes (its stream every ``STREAM_WRITE_S`` while it
-    grows, a heartbeat within ``TURN_LEASE_S`` anyway), a Stop from the store polled."""
+    """The lease a turn's run keeps: ``renew`` saves the turn as it goes (its stream every
+    ``STREAM_WRITE_S`` while it grows, a heartbeat within ``TURN_LEASE_S`` anyway), a Stop from the store polled."""
     config = current()
     return RunLease(
-        lambda: save(store, user, conversation, settings, turn),
-        lambda: store.stop_requested(user, conversation.id or "", turn.id),
+        renew,
+        lambda: store.stop_requested(user, conversation_id, turn_id),
         renew_every_s=renew_every(config.turn_lease_s),
         write_every_s=config.stream_write_s,
     )

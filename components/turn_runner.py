@@ -3,14 +3,29 @@ answer, an error, a Stop, a rerun) the turn keeps what was produced."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from typing import Protocol
 
 from components.run_lease import RunLease
 from components.state import Turn
-from components.tracer import StreamlitChatTracer
+from engine.react.parser import ReActStreamParser
 from engine.react.record import compact, run_record
 from engine.react.run_state import EngineResult
+
+
+class Feed(Protocol):
+    """Where a run's tokens go: the page's tracer (``StreamlitChatTracer``) or a task's ``StreamLog``."""
+
+    parser: ReActStreamParser
+
+    @property
+    def raw(self) -> str: ...
+
+    def feed(self, token: str) -> None: ...
+
+    def close(self) -> None: ...
 
 
 def apply_result(turn: Turn, result: EngineResult) -> None:
@@ -33,7 +48,7 @@ def apply_figures(turn: Turn, result: EngineResult) -> None:
     turn.ended_at = datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def keep_record(turn: Turn, tracer: StreamlitChatTracer, result: EngineResult) -> None:
+def keep_record(turn: Turn, tracer: Feed, result: EngineResult) -> None:
     """The run's record into the turn: the engine's steps, and the blocks the tracer drew
     from the stream the turn keeps (a resumed turn's first part included)."""
     tracer.parser.close()  # a stopped stream: its last line is a block too, as on replay
@@ -44,11 +59,12 @@ def keep_record(turn: Turn, tracer: StreamlitChatTracer, result: EngineResult) -
 def consume(
     turn: Turn,
     tokens: Iterator[str],
-    tracer: StreamlitChatTracer,
+    tracer: Feed,
     result: Callable[[], EngineResult],
     heartbeat: Callable[[], None] | None = None,
     lease: RunLease | None = None,
     listen: Callable[[], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> None:
     """Feed ``tokens`` to ``tracer`` and store them in ``turn``.
 
@@ -58,7 +74,8 @@ def consume(
     so that Streamlit can deliver a Stop even while a tool is still running. With
     ``lease``, each token also keeps the turn's lease and, at its bounded rate, writes the
     stream so far for the run's followers (``turn.content`` is that stream when it saves), and a Stop asked through the store ends the run the same way. ``listen``
-    runs on each token too: it hears what the analyst does in the page meanwhile (follow-ups)."""
+    runs on each token too: it hears what the analyst does in the page meanwhile (follow-ups).
+    ``stop`` set (a task's Stop, from any thread) ends the run the same way, at the next token or heartbeat."""
     prior = turn.content
     if prior:  # a resumed run continues the turn's stream on a new line
         tracer.feed(prior if prior.endswith("\n") else prior + "\n")
@@ -78,6 +95,8 @@ def consume(
             if listen is not None:
                 listen()
             if lease is not None and lease.tick(snapshot, grown=bool(token)):
+                break
+            if stop is not None and stop.is_set():
                 break
         else:
             tracer.close()

@@ -17,7 +17,7 @@ from components.grounding_view import annotator, grounding_widgets
 from components.i18n import money, number, plural, t
 from components.inert import inert
 from components.live_elsewhere import Stopper, live_elsewhere
-from components.live_follow import Reader, follow_live, running_elsewhere
+from components.live_follow import Reader, follow_live
 from components.render import draw
 from components.state import Conversation, Preferences, Turn
 from components.tracer import StreamlitChatTracer
@@ -155,6 +155,21 @@ def _question_actions(turn: Turn, lang: str) -> None:
         )
 
 
+def render_followed(
+    turn: Turn,
+    conversation: Conversation,
+    settings: Preferences,
+    follow: Reader,
+    stop: Stopper | None,
+    after: Callable[[Turn], None],
+) -> None:
+    """A turn another session or server runs, in its own bubble, redrawn live from the store
+    (``follow`` reads it again), with what ``after`` draws below it (its follow-ups)."""
+    replay = lambda live: tracer_for(live, settings).replay(live.content)  # noqa: E731 - the one tracer
+    follow_live(turn, settings.language, follow, replay, stop, current().live_follow_s, after)
+    branch_switcher(turn, conversation, settings.language)
+
+
 def render_turn(
     turn: Turn,
     conversation: Conversation,
@@ -164,20 +179,13 @@ def render_turn(
     rate: Rater | None = None,
     stop: Stopper | None = None,
     fork: Forker | None = None,
-    follow: Reader | None = None,
 ) -> None:
-    """``follow`` reads a turn again from the store: with it, a turn running elsewhere is redrawn live."""
     lang = settings.language
     if turn.role == "user":
         st.markdown(inert(turn.content))
         branch_switcher(turn, conversation, lang)
         if last:
             _question_actions(turn, lang)
-        return
-    if follow is not None and running_elsewhere(turn):
-        replay = lambda live: tracer_for(live, settings).replay(live.content)  # noqa: E731 - the one tracer
-        follow_live(turn, lang, follow, replay, stop, current().live_follow_s)
-        branch_switcher(turn, conversation, lang)
         return
     tracer_for(turn, settings).replay(turn.content)
     cautions = stored_cautions(turn)

@@ -1,9 +1,10 @@
-"""Which requests made while a run streams the run takes itself (a message, a follow-up's
-Recall or Save), and which still end it (anything else)."""
+"""Which requests made while a run is drawn the page takes itself (a message, a follow-up's
+Recall or Save, the run's Stop), and which end the script run (anything else: the next
+script run draws the run again)."""
 
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 
-from components.chat_during_run import Incoming, followup_key, read
+from components.chat_during_run import Incoming, followup_key, read, stop_clicked
 
 
 def states(*widgets: tuple[str, str, object]) -> WidgetStates:
@@ -34,11 +35,18 @@ def test_recall_and_save_of_a_waiting_follow_up_are_taken():
     assert read(edited) == Incoming(kind="edit", followup_id="abc123", text="new text")
 
 
-def test_anything_else_ends_the_run_as_before():
+def test_the_runs_stop_is_taken_and_seen_when_it_comes_with_anything_else():
+    assert read(states(("run_stop", "trigger_value", True))) == Incoming(kind="stop")
+    both = states(("chat", "chat", "more"), ("run_stop", "trigger_value", True))
+    assert read(both) is None and stop_clicked(both)  # handed back, and the run is stopped first
+    assert not stop_clicked(states(("chat", "chat", "more"))) and not stop_clicked(None)
+    assert not stop_clicked(states(("run_stop", "trigger_value", False)))
+
+
+def test_anything_else_ends_the_script_run():
     assert read(None) is None
     assert read(WidgetStates()) is None  # a rerun with no trigger: a widget changed elsewhere
-    assert read(states(("run_stop", "trigger_value", True))) is None  # the run's Stop
-    assert read(states(("chat", "chat", "more"), ("run_stop", "trigger_value", True))) is None  # both at once
+    assert read(states(("regen-x", "trigger_value", True))) is None
     assert read(states(("chat", "chat", "   "))) is None
     assert read(states(("other_chat", "chat", "hello"))) is None
     blank_edit = states(

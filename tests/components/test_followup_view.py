@@ -3,42 +3,41 @@
 from streamlit.testing.v1 import AppTest
 
 
-def finishing(ended: bool, late: list[str]):
-    def script(ended: bool, late: list[str]) -> None:
-        import streamlit as st
+def settled(ended: bool):
+    from components.run_task import settle_followups
+    from components.state import SentFollowUp, Turn
+    from engine.react.followups import FollowUp
 
-        from components.followup_view import LiveFollowUps
-        from components.state import SentFollowUp, Turn
-        from engine.react.followups import FollowUp
-
-        turn = Turn(
-            role="assistant",
-            followups=[SentFollowUp(id="t1", text="taken one"), SentFollowUp(id="w1", text="left one")],
-        )
-        live = LiveFollowUps(turn, "en", lambda: None)
-        live.finish([FollowUp(id="t1", text="taken one")], [FollowUp(id="w1", text="left one")], ended, late)
-        st.session_state["turn"] = turn
-
-    return AppTest.from_function(script, args=(ended, late)).run()
+    turn = Turn(
+        role="assistant",
+        followups=[SentFollowUp(id="t1", text="taken one"), SentFollowUp(id="w1", text="left one")],
+    )
+    nxt = settle_followups(turn, [FollowUp(id="t1", text="taken one")], [FollowUp(id="w1", text="left one")], ended)
+    return turn, nxt
 
 
 def test_what_the_run_left_after_its_answer_is_the_next_question():
-    at = finishing(True, ["sent at the very end"])
-    assert not at.exception
-    assert at.session_state["followup_next_question"] == "left one\n\nsent at the very end"
-    assert [(f.text, f.status) for f in at.session_state["turn"].followups] == [("taken one", "taken")]
+    turn, nxt = settled(True)
+    assert nxt == ["w1"]  # the next question once a page claims it; kept in the turn till then
+    assert [(f.text, f.status) for f in turn.followups] == [("taken one", "taken"), ("left one", "unread")]
 
 
 def test_after_a_stop_what_the_run_left_stays_in_the_turn_unread_and_nothing_is_asked():
-    at = finishing(False, ["sent as it stopped"])
+    turn, nxt = settled(False)
+    assert nxt == []
+    assert [(f.text, f.status) for f in turn.followups] == [("taken one", "taken"), ("left one", "unread")]
+
+
+def test_a_message_sent_too_late_for_the_run_is_queued_as_the_next_question():
+    def script() -> None:
+        from components.followup_view import queue_next_question
+
+        queue_next_question("first")
+        queue_next_question("<b>second</b>")
+
+    at = AppTest.from_function(script).run()
     assert not at.exception
-    assert "followup_next_question" not in at.session_state
-    followups = at.session_state["turn"].followups
-    assert [(f.text, f.status) for f in followups] == [
-        ("taken one", "taken"),
-        ("left one", "unread"),
-        ("sent as it stopped", "unread"),
-    ]
+    assert at.session_state["followup_next_question"] == "first\n\n<b>second</b>"
 
 
 def test_follow_ups_are_drawn_as_the_analysts_messages_marked_and_inert():
