@@ -134,19 +134,13 @@ class ComputeTable(CatalogTool):
             raise ToolError(w["too_many"].format(table=info.name, rows=info.rows))
         labels = [_label(v) for v in info.data.column(label.name).to_pylist()]
         values = {c.name: info.data.column(c.name).to_pylist() for c in columns}
-        units = (
-            [_label(v) for v in info.data.column(info.row_unit_column).to_pylist()]
-            if info.row_unit_column
-            else [""] * len(labels)
-        )
-        heads = (
-            [_label(v) for v in info.data.column(info.section_column).to_pylist()]
-            if info.section_column
-            else [""] * len(labels)
-        )
-        units = [
+
+        def texts(name: str | None) -> list[str]:
+            return [_label(v) for v in info.data.column(name).to_pylist()] if name else [""] * len(labels)
+
+        units = [  # a row's own unit, or per share by its label or section ("Net loss per share:")
             PER_SHARE if not unit and _PER_SHARE.search(f"{head} {text}") else unit
-            for unit, head, text in zip(units, heads, labels, strict=True)
+            for unit, head, text in zip(texts(info.row_unit_column), texts(info.section_column), labels, strict=True)
         ]
         if rows:
             index = {}

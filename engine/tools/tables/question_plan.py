@@ -28,9 +28,16 @@ from pydantic import BaseModel
 from engine.grounding.answer_kinds import fold
 from engine.grounding.dates import MONTHS
 from engine.grounding.quotes import words
-from engine.grounding.totals import is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
-from engine.tools.tables.label_match import Semantic, label_text, label_words, lexical
+from engine.tools.tables.label_match import (
+    ROW_MIN_SIMILARITY,
+    Semantic,
+    label_text,
+    label_words,
+    named_columns,
+    named_rows,
+    value_column,
+)
 from engine.tools.tables.question_reading import Reading, read_question
 from engine.tools.tables.table_shape import (
     PERIOD_COLUMN,
@@ -49,21 +56,6 @@ from engine.tools.tables.table_shape import (
 
 Encode = Callable[[list[str]], Any]
 
-# Rescaled embedding similarity (multilingual-e5-small) of the question's subject words to a
-# column's name under which the column is not what the question asks about: "chiffre
-# d'affaires" scores 0.56-0.58 with revenue_eur, "livraisons en retard" 1.0 with
-# late_deliveries, while "employees work" reaches 0.50 with revenue_eur and "length
-# password" 0.41 with headcount.
-COLUMN_MIN_SIMILARITY = 0.55
-COLUMN_MIN_WORDS = 0.5  # or this share of the column name's words stands in the question
-ROW_MIN_WORDS = 0.6  # share of a row label's words that stand in the question
-# Or, when no label stands in the question's words, the embedding similarity of its subject
-# words to the label, clear of the next label: "chiffre d'affaires logiciels" scores 0.68
-# with "Software" and 0.58 with the next; "coût des ventes" 0.83 with "Cost of sales".
-ROW_MIN_SIMILARITY = 0.65
-ROW_MARGIN = 0.1
-SEMANTIC_MAX_LABELS = 400  # more row labels than this are matched by words only
-
 
 class TablePlan(BaseModel):
     kind: Literal["compute"] = "compute"
@@ -72,17 +64,9 @@ class TablePlan(BaseModel):
     ignores_period: bool = False  # the question names a period the call does not filter on
 
 
-# "A and B, respectively": the cells of several rows; "Government grants" alone is one row,
-# however many labels ("Government grants1", "Government grants2") hold its words.
-_SEVERAL_ASKED = re.compile(r"\b(?:respectively|respectivement|each of|both)\b")
 _PERIOD_DIMENSIONS = frozenset({"year", "years", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"})
-_GENERIC_NAME = re.compile(r"(?i)column_?\d+")  # a name the loader gave: it means nothing
 _ASKED_FOR = words("percentage percent amount value number figure rate ratio")  # "what percentage": no name asked
 _FISCAL_TOKEN = re.compile(r"(?i)FY'?(?:19|20)?\d\d")  # "FY2019", "FY19": a period, not a name
-# Words that say what to compute ("the increase in franchise rental revenues"): a row
-# labelled with them alone ("% increase") is not named by a question asking for that
-# computation.
-_OPERATION_WORDS = words("increase decrease change difference growth average mean ratio percentage percent")
 _EXTREME = re.compile(r"(?i)\b(?:minimum|maximum|lowest|highest|largest|smallest|least|most)\b")
 _PERCENT_NAME = re.compile(r"(?i)%|percent|pct|rate|margin|ratio|taux|marge|pourcentage")
 
@@ -91,87 +75,6 @@ def _without(text: str, values: list[str]) -> str:
     """``text`` without the words of ``values`` (the rows or filter values it names)."""
     taken = {w for v in values for w in words(v)}
     return " ".join(t for t in text.split() if not words(t) & taken)
-
-
-def _column_scores(question: str, text: str, columns: list[ColumnInfo], sem: Semantic) -> list[float]:
-    """1 for a column the question names in words; else the embedding similarity."""
-    asked = words(question)
-    named = [
-        1.0 + 0.001 * len(label_words(c.name) & asked) if lexical(c.name, asked, asked)[0] >= COLUMN_MIN_WORDS else 0.0
-        for c in columns
-    ]  # of two columns it names ("Total", "Less than 1 year"), the one it names more of
-    if any(named):
-        return named
-    scores = sem.scores(text, [c.name for c in columns])
-    return [0.0 if _GENERIC_NAME.fullmatch(c.name) else s for c, s in zip(columns, scores, strict=True)]
-
-
-def _named_columns(question: str, columns: list[ColumnInfo]) -> int:
-    """How many of ``columns`` the question names in words."""
-    asked = words(question)
-    return sum(1 for c in columns if lexical(c.name, asked, asked)[0] >= COLUMN_MIN_WORDS)
-
-
-def _measure(question: str, text: str, columns: list[ColumnInfo], sem: Semantic) -> ColumnInfo | None:
-    """The value column the question is about, when it names one clearly enough."""
-    if not columns:
-        return None
-    scores = _column_scores(question, text, columns, sem)
-    best = max(range(len(columns)), key=scores.__getitem__)
-    return columns[best] if scores[best] >= COLUMN_MIN_SIMILARITY else None
-
-
-def _position(label: str, folded: str) -> int:
-    own = [w for w in re.findall(r"[a-z0-9]+", fold(label)) if len(w) > 2] or [fold(label)]
-    spots = [folded.find(w) for w in own if w in folded]
-    return min(spots) if spots else len(folded)
-
-
-def _rows(
-    question: str, reading: Reading, labels: list[str], sem: Semantic, heads: dict[str, str] | None = None
-) -> list[str]:
-    """The row labels the question names: several when it asks for, adds, averages or
-    compares rows it names in full, else the one that fits it best, else none. A row's
-    heading (``heads``: "Net loss per share:" over "Basic") adds to how much of the
-    question it covers, never to whether the question names it."""
-    asked = words(YEAR_IN_NAME.sub(" ", question))
-    scored, full, shares = [], [], []
-    for label in labels:
-        if len(label) <= 3:  # "IT" must stand as written
-            share = 1.0 if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", question) else 0.0
-            cover = share / max(1, len(reading.subject))
-        elif reading.operation != "value" and label_words(label) <= _OPERATION_WORDS:
-            share, cover = 0.0, 0.0  # "% increase" is not what "the increase in X" names
-        else:
-            share, cover = lexical(label, asked, reading.subject)
-            if heads and heads.get(label):
-                cover = max(cover, lexical(f"{heads[label]} {label}", asked, reading.subject)[1])
-        shares.append(share)
-        hits = len(label_words(label) & asked) if share >= ROW_MIN_WORDS else 0
-        # of two labels the question names whole ("Revenue", "Revenue growth"), the one it names more of
-        scored.append(0.75 * share + 0.25 * cover + 0.001 * hits if share >= ROW_MIN_WORDS else 0.0)
-        if share == 1.0 and not (is_total_label(label) and reading.operation in ("sum", "mean")):
-            full.append(label)  # a Total row is never added again
-    if max(shares, default=1.0) == 0.0 and len(labels) <= SEMANTIC_MAX_LABELS:  # no label's word asked: by meaning
-        semantic = sem.scores(reading.subject_text, labels)
-        ranked = sorted(semantic, reverse=True) + [0.0]
-        if ranked[0] >= ROW_MIN_SIMILARITY and ranked[0] - ranked[1] >= ROW_MARGIN:
-            best = semantic.index(ranked[0])
-            scored[best] = max(scored[best], ranked[0])
-    full = [
-        a for a in full if not any(a != b and label_words(a) < label_words(b) for b in full)
-    ]  # "Software" in "Software revenue"
-    folded = fold(question)
-    several = reading.operation in ("sum", "mean", "ratio", "share", "change", "decrease", "percent_change") or (
-        reading.operation == "value" and _SEVERAL_ASKED.search(folded) is not None
-    )
-    if several and len(full) >= 2:
-        ranked = sorted(full, key=lambda label: _position(label, folded))
-        spots = [_position(label, folded) for label in ranked]
-        if reading.operation != "value" or len(set(spots)) == len(spots):  # each row named in its own words
-            return ranked
-    best = max(range(len(labels)), key=scored.__getitem__, default=None)
-    return [labels[best]] if best is not None and scored[best] > 0 else []
 
 
 def _extreme_as_name(question: str, reading: Reading, held: frozenset[str] | set[str]) -> Reading:
@@ -216,7 +119,8 @@ def _plan_labelled(
         if section is not None
         else {}
     )
-    rows = _rows(question, reading, row_labels(info, label, numbers, catalog), sem, heads)
+    asked = words(YEAR_IN_NAME.sub(" ", question))
+    rows = named_rows(question, asked, reading, row_labels(info, label, numbers, catalog), sem, heads)
     if op in ("max", "min") and reading.dimension and reading.dimension not in _PERIOD_DIMENSIONS:
         rows = []  # "which segment …": the rows are what is compared
     elif (
@@ -235,9 +139,9 @@ def _plan_labelled(
         cols = [by_year[y] for y in reading.years]
         if op in ("change", "decrease", "percent_change"):
             cols = sorted(cols, key=lambda c: years_of(c.name)[0], reverse=True)  # later − earlier
-    elif (measure := _measure(question, text, [c for c in numbers if not years_of(c.name)], sem)) is not None:
+    elif (measure := value_column(question, text, [c for c in numbers if not years_of(c.name)], sem)) is not None:
         cols = [measure]
-        if op == "value" and _named_columns(question, [c for c in numbers if not years_of(c.name)]) > 1:
+        if op == "value" and named_columns(question, [c for c in numbers if not years_of(c.name)]) > 1:
             return None  # "the net of the unrealized gains and losses": two columns named, not one cell
     elif len(numbers) == 1:
         cols = numbers
@@ -336,7 +240,7 @@ def records_measure(question: str, info: TableInfo, sem: Semantic) -> ColumnInfo
     """The value column of a table of records that the question asks about, if it names one."""
     values = [v for c in info.columns for v in c.examples]
     reading = read_question(question)
-    return _measure(
+    return value_column(
         question, _without(reading.subject_text, values), [c for c in info.columns if c.kind == "number"], sem
     )
 
@@ -346,7 +250,7 @@ def _plan_records(question: str, reading: Reading, info: TableInfo, sem: Semanti
     if op not in ("value", "sum", "mean", "max", "min"):
         return None  # a change or ratio of records is not planned: the question names no two cells
     values = [v for c in info.columns for v in c.examples]
-    measure = _measure(
+    measure = value_column(
         question, _without(reading.subject_text, values), [c for c in info.columns if c.kind == "number"], sem
     )
     if measure is None:
