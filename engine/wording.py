@@ -30,7 +30,7 @@ def texts(table: Table, language: str) -> Mapping[str, str]:
     return table.get(language, table["en"])
 
 
-def fill(table: Table, key: str, language: str, **values: object) -> str:
+def fill(table: Table, key: str, language: str, /, **values: object) -> str:
     """The text ``key`` in ``language`` with ``values`` filled in."""
     words = texts(table, language)
     if key not in words:

@@ -231,12 +231,10 @@ class ReActEngine:
             result.status = "stopped"
             raise
         except Exception as exc:  # a bug of ours must still end in an explicit error block
-            yield writer.block(ReActType.ERROR, f"Internal error ({type(exc).__name__}); the run was stopped.")
-            result.status, result.error, result.error_source = (
-                "error",
-                f"Internal error ({type(exc).__name__}).",
-                "internal",
-            )
+            kind, language = type(exc).__name__, self.config.language
+            yield writer.block(ReActType.ERROR, message("internal_error_stopped", language, kind=kind))
+            result.status, result.error_source = "error", "internal"
+            result.error = message("internal_error", language, kind=kind)
         finally:
             writer.parser.close()
             if notes and result.status == "answered":  # the answer is to the part of the question that was read
@@ -256,9 +254,9 @@ class ReActEngine:
         """One model call and its tool calls; raises to end the run."""
         cfg = self.config
         if state.iterations >= cfg.max_iterations:
-            raise ForceFinalizeException(f"I reached the limit of {cfg.max_iterations} reasoning steps.")
+            raise ForceFinalizeException(message("limit_iterations", n=cfg.max_iterations))
         if time.monotonic() - started + state.elapsed_before > cfg.run_timeout_s:
-            raise ForceFinalizeException(f"The run took longer than {cfg.run_timeout_s:.0f} seconds.")
+            raise ForceFinalizeException(message("limit_time", seconds=cfg.run_timeout_s))
         state.iterations += 1
         step = Step(number=state.iterations)
         try:
@@ -295,9 +293,8 @@ class ReActEngine:
             state.steps.append(step)
             state.format_retries += 1
             state.unreadable = state.unreadable + 1 if isinstance(exc, UnreadableOutput) else 0
-            yield writer.block(
-                ReActType.WARNING, f"Unusable model output ({exc.message.rstrip('.')}); asking it to fix it."
-            )
+            reason = exc.message.rstrip(".")
+            yield writer.block(ReActType.WARNING, message("unusable_output", cfg.language, reason=reason))
             if state.unreadable > 1 and getattr(self.protocol, "fallback", None):
                 self.protocol = fall_back(
                     state, self.protocol, self.llm.abilities, self.config, registry, self.options.theme
@@ -305,13 +302,15 @@ class ReActEngine:
                 yield writer.block(ReActType.WARNING, message("json_fallback", self.config.language))
             self.protocol.feedback(state.messages, exc.message)
             if state.format_retries > cfg.max_format_retries:
-                raise ForceFinalizeException("The model kept producing output in the wrong format.") from None
+                raise ForceFinalizeException(message("format_gave_up")) from None
         except (ForceFinalizeException, Answered, Suspended, GeneratorExit, asyncio.CancelledError):
             raise
         except LLMError as exc:
             raise ForceFinalizeException(exc.message, fatal=True) from None
         except Exception as exc:
-            raise ForceFinalizeException(f"An internal step failed ({type(exc).__name__}: {str(exc)[:120]}).") from None
+            raise ForceFinalizeException(
+                message("internal_step_failed", kind=type(exc).__name__, detail=str(exc)[:120])
+            ) from None
 
     async def _execute(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, step: Step):
         """Run the step's tool calls concurrently; ask_user suspends the run after them."""

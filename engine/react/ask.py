@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.errors import ToolError
+from engine.react.prompts import message
 from engine.react.run_state import RunState, SuspendedRun
 from engine.react.step import Observation, ObservationStatus, ToolCall
 from engine.tools.ask_user import ASK_USER, AskUserArgs
@@ -23,7 +24,7 @@ def question_of(calls: list[ToolCall]) -> tuple[ToolCall, AskUserArgs] | None:
     try:
         return call, AskUserArgs.model_validate(call.args)
     except Exception:
-        raise ToolError('ask_user needs {"question": "...", "choices": ["..."] (optional)}.') from None
+        raise ToolError(message("ask_user_args")) from None
 
 
 def suspend(state: RunState, call: ToolCall, args: AskUserArgs) -> Suspended:
@@ -38,7 +39,7 @@ def reply_observation(state: RunState, suspended: SuspendedRun, answer: str) -> 
         call_id=call.id,
         tool=ASK_USER,
         args=call.args,
-        text=answer.strip() or "(the user gave no answer)",
+        text=answer.strip() or message("user_no_answer"),
         status=ObservationStatus.USER_REPLY,
         n=state.observation_count + 1,
     )

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.errors import FormatError
 from engine.llm.base import Abilities, Message, ToolCallRequest
-from engine.react.prompts import render
+from engine.react.prompts import message, render
 from engine.react.protocols.base import Decision, PromptContext, append_note, assistant_message
 from engine.react.protocols.reader import ReActReader
 from engine.react.step import Step, ToolCall
@@ -72,8 +72,8 @@ class NativeProtocol:
         answer = next((b.content for b in blocks if b.type in ANSWER_TYPES), None)
         if answer is None or not answer.strip():
             if meta.get("finish_reason") == "length":
-                raise FormatError("your reply was cut off at the length limit; keep it shorter.")
-            raise FormatError("the reply had no answer and called no function.")
+                raise FormatError(message("format_cut_native"))
+            raise FormatError(message("format_no_answer_no_call"))
         return Decision(thought=thought, answer=answer, answer_cut=meta.get("finish_reason") == "length")
 
     def announce(self, writer: StreamWriter, decision: Decision) -> str:

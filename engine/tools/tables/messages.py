@@ -13,7 +13,7 @@ from engine.wording import fill, load, texts
 HERE = Path(__file__).parent
 
 
-def say(key: str, language: str = "en", **values: object) -> str:
+def say(key: str, language: str = "en", /, **values: object) -> str:
     """The sentence ``key`` in ``language`` with its values filled in; a missing key or value fails loudly."""
     return fill(load(HERE / "messages.json"), key, language, **values)
 

@@ -1,0 +1,17 @@
+"""The tools' sentences to the model (a misuse's ToolError, a server's failure, a search's
+passages) and the few words a page shows of them (a router's reason, a chart's title), in
+English and French (``messages.json``), read through the engine's one message loader
+(``engine/wording.py``). The table tools have their own file (``tables/messages.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.wording import fill, load
+
+HERE = Path(__file__).parent
+
+
+def say(key: str, language: str = "en", /, **values: object) -> str:
+    """The sentence ``key`` in ``language`` with its values filled in; a missing key or value fails loudly."""
+    return fill(load(HERE / "messages.json"), key, language, **values)
