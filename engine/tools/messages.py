@@ -7,11 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.wording import fill, load
+from engine.wording import voice
 
-HERE = Path(__file__).parent
-
-
-def say(key: str, language: str = "en", /, **values: object) -> str:
-    """The sentence ``key`` in ``language`` with its values filled in; a missing key or value fails loudly."""
-    return fill(load(HERE / "messages.json"), key, language, **values)
+say = voice(Path(__file__).with_name("messages.json"))

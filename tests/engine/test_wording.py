@@ -18,6 +18,8 @@ FILES = [
     ROOT / "engine/tools/tables/statements.json",
     ROOT / "engine/grounding/messages.json",
     ROOT / "engine/rag/cuts.json",
+    ROOT / "engine/rag/messages.json",
+    ROOT / "engine/llm/messages.json",
 ]
 
 
