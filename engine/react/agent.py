@@ -21,24 +21,35 @@ from typing import Any
 from engine.errors import FixableError, ForceFinalizeException, UnreadableOutput
 from engine.grounding.question_parts import question_parts
 from engine.llm.base import LLM, LLMError, iterate_async
-from engine.react.ask import Suspended, question_of, reply_observation, suspend
 from engine.react.evidence_answer import parts_review, repeated_answer
-from engine.react.execute import call_key, observation_budget
-from engine.react.exhibits import chart_payload
+from engine.react.execute import (
+    Suspended,
+    call_key,
+    notes_after,
+    observation_budget,
+    question_of,
+    reply_observation,
+    run_calls,
+    suspend,
+)
 from engine.react.finalize import FinalAnswer
 from engine.react.first_step import engine_step, resumed_step
 from engine.react.followups import FollowUp, Inbox, after_tools, hand_over, hold_back
-from engine.react.guards import notes_after
-from engine.react.history import bound_question, clean_history, compress_history, question_budget
 from engine.react.hooks import Hooks
-from engine.react.opening import fall_back, opening_messages
+from engine.react.opening import (
+    bound_question,
+    clean_history,
+    compress_history,
+    fall_back,
+    opening_messages,
+    question_budget,
+)
 from engine.react.prompts import message
 from engine.react.protocols import WireProtocol, select
-from engine.react.run_options import RunOptions
-from engine.react.run_state import Caution, EngineResult, RunState, SuspendedRun
-from engine.react.spans import traced_execute, traced_final, traced_query
+from engine.react.query import traced_final, traced_query
+from engine.react.run_state import Caution, EngineResult, RunOptions, RunState, SuspendedRun
 from engine.react.step import Step
-from engine.react.stream import StreamWriter
+from engine.react.stream import StreamWriter, chart_payload
 from engine.react.types import ReActType
 from engine.react.verify import Review, admitted, evidence_index, evidence_of, replacement_text, review
 from engine.settings import EngineConfig
@@ -316,24 +327,8 @@ class ReActEngine:
         """Run the step's tool calls concurrently; ask_user suspends the run after them."""
         asked = question_of(step.calls)
         others = [c for c in step.calls if asked is None or c is not asked[0]]
-        first = state.observation_count + 1
-        step.observations = list(
-            await asyncio.gather(
-                *(
-                    traced_execute(
-                        self.tracing,
-                        self._span,
-                        c,
-                        registry,
-                        state,
-                        self.config,
-                        self.hooks,
-                        self.observation_chars,
-                        first + i,
-                    )
-                    for i, c in enumerate(others)
-                )
-            )  # fmt: skip
+        step.observations = await run_calls(
+            self.tracing, self._span, others, registry, state, self.config, self.hooks, self.observation_chars
         )
         for ev in evidence_of([step]):
             if admitted(ev, self._evidence, state.prompt):

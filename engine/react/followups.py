@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from engine.react.history import bound_question
+from engine.react.opening import bound_question
 from engine.react.prompts import message
 from engine.react.step import Step
 from engine.react.stream import StreamWriter

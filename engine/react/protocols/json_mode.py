@@ -23,9 +23,8 @@ from engine.react.prompts import message, render
 from engine.react.protocols.action_input import _json_object, parse_action_input, resolve_tool_name, strip_fence
 from engine.react.protocols.base import Decision, PromptContext
 from engine.react.protocols.text import TextProtocol
-from engine.react.reasoning import ReasoningStream
 from engine.react.step import ToolCall
-from engine.react.stream import StreamWriter
+from engine.react.stream import ReasoningStream, StreamWriter
 from engine.react.types import ANSWER_TYPES, ReActType
 from engine.settings import EngineConfig
 from engine.tools.base import ToolRegistry
