@@ -17,18 +17,17 @@ The question itself is bounded too (``bound_question``): the run says when it wa
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.llm.base import Abilities, Message
 from engine.react.parser import parse_blocks
 from engine.react.prompts import citation_rule, message, render, style_instructions
 from engine.react.protocols import PromptContext, WireProtocol, select
+from engine.react.run_state import RunState
 from engine.react.types import ANSWER_TYPES, ReActType
 from engine.settings import EngineConfig
 from engine.tools.base import ToolRegistry
 
-if TYPE_CHECKING:  # the run's state holds follow-ups, whose merging bounds a question here
-    from engine.react.run_state import RunState
 PINNED_SHARE = 0.4
 PINNED_MIN_TOKENS = 40  # a pinned message cut shorter than this says nothing
 SUMMARY_INPUT_FACTOR = 4

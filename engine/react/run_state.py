@@ -8,6 +8,7 @@ The public constructor argument stays ``ragkwargs``, a dict (the seed's contract
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any, Literal
 
@@ -16,7 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.grounding import GroundingReport
 from engine.llm.base import Usage
 from engine.llm.pricing import Cost
-from engine.react.followups import FollowUp
 from engine.react.step import Step
 from engine.react.types import ReActBlock
 
@@ -41,6 +41,13 @@ class RunOptions(BaseModel):
     def style(self) -> dict[str, str]:
         """The config fields these options set: the language and detail given."""
         return {k: v for k, v in (("language", self.language), ("detail", self.detail)) if v}
+
+
+class FollowUp(BaseModel):
+    """A message the analyst sent while the run was going (``engine/react/followups.py``)."""
+
+    id: str = Field(default_factory=lambda: uuid.uuid4().hex[:10])
+    text: str
 
 
 class RunState(BaseModel):
