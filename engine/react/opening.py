@@ -129,7 +129,7 @@ def compress_history(
                 text = ""
         if not text:
             text = transcript
-        prefix = "Summary of the earlier conversation: "
+        prefix = message("history_summary")
         room = summary_budget - estimate_tokens(prefix) - 2
         summary_msg = [{"role": "system", "content": prefix + _truncate(text, room)}]
     return [dict(m) for m in pinned] + summary_msg + [dict(m) for m in recent]
@@ -178,7 +178,7 @@ def question_budget(config: EngineConfig, abilities: Abilities) -> int:
 # ---- the opening messages -----------------------------------------------------------
 def prompt_context(config: EngineConfig, theme: str | None) -> PromptContext:
     return PromptContext(
-        context=f"The analyst's knowledge theme is '{theme}'." if theme else "",
+        context=message("theme_context", theme=theme) if theme else "",
         style=style_instructions(config.language, config.detail),
         citation_rule=citation_rule(),
         ready=message("ready", config.language),
@@ -229,8 +229,8 @@ def opening_messages(
     earlier = "\n".join(summaries)
     if abilities.base_model and turns:
         # A small base model copies the latest Q/A pair; it reads earlier turns as context instead.
-        lines = [f"{'User' if m['role'] == 'user' else 'Assistant'}: {m['content']}" for m in turns]
-        earlier = (earlier + "\n" if earlier else "") + "Earlier in this conversation:\n" + "\n".join(lines)
+        lines = [message(f"earlier_{'user' if m['role'] == 'user' else 'assistant'}", text=m["content"]) for m in turns]
+        earlier = (earlier + "\n" if earlier else "") + message("earlier_turns") + "\n" + "\n".join(lines)
         turns = []
     system = protocol.system_prompt(prompt_context(config, theme), registry)
     if earlier:

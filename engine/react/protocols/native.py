@@ -20,7 +20,6 @@ from engine.tools.base import ToolRegistry
 
 NO_REPLY = "(no reply)"
 ACCEPTED = frozenset({ReActType.THOUGHT, *ANSWER_TYPES})
-DRAFT_REASON = "The model answered and called tools in the same step; that answer was written before the tool results."
 
 
 def _calls(meta: dict[str, Any]) -> list[ToolCallRequest]:
@@ -60,7 +59,7 @@ class NativeProtocol:
             return reader.release(ReActType.ANSWER)
         out = reader.release(ReActType.THOUGHT)
         if reader.answer_written():  # streamed as an answer before the calls arrived: retype it
-            out += reader.writer.block(ReActType.DRAFT, DRAFT_REASON)
+            out += reader.writer.block(ReActType.DRAFT, message("draft_with_calls"))
         return out
 
     def interpret(self, reader: ReActReader, meta: dict[str, Any], registry: ToolRegistry) -> Decision:

@@ -292,7 +292,7 @@ class TableCatalog:
         files.sort(key=lambda p: not _under(p, roots))
         csvs = [p for p in files if p.suffix.lower() == ".csv"]
         if len(csvs) > limits.max_tables:
-            problems.append(f"Only the first {limits.max_tables} of {len(csvs)} CSV files were loaded.")
+            problems.append(say("first_csvs", language, limit=limits.max_tables, n=len(csvs)))
             dropped = set(csvs[limits.max_tables :])
             files = [p for p in files if p not in dropped]
         if not files:
@@ -302,7 +302,7 @@ class TableCatalog:
             reserved = reserved_words(con)
             for path in files:
                 if len(tables) >= limits.max_tables:
-                    notes.append(f"Only the first {limits.max_tables} tables were loaded.")
+                    notes.append(say("first_tables", language, limit=limits.max_tables))
                     break
                 try:
                     if path.suffix.lower() == ".csv":
