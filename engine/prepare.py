@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sys
 
+from engine.cli import say
+
 
 def prepare() -> int:
     from engine.llm.embedded import default_model_path
@@ -12,9 +14,9 @@ def prepare() -> int:
     try:
         path = default_model_path()
     except Exception as exc:
-        print(f"error: the embedded chat model could not be prepared: {exc}", file=sys.stderr)
+        print(say("error_line", detail=say("prepare_model_failed", detail=exc)), file=sys.stderr)
         return 1
-    print(f"embedded chat model: {path}")
+    print(say("prepare_model", path=path))
     try:
         from engine.rag.demo import ensure_demo_index
     except ImportError:
@@ -26,7 +28,7 @@ def prepare() -> int:
     try:
         return ensure_demo_index(context.indexes)
     except IndexProblem as exc:
-        print(f"error: the demo index could not be built: {exc}", file=sys.stderr)
+        print(say("error_line", detail=say("prepare_demo_failed", detail=exc)), file=sys.stderr)
         return 1
     finally:
         context.close()

@@ -30,6 +30,7 @@ from engine.rag.embeddings import Embedder, get_embedder
 from engine.rag.index_store import ThemeView
 from engine.rag.locking import IndexBusy
 from engine.rag.manager import IndexManager
+from engine.rag.messages import say
 from engine.rag.readers import UnreadableFile, read_bytes, read_document
 from engine.rag.sources import SourceFile, collect_sources, expand_paths
 from engine.rag.store import DocumentInfo, IndexProblem, IndexUnreachable, require_embedder
@@ -309,28 +310,29 @@ def ingest_cli(theme: str, paths: list[Path], manager: IndexManager) -> int:
     try:
         validate_theme(theme)
     except BadThemeName as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(say("line_error", detail=exc), file=sys.stderr)
         return 2
     missing = [shown_name(str(p)) for p in paths if not p.exists()]
     if missing:
-        print(f"error: no such file or directory: {', '.join(missing[:5])}", file=sys.stderr)
+        print(say("line_error", detail=say("ingest_missing", names=", ".join(missing[:5]))), file=sys.stderr)
         return 2
     try:
         report = ingest_paths(theme, paths, manager=manager, progress=_text_progress if sys.stderr.isatty() else None)
     except IndexUnreachable as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(say("line_error", detail=exc), file=sys.stderr)
         return 3
     except (IndexProblem, IndexBusy, BadThemeName) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(say("line_error", detail=exc), file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"error: the index of theme {theme} cannot be written ({exc.strerror}).", file=sys.stderr)
+        unwritable = say("ingest_unwritable", theme=theme, reason=exc.strerror)
+        print(say("line_error", detail=unwritable), file=sys.stderr)
         return 2
     if report.rebuilt:
-        print(f"note: {report.rebuilt}")
+        print(say("line_note", detail=report.rebuilt))
     for line in report.skipped:
-        print(f"skipped: {line}")
+        print(say("line_skipped", detail=line))
     for cut in report.cut:
-        print(f"note: {cut.text()}")
+        print(say("line_note", detail=cut.text()))
     print(report.summary())
     return 0
