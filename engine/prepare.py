@@ -4,8 +4,11 @@ its PyPI package and checksum-verified), the embedding model, and the demo index
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from engine.cli import say
+from engine.wording import voice
+
+say = voice(Path(__file__).with_name("cli.json"))  # the command's words, the CLI's file
 
 
 def prepare() -> int:
