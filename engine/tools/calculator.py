@@ -148,12 +148,12 @@ def evaluate(expression: str) -> int | float:
 
 
 class CalculatorArgs(BaseModel):
-    expression: str = Field(..., description="Arithmetic expression, e.g. '(17 * 23) / 4' or 'sqrt(2)'.")
+    expression: str = Field(..., description=say("arg_calculator_expression"))
 
 
 class Calculator(BoundedTool):
     name = "calculator"
-    description = "Evaluates an arithmetic expression exactly (+ - * / // % **, sqrt, log, round, min, max...)."
+    description = say("describe_calculator")
     Args = CalculatorArgs
     always_on = True
     computes = True

@@ -39,16 +39,14 @@ def _finite(values: list[float] | None, key: str) -> None:
 # ---- statistics ---------------------------------------------------------------------
 class StatisticsArgs(BaseModel):
     operation: Literal["summary", "mean", "median", "stdev", "quantiles", "min", "max", "correlation", "regression"] = (
-        Field(..., description="What to compute.")
+        Field(..., description=say("arg_statistics_operation"))
     )
-    values: list[float] | None = Field(None, description="The numbers, e.g. [3, 5, 8]. For correlation/regression: x.")
-    y: list[float] | None = Field(None, description="Second series, for correlation and regression.")
-    table: dict[str, list[float]] | None = Field(
-        None, description='A small table {"column": [numbers]}; give x_column and y_column to use two of its columns.'
-    )
+    values: list[float] | None = Field(None, description=say("arg_statistics_values"))
+    y: list[float] | None = Field(None, description=say("arg_statistics_y"))
+    table: dict[str, list[float]] | None = Field(None, description=say("arg_statistics_table"))
     x_column: str | None = None
     y_column: str | None = None
-    n: int = Field(4, ge=2, le=100, description="Number of quantile groups (4 = quartiles).")
+    n: int = Field(4, ge=2, le=100, description=say("arg_statistics_n"))
 
 
 def _series(args: StatisticsArgs) -> tuple[list[float], list[float] | None]:
@@ -126,7 +124,7 @@ def _compute(args: StatisticsArgs) -> dict:
 
 class Statistics(BoundedTool):
     name = "statistics"
-    description = "Descriptive statistics over a list or a small table: mean, median, stdev, quantiles, min/max, correlation, linear regression."
+    description = say("describe_statistics")
     Args = StatisticsArgs
     computes = True
     operands_in_input = True
@@ -140,8 +138,8 @@ class Statistics(BoundedTool):
 class TextArgs(BaseModel):
     operation: Literal["count", "replace", "extract_numbers", "extract_dates"]
     text: str = Field(..., max_length=MAX_TEXT)
-    find: str | None = Field(None, max_length=MAX_TEXT, description="For replace: the text to find.")
-    replace_with: str | None = Field(None, max_length=MAX_TEXT, description="For replace: the replacement.")
+    find: str | None = Field(None, max_length=MAX_TEXT, description=say("arg_text_find"))
+    replace_with: str | None = Field(None, max_length=MAX_TEXT, description=say("arg_text_replace_with"))
 
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d{1,3}(?:[ ,\u202f]\d{3})+(?:[.,]\d+)?(?![\w])|[-+]?\d+(?:[.,]\d+)?%?")
@@ -161,7 +159,7 @@ _DATES = (
 
 class TextTools(BoundedTool):
     name = "text_tools"
-    description = "Text utilities: word/character count, find and replace, extract numbers or dates from a passage."
+    description = say("describe_text_tools")
     Args = TextArgs
 
     def run(self, args: TextArgs) -> dict:
@@ -194,10 +192,10 @@ def _listed(key: str, items: list[str]) -> dict:
 # ---- dates ----------------------------------------------------------------------------------
 class DateTimeArgs(BaseModel):
     operation: Literal["now", "difference", "parse"]
-    timezone: str = Field("UTC", description="IANA name, e.g. Europe/Paris.")
-    start: str | None = Field(None, description="ISO 8601 date, e.g. 2026-01-31.")
-    end: str | None = Field(None, description="ISO 8601 date, e.g. 2026-03-31.")
-    value: str | None = Field(None, description="For parse: an ISO 8601 date or date-time.")
+    timezone: str = Field("UTC", description=say("arg_date_time_timezone"))
+    start: str | None = Field(None, description=say("arg_date_time_start"))
+    end: str | None = Field(None, description=say("arg_date_time_end"))
+    value: str | None = Field(None, description=say("arg_date_time_value"))
 
 
 _ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+){0,2}")
@@ -228,9 +226,7 @@ def _iso(value: str | None, field: str) -> datetime:
 
 class DateTimeTool(BoundedTool):
     name = "datetime"
-    description = (
-        "Dates: the current time in a timezone, the difference between two dates, or parsing an ISO 8601 date."
-    )
+    description = say("describe_date_time_tool")
     Args = DateTimeArgs
 
     def run(self, args: DateTimeArgs) -> dict:
@@ -293,8 +289,8 @@ _TEMPERATURES = frozenset({"c", "f", "k", "celsius", "fahrenheit", "kelvin"})
 
 class UnitArgs(BaseModel):
     value: float
-    from_unit: str = Field(..., description="e.g. km, lb, gal, kwh, GiB, C")
-    to_unit: str = Field(..., description="e.g. mi, kg, l, MJ, MB, F")
+    from_unit: str = Field(..., description=say("arg_unit_from_unit"))
+    to_unit: str = Field(..., description=say("arg_unit_to_unit"))
 
 
 def _norm_unit(unit: str) -> str:
@@ -329,7 +325,7 @@ def _checked_conversion(value: float, from_unit: str, to_unit: str) -> float:
 
 class UnitConverter(BoundedTool):
     name = "unit_converter"
-    description = "Converts a value between units of length, mass, volume, time, data size, energy and temperature."
+    description = say("describe_unit_converter")
     Args = UnitArgs
     computes = True
 

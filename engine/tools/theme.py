@@ -22,8 +22,8 @@ SEARCH_DOCS = "search_docs"
 
 
 class SearchDocsArgs(BaseModel):
-    query: str = Field(..., min_length=2, max_length=500, description="What to look for, in a few words.")
-    k: int = Field(4, ge=1, le=10, description="How many passages to return.")
+    query: str = Field(..., min_length=2, max_length=500, description=say("arg_search_docs_query"))
+    k: int = Field(4, ge=1, le=10, description=say("arg_search_docs_k"))
 
 
 def search_hits(theme: str, query: str, k: int = 4, *, manager: IndexManager) -> list[Hit]:

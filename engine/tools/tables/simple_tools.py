@@ -61,12 +61,12 @@ def _as_text(value: Any) -> Any:
 
 
 class AggregateArgs(BaseModel):
-    table: str | None = Field(None, max_length=200, description="Table name (optional when there is one table).")
-    column: str | None = Field(None, max_length=200, description="The column to compute over (optional for count).")
-    operation: str = Field(..., max_length=40, description="sum, mean, min, max, count or median.")
-    group_by: str | None = Field(None, max_length=200, description="A column to group by, e.g. region.")
-    filter_column: str | None = Field(None, max_length=200, description="Keep only rows where this column…")
-    filter_value: str | None = Field(None, max_length=500, description="…equals this value (text ignores case).")
+    table: str | None = Field(None, max_length=200, description=say("arg_aggregate_table"))
+    column: str | None = Field(None, max_length=200, description=say("arg_aggregate_column"))
+    operation: str = Field(..., max_length=40, description=say("arg_aggregate_operation"))
+    group_by: str | None = Field(None, max_length=200, description=say("arg_aggregate_group_by"))
+    filter_column: str | None = Field(None, max_length=200, description=say("arg_aggregate_filter_column"))
+    filter_value: str | None = Field(None, max_length=500, description=say("arg_aggregate_filter_value"))
 
     _value_text = field_validator("filter_value", mode="before")(_as_text)
 
@@ -74,10 +74,7 @@ class AggregateArgs(BaseModel):
 class AggregateTable(CatalogTool):
     name = "aggregate_table"
     Args = AggregateArgs
-    intro = (
-        "Computes a sum, mean, min, max, count or median of a table column, optionally by group and for rows "
-        "where one column equals a value."
-    )
+    intro = say("describe_aggregate_table")
 
     def run(self, args: AggregateArgs) -> ToolResult:
         info, note = self.catalog.table(args.table)
@@ -129,10 +126,10 @@ class AggregateTable(CatalogTool):
 
 
 class LookupArgs(BaseModel):
-    table: str | None = Field(None, max_length=200, description="Table name (optional when there is one table).")
-    column: str = Field(..., max_length=200, description="The column to search.")
-    value: str = Field(..., max_length=500, description="The value to find.")
-    match: str = Field("equals", max_length=20, description="equals (ignores case) or contains.")
+    table: str | None = Field(None, max_length=200, description=say("arg_lookup_table"))
+    column: str = Field(..., max_length=200, description=say("arg_lookup_column"))
+    value: str = Field(..., max_length=500, description=say("arg_lookup_value"))
+    match: str = Field("equals", max_length=20, description=say("arg_lookup_match"))
 
     _value_text = field_validator("value", mode="before")(_as_text)
 
@@ -140,7 +137,7 @@ class LookupArgs(BaseModel):
 class LookupTable(CatalogTool):
     name = "lookup_table"
     Args = LookupArgs
-    intro = "Finds the rows of a table where a column equals (or contains) a value and shows them whole."
+    intro = say("describe_lookup_table")
 
     def run(self, args: LookupArgs) -> ToolResult:
         info, note = self.catalog.table(args.table)
