@@ -53,10 +53,10 @@ class IngestReport(BaseModel):
     resumed_slices: int = 0  # slices embedded by an earlier, interrupted run and read back
 
     def summary(self) -> str:
-        return (
-            f"theme {self.theme}: {len(self.added)} added, {len(self.replaced)} replaced, "
-            f"{len(self.unchanged)} unchanged, {len(self.skipped)} skipped, {self.chunks_added} chunks embedded"
-        )
+        return say(
+            "ingest_summary", theme=self.theme, added=len(self.added), replaced=len(self.replaced),
+            unchanged=len(self.unchanged), skipped=len(self.skipped), chunks=self.chunks_added,
+        )  # fmt: skip
 
 
 def _open_index(
@@ -71,9 +71,7 @@ def _open_index(
             return None, {}
         if not manager.store.rebuilds_unreadable:
             raise
-        report.rebuilt = (
-            f"the previous index could not be read ({str(exc).split('. ')[0]}); it was rebuilt from these documents"
-        )
+        report.rebuilt = say("ingest_rebuilt", reason=str(exc).split(". ")[0])
         return None, {}
     manifest = index.manifest
     require_embedder(manifest, embedder)
@@ -252,7 +250,7 @@ def _embed(
             progress(
                 start,
                 len(texts),
-                f"embedding chunks {start + 1}-{min(start + EMBED_SLICE, len(texts))} of {len(texts)}",
+                say("ingest_progress", first=start + 1, last=min(start + EMBED_SLICE, len(texts)), total=len(texts)),
             )
         part = texts[start : start + EMBED_SLICE]
         vectors = cache.get(part) if cache is not None else None
