@@ -13,6 +13,7 @@ from engine.wording import MessageError, fill, load
 ROOT = Path(__file__).resolve().parents[2]
 FILES = [
     ROOT / "engine/cli.json",
+    ROOT / "engine/tracing.json",
     ROOT / "engine/react/prompts/messages.json",
     ROOT / "engine/tools/messages.json",
     ROOT / "engine/tools/tables/messages.json",
