@@ -14,35 +14,43 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.wording import voice
+
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT, EXIT_BACKEND = 0, 1, 2, 3
 FEEDBACK_FORMATS = ("jsonl", "json")
+say = voice(Path(__file__).with_name("cli.json"))  # the CLI's words, English and French
+
+
+def _fail(detail: object) -> None:
+    """The one line a failure prints on stderr."""
+    print(say("error_line", detail=detail), file=sys.stderr)
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2
-        print(f"error: {message}", file=sys.stderr)
+        _fail(message)
         raise SystemExit(EXIT_BAD_INPUT)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m engine", description="The ReAct analyst engine.")
+    parser = _Parser(prog="python -m engine", description=say("description"))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    ask = sub.add_parser("ask", help="ask the agent a question")
-    ask.add_argument("question", help='the question, or "-" to read it from stdin')
+    ask = sub.add_parser("ask", help=say("help_ask"))
+    ask.add_argument("question", help=say("help_question"))
     ask.add_argument("--theme")
     ask.add_argument("--language", default="en")
     ask.add_argument("--detail", default="normal", choices=["brief", "normal", "detailed"])
-    ask.add_argument("--history", type=Path, help="JSON file: the conversation so far, [{role, content}]")
-    ask.add_argument("--answer-user", action="append", default=[], metavar="TEXT", help="answers to ask_user, in order")
+    ask.add_argument("--history", type=Path, help=say("help_history"))
+    ask.add_argument("--answer-user", action="append", default=[], metavar="TEXT", help=say("help_answer_user"))
     ask.add_argument("--format", choices=["text", "jsonl"], default="text")
-    ingest = sub.add_parser("ingest", help="add documents to a theme's index")
+    ingest = sub.add_parser("ingest", help=say("help_ingest"))
     ingest.add_argument("--theme", required=True)
     ingest.add_argument("paths", nargs="+", type=Path)
-    sub.add_parser("prepare", help="check the embedded models and build the demo index when missing")
-    feedback = sub.add_parser("feedback", help="export the answers a user rated, as QA case candidates")
+    sub.add_parser("prepare", help=say("help_prepare"))
+    feedback = sub.add_parser("feedback", help=say("help_feedback"))
     feedback.add_argument("--format", choices=FEEDBACK_FORMATS, default="jsonl")
-    feedback.add_argument("--user", help="whose ratings, as the app names them (default: its local user)")
-    feedback.add_argument("--rating", help="only the answers rated so: up or down")
+    feedback.add_argument("--user", help=say("help_user"))
+    feedback.add_argument("--rating", help=say("help_rating"))
     return parser
 
 
@@ -57,19 +65,19 @@ def _load_history(path: Path | None) -> list[dict[str, Any]]:
         size = path.stat().st_size
         text = path.read_text(encoding="utf-8") if size <= MAX_HISTORY_BYTES else ""
     except OSError as exc:
-        raise ValueError(f"cannot read history file {path}: {exc.strerror}") from None
+        raise ValueError(say("history_unreadable", path=path, reason=exc.strerror)) from None
     except UnicodeDecodeError:
-        raise ValueError(f"history file {path} is not UTF-8 text") from None
+        raise ValueError(say("history_not_utf8", path=path)) from None
     if size > MAX_HISTORY_BYTES:
-        raise ValueError(f"history file {path} is over the {MAX_HISTORY_BYTES // 2**20} MB limit")
+        raise ValueError(say("history_too_big", path=path, limit=MAX_HISTORY_BYTES // 2**20))
     try:
         data = json.loads(text)
     except RecursionError:
-        raise ValueError(f"history file {path} is nested too deeply to be a conversation") from None
+        raise ValueError(say("history_too_deep", path=path)) from None
     except ValueError:
-        raise ValueError(f"history file {path} is not valid JSON") from None
+        raise ValueError(say("history_not_json", path=path)) from None
     if not isinstance(data, list) or not all(isinstance(m, dict) and "role" in m and "content" in m for m in data):
-        raise ValueError(f"history file {path} must be a JSON list of {{role, content}} objects")
+        raise ValueError(say("history_not_list", path=path))
     return data
 
 
@@ -104,11 +112,11 @@ def _read_question(question: str) -> str:
         return question
     data = sys.stdin.buffer.read(MAX_QUESTION_BYTES + 1)
     if len(data) > MAX_QUESTION_BYTES:
-        raise ValueError(f"the question on stdin is over the {MAX_QUESTION_BYTES // 2**20} MB limit")
+        raise ValueError(say("question_too_big", limit=MAX_QUESTION_BYTES // 2**20))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError("the question on stdin is not UTF-8 text") from None
+        raise ValueError(say("question_not_utf8")) from None
 
 
 def _ask(args: argparse.Namespace) -> int:
@@ -123,17 +131,17 @@ def _ask(args: argparse.Namespace) -> int:
         args.question = _read_question(args.question)
         history = _load_history(args.history)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _fail(exc)
         return EXIT_BAD_INPUT
     if not args.question.strip():
-        print("error: the question is empty", file=sys.stderr)
+        _fail(say("question_empty"))
         return EXIT_BAD_INPUT
     ragkwargs = {"theme": args.theme, "language": args.language, "detail": args.detail}
     context = EngineContext()
     try:
         engine = ReActEngine(ragkwargs=ragkwargs, context=context)
     except (ValueError, LLMError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _fail(exc)
         return EXIT_BAD_INPUT
     try:
         return _run(engine, args, history)
@@ -181,10 +189,10 @@ def _run(engine: Any, args: argparse.Namespace, history: list[dict[str, Any]]) -
     else:
         sys.stdout.write("\n")
     if result.status == "suspended" and result.suspended is not None:
-        print(f"The agent asks: {result.suspended.question}", file=sys.stderr)
+        print(say("agent_asks", question=result.suspended.question), file=sys.stderr)
         return EXIT_OK
     if result.status == "error":
-        print(f"error: {result.error}", file=sys.stderr)
+        _fail(result.error)
         return EXIT_BACKEND if result.error_source == "backend" else EXIT_INTERNAL
     return EXIT_OK
 
@@ -199,7 +207,7 @@ def _ingest(args: argparse.Namespace) -> int:
         try:
             manager = context.indexes
         except IndexProblem as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            _fail(exc)
             return EXIT_BAD_INPUT
         return ingest_cli(args.theme, args.paths, manager)
     finally:
@@ -221,15 +229,15 @@ def _feedback(args: argparse.Namespace) -> int:
     try:
         store = ConversationStore()
     except (BadInput, Unavailable) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _fail(exc)
         return EXIT_BAD_INPUT if isinstance(exc, BadInput) else EXIT_BACKEND
     try:
         rated = store.rated_turns(args.user or LOCAL_USER, args.rating)
     except BadInput as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _fail(exc)
         return EXIT_BAD_INPUT
     except Unavailable as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _fail(exc)
         return EXIT_BACKEND
     finally:
         store.close()
@@ -243,5 +251,5 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return handler(args)
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
+        _fail(say("interrupted"))
         return EXIT_INTERNAL

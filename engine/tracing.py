@@ -15,11 +15,14 @@ and ``RunTracer`` does not even build the attributes (``recording`` is False).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from opentelemetry import trace
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode, Tracer
+
+from engine.wording import voice
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["RunTracer", "provider_from_settings"]
 
 SCOPE = "analyst-react-engine"
+say = voice(Path(__file__).with_name("tracing.json"))  # what the analyst is told of a tracing setting
 PROVIDERS = MappingProxyType({"mistral": "mistral_ai", "openai": "openai"})  # gen_ai.provider.name's well-known values
 _OFF = trace.INVALID_SPAN  # the span of a run that is not traced
 
@@ -53,12 +57,12 @@ def provider_from_settings(settings: Settings) -> tuple[TracerProvider | None, s
             try:
                 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
             except ImportError:
-                problems.append("the OTLP exporter needs the opentelemetry-exporter-otlp-proto-http package")
+                problems.append(say("otlp_missing"))
                 continue
             provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))  # reads OTEL_EXPORTER_OTLP_*
         elif name != "none":
-            problems.append(f"the trace exporter {name!r} is not one of otlp, console, none")
-    problem = f"Traces are not exported as asked: {'; '.join(problems)}." if problems else None
+            problems.append(say("exporter_unknown", name=name))
+    problem = say("not_exported", problems="; ".join(problems)) if problems else None
     return provider, problem
 
 

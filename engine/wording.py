@@ -6,7 +6,7 @@ variable the caller did not give, fails loudly instead of shipping a wrong sente
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
@@ -30,7 +30,7 @@ def texts(table: Table, language: str) -> Mapping[str, str]:
     return table.get(language, table["en"])
 
 
-def fill(table: Table, key: str, language: str, **values: object) -> str:
+def fill(table: Table, key: str, language: str, /, **values: object) -> str:
     """The text ``key`` in ``language`` with ``values`` filled in."""
     words = texts(table, language)
     if key not in words:
@@ -39,3 +39,12 @@ def fill(table: Table, key: str, language: str, **values: object) -> str:
         return words[key].format(**values)
     except KeyError as exc:
         raise MessageError(f"message {key!r} needs the variable {exc.args[0]!r}") from None
+
+
+def voice(path: Path) -> Callable[..., str]:
+    """``say(key, language="en", /, **values)``: a text of the message file at ``path``, filled in."""
+
+    def say(key: str, language: str = "en", /, **values: object) -> str:
+        return fill(load(path), key, language, **values)
+
+    return say

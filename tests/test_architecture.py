@@ -19,7 +19,7 @@ LAYERS = [
     ("engine.weights", 0),  # the process-wide cache of loaded models
     ("engine.wording", 0),  # the one loader of the message files
     ("engine.llm", 1),
-    ("engine.tracing", 1),  # spans of a run; imports only OpenTelemetry and the settings
+    ("engine.tracing", 1),  # spans of a run; imports only OpenTelemetry, the settings and the message loader
     ("engine.rag", 2),
     ("engine.grounding", 2),
     ("engine.tools", 3),

@@ -6,6 +6,7 @@ import json
 from urllib.parse import urlparse
 
 from engine.llm.base import LLMError
+from engine.llm.messages import say
 
 
 def public_address(url: str | None, default: str = "") -> str:
@@ -41,18 +42,13 @@ def _body_message(body: str) -> str:
 def from_status(backend: str, status: int, body: str = "", secret: str | None = None) -> LLMError:
     detail = redact(_body_message(body), secret)
     if status in (401, 403):
-        return LLMError(
-            f"The {backend} server rejected the API key (HTTP {status}); check the key in your settings.", "auth"
-        )
+        return LLMError(say("auth", backend=backend, status=status), "auth")
     if status == 429:
-        return LLMError(
-            f"The {backend} server is rate-limiting requests (HTTP 429) even after retries; try again in a minute.",
-            "rate_limited",
-        )
+        return LLMError(say("rate_limited", backend=backend), "rate_limited")
     if status >= 500:
-        return LLMError(f"The {backend} server kept failing (HTTP {status}) after retries; try again later.", "server")
+        return LLMError(say("server", backend=backend, status=status), "server")
     suffix = f": {detail}" if detail else ""
-    return LLMError(f"The {backend} server refused the request (HTTP {status}){suffix}.", "bad_request")
+    return LLMError(say("bad_request", backend=backend, status=status, suffix=suffix), "bad_request")
 
 
 def from_exception(
@@ -66,13 +62,10 @@ def from_exception(
     if isinstance(status, int) and status >= 400:
         return from_status(backend, status, str(getattr(exc, "body", "") or ""), secret)
     if names & {"TimeoutException", "ReadTimeout", "ConnectTimeout", "TimeoutError", "WriteTimeout", "PoolTimeout"}:
-        return LLMError(f"The {backend} server at {where} did not answer in time.", "timeout")
+        return LLMError(say("timeout", backend=backend, where=where), "timeout")
     if started or names & {"RemoteProtocolError", "ReadError", "IncompleteRead", "StreamClosed"}:
-        return LLMError(
-            f"The connection to the {backend} server at {where} dropped in the middle of the reply.", "dropped"
-        )
+        return LLMError(say("dropped", backend=backend, where=where), "dropped")
     if names & {"ConnectError", "ConnectionError", "OSError", "NoResponseError", "TransportError", "NetworkError"}:
-        return LLMError(
-            f"Cannot reach the {backend} server at {where}; is it running and is the address right?", "unreachable"
-        )
-    return LLMError(redact(f"The {backend} backend failed: {type(exc).__name__}: {str(exc)[:160]}", secret), "server")
+        return LLMError(say("unreachable", backend=backend, where=where), "unreachable")
+    failed = say("failed", backend=backend, kind=type(exc).__name__, detail=str(exc)[:160])
+    return LLMError(redact(failed, secret), "server")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from engine.llm.base import LLM
+from engine.llm.messages import say
 from engine.llm.pricing import Price
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def load_models_file(path: Path | None = None) -> ModelsFile:
     try:
         return ModelsFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
     except (ValueError, ValidationError) as exc:
-        raise ValueError(f"{path} is not a valid models file: {str(exc).splitlines()[0]}") from None
+        raise ValueError(say("models_file_invalid", path=path, detail=str(exc).splitlines()[0])) from None
 
 
 def resolve_spec(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from engine.rag.manager import IndexManager
+from engine.rag.messages import say
 from engine.rag.store import IndexProblem, themes_root
 
 DEMO_THEME = "handbook"
@@ -19,19 +20,19 @@ def ensure_demo_index(manager: IndexManager) -> int:
     try:
         index = manager.get(DEMO_THEME)
         if index.embedding_model == embedder.name:
-            print(f"demo index: {index.manifest.count} chunks in theme {DEMO_THEME}")
+            print(say("demo_ready", n=index.manifest.count, theme=DEMO_THEME))
             return 0
-        print(f"demo index: built with {index.embedding_model}, rebuilding with {embedder.name}")
+        print(say("demo_rebuild", indexed=index.embedding_model, model=embedder.name))
         remove_theme_index(DEMO_THEME, manager)
     except IndexProblem as exc:
         if "no index yet" not in str(exc) and not manager.store.rebuilds_unreadable:
-            print(f"error: {exc}", file=sys.stderr)
+            print(say("line_error", detail=exc), file=sys.stderr)
             return 1
 
     source = themes_root() / DEMO_THEME
     if not source.exists():
-        print(f"error: the demo corpus {source} is missing", file=sys.stderr)
+        print(say("line_error", detail=say("demo_missing", source=source)), file=sys.stderr)
         return 1
     report = ingest_paths(DEMO_THEME, [source], manager=manager)
-    print(f"demo index built: {report.summary()}")
+    print(say("demo_built", summary=report.summary()))
     return 0

@@ -7,24 +7,10 @@ that cannot be used is an ``IndexProblem`` (exit 2), a server that does not answ
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
 from typing import Any
 
+from engine.rag.messages import say as message
 from engine.rag.store import IndexProblem, IndexUnreachable
-
-MESSAGES = Path(__file__).with_name("messages.json")
-
-
-@cache
-def _messages() -> dict[str, dict[str, str]]:
-    return json.loads(MESSAGES.read_text(encoding="utf-8"))
-
-
-def message(key: str, language: str = "en", **values: Any) -> str:
-    table = _messages()
-    return table.get(language, table["en"]).get(key, table["en"][key]).format(**values)
 
 
 class _Sentence:

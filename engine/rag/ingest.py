@@ -30,6 +30,7 @@ from engine.rag.embeddings import Embedder, get_embedder
 from engine.rag.index_store import ThemeView
 from engine.rag.locking import IndexBusy
 from engine.rag.manager import IndexManager
+from engine.rag.messages import say
 from engine.rag.readers import UnreadableFile, read_bytes, read_document
 from engine.rag.sources import SourceFile, collect_sources, expand_paths
 from engine.rag.store import DocumentInfo, IndexProblem, IndexUnreachable, require_embedder
@@ -52,10 +53,10 @@ class IngestReport(BaseModel):
     resumed_slices: int = 0  # slices embedded by an earlier, interrupted run and read back
 
     def summary(self) -> str:
-        return (
-            f"theme {self.theme}: {len(self.added)} added, {len(self.replaced)} replaced, "
-            f"{len(self.unchanged)} unchanged, {len(self.skipped)} skipped, {self.chunks_added} chunks embedded"
-        )
+        return say(
+            "ingest_summary", theme=self.theme, added=len(self.added), replaced=len(self.replaced),
+            unchanged=len(self.unchanged), skipped=len(self.skipped), chunks=self.chunks_added,
+        )  # fmt: skip
 
 
 def _open_index(
@@ -70,9 +71,7 @@ def _open_index(
             return None, {}
         if not manager.store.rebuilds_unreadable:
             raise
-        report.rebuilt = (
-            f"the previous index could not be read ({str(exc).split('. ')[0]}); it was rebuilt from these documents"
-        )
+        report.rebuilt = say("ingest_rebuilt", reason=str(exc).split(". ")[0])
         return None, {}
     manifest = index.manifest
     require_embedder(manifest, embedder)
@@ -251,7 +250,7 @@ def _embed(
             progress(
                 start,
                 len(texts),
-                f"embedding chunks {start + 1}-{min(start + EMBED_SLICE, len(texts))} of {len(texts)}",
+                say("ingest_progress", first=start + 1, last=min(start + EMBED_SLICE, len(texts)), total=len(texts)),
             )
         part = texts[start : start + EMBED_SLICE]
         vectors = cache.get(part) if cache is not None else None
@@ -309,28 +308,29 @@ def ingest_cli(theme: str, paths: list[Path], manager: IndexManager) -> int:
     try:
         validate_theme(theme)
     except BadThemeName as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(say("line_error", detail=exc), file=sys.stderr)
         return 2
     missing = [shown_name(str(p)) for p in paths if not p.exists()]
     if missing:
-        print(f"error: no such file or directory: {', '.join(missing[:5])}", file=sys.stderr)
+        print(say("line_error", detail=say("ingest_missing", names=", ".join(missing[:5]))), file=sys.stderr)
         return 2
     try:
         report = ingest_paths(theme, paths, manager=manager, progress=_text_progress if sys.stderr.isatty() else None)
     except IndexUnreachable as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(say("line_error", detail=exc), file=sys.stderr)
         return 3
     except (IndexProblem, IndexBusy, BadThemeName) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(say("line_error", detail=exc), file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"error: the index of theme {theme} cannot be written ({exc.strerror}).", file=sys.stderr)
+        unwritable = say("ingest_unwritable", theme=theme, reason=exc.strerror)
+        print(say("line_error", detail=unwritable), file=sys.stderr)
         return 2
     if report.rebuilt:
-        print(f"note: {report.rebuilt}")
+        print(say("line_note", detail=report.rebuilt))
     for line in report.skipped:
-        print(f"skipped: {line}")
+        print(say("line_skipped", detail=line))
     for cut in report.cut:
-        print(f"note: {cut.text()}")
+        print(say("line_note", detail=cut.text()))
     print(report.summary())
     return 0

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.rag.index_store import FaissFiles, IndexStore, ThemeView
+from engine.rag.messages import say
 from engine.rag.store import IndexProblem, read_generation, theme_dir
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class IndexManager:
         """FAISS files under the index root (``VECTOR_STORE=faiss``, the default) or PostgreSQL
         (``VECTOR_STORE=pgvector`` with ``DATABASE_URL``); the database is reached on first use."""
         if settings.vector_store not in VECTOR_STORES:
-            raise IndexProblem(f"VECTOR_STORE={settings.vector_store[:40]!r} is not known; use faiss or pgvector.")
+            raise IndexProblem(say("store_unknown", name=settings.vector_store[:40]))
         if settings.vector_store == "pgvector":
             from engine.rag.pg_index_store import PgIndexStore
 

@@ -16,6 +16,7 @@ from contextlib import AbstractContextManager, nullcontext
 import numpy as np
 
 from engine.rag.chunking import Chunk
+from engine.rag.messages import say
 from engine.rag.pgvector_store import PgThemeIndex, PgVectorStore
 from engine.rag.store import DocumentInfo, IndexProblem
 from engine.rag.themes import validate_theme
@@ -36,7 +37,7 @@ class PgIndexStore:
         with self._lock:
             if self._db is None:
                 if not self._url:
-                    raise IndexProblem("VECTOR_STORE=pgvector needs DATABASE_URL to name a PostgreSQL database.")
+                    raise IndexProblem(say("pg_needs_url"))
                 self._db = PgVectorStore(self._url)
             return self._db
 

@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from sqlalchemy import Engine, create_engine, event, exc
 from sqlalchemy.engine import URL, make_url
 
+from engine.rag.messages import say
 from engine.rag.store import IndexProblem, IndexUnreachable
 
 # Advisory lock keys (two-int form): (LOCK_SPACE, hashtext(theme)) per theme,
@@ -109,13 +110,10 @@ def normalise_url(url: str) -> URL:
     try:
         parsed = make_url(url)
     except (exc.ArgumentError, ValueError):
-        raise IndexProblem("DATABASE_URL is not a database URL; give one like postgresql://user@host/dbname.") from None
+        raise IndexProblem(say("pg_bad_url")) from None
     backend = parsed.drivername.split("+")[0]
     if backend not in ("postgresql", "postgres"):
-        raise IndexProblem(
-            f"VECTOR_STORE=pgvector needs a PostgreSQL DATABASE_URL, not a {backend} one; "
-            "give one like postgresql://user@host/dbname."
-        )
+        raise IndexProblem(say("pg_not_postgres", backend=backend))
     return parsed.set(drivername="postgresql+psycopg")
 
 
@@ -146,12 +144,11 @@ def database_errors(url: URL, doing: str) -> Iterator[None]:
     except (exc.OperationalError, exc.InterfaceError) as error:
         if _is_lost_connection(error):
             raise VectorStoreUnavailable(
-                f"The vector store ({describe(url)}) cannot be reached while {doing}: {_reason(error, url)}. "
-                "Check DATABASE_URL and that PostgreSQL is running."
+                say("pg_unreachable", where=describe(url), doing=doing, reason=_reason(error, url))
             ) from None
-        raise IndexProblem(f"The vector store ({describe(url)}) failed while {doing}: {_reason(error, url)}.") from None
+        raise IndexProblem(say("pg_failed", where=describe(url), doing=doing, reason=_reason(error, url))) from None
     except exc.DBAPIError as error:
-        raise IndexProblem(f"The vector store ({describe(url)}) failed while {doing}: {_reason(error, url)}.") from None
+        raise IndexProblem(say("pg_failed", where=describe(url), doing=doing, reason=_reason(error, url))) from None
 
 
 def _is_lost_connection(error: exc.DBAPIError) -> bool:
@@ -181,7 +178,7 @@ def make_engine(url: URL, connect_timeout_s: int = 5) -> Engine:
         pool_pre_ping=True,
         connect_args={"connect_timeout": connect_timeout_s, "prepare_threshold": None},
     )
-    with database_errors(url, "creating the schema"):
+    with database_errors(url, say("doing_schema")):
         with engine.begin() as conn:
             conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%s, %s)", (GLOBAL_LOCK_SPACE, SCHEMA_KEY))
             try:
@@ -190,8 +187,7 @@ def make_engine(url: URL, connect_timeout_s: int = 5) -> Engine:
                 state = getattr(error.orig, "sqlstate", None)
                 if state in ("0A000", "58P01", "42501", "22023"):  # extension missing or not allowed
                     raise IndexProblem(
-                        f"{describe(url)} has no usable pgvector extension ({_reason(error, url)}); "
-                        "install pgvector on the server or run CREATE EXTENSION vector as its owner."
+                        say("pg_no_extension", where=describe(url), reason=_reason(error, url))
                     ) from None
                 raise
     engine.dispose()  # connections made from now on know the vector type

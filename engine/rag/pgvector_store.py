@@ -28,6 +28,7 @@ import numpy as np
 from sqlalchemy import Connection
 
 from engine.rag.chunking import Chunk
+from engine.rag.messages import say
 from engine.rag.pg_schema import (
     BUILD_KEY,
     COPY_CHUNKS,
@@ -75,7 +76,7 @@ class PgVectorStore:
 
         url = current().database_url
         if not url:
-            raise IndexProblem("VECTOR_STORE=pgvector needs DATABASE_URL to name a PostgreSQL database.")
+            raise IndexProblem(say("pg_needs_url"))
         return cls(url)
 
     def close(self) -> None:
@@ -86,7 +87,7 @@ class PgVectorStore:
 
     # ---- themes -------------------------------------------------------------------
     def themes(self) -> list[str]:
-        with self.errors("listing themes"), self.engine.connect() as conn:
+        with self.errors(say("doing_list_themes")), self.engine.connect() as conn:
             return [row[0] for row in conn.exec_driver_sql("SELECT theme FROM rag_themes ORDER BY theme")]
 
     def open_theme(self, theme: str, embedding_model: str, dim: int) -> PgThemeIndex:
@@ -94,24 +95,31 @@ class PgVectorStore:
         indexed with the same model and dimension."""
         _check_name(theme)
         if not 1 <= int(dim) <= MAX_DIM:
-            raise IndexProblem(f"Embedding dimension {dim} is not supported; pgvector indexes 1 to {MAX_DIM}.")
-        with self.errors(f"opening theme '{theme}'"), self.engine.begin() as conn:
+            raise IndexProblem(say("pg_dim", dim=dim, limit=MAX_DIM))
+        with self.errors(say("doing_open", theme=theme)), self.engine.begin() as conn:
             conn.exec_driver_sql(
                 "INSERT INTO rag_themes (theme, embedding_model, dim) VALUES (%s, %s, %s) ON CONFLICT (theme) DO NOTHING",
                 (theme, embedding_model, int(dim)),
             )
             index = self._read_theme(conn, theme)
         if index.embedding_model != embedding_model or index.dim != int(dim):
+            indexed, indexed_dim = index.embedding_model, index.dim
             raise IndexProblem(
-                f"Theme '{theme}' was indexed with {index.embedding_model} ({index.dim} dimensions), "
-                f"not {embedding_model} ({dim}); drop the theme and re-ingest it."
+                say(
+                    "pg_other_model",
+                    theme=theme,
+                    indexed=indexed,
+                    indexed_dim=indexed_dim,
+                    model=embedding_model,
+                    dim=dim,
+                )
             )
         return index
 
     def load(self, theme: str, root: object = None) -> PgThemeIndex:
         """An existing theme (``root`` is ignored: it lets this stand in for ``ThemeIndex.load``)."""
         _check_name(theme)
-        with self.errors(f"opening theme '{theme}'"), self.engine.connect() as conn:
+        with self.errors(say("doing_open", theme=theme)), self.engine.connect() as conn:
             return self._read_theme(conn, theme)
 
     def _read_theme(self, conn: Connection, theme: str) -> PgThemeIndex:
@@ -119,10 +127,7 @@ class PgVectorStore:
             "SELECT id, embedding_model, dim FROM rag_themes WHERE theme = %s", (theme,)
         ).one_or_none()
         if row is None:
-            raise IndexProblem(
-                f"Theme '{theme}' has no index yet. "
-                f"Ingest it: python -m engine ingest --theme {theme} data/themes/{theme}"
-            )
+            raise IndexProblem(say("pg_no_index", theme=theme))
         return PgThemeIndex(self, int(row[0]), theme, str(row[1]), int(row[2]))
 
 
@@ -146,7 +151,7 @@ class PgThemeIndex:
     # ---- reading ------------------------------------------------------------------
     @property
     def documents(self) -> dict[str, DocumentInfo]:
-        with self.store.errors(f"listing the documents of theme '{self.theme}'"), self.store.engine.connect() as conn:
+        with self.store.errors(say("doing_list_documents", theme=self.theme)), self.store.engine.connect() as conn:
             rows = conn.exec_driver_sql(
                 "SELECT source, size, sha256, chunks, ingested_at FROM rag_documents WHERE theme = %s ORDER BY source",
                 (self.theme,),
@@ -157,7 +162,7 @@ class PgThemeIndex:
 
     @property
     def count(self) -> int:
-        with self.store.errors(f"counting the chunks of theme '{self.theme}'"), self.store.engine.connect() as conn:
+        with self.store.errors(say("doing_count", theme=self.theme)), self.store.engine.connect() as conn:
             return int(
                 conn.exec_driver_sql("SELECT count(*) FROM rag_chunks WHERE theme = %s", (self.theme,)).scalar_one()
             )
@@ -165,7 +170,7 @@ class PgThemeIndex:
     @property
     def manifest(self) -> Manifest:
         """What ``ThemeIndex.manifest`` says, read from the database now."""
-        with self.store.errors(f"opening theme '{self.theme}'"), self.store.engine.connect() as conn:
+        with self.store.errors(say("doing_open", theme=self.theme)), self.store.engine.connect() as conn:
             self._follow(conn, strict=False)
         documents = self.documents
         return Manifest(
@@ -181,19 +186,17 @@ class PgThemeIndex:
         """The ``k`` chunks nearest to ``query`` (a unit vector), best first; score = cosine."""
         vector = np.ascontiguousarray(np.asarray(query, dtype=np.float32).reshape(-1))
         if vector.shape[0] != self.dim:
-            raise IndexProblem(
-                f"The query vector has {vector.shape[0]} dimensions; theme '{self.theme}' holds "
-                f"{self.dim}-dimension vectors from {self.embedding_model}."
-            )
+            n, model = vector.shape[0], self.embedding_model
+            raise IndexProblem(say("pg_query_dim", n=n, theme=self.theme, dim=self.dim, model=model))
         if not np.isfinite(vector).all():
-            raise IndexProblem("The query vector holds NaN or infinite values; embed the query again.")
+            raise IndexProblem(say("pg_query_nan"))
         k = max(1, int(k))
         cast = f"vector({self.dim})"
         statement = (
             f"SELECT chunk_id, source, location, text, content_hash, embedding::{cast} <#> %(q)s::{cast} AS distance "
             f"FROM rag_chunks WHERE theme = %(theme)s ORDER BY embedding::{cast} <#> %(q)s::{cast} LIMIT %(k)s"
         )
-        with self.store.errors(f"searching theme '{self.theme}'"), self.store.engine.begin() as conn:
+        with self.store.errors(say("doing_search", theme=self.theme)), self.store.engine.begin() as conn:
             self._follow(conn, strict=True)
             ef = min(max(self.store.ef_search, k), EF_SEARCH_MAX)
             conn.exec_driver_sql(f"SET LOCAL hnsw.ef_search = {int(ef)}")
@@ -207,7 +210,7 @@ class PgThemeIndex:
         ]
 
     def chunks_of(self, source: str) -> list[Chunk]:
-        with self.store.errors(f"reading the chunks of '{source}'"), self.store.engine.connect() as conn:
+        with self.store.errors(say("doing_read", source=source)), self.store.engine.connect() as conn:
             rows = conn.exec_driver_sql(
                 "SELECT chunk_id, source, location, text, content_hash FROM rag_chunks "
                 "WHERE theme = %s AND source = %s ORDER BY ord",
@@ -223,7 +226,7 @@ class PgThemeIndex:
         then add ``documents`` with their ``chunks``: all in one transaction."""
         vectors = self._checked(chunks, vectors, documents)
         gone = set(remove) | {d.source for d in documents}
-        with self.store.errors(f"writing theme '{self.theme}'"), self.store.engine.begin() as conn:
+        with self.store.errors(say("doing_write", theme=self.theme)), self.store.engine.begin() as conn:
             self._lock(conn)
             build = bool(chunks) and not _index_exists(conn, self.theme_id)
             if build:  # take the build lock before touching rag_chunks (see pg_schema)
@@ -251,7 +254,7 @@ class PgThemeIndex:
 
     def delete_document(self, source: str) -> bool:
         """Remove one document and its chunks; False when the theme has no such document."""
-        with self.store.errors(f"deleting '{source}' from theme '{self.theme}'"), self.store.engine.begin() as conn:
+        with self.store.errors(say("doing_delete", source=source, theme=self.theme)), self.store.engine.begin() as conn:
             self._lock(conn)
             conn.exec_driver_sql("DELETE FROM rag_chunks WHERE theme = %s AND source = %s", (self.theme, source))
             result = conn.exec_driver_sql(
@@ -261,7 +264,7 @@ class PgThemeIndex:
 
     def drop_theme(self) -> None:
         """Delete the theme, its documents, chunks and HNSW graph."""
-        with self.store.errors(f"dropping theme '{self.theme}'"), self.store.engine.begin() as conn:
+        with self.store.errors(say("doing_drop", theme=self.theme)), self.store.engine.begin() as conn:
             self._lock(conn)
             conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%s, %s)", (GLOBAL_LOCK_SPACE, BUILD_KEY))
             conn.exec_driver_sql(f'DROP INDEX IF EXISTS "{hnsw_index_name(self.theme_id)}"')
@@ -279,17 +282,14 @@ class PgThemeIndex:
         before = self.embedding_model
         self.theme_id, self.embedding_model, self.dim = now.theme_id, now.embedding_model, now.dim
         if changed and strict:
-            raise IndexProblem(
-                f"Theme '{self.theme}' was indexed again with {now.embedding_model} since this server "
-                f"opened it with {before}; ask again."
-            )
+            raise IndexProblem(say("pg_reindexed", theme=self.theme, model=now.embedding_model, before=before))
 
     def _lock(self, conn: Connection) -> None:
         """This theme's writer lock, released at commit or rollback (or when the writer dies)."""
         conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SPACE, self.theme))
         still = conn.exec_driver_sql("SELECT 1 FROM rag_themes WHERE id = %s", (self.theme_id,)).first()
         if still is None:
-            raise IndexProblem(f"Theme '{self.theme}' was dropped meanwhile; open it again to write to it.")
+            raise IndexProblem(say("pg_dropped", theme=self.theme))
 
     def _checked(self, chunks: list[Chunk], vectors: np.ndarray, documents: list[DocumentInfo]) -> np.ndarray:
         vectors = np.ascontiguousarray(np.asarray(vectors, dtype=np.float32))
@@ -359,4 +359,4 @@ def _storable(text: str) -> str:
 
 def _check_name(theme: str) -> None:
     if not isinstance(theme, str) or not theme or len(theme) > 200 or "\x00" in theme:
-        raise IndexProblem("A theme name must be a non-empty text of at most 200 characters.")
+        raise IndexProblem(say("pg_theme_name"))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.rag.cuts import Cut, FileCuts, ReadLimits
+from engine.rag.messages import say
 
 SUPPORTED = frozenset({".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".csv"})
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -43,21 +44,18 @@ def check_file(path: Path, name: str | None = None, max_bytes: int = MAX_FILE_BY
     name = name or path.name
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED:
-        raise UnreadableFile(
-            f"{name}: unsupported file type '{suffix[:20] or 'none'}' (supported: {', '.join(sorted(SUPPORTED))})."
-        )
+        shown = suffix[:20] or say("file_type_none")
+        raise UnreadableFile(say("file_type", name=name, suffix=shown, supported=", ".join(sorted(SUPPORTED))))
     try:
         info = path.stat()
     except OSError as exc:
-        raise UnreadableFile(f"{name}: cannot be read ({exc.strerror}).") from None
+        raise UnreadableFile(say("file_unreadable", name=name, reason=exc.strerror)) from None
     if not stat.S_ISREG(info.st_mode):
-        raise UnreadableFile(f"{name}: not a regular file.")
+        raise UnreadableFile(say("file_not_regular", name=name))
     if info.st_size == 0:
-        raise UnreadableFile(f"{name}: the file is empty.")
+        raise UnreadableFile(say("file_empty", name=name))
     if info.st_size > max_bytes:
-        raise UnreadableFile(
-            f"{name}: the file is {info.st_size / 2**20:.1f} MB, over the {max_bytes / 2**20:.0f} MB limit."
-        )
+        raise UnreadableFile(say("file_too_big", name=name, size=info.st_size / 2**20, limit=max_bytes / 2**20))
     return info.st_size
 
 
@@ -69,9 +67,9 @@ def read_bytes(path: Path, name: str | None = None, max_bytes: int = MAX_FILE_BY
         with path.open("rb") as fh:
             data = fh.read(max_bytes + 1)
     except OSError as exc:
-        raise UnreadableFile(f"{name}: cannot be read ({exc.strerror}).") from None
+        raise UnreadableFile(say("file_unreadable", name=name, reason=exc.strerror)) from None
     if len(data) > max_bytes:
-        raise UnreadableFile(f"{name}: the file is over the {max_bytes / 2**20:.0f} MB limit.")
+        raise UnreadableFile(say("file_grew", name=name, limit=max_bytes / 2**20))
     return data
 
 
@@ -103,7 +101,7 @@ def read_document(name: str, suffix: str, data: bytes, limits: ReadLimits | None
     if not sections and cuts:
         raise UnreadableFile(FileCuts(source=name, cuts=cuts).text(key="nothing"))
     if not sections:
-        raise UnreadableFile(f"{name}: no text could be extracted.")
+        raise UnreadableFile(say("file_no_text", name=name))
     return Reading(sections, cuts)
 
 
@@ -128,9 +126,9 @@ def decode_text(name: str, data: bytes) -> str:
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError:
-            raise UnreadableFile(f"{name}: the UTF-16 text is damaged.") from None
+            raise UnreadableFile(say("file_utf16_damaged", name=name)) from None
     if b"\x00" in head:
-        raise UnreadableFile(f"{name}: looks like a binary file, not text.")
+        raise UnreadableFile(say("file_binary", name=name))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -138,7 +136,7 @@ def decode_text(name: str, data: bytes) -> str:
     text = data.decode("cp1252", errors="replace")
     bad = text.count("\ufffd") + sum(1 for ch in text[:8192] if ord(ch) < 32 and ch not in "\n\r\t\f")
     if bad > max(3, len(text[:8192]) // 100):
-        raise UnreadableFile(f"{name}: the text encoding could not be read (not UTF-8 or Windows-1252).")
+        raise UnreadableFile(say("file_encoding", name=name))
     return text
 
 
@@ -179,10 +177,10 @@ def _csv(name: str, text: str) -> list[Section]:
     try:
         rows = list(csv.reader(io.StringIO(text)))
     except csv.Error as exc:
-        raise UnreadableFile(f"{name}: not a readable CSV ({exc}).") from None
+        raise UnreadableFile(say("csv_unreadable", name=name, detail=exc)) from None
     rows = [r for r in rows if any(cell.strip() for cell in r)]
     if len(rows) < 2:
-        raise UnreadableFile(f"{name}: the CSV has no data rows.")
+        raise UnreadableFile(say("csv_no_rows", name=name))
     header, data = rows[0], rows[1:]
     if not all(cell.strip() for cell in header[1:]) or len(set(header)) < len(header):
         return _report_csv(rows)
@@ -239,16 +237,16 @@ def _pdf(name: str, data: bytes, limits: ReadLimits, cuts: list[Cut]) -> list[Se
 
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     if not data.lstrip().startswith(b"%PDF"):
-        raise UnreadableFile(f"{name}: not a PDF file (no PDF header).")
+        raise UnreadableFile(say("pdf_not_pdf", name=name))
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
-            raise UnreadableFile(f"{name}: the PDF is encrypted.")
+            raise UnreadableFile(say("pdf_encrypted", name=name))
         return _pdf_pages(reader, limits, cuts)
     except UnreadableFile:
         raise
     except (PdfReadError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, OSError) as exc:
-        raise UnreadableFile(f"{name}: the PDF is damaged and cannot be read ({type(exc).__name__}).") from None
+        raise UnreadableFile(say("pdf_damaged", name=name, kind=type(exc).__name__)) from None
 
 
 def _pdf_pages(reader, limits: ReadLimits, cuts: list[Cut]) -> list[Section]:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from engine.rag.bert_onnx import BertOnnx, Encoder, Layer, f32_linear
+from engine.rag.messages import say
 from engine.rag.store import IndexProblem
 from engine.rag.windows import Window
 
@@ -64,7 +65,7 @@ def backend(precision: str = "auto") -> str | None:
     CPU multiplies bfloat16 natively and ``precision`` allows it, else ``"float32"`` (ours, on
     onnxruntime) where onnxruntime is installed, else None (sentence-transformers in float32)."""
     if precision not in PRECISIONS:
-        raise IndexProblem(f"EMBEDDING_PRECISION={precision[:40]!r} is not known; use auto or float32.")
+        raise IndexProblem(say("precision_unknown", precision=precision[:40]))
     if precision == "auto" and native():
         return "bfloat16"
     if any(find_spec(name) is None for name in ("tokenizers", "safetensors")):

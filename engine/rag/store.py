@@ -30,6 +30,7 @@ import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
 from engine.rag.chunking import Chunk
+from engine.rag.messages import say
 from engine.rag.themes import THEME_NAME, theme_path
 
 FORMAT_VERSION = 1
@@ -107,11 +108,7 @@ def require_embedder(made: MadeWith, embedder: Any) -> None:
     """Refuse, with the fix, an index built with another embedding model than the one in use."""
     if made.dim != embedder.dim or made.embedding_model != embedder.name:
         theme = made.theme
-        raise IndexProblem(
-            f"Theme '{theme}' was indexed with {made.embedding_model}, and the app now uses {embedder.name}: "
-            f"remove its index in the Index browser and ingest it again "
-            f"(python -m engine ingest --theme {theme} data/themes/{theme})."
-        )
+        raise IndexProblem(say("index_other_model", theme=theme, indexed=made.embedding_model, model=embedder.name))
 
 
 class Hit(BaseModel):
@@ -322,29 +319,27 @@ class ThemeIndex:
         import faiss
 
         base = theme_dir(theme, root)
-        fix = f"Re-ingest theme {theme}: python -m engine ingest --theme {theme} data/themes/{theme}"
+        fix = say("index_fix", theme=theme)
         pointer = base / "CURRENT"
         if not pointer.exists():
-            raise IndexProblem(f"Theme '{theme}' has no index yet. {fix}")
+            raise IndexProblem(say("index_none", theme=theme, fix=fix))
         try:
             current = json.loads(pointer.read_text(encoding="utf-8"))
             if current.get("format_version") != FORMAT_VERSION:
+                found = current.get("format_version")
                 raise IndexProblem(
-                    f"The index of theme '{theme}' was written by another version (format {current.get('format_version')}, "
-                    f"expected {FORMAT_VERSION}). {fix}"
+                    say("index_other_version", theme=theme, found=found, expected=FORMAT_VERSION, fix=fix)
                 )
             generation = str(current["generation"])
             if not re.fullmatch(r"gen-\d+", generation):
-                raise IndexProblem(f"The index of theme '{theme}' has a damaged CURRENT pointer. {fix}")
+                raise IndexProblem(say("index_bad_pointer", theme=theme, fix=fix))
             gen = base / generation
             manifest = Manifest.model_validate_json((gen / "manifest.json").read_text(encoding="utf-8"))
             if manifest.format_version != FORMAT_VERSION:
-                raise IndexProblem(f"The index of theme '{theme}' has an unknown format. {fix}")
+                raise IndexProblem(say("index_unknown_format", theme=theme, fix=fix))
             for fname, crc in manifest.checksums.items():
                 if _crc(gen / fname) != crc:
-                    raise IndexProblem(
-                        f"The index of theme '{theme}' is damaged ({fname} does not match its checksum). {fix}"
-                    )
+                    raise IndexProblem(say("index_damaged", theme=theme, file=fname, fix=fix))
             chunks = [
                 Chunk.model_validate_json(line)
                 for line in (gen / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
@@ -355,9 +350,9 @@ class ThemeIndex:
         except IndexProblem:
             raise
         except (OSError, ValueError, KeyError, ValidationError, RuntimeError) as exc:
-            raise IndexProblem(f"The index of theme '{theme}' cannot be read ({type(exc).__name__}). {fix}") from None
+            raise IndexProblem(say("index_unreadable", theme=theme, kind=type(exc).__name__, fix=fix)) from None
         if not (index.ntotal == len(chunks) == len(vectors) == manifest.count) or index.d != manifest.dim:
-            raise IndexProblem(f"The index of theme '{theme}' is inconsistent (counts do not match). {fix}")
+            raise IndexProblem(say("index_inconsistent", theme=theme, fix=fix))
         return cls(manifest, chunks, vectors, index, generation=gen.name)
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from engine.rag.messages import say
+
 THEME_NAME = re.compile(r"[A-Za-z0-9_-]{2,40}")
-RULE = "use 2 to 40 letters, digits, '-' or '_'"
 
 
 class BadThemeName(ValueError):
@@ -28,11 +29,11 @@ def _shown(name: object) -> str:
 def validate_theme(name: object) -> str:
     """``name`` when it is a valid theme name, else ``BadThemeName`` saying why."""
     if not isinstance(name, str) or not name:
-        raise BadThemeName(f"The theme name is empty; {RULE}.")
+        raise BadThemeName(say("theme_empty", rule=say("theme_rule")))
     if len(name) > 40:
-        raise BadThemeName(f"The theme name {_shown(name)} is {len(name)} characters long; {RULE}.")
+        raise BadThemeName(say("theme_too_long", name=_shown(name), length=len(name), rule=say("theme_rule")))
     if not THEME_NAME.fullmatch(name):
-        raise BadThemeName(f"The theme name {_shown(name)} is not allowed; {RULE}.")
+        raise BadThemeName(say("theme_not_allowed", name=_shown(name), rule=say("theme_rule")))
     return name
 
 
@@ -42,5 +43,5 @@ def theme_path(root: Path, name: str) -> Path:
     base = root.resolve()
     path = (base / name).resolve()
     if path.parent != base:  # e.g. a symlink named like a theme pointing elsewhere
-        raise BadThemeName(f"The theme {_shown(name)} does not resolve inside {base.name}/; {RULE}.")
+        raise BadThemeName(say("theme_outside", name=_shown(name), base=base.name, rule=say("theme_rule")))
     return path

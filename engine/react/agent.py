@@ -21,24 +21,35 @@ from typing import Any
 from engine.errors import FixableError, ForceFinalizeException, UnreadableOutput
 from engine.grounding.question_parts import question_parts
 from engine.llm.base import LLM, LLMError, iterate_async
-from engine.react.ask import Suspended, question_of, reply_observation, suspend
 from engine.react.evidence_answer import parts_review, repeated_answer
-from engine.react.execute import call_key, observation_budget
-from engine.react.exhibits import chart_payload
+from engine.react.execute import (
+    Suspended,
+    call_key,
+    notes_after,
+    observation_budget,
+    question_of,
+    reply_observation,
+    run_calls,
+    suspend,
+)
 from engine.react.finalize import FinalAnswer
 from engine.react.first_step import engine_step, resumed_step
 from engine.react.followups import FollowUp, Inbox, after_tools, hand_over, hold_back
-from engine.react.guards import notes_after
-from engine.react.history import bound_question, clean_history, compress_history, question_budget
 from engine.react.hooks import Hooks
-from engine.react.opening import fall_back, opening_messages
+from engine.react.opening import (
+    bound_question,
+    clean_history,
+    compress_history,
+    fall_back,
+    opening_messages,
+    question_budget,
+)
 from engine.react.prompts import message
 from engine.react.protocols import WireProtocol, select
-from engine.react.run_options import RunOptions
-from engine.react.run_state import Caution, EngineResult, RunState, SuspendedRun
-from engine.react.spans import traced_execute, traced_final, traced_query
+from engine.react.query import traced_final, traced_query
+from engine.react.run_state import Caution, EngineResult, RunOptions, RunState, SuspendedRun
 from engine.react.step import Step
-from engine.react.stream import StreamWriter
+from engine.react.stream import StreamWriter, chart_payload
 from engine.react.types import ReActType
 from engine.react.verify import Review, admitted, evidence_index, evidence_of, replacement_text, review
 from engine.settings import EngineConfig
@@ -231,12 +242,10 @@ class ReActEngine:
             result.status = "stopped"
             raise
         except Exception as exc:  # a bug of ours must still end in an explicit error block
-            yield writer.block(ReActType.ERROR, f"Internal error ({type(exc).__name__}); the run was stopped.")
-            result.status, result.error, result.error_source = (
-                "error",
-                f"Internal error ({type(exc).__name__}).",
-                "internal",
-            )
+            kind, language = type(exc).__name__, self.config.language
+            yield writer.block(ReActType.ERROR, message("internal_error_stopped", language, kind=kind))
+            result.status, result.error_source = "error", "internal"
+            result.error = message("internal_error", language, kind=kind)
         finally:
             writer.parser.close()
             if notes and result.status == "answered":  # the answer is to the part of the question that was read
@@ -256,9 +265,9 @@ class ReActEngine:
         """One model call and its tool calls; raises to end the run."""
         cfg = self.config
         if state.iterations >= cfg.max_iterations:
-            raise ForceFinalizeException(f"I reached the limit of {cfg.max_iterations} reasoning steps.")
+            raise ForceFinalizeException(message("limit_iterations", n=cfg.max_iterations))
         if time.monotonic() - started + state.elapsed_before > cfg.run_timeout_s:
-            raise ForceFinalizeException(f"The run took longer than {cfg.run_timeout_s:.0f} seconds.")
+            raise ForceFinalizeException(message("limit_time", seconds=cfg.run_timeout_s))
         state.iterations += 1
         step = Step(number=state.iterations)
         try:
@@ -295,9 +304,8 @@ class ReActEngine:
             state.steps.append(step)
             state.format_retries += 1
             state.unreadable = state.unreadable + 1 if isinstance(exc, UnreadableOutput) else 0
-            yield writer.block(
-                ReActType.WARNING, f"Unusable model output ({exc.message.rstrip('.')}); asking it to fix it."
-            )
+            reason = exc.message.rstrip(".")
+            yield writer.block(ReActType.WARNING, message("unusable_output", cfg.language, reason=reason))
             if state.unreadable > 1 and getattr(self.protocol, "fallback", None):
                 self.protocol = fall_back(
                     state, self.protocol, self.llm.abilities, self.config, registry, self.options.theme
@@ -305,36 +313,22 @@ class ReActEngine:
                 yield writer.block(ReActType.WARNING, message("json_fallback", self.config.language))
             self.protocol.feedback(state.messages, exc.message)
             if state.format_retries > cfg.max_format_retries:
-                raise ForceFinalizeException("The model kept producing output in the wrong format.") from None
+                raise ForceFinalizeException(message("format_gave_up")) from None
         except (ForceFinalizeException, Answered, Suspended, GeneratorExit, asyncio.CancelledError):
             raise
         except LLMError as exc:
             raise ForceFinalizeException(exc.message, fatal=True) from None
         except Exception as exc:
-            raise ForceFinalizeException(f"An internal step failed ({type(exc).__name__}: {str(exc)[:120]}).") from None
+            raise ForceFinalizeException(
+                message("internal_step_failed", kind=type(exc).__name__, detail=str(exc)[:120])
+            ) from None
 
     async def _execute(self, state: RunState, registry: ToolRegistry, writer: StreamWriter, step: Step):
         """Run the step's tool calls concurrently; ask_user suspends the run after them."""
         asked = question_of(step.calls)
         others = [c for c in step.calls if asked is None or c is not asked[0]]
-        first = state.observation_count + 1
-        step.observations = list(
-            await asyncio.gather(
-                *(
-                    traced_execute(
-                        self.tracing,
-                        self._span,
-                        c,
-                        registry,
-                        state,
-                        self.config,
-                        self.hooks,
-                        self.observation_chars,
-                        first + i,
-                    )
-                    for i, c in enumerate(others)
-                )
-            )  # fmt: skip
+        step.observations = await run_calls(
+            self.tracing, self._span, others, registry, state, self.config, self.hooks, self.observation_chars
         )
         for ev in evidence_of([step]):
             if admitted(ev, self._evidence, state.prompt):

@@ -1,21 +1,30 @@
 """Running one tool call. Every failure becomes an Observation the model can act on,
-with a typed status; only cancellation (a Stop) escapes."""
+with a typed status; only cancellation (a Stop) escapes. Each call runs in its own span
+of the run's trace. After the results, the notes
+the engine adds (an empty result, a loop of identical calls, a periodic reflection, a
+one-time answer checklist). ask_user is the one call the engine does not run: it
+suspends the run, and the analyst's reply resumes it as the call's Observation."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from typing import Any
 
+from opentelemetry.trace import Span
+
 from engine.errors import ToolError
 from engine.llm.base import Abilities
 from engine.react.hooks import Hooks
-from engine.react.prompts import render
-from engine.react.run_state import RunState
-from engine.react.step import Observation, ObservationStatus, ToolCall
+from engine.react.prompts import message, render
+from engine.react.run_state import RunState, SuspendedRun
+from engine.react.step import Note, Observation, ObservationStatus, ToolCall
 from engine.settings import EngineConfig
+from engine.tools.ask_user import ASK_USER, AskUserArgs
 from engine.tools.base import ToolRegistry
 from engine.tools.results import ToolResult
+from engine.tracing import RunTracer
 
 
 def call_key(name: str, args: dict[str, Any]) -> str:
@@ -93,8 +102,94 @@ async def execute(
     return observation
 
 
+async def traced_execute(
+    tracing: RunTracer, parent: Span, call: ToolCall, registry: ToolRegistry, state: RunState,
+    config: EngineConfig, hooks: Hooks, observation_chars: int, n: int,
+) -> Observation:  # fmt: skip
+    """One tool call, in its own span."""
+    span = tracing.tool_call(parent, call.name, call.id, call.args)
+    try:
+        observation = await execute(call, registry, state, config, hooks, observation_chars, n)
+    except BaseException as exc:
+        tracing.end_tool_call(span, error=exc)
+        raise
+    tracing.end_tool_call(span, observation)
+    return observation
+
+
+async def run_calls(
+    tracing: RunTracer, parent: Span, calls: list[ToolCall], registry: ToolRegistry, state: RunState,
+    config: EngineConfig, hooks: Hooks, observation_chars: int,
+) -> list[Observation]:  # fmt: skip
+    """A step's tool calls, run concurrently, each numbered before any of them runs."""
+    first = state.observation_count + 1
+    return list(
+        await asyncio.gather(
+            *(
+                traced_execute(tracing, parent, c, registry, state, config, hooks, observation_chars, first + i)
+                for i, c in enumerate(calls)
+            )
+        )
+    )
+
+
 def observation_budget(config: EngineConfig, abilities: Abilities) -> int:
     """The longest Observation the model reads: the setting when set, else what the backend declares it copes with."""
     if "observation_max_chars" in config.model_fields_set or not abilities.observation_chars:
         return config.observation_max_chars
     return abilities.observation_chars
+
+
+# ---- after the results --------------------------------------------------------------
+def notes_after(state: RunState, observation: Observation, config: EngineConfig) -> list[Note]:
+    notes: list[Note] = []
+    if observation.status is ObservationStatus.EMPTY:
+        notes.append(Note(kind="thought", text=render("empty_observation", tool=observation.tool)))
+    count = state.call_counts.get(call_key(observation.tool, observation.args), 0)
+    if count == config.cycle_warn_at:
+        notes.append(Note(kind="warning", text=render("cycle_warning", tool=observation.tool, count=count)))
+    if state.tool_calls % config.reflection_every == 0:
+        notes.append(Note(kind="thought", text=render("reflection", count=state.tool_calls)))
+    if not state.checklist_done and state.tool_calls >= config.checklist_after_tools:
+        state.checklist_done = True
+        notes.append(Note(kind="thought", text=render("checklist")))
+    return notes
+
+
+# ---- ask_user: the call that suspends the run -----------------------------------------
+class Suspended(Exception):
+    """ask_user was called: the run waits for the analyst's reply."""
+
+    def __init__(self, suspended: SuspendedRun) -> None:
+        super().__init__(suspended.question)
+        self.suspended = suspended
+
+
+def question_of(calls: list[ToolCall]) -> tuple[ToolCall, AskUserArgs] | None:
+    call = next((c for c in calls if c.name == ASK_USER), None)
+    if call is None:
+        return None
+    try:
+        return call, AskUserArgs.model_validate(call.args)
+    except Exception:
+        raise ToolError(message("ask_user_args")) from None
+
+
+def suspend(state: RunState, call: ToolCall, args: AskUserArgs) -> Suspended:
+    return Suspended(SuspendedRun(state=state, question=args.question, choices=args.choices, call_id=call.id))
+
+
+def reply_observation(state: RunState, suspended: SuspendedRun, answer: str) -> tuple[ToolCall, Observation]:
+    """The analyst's reply as the Observation of the suspended ask_user call, recorded on its step."""
+    step = state.steps[-1]
+    call = next(c for c in step.calls if c.id == suspended.call_id)
+    observation = Observation(
+        call_id=call.id,
+        tool=ASK_USER,
+        args=call.args,
+        text=answer.strip() or message("user_no_answer"),
+        status=ObservationStatus.USER_REPLY,
+        n=state.observation_count + 1,
+    )
+    step.observations.append(observation)
+    return call, observation

@@ -11,10 +11,9 @@ from engine.react.parser import MODEL_LABELS, ParseEvent, ReActStreamParser, ree
 from engine.react.prompts import render
 from engine.react.protocols import WireProtocol
 from engine.react.protocols.json_mode import opens_structured, structured_answer
-from engine.react.reasoning import ReasoningStream
 from engine.react.run_state import RunState
 from engine.react.step import findings
-from engine.react.stream import StreamWriter
+from engine.react.stream import ReasoningStream, StreamWriter
 from engine.react.types import ANSWER_TYPES, ReActType
 from engine.settings import EngineConfig
 

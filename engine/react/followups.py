@@ -17,23 +17,16 @@ In the history later turns get, a follow-up is a ``pinned`` user message (the ap
 from __future__ import annotations
 
 import threading
-import uuid
 from typing import Any
 
-from pydantic import BaseModel, Field
-
-from engine.react.history import bound_question
+from engine.react.opening import bound_question
 from engine.react.prompts import message
+from engine.react.run_state import FollowUp
 from engine.react.step import Step
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
 
 Message = dict[str, Any]
-
-
-class FollowUp(BaseModel):
-    id: str = Field(default_factory=lambda: uuid.uuid4().hex[:10])
-    text: str
 
 
 class Inbox:

@@ -1,20 +1,27 @@
-"""One model call: its tokens stream out under canonical labels as they come, and the
-step records what the model decided."""
+"""The loop's model calls: a step's call, whose tokens stream out under canonical labels as
+they come while the step records what the model decided, and the forced final answer's.
+Each runs in its own span of the run's trace (``engine/tracing.py``); with no exporter
+configured the spans cost nothing measurable."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from engine.llm.base import LLM
+from opentelemetry.trace import Span
+
+from engine.errors import FixableError
+from engine.llm.base import LLM, LLMError, Usage
+from engine.react.finalize import FinalAnswer
 from engine.react.protocols import WireProtocol
 from engine.react.protocols.reader import StopStep
-from engine.react.reasoning import ReasoningStream
 from engine.react.run_state import RunState
 from engine.react.step import Step
-from engine.react.stream import StreamWriter
+from engine.react.stream import ReasoningStream, StreamWriter
 from engine.settings import EngineConfig
 from engine.tools.base import ToolRegistry
+from engine.tracing import RunTracer
 
 
 async def query(
@@ -69,3 +76,41 @@ async def query(
     if decision.answer is None:
         yield thinking.late_block()
     yield protocol.announce(writer, decision)
+
+
+async def traced_query(
+    tracing: RunTracer, parent: Span, llm: LLM, protocol: WireProtocol, config: EngineConfig,
+    state: RunState, registry: ToolRegistry, writer: StreamWriter, step: Step,
+) -> AsyncIterator[str]:  # fmt: skip
+    """The model call of ``step``, in its own span."""
+    settings = {"max_tokens": config.max_tokens_per_step, "temperature": config.temperature}
+    span = tracing.model_call(parent, llm.name, llm.model, settings)
+    error: BaseException | None = None
+    try:
+        async for token in query(llm, protocol, config, state, registry, writer, step):
+            yield token
+    except BaseException as exc:
+        error = exc if not isinstance(exc, (FixableError, GeneratorExit, asyncio.CancelledError)) else None
+        raise
+    finally:
+        tracing.end_model_call(span, step.usage, step.finish_reason, step.model_text or "", error)
+
+
+async def traced_final(
+    tracing: RunTracer, parent: Span, final: FinalAnswer, state: RunState, writer: StreamWriter, reason: str
+) -> AsyncIterator[str]:
+    """The forced final answer's model call, in its own span (what it spent, what it wrote, how it failed)."""
+    settings = {"max_tokens": final.config.max_tokens_per_step, "temperature": final.config.temperature}
+    span = tracing.model_call(parent, final.llm.name, final.llm.model, settings)
+    before = state.usage.model_copy()
+    try:
+        async for token in final.stream(state, writer, reason):
+            if token:
+                yield token
+    finally:
+        spent = Usage(
+            prompt_tokens=state.usage.prompt_tokens - before.prompt_tokens,
+            completion_tokens=state.usage.completion_tokens - before.completion_tokens,
+        )
+        failed = LLMError(final.error, final.error_kind or "server") if final.error else None
+        tracing.end_model_call(span, spent, None, final.text, failed)

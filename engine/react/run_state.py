@@ -1,20 +1,53 @@
-"""The serialisable state of one run. The engine keeps nothing between calls: a
-suspended run (AskUser) is this state, handed to the app and back."""
+"""What one run is asked (``RunOptions``), its serialisable state (``RunState``) and what it
+gives back (``EngineResult``, with its cautions). The engine keeps nothing between calls: a
+suspended run (AskUser) is this state, handed to the app and back.
+
+The public constructor argument stays ``ragkwargs``, a dict (the seed's contract:
+``ReActEngine(config, llmapikey, token, ragkwargs)``); the engine reads it once into
+``RunOptions`` and uses only that. Keys it does not know are ignored, as before."""
 
 from __future__ import annotations
 
+import uuid
+from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.grounding import GroundingReport
 from engine.llm.base import Usage
 from engine.llm.pricing import Cost
-from engine.react.followups import FollowUp
 from engine.react.step import Step
 from engine.react.types import ReActBlock
 
 Status = Literal["answered", "error", "suspended", "stopped"]
+
+
+class RunOptions(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    theme: str | None = None  # the document collection the run searches
+    language: str | None = None  # the answer's language; unset: the config's
+    detail: str | None = None  # brief, normal or detailed; unset: the config's
+    attachments: list[Path] = Field(default_factory=list)  # the conversation's own files
+    attachments_index: Path | None = None  # their index, once built
+
+    @classmethod
+    def from_ragkwargs(cls, ragkwargs: dict[str, Any] | None) -> RunOptions:
+        given = dict(ragkwargs or {})
+        given["attachments"] = given.get("attachments") or []
+        return cls.model_validate(given)
+
+    def style(self) -> dict[str, str]:
+        """The config fields these options set: the language and detail given."""
+        return {k: v for k, v in (("language", self.language), ("detail", self.detail)) if v}
+
+
+class FollowUp(BaseModel):
+    """A message the analyst sent while the run was going (``engine/react/followups.py``)."""
+
+    id: str = Field(default_factory=lambda: uuid.uuid4().hex[:10])
+    text: str
 
 
 class RunState(BaseModel):

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from engine.llm.base import Usage
+from engine.react.prompts import message
 from engine.tools.results import Passage, TableData
 
 
@@ -96,10 +97,10 @@ def findings(steps: list[Step], limit: int = 8) -> list[str]:
             continue
         call = f"{obs.tool}({json.dumps(obs.args, ensure_ascii=False)[:120]})"
         if obs.status is ObservationStatus.USER_REPLY:
-            lines.append(f"The user answered: {obs.text[:200]}")
+            lines.append(message("finding_reply", text=obs.text[:200]))
         elif obs.passages:
             sources = ", ".join(dict.fromkeys(p.source for p in obs.passages))
-            lines.append(f"{call} → {len(obs.passages)} passage(s) from {sources}")
+            lines.append(message("finding_passages", call=call, n=len(obs.passages), sources=sources))
         else:
-            lines.append(f"{call} → {obs.text[:200]}")
+            lines.append(message("finding_result", call=call, text=obs.text[:200]))
     return lines[-limit:]

@@ -9,18 +9,19 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from engine.tools.base import Tool
+from engine.tools.messages import say
 
 ASK_USER = "ask_user"
 
 
 class AskUserArgs(BaseModel):
-    question: str = Field(..., min_length=1, description="The question to ask the user, in one sentence.")
-    choices: list[str] | None = Field(None, description="Optional answers the user can pick from.")
+    question: str = Field(..., min_length=1, description=say("arg_ask_user_question"))
+    choices: list[str] | None = Field(None, description=say("arg_ask_user_choices"))
 
 
 class AskUser(Tool):
     name = ASK_USER
-    description = "Asks the user a question when something needed is missing or ambiguous, and waits for the reply."
+    description = say("describe_ask_user")
     Args = AskUserArgs
     always_on = True
 

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ValidationError
 
 from engine.errors import ToolError
+from engine.tools.messages import say
 from engine.tools.results import ToolResult
 
 
@@ -25,8 +26,8 @@ def describe_validation_error(tool: str, error: ValidationError) -> str:
     problems = []
     for err in error.errors():
         where = ".".join(str(p) for p in err.get("loc", ())) or "input"
-        problems.append(f"'{where}': {err.get('msg', 'invalid')}")
-    return f"Invalid arguments for {tool}: " + "; ".join(problems) + "."
+        problems.append(say("args_problem", where=where, problem=err.get("msg", "invalid")))
+    return say("args_invalid", tool=tool, problems="; ".join(problems))
 
 
 @cache
@@ -136,7 +137,7 @@ class ToolRegistry:
         """Add ``tool``; a name already offered is never replaced (an MCP server naming a tool
         ``calculator`` must not stand in for the real one): ``DuplicateTool``."""
         if tool.name in self._tools:
-            raise DuplicateTool(f"two tools are named {tool.name!r}; the second one was not added.")
+            raise DuplicateTool(say("tool_duplicate", name=tool.name))
         self._tools[tool.name] = tool
 
     def get(self, name: str) -> Tool | None:

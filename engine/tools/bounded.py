@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from engine.errors import ToolError
 from engine.tools.base import Tool
+from engine.tools.messages import say
 
 MAX_PROBLEMS = 3
 MAX_PART_CHARS = 80
@@ -28,10 +29,10 @@ def describe_briefly(tool: str, error: ValidationError) -> str:
     parts = []
     for err in problems[:MAX_PROBLEMS]:
         where = _short(".".join(str(p) for p in err.get("loc", ())) or "input")
-        parts.append(f"'{where}': {_short(str(err.get('msg', 'invalid')))}")
+        parts.append(say("args_problem", where=where, problem=_short(str(err.get("msg", "invalid")))))
     more = len(problems) - MAX_PROBLEMS
-    suffix = f"; and {more} more problems" if more > 0 else ""
-    return f"Invalid arguments for {tool}: " + "; ".join(parts) + suffix + "."
+    suffix = say("args_more", n=more) if more > 0 else ""
+    return say("args_invalid", tool=tool, problems="; ".join(parts) + suffix)
 
 
 class BoundedTool(Tool):

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from engine.errors import ToolError
 from engine.tools.bounded import BoundedTool
+from engine.tools.messages import say
 
 MAX_EXPRESSION_CHARS = 500
 MAX_EXPONENT = 10_000
@@ -37,9 +38,9 @@ _CONSTANTS = MappingProxyType({"pi": math.pi, "e": math.e, "tau": math.tau})
 
 def _factorial(n: float) -> int:
     if n != int(n) or n < 0:
-        raise ToolError("factorial expects a whole number ≥ 0.")
+        raise ToolError(say("calc_factorial_whole"))
     if n > MAX_FACTORIAL:
-        raise ToolError(f"factorial is limited to n ≤ {MAX_FACTORIAL}.")
+        raise ToolError(say("calc_factorial_limit", limit=MAX_FACTORIAL))
     return math.factorial(int(n))
 
 
@@ -70,22 +71,19 @@ _FUNCTIONS: Mapping[str, Any] = MappingProxyType(
 
 def _check_size(value: Any) -> Any:
     if isinstance(value, bool):
-        raise ToolError("booleans are not numbers here.")
+        raise ToolError(say("calc_boolean"))
     if isinstance(value, complex):
-        raise ToolError(
-            "the result is not a real number (a fractional power of a negative number); "
-            "for a real cube root write -(8 ** (1/3))."
-        )
+        raise ToolError(say("calc_complex"))
     if isinstance(value, int) and value.bit_length() > MAX_RESULT_BITS:
-        raise ToolError("the result is too large to compute.")
+        raise ToolError(say("calc_too_large"))
     if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
-        raise ToolError("the result is not a finite number.")
+        raise ToolError(say("calc_not_finite"))
     return value
 
 
 def _short(value: Any) -> str:
     if isinstance(value, int) and value.bit_length() > 200:
-        return f"a {len(str(abs(value)))}-digit number"
+        return say("calc_digits", n=len(str(abs(value))))
     text = f"{value:.10g}" if isinstance(value, float) else str(value)
     return text[:40]
 
@@ -99,52 +97,50 @@ def _eval(node: ast.AST) -> Any:
         left, right = _eval(node.left), _eval(node.right)
         if isinstance(node.op, ast.Pow):
             if abs(right) > MAX_EXPONENT:
-                raise ToolError(f"exponents are limited to ±{MAX_EXPONENT}.")
+                raise ToolError(say("calc_exponent_limit", limit=MAX_EXPONENT))
             if isinstance(left, int) and isinstance(right, int) and right > 0:
                 if left.bit_length() * right > MAX_RESULT_BITS:
-                    raise ToolError("the result is too large to compute.")
+                    raise ToolError(say("calc_too_large"))
         try:
             return _check_size(_BINARY[type(node.op)](left, right))
         except ZeroDivisionError:
-            raise ToolError("division by zero.") from None
+            raise ToolError(say("calc_division_by_zero")) from None
         except OverflowError:
-            raise ToolError("the result is too large to compute.") from None
+            raise ToolError(say("calc_too_large")) from None
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         return _check_size(_UNARY[type(node.op)](_eval(node.operand)))
     if isinstance(node, ast.Name):
         if node.id in _CONSTANTS:
             return _CONSTANTS[node.id]
-        raise ToolError(f"unknown name '{node.id}'; only numbers, + - * / // % **, pi, e and math functions.")
+        raise ToolError(say("calc_unknown_name", name=node.id))
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
         func = _FUNCTIONS.get(node.func.id)
         if func is None:
-            raise ToolError(f"'{node.func.id}' is not an allowed function; use one of {', '.join(_FUNCTIONS)}.")
+            raise ToolError(say("calc_unknown_function", name=node.func.id, functions=", ".join(_FUNCTIONS)))
         args = [_eval(a) for a in node.args]
         try:
             return _check_size(func(*args))
         except (ValueError, TypeError) as exc:
             shown = ", ".join(_short(a) for a in args[:4]) + (", …" if len(args) > 4 else "")
-            raise ToolError(f"{node.func.id}({shown}) is not defined: {str(exc)[:120]}.") from None
+            raise ToolError(say("calc_undefined", name=node.func.id, shown=shown, detail=str(exc)[:120])) from None
         except OverflowError:
-            raise ToolError("the result is too large to compute.") from None
-    raise ToolError(
-        f"'{type(node).__name__}' is not allowed; the calculator takes arithmetic like (17 * 23) / 4 or sqrt(2)."
-    )
+            raise ToolError(say("calc_too_large")) from None
+    raise ToolError(say("calc_not_allowed", node=type(node).__name__))
 
 
 def evaluate(expression: str) -> int | float:
     """Evaluate ``expression`` or raise ToolError saying how to fix it."""
     text = expression.strip().replace("^", "**").replace("×", "*").replace("÷", "/")
     if not text:
-        raise ToolError("the expression is empty; pass arithmetic like 17 * 23.")
+        raise ToolError(say("calc_empty"))
     if len(text) > MAX_EXPRESSION_CHARS:
-        raise ToolError(f"the expression is longer than {MAX_EXPRESSION_CHARS} characters.")
+        raise ToolError(say("calc_too_long", limit=MAX_EXPRESSION_CHARS))
     try:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        raise ToolError(f"'{text[:80]}' is not valid arithmetic; write it like (17 * 23) / 4.") from None
+        raise ToolError(say("calc_invalid", text=text[:80])) from None
     if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
-        raise ToolError("the expression is too complex; split it into smaller steps.")
+        raise ToolError(say("calc_too_complex"))
     result = _eval(tree)
     if isinstance(result, float) and result.is_integer() and abs(result) < 1e15:
         return int(result)
@@ -152,12 +148,12 @@ def evaluate(expression: str) -> int | float:
 
 
 class CalculatorArgs(BaseModel):
-    expression: str = Field(..., description="Arithmetic expression, e.g. '(17 * 23) / 4' or 'sqrt(2)'.")
+    expression: str = Field(..., description=say("arg_calculator_expression"))
 
 
 class Calculator(BoundedTool):
     name = "calculator"
-    description = "Evaluates an arithmetic expression exactly (+ - * / // % **, sqrt, log, round, min, max...)."
+    description = say("describe_calculator")
     Args = CalculatorArgs
     always_on = True
     computes = True

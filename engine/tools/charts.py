@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from engine.errors import ToolError
 from engine.tools.base import describe_validation_error
+from engine.tools.messages import say
 from engine.tools.results import TableData
 from engine.tools.tables.naming import match_name
 
@@ -123,20 +124,26 @@ def suggest_chart(table: TableData) -> ChartSpec | None:
     if len(numbers) >= 2:
         color = categories[0] if categories else None
         return ChartSpec(
-            kind="scatter", x=numbers[0], y=[numbers[1]], color=color, title=f"{numbers[1]} vs {numbers[0]}"
+            kind="scatter",
+            x=numbers[0],
+            y=[numbers[1]],
+            color=color,
+            title=say("chart_title_scatter", y=numbers[1], x=numbers[0]),
         )
     return None
 
 
 def _title(ys: list[str], x: str, color: str | None) -> str:
-    return f"{', '.join(ys)} by {x}" + (f" and {color}" if color else "")
+    if color:
+        return say("chart_title_coloured", ys=", ".join(ys), x=x, color=color)
+    return say("chart_title", ys=", ".join(ys), x=x)
 
 
 # ---- a model's spec --------------------------------------------------------------------
 def validate_spec(spec: dict[str, Any], table: TableData) -> ChartSpec:
     """The model's chart request checked against the table's columns; ToolError says what is wrong."""
     if not isinstance(spec, dict):
-        raise ToolError('A chart is an object like {"kind": "bar", "x": "region", "y": ["revenue"]}.')
+        raise ToolError(say("chart_not_object"))
     try:
         chart = ChartSpec.model_validate(spec)
     except ValidationError as exc:
@@ -149,16 +156,16 @@ def validate_spec(spec: dict[str, Any], table: TableData) -> ChartSpec:
     if not_numbers:
         numbers = [c for c in columns if _kind(table, c) == "number"]
         raise ToolError(
-            f"The y axis needs number columns; {', '.join(not_numbers)} is not one (numbers: {', '.join(numbers) or 'none'})."
+            say("chart_y_numbers", columns=", ".join(not_numbers), numbers=", ".join(numbers) or say("none"))
         )
     if x in ys:
-        raise ToolError(f"Column {x} cannot be both the x and the y axis.")
+        raise ToolError(say("chart_x_is_y", x=x))
     if chart.kind == "scatter" and _kind(table, x) != "number":
-        raise ToolError(f"A scatter chart needs a number column on x; {x} is not one.")
+        raise ToolError(say("chart_scatter_x", x=x))
     if chart.kind == "bar" and _distinct(table, x) > MAX_CATEGORIES:
-        raise ToolError(f"A bar chart of {_distinct(table, x)} categories is unreadable; use at most {MAX_CATEGORIES}.")
+        raise ToolError(say("chart_bar_categories", n=_distinct(table, x), limit=MAX_CATEGORIES))
     if color and len(ys) > 1:
-        raise ToolError("Colour by a column works with one y column; drop color or keep one y.")
+        raise ToolError(say("chart_colour_one_y"))
     return ChartSpec(kind=chart.kind, x=x, y=ys, color=color, title=chart.title or _title(ys, x, color))
 
 
@@ -201,7 +208,7 @@ def to_vega_lite(spec: ChartSpec, table: TableData) -> dict[str, Any]:
     else:
         chart["transform"] = [{"fold": [field_ref(y) for y in spec.y], "as": ["__series", "__value"]}]
         encoding["y"] = {"field": "__value", "type": "quantitative", "title": ", ".join(spec.y)}
-        encoding["color"] = {"field": "__series", "type": "nominal", "title": "series"}
+        encoding["color"] = {"field": "__series", "type": "nominal", "title": say("chart_series")}
         if spec.kind == "bar":
             encoding["xOffset"] = {"field": "__series", "type": "nominal"}
     if spec.kind == "bar" and spec.color:

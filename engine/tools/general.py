@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from engine.errors import ToolError
 from engine.tools.bounded import BoundedTool
+from engine.tools.messages import say
 
 MAX_VALUES = 100_000
 MAX_TEXT = 200_000
@@ -30,24 +31,22 @@ def _shown(text: object, limit: int = 40) -> str:
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
-def _finite(values: list[float] | None, what: str) -> None:
+def _finite(values: list[float] | None, key: str) -> None:
     if values and not all(math.isfinite(v) for v in values):
-        raise ToolError(f"statistics: {what} must be finite numbers (no NaN or infinity).")
+        raise ToolError(say(key))
 
 
 # ---- statistics ---------------------------------------------------------------------
 class StatisticsArgs(BaseModel):
     operation: Literal["summary", "mean", "median", "stdev", "quantiles", "min", "max", "correlation", "regression"] = (
-        Field(..., description="What to compute.")
+        Field(..., description=say("arg_statistics_operation"))
     )
-    values: list[float] | None = Field(None, description="The numbers, e.g. [3, 5, 8]. For correlation/regression: x.")
-    y: list[float] | None = Field(None, description="Second series, for correlation and regression.")
-    table: dict[str, list[float]] | None = Field(
-        None, description='A small table {"column": [numbers]}; give x_column and y_column to use two of its columns.'
-    )
+    values: list[float] | None = Field(None, description=say("arg_statistics_values"))
+    y: list[float] | None = Field(None, description=say("arg_statistics_y"))
+    table: dict[str, list[float]] | None = Field(None, description=say("arg_statistics_table"))
     x_column: str | None = None
     y_column: str | None = None
-    n: int = Field(4, ge=2, le=100, description="Number of quantile groups (4 = quartiles).")
+    n: int = Field(4, ge=2, le=100, description=say("arg_statistics_n"))
 
 
 def _series(args: StatisticsArgs) -> tuple[list[float], list[float] | None]:
@@ -55,23 +54,23 @@ def _series(args: StatisticsArgs) -> tuple[list[float], list[float] | None]:
     if args.table is not None:
         columns = list(args.table)
         if len(columns) > MAX_COLUMNS or sum(len(v) for v in args.table.values()) > MAX_VALUES:
-            raise ToolError(f"statistics accepts at most {MAX_COLUMNS} columns and {MAX_VALUES} values in all.")
+            raise ToolError(say("stats_table_limit", columns=MAX_COLUMNS, values=MAX_VALUES))
         listed = ", ".join(_shown(c) for c in columns[:20]) + (", …" if len(columns) > 20 else "")
         x_col = args.x_column or (columns[0] if columns else None)
         if x_col not in args.table:
-            raise ToolError(f"statistics: column '{_shown(x_col)}' is not in the table; columns are: {listed}.")
+            raise ToolError(say("stats_no_column", column=_shown(x_col), listed=listed))
         x = args.table[x_col]
         if args.y_column or args.operation in ("correlation", "regression"):
             y_col = args.y_column or (columns[1] if len(columns) > 1 else None)
             if y_col not in args.table:
-                raise ToolError(f"statistics: give y_column, one of: {listed}.")
+                raise ToolError(say("stats_give_y", listed=listed))
             y = args.table[y_col]
     if not x:
-        raise ToolError('statistics needs numbers: {"operation": "mean", "values": [3, 5, 8]}.')
+        raise ToolError(say("stats_needs_numbers"))
     if len(x) > MAX_VALUES or (y is not None and len(y) > MAX_VALUES):
-        raise ToolError(f"statistics accepts at most {MAX_VALUES} values.")
-    _finite(x, "the values")
-    _finite(y, "the y values")
+        raise ToolError(say("stats_value_limit", limit=MAX_VALUES))
+    _finite(x, "stats_x_not_finite")
+    _finite(y, "stats_y_not_finite")
     return x, y
 
 
@@ -79,7 +78,7 @@ def compute_statistics(args: StatisticsArgs) -> dict:
     result = _compute(args)
     flat = [v for value in result.values() for v in (value if isinstance(value, list) else [value])]
     if not all(math.isfinite(v) for v in flat if isinstance(v, float)):
-        raise ToolError(f"statistics {args.operation}: the values are too large to compute with.")
+        raise ToolError(say("stats_too_large", operation=args.operation))
     return result
 
 
@@ -89,9 +88,9 @@ def _compute(args: StatisticsArgs) -> dict:
     try:
         if op in ("correlation", "regression"):
             if y is None or len(y) != len(x):
-                raise ToolError(f"{op} needs two series of the same length: values (x) and y.")
+                raise ToolError(say("stats_same_length", operation=op))
             if len(x) < 2:
-                raise ToolError(f"{op} needs at least two points.")
+                raise ToolError(say("stats_two_points", operation=op))
             if op == "correlation":
                 return {"correlation": round(stats.correlation(x, y), 6), "n": len(x)}
             fit = stats.linear_regression(x, y)
@@ -102,11 +101,11 @@ def _compute(args: StatisticsArgs) -> dict:
             return {"median": stats.median(x)}
         if op == "stdev":
             if len(x) < 2:
-                raise ToolError("stdev needs at least two values.")
+                raise ToolError(say("stats_stdev_two"))
             return {"stdev": stats.stdev(x)}
         if op == "quantiles":
             if len(x) < 2:
-                raise ToolError("quantiles need at least two values.")
+                raise ToolError(say("stats_quantiles_two"))
             return {"quantiles": stats.quantiles(x, n=args.n)}
         if op == "min":
             return {"min": min(x)}
@@ -118,14 +117,14 @@ def _compute(args: StatisticsArgs) -> dict:
             summary["quartiles"] = stats.quantiles(x, n=4)
         return summary
     except stats.StatisticsError as exc:
-        raise ToolError(f"statistics {op}: {exc}.") from None
+        raise ToolError(say("stats_failed", operation=op, detail=exc)) from None
     except (OverflowError, ArithmeticError, ValueError):
-        raise ToolError(f"statistics {op}: the values are too large to compute with.") from None
+        raise ToolError(say("stats_too_large", operation=op)) from None
 
 
 class Statistics(BoundedTool):
     name = "statistics"
-    description = "Descriptive statistics over a list or a small table: mean, median, stdev, quantiles, min/max, correlation, linear regression."
+    description = say("describe_statistics")
     Args = StatisticsArgs
     computes = True
     operands_in_input = True
@@ -139,8 +138,8 @@ class Statistics(BoundedTool):
 class TextArgs(BaseModel):
     operation: Literal["count", "replace", "extract_numbers", "extract_dates"]
     text: str = Field(..., max_length=MAX_TEXT)
-    find: str | None = Field(None, max_length=MAX_TEXT, description="For replace: the text to find.")
-    replace_with: str | None = Field(None, max_length=MAX_TEXT, description="For replace: the replacement.")
+    find: str | None = Field(None, max_length=MAX_TEXT, description=say("arg_text_find"))
+    replace_with: str | None = Field(None, max_length=MAX_TEXT, description=say("arg_text_replace_with"))
 
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d{1,3}(?:[ ,\u202f]\d{3})+(?:[.,]\d+)?(?![\w])|[-+]?\d+(?:[.,]\d+)?%?")
@@ -160,7 +159,7 @@ _DATES = (
 
 class TextTools(BoundedTool):
     name = "text_tools"
-    description = "Text utilities: word/character count, find and replace, extract numbers or dates from a passage."
+    description = say("describe_text_tools")
     Args = TextArgs
 
     def run(self, args: TextArgs) -> dict:
@@ -168,15 +167,12 @@ class TextTools(BoundedTool):
             return {"words": len(args.text.split()), "characters": len(args.text), "lines": args.text.count("\n") + 1}
         if args.operation == "replace":
             if not args.find:
-                raise ToolError('text_tools replace needs "find" (and "replace_with").')
+                raise ToolError(say("text_replace_find"))
             count = args.text.count(args.find)
             replacement = args.replace_with or ""
             size = len(args.text) + count * (len(replacement) - len(args.find))  # known before building it
             if size > MAX_OUTPUT_CHARS:
-                raise ToolError(
-                    f"text_tools replace would produce {size:,} characters, over the {MAX_OUTPUT_CHARS:,} limit; "
-                    "replace in a shorter text or with a shorter replacement."
-                )
+                raise ToolError(say("text_replace_limit", size=size, limit=MAX_OUTPUT_CHARS))
             return {"text": args.text.replace(args.find, replacement), "replacements": count}
         if args.operation == "extract_numbers":
             numbers = list(itertools.islice((m.group(0) for m in _NUMBER.finditer(args.text)), MAX_ITEMS + 1))
@@ -190,16 +186,16 @@ class TextTools(BoundedTool):
 def _listed(key: str, items: list[str]) -> dict:
     if len(items) <= MAX_ITEMS:
         return {key: items}
-    return {key: items[:MAX_ITEMS], "note": f"only the first {MAX_ITEMS} {key} are listed"}
+    return {key: items[:MAX_ITEMS], "note": say("text_listed_first", limit=MAX_ITEMS, key=key)}
 
 
 # ---- dates ----------------------------------------------------------------------------------
 class DateTimeArgs(BaseModel):
     operation: Literal["now", "difference", "parse"]
-    timezone: str = Field("UTC", description="IANA name, e.g. Europe/Paris.")
-    start: str | None = Field(None, description="ISO 8601 date, e.g. 2026-01-31.")
-    end: str | None = Field(None, description="ISO 8601 date, e.g. 2026-03-31.")
-    value: str | None = Field(None, description="For parse: an ISO 8601 date or date-time.")
+    timezone: str = Field("UTC", description=say("arg_date_time_timezone"))
+    start: str | None = Field(None, description=say("arg_date_time_start"))
+    end: str | None = Field(None, description=say("arg_date_time_end"))
+    value: str | None = Field(None, description=say("arg_date_time_value"))
 
 
 _ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+){0,2}")
@@ -207,33 +203,30 @@ _ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+){0,2}")
 
 def _zone(name: str) -> ZoneInfo:
     """An IANA time zone; anything else (a path, a huge name) is refused before any file is opened."""
-    hint = "use an IANA name like Europe/Paris."
     if len(name) > 64 or not _ZONE.fullmatch(name):
-        raise ToolError(f"unknown timezone '{_shown(name)}'; {hint}")
+        raise ToolError(say("date_unknown_zone", zone=_shown(name)))
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        raise ToolError(f"unknown timezone '{_shown(name)}'; {hint}") from None
+        raise ToolError(say("date_unknown_zone", zone=_shown(name))) from None
 
 
 def _iso(value: str | None, field: str) -> datetime:
     if not value:
-        raise ToolError(f"datetime needs '{field}' as an ISO 8601 date like 2026-01-31.")
+        raise ToolError(say("date_needs", field=field))
     text = value.strip()
     if re.fullmatch(r"\d{9,}", text):
-        raise ToolError(f"'{field}' expects an ISO 8601 date like 2026-01-31, not a timestamp.")
+        raise ToolError(say("date_timestamp", field=field))
     try:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise ToolError(f"'{field}' expects an ISO 8601 date like 2026-01-31, not '{_shown(text)}'.") from None
+        raise ToolError(say("date_not_iso", field=field, text=_shown(text))) from None
     return parsed
 
 
 class DateTimeTool(BoundedTool):
     name = "datetime"
-    description = (
-        "Dates: the current time in a timezone, the difference between two dates, or parsing an ISO 8601 date."
-    )
+    description = say("describe_date_time_tool")
     Args = DateTimeArgs
 
     def run(self, args: DateTimeArgs) -> dict:
@@ -296,8 +289,8 @@ _TEMPERATURES = frozenset({"c", "f", "k", "celsius", "fahrenheit", "kelvin"})
 
 class UnitArgs(BaseModel):
     value: float
-    from_unit: str = Field(..., description="e.g. km, lb, gal, kwh, GiB, C")
-    to_unit: str = Field(..., description="e.g. mi, kg, l, MJ, MB, F")
+    from_unit: str = Field(..., description=say("arg_unit_from_unit"))
+    to_unit: str = Field(..., description=say("arg_unit_to_unit"))
 
 
 def _norm_unit(unit: str) -> str:
@@ -312,25 +305,27 @@ def convert_units(value: float, from_unit: str, to_unit: str) -> float:
         return {"c": kelvin - 273.15, "f": (kelvin - 273.15) * 9 / 5 + 32, "k": kelvin}[dst[0]]
     if src not in _UNITS or dst not in _UNITS:
         unknown = from_unit if src not in _UNITS else to_unit
-        raise ToolError(f"unknown unit '{_shown(unknown)}'; known units: {', '.join(sorted(_UNITS))}, C, F, K.")
+        raise ToolError(say("unit_unknown", unit=_shown(unknown), units=", ".join(sorted(_UNITS))))
     (kind_a, factor_a), (kind_b, factor_b) = _UNITS[src], _UNITS[dst]
     if kind_a != kind_b:
-        raise ToolError(f"cannot convert {kind_a} ({_shown(from_unit)}) to {kind_b} ({_shown(to_unit)}).")
+        raise ToolError(
+            say("unit_mismatch", kind_a=kind_a, from_unit=_shown(from_unit), kind_b=kind_b, to_unit=_shown(to_unit))
+        )
     return value * factor_a / factor_b
 
 
 def _checked_conversion(value: float, from_unit: str, to_unit: str) -> float:
     if not math.isfinite(value):
-        raise ToolError("unit_converter needs a finite number as value.")
+        raise ToolError(say("unit_not_finite"))
     result = convert_units(value, from_unit, to_unit)
     if not math.isfinite(result):
-        raise ToolError(f"{value:g} {_shown(from_unit)} is too large to express in {_shown(to_unit)}.")
+        raise ToolError(say("unit_too_large", value=value, from_unit=_shown(from_unit), to_unit=_shown(to_unit)))
     return result
 
 
 class UnitConverter(BoundedTool):
     name = "unit_converter"
-    description = "Converts a value between units of length, mass, volume, time, data size, energy and temperature."
+    description = say("describe_unit_converter")
     Args = UnitArgs
     computes = True
 

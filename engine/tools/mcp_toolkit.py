@@ -33,6 +33,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from engine.tools.mcp_log import MAX_LOG_BYTES, BoundedLog
+from engine.tools.messages import say
 
 
 class ServerSpec(BaseModel):
@@ -146,7 +147,7 @@ class MCPHub:
             self._launch(spec)
         for name, ready in self._ready.items():
             if not ready.wait(wait_s):
-                self._mark_down(name, f"did not start within {wait_s:.0f} s")
+                self._mark_down(name, say("mcp_down_start", seconds=wait_s))
         return self
 
     def _launch(self, spec: ServerSpec) -> None:
@@ -165,7 +166,7 @@ class MCPHub:
         self.stop_server(name)
         self._launch(self.specs[name])
         if not self._ready[name].wait(wait_s):
-            self._mark_down(name, f"did not start within {wait_s:.0f} s")
+            self._mark_down(name, say("mcp_down_start", seconds=wait_s))
         return self.status[name]
 
     def health_check(self, name: str, timeout_s: float = 5.0) -> ServerStatus:
@@ -181,7 +182,7 @@ class MCPHub:
             future.result(timeout_s + 1)
         except Exception as exc:  # no answer, or a broken pipe: the server is down
             future.cancel()
-            self._mark_down(name, f"did not answer a health check ({_short(exc)})")
+            self._mark_down(name, say("mcp_down_health", detail=_short(exc)))
             self.stop_server(name)
         return self.status[name]
 
@@ -276,9 +277,9 @@ class MCPHub:
             if current():
                 code = refused_status(exc) or self._refused.get(spec.name)
                 if code is not None:
-                    self._mark_down(spec.name, f"refused the credential (HTTP {code})", state="unauthorised")
+                    self._mark_down(spec.name, say("mcp_down_credential", code=code), state="unauthorised")
                 else:
-                    self._mark_down(spec.name, f"failed: {_short(exc)}")
+                    self._mark_down(spec.name, say("mcp_down_failed", detail=_short(exc)))
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
         finally:
@@ -312,34 +313,31 @@ class MCPHub:
         if not text and getattr(result, "structured_content", None):
             text = json.dumps(result.structured_content, ensure_ascii=False)
         if result.is_error:
-            return f"Error: {tool} refused the call: {text[:300] or 'no details'}"
+            return say("mcp_refused_call", tool=tool, text=text[:300] or say("mcp_no_details"))
         return text
 
     async def call(self, server: str, tool: str, args: dict[str, Any], timeout_s: float = 20.0) -> str:
         """Call a tool from any event loop; failures become readable Observations."""
         status = self.status.get(server)
         if status is not None and status.state == "unauthorised":
-            return f"Error: the real-time data server '{server}' refused our credential; answer without it."
+            return say("mcp_refused_credential", server=server)
         if status is None or status.state != "up":
-            why = status.reason if status and status.reason else "not running"
-            return f"Error: the real-time data server '{server}' is down ({why}); answer without it or try later."
+            why = status.reason if status and status.reason else say("mcp_not_running")
+            return say("mcp_down", server=server, why=why)
         future = asyncio.run_coroutine_threadsafe(self._call(server, tool, args, timeout_s), self._loop)
         try:
             return redact(await asyncio.wrap_future(future), self._secrets())
         except (TimeoutError, FutureTimeout):
-            self._mark_down(server, f"did not answer {tool} within {timeout_s:g} s")
+            self._mark_down(server, say("mcp_down_call_timeout", tool=tool, seconds=timeout_s))
             self.stop_server(server)
-            return (
-                f"Error: the real-time data server '{server}' did not answer {tool} within {timeout_s:g} s; "
-                "it is marked down until it is restarted. Answer without it."
-            )
+            return say("mcp_call_timeout", server=server, tool=tool, seconds=timeout_s)
         except Exception as exc:
             code = refused_status(exc) or self._refused.get(server)
             if code is not None:
-                self._mark_down(server, f"refused the credential (HTTP {code})", state="unauthorised")
+                self._mark_down(server, say("mcp_down_credential", code=code), state="unauthorised")
                 self.stop_server(server)
-                return f"Error: the real-time data server '{server}' refused our credential; answer without it."
+                return say("mcp_refused_credential", server=server)
             why = redact(_short(exc), self._secrets())
-            self._mark_down(server, f"died during a call: {why}")
+            self._mark_down(server, say("mcp_down_died", why=why))
             self.stop_server(server)
-            return f"Error: the real-time data server '{server}' stopped responding ({why}); it is marked down."
+            return say("mcp_stopped_responding", server=server, why=why)

@@ -14,16 +14,19 @@ from pydantic import BaseModel
 from engine.errors import ToolError
 from engine.tools.base import Tool
 from engine.tools.mcp_toolkit import MCPHub, ToolInfo
+from engine.tools.messages import say
 
 
 def _check_required(tool: str, schema: dict[str, Any], args: dict[str, Any]) -> None:
     required = [k for k in schema.get("required", []) if k not in args]
     if required:
         props = ", ".join(f'"{k}"' for k in schema.get("properties", {}))
-        raise ToolError(f"{tool} needs {', '.join(repr(r) for r in required)}; its arguments are {props or 'none'}.")
+        raise ToolError(
+            say("mcp_required", tool=tool, required=", ".join(repr(r) for r in required), props=props or say("none"))
+        )
     unknown = [k for k in args if k not in schema.get("properties", {})]
     if unknown and schema.get("additionalProperties") is False:
-        raise ToolError(f"{tool} has no argument {unknown[0]!r}.")
+        raise ToolError(say("mcp_unknown_argument", tool=tool, name=unknown[0]))
 
 
 class MCPTool(Tool):

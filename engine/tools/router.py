@@ -15,6 +15,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from engine.tools.base import ToolRegistry
+from engine.tools.messages import say
 
 TOP_K = 6
 MIN_SCORE = 0.12
@@ -73,18 +74,18 @@ class ToolRouter:
         out = []
         for score, name in scored:
             if fallback:
-                out.append(
-                    ToolScore(
-                        name=name, score=score, offered=True, why="all scores low: full set offered", reason="low"
-                    )
-                )
+                out.append(ToolScore(name=name, score=score, offered=True, why=say("router_low"), reason="low"))
             elif name in always:
-                out.append(ToolScore(name=name, score=score, offered=True, why="always on", reason="always"))
+                out.append(ToolScore(name=name, score=score, offered=True, why=say("router_always"), reason="always"))
             elif name in ranked:
-                out.append(ToolScore(name=name, score=score, offered=True, why=f"top {self.top_k}", reason="top"))
+                out.append(
+                    ToolScore(name=name, score=score, offered=True, why=say("router_top", k=self.top_k), reason="top")
+                )
             else:
                 out.append(
-                    ToolScore(name=name, score=score, offered=False, why=f"below the top {self.top_k}", reason="below")
+                    ToolScore(
+                        name=name, score=score, offered=False, why=say("router_below", k=self.top_k), reason="below"
+                    )
                 )
         return out
 

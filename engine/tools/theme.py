@@ -15,14 +15,15 @@ from engine.rag.manager import IndexManager
 from engine.rag.store import Hit, IndexProblem, require_embedder
 from engine.rag.themes import BadThemeName
 from engine.tools.base import Tool
+from engine.tools.messages import say
 from engine.tools.results import Passage, ToolResult
 
 SEARCH_DOCS = "search_docs"
 
 
 class SearchDocsArgs(BaseModel):
-    query: str = Field(..., min_length=2, max_length=500, description="What to look for, in a few words.")
-    k: int = Field(4, ge=1, le=10, description="How many passages to return.")
+    query: str = Field(..., min_length=2, max_length=500, description=say("arg_search_docs_query"))
+    k: int = Field(4, ge=1, le=10, description=say("arg_search_docs_k"))
 
 
 def search_hits(theme: str, query: str, k: int = 4, *, manager: IndexManager) -> list[Hit]:
@@ -35,12 +36,14 @@ def search_hits(theme: str, query: str, k: int = 4, *, manager: IndexManager) ->
 
 def format_hits(hits: list[Hit], max_chars: int = 600) -> str:
     if not hits:
-        return "No passage found in the documents for this query."
+        return say("search_none")
     parts = []
     for n, hit in enumerate(hits, start=1):
         text = hit.chunk.text if len(hit.chunk.text) <= max_chars else hit.chunk.text[:max_chars].rstrip() + " …"
-        parts.append(f"[{n}] source: {hit.chunk.source} · {hit.chunk.location} · score {hit.score:.2f}\n{text}")
-    return "\n\n".join(parts) + "\n\nCite the sources you use as [source file]."
+        parts.append(
+            say("search_passage", n=n, source=hit.chunk.source, location=hit.chunk.location, score=hit.score, text=text)
+        )
+    return "\n\n".join([*parts, say("search_cite")])
 
 
 class SearchDocs(Tool):
@@ -56,15 +59,9 @@ class SearchDocs(Tool):
         self._manager = manager
         self.name = name
         if name == SEARCH_DOCS:
-            self.description = (
-                f"Searches the analyst's documents of the theme '{theme}' (policies, figures, reports) and returns "
-                "the most relevant passages with their source file."
-            )
+            self.description = say("search_theme_description", theme=theme)
         else:
-            self.description = (
-                "Searches the files the analyst attached to this conversation and returns the most relevant "
-                "passages with their source file."
-            )
+            self.description = say("search_attachments_description")
 
     @property
     def manager(self) -> IndexManager:
@@ -74,7 +71,7 @@ class SearchDocs(Tool):
         try:
             hits = search_hits(self.theme, args.query, args.k, manager=self.manager)
         except (IndexProblem, BadThemeName) as exc:
-            return f"Error: {exc}"
+            return say("search_error", detail=exc)
         passages = [
             Passage(source=h.chunk.source, location=h.chunk.location, text=h.chunk.text, score=h.score) for h in hits
         ]

@@ -6,16 +6,22 @@ from pathlib import Path
 
 import pytest
 
+from engine.tools import messages as tool_messages
 from engine.tools.tables.messages import say, statements
 from engine.wording import MessageError, fill, load
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = [
+    ROOT / "engine/cli.json",
+    ROOT / "engine/tracing.json",
     ROOT / "engine/react/prompts/messages.json",
+    ROOT / "engine/tools/messages.json",
     ROOT / "engine/tools/tables/messages.json",
     ROOT / "engine/tools/tables/statements.json",
     ROOT / "engine/grounding/messages.json",
     ROOT / "engine/rag/cuts.json",
+    ROOT / "engine/rag/messages.json",
+    ROOT / "engine/llm/messages.json",
 ]
 
 
@@ -56,3 +62,21 @@ def test_the_table_tools_read_their_sentences_through_it():
     assert statements("de")["sep"] == "; " and statements("fr")["sep"] == " ; "
     with pytest.raises(TypeError):
         statements("en")["sep"] = ", "  # read-only: no run can change another's wording
+
+
+def test_the_tools_read_their_sentences_through_it():
+    say_tool = tool_messages.say
+    assert say_tool("calc_division_by_zero") == "division by zero."
+    assert say_tool("text_replace_limit", size=250000, limit=200000) == (
+        "text_tools replace would produce 250,000 characters, over the 200,000 limit; "
+        "replace in a shorter text or with a shorter replacement."
+    )
+    assert say_tool("tool_duplicate", "fr", name="calculator") == (
+        "deux outils s'appellent 'calculator' ; le second n'a pas été ajouté."
+    )
+    assert (
+        say_tool("text_listed_first", limit=3, key="dates") == "only the first 3 dates are listed"
+    )  # a value named key
+    assert say("no_row", table="t", column="c", value="v", values="") == "No row of t has c = 'v'."  # named table
+    with pytest.raises(MessageError, match="needs the variable 'limit'"):
+        say_tool("calc_too_long")

@@ -49,7 +49,7 @@ def _messages() -> Table:
     return load(PROMPT_DIR / "messages.json")
 
 
-def message(key: str, language: str = "en", **values: object) -> str:
+def message(key: str, language: str = "en", /, **values: object) -> str:
     """An engine-written Thought, warning, caution or answer line (``messages.json``) in
     the run's language, through the engine's one message loader (``engine/wording.py``)."""
     try:

@@ -8,6 +8,7 @@ entry in ``PROTOCOLS``; the list is a tuple, read at each call, never changed at
 from __future__ import annotations
 
 from engine.llm.base import Abilities
+from engine.react.prompts import message
 from engine.react.protocols.base import Decision, PromptContext, WireProtocol
 from engine.react.protocols.json_mode import JsonProtocol
 from engine.react.protocols.native import NativeProtocol
@@ -22,6 +23,6 @@ def select(abilities: Abilities, name: str | None = None) -> WireProtocol:
     by_name = {p.name: p for p in PROTOCOLS}
     if name:
         if name not in by_name:
-            raise ValueError(f"Unknown wire protocol '{name}'; known: {', '.join(by_name)}.")
+            raise ValueError(message("unknown_protocol", name=name, known=", ".join(by_name)))
         return by_name[name]
     return next(p for p in PROTOCOLS if p.fits(abilities))

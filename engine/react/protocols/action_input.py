@@ -10,6 +10,7 @@ from typing import Any
 import json_repair
 
 from engine.errors import FormatError
+from engine.react.prompts import message
 from engine.tools.base import ToolRegistry
 
 _WHOLE_FENCE = re.compile(r"```[\w-]*[ \t]*\n?(.*?)\n?[ \t]*```", re.DOTALL)
@@ -25,15 +26,15 @@ def resolve_tool_name(text: str, registry: ToolRegistry) -> tuple[str, str | Non
         inline = inline[:-1].strip()
     name = line.strip(" `*\"'[]").strip()
     if not name:
-        raise FormatError("the Action line is empty; write the tool name after 'Action:'.")
+        raise FormatError(message("format_action_empty"))
     for candidate in (name, name.lower(), name.replace(" ", "_").lower()):
         if candidate in registry:
             return candidate, inline
     if name.lower() in ("none", "n/a", "answer", "final answer"):
-        raise FormatError("no tool is needed, so write 'Answer: ...' instead of an Action.")
+        raise FormatError(message("format_no_tool_needed"))
     close = difflib.get_close_matches(name.lower(), registry.names(), n=1)
-    hint = f" Did you mean '{close[0]}'?" if close else ""
-    raise FormatError(f"there is no tool named '{name[:60]}'.{hint} The tools are: {', '.join(registry.names())}.")
+    hint = message("format_did_you_mean", name=close[0]) if close else ""
+    raise FormatError(message("format_unknown_tool", name=name[:60], hint=hint, tools=", ".join(registry.names())))
 
 
 def _first_json_object(text: str) -> str | None:
@@ -96,7 +97,7 @@ def parse_action_input(text: str, tool_name: str, single_field: str | None, requ
     raw = strip_fence(text)
     if not raw:
         if required:
-            raise FormatError(f"the Action Input for {tool_name} is empty; give its input as JSON.")
+            raise FormatError(message("format_input_empty", tool=tool_name))
         return {}
     if raw.startswith("{") or (single_field is None and "{" in raw):
         candidate = _first_json_object(raw) or raw[raw.find("{") :]
@@ -112,7 +113,4 @@ def parse_action_input(text: str, tool_name: str, single_field: str | None, requ
             if isinstance(decoded, str):
                 return {single_field: decoded}
         return {single_field: raw}
-    raise FormatError(
-        f"the Action Input for {tool_name} is not valid JSON; write one JSON object on the "
-        'Action Input line, e.g. {"expression": "17 * 23"}.'
-    )
+    raise FormatError(message("format_input_not_json", tool=tool_name))

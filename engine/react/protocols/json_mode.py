@@ -19,13 +19,12 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from engine.errors import UnreadableOutput
 from engine.llm.base import Abilities, Message
 from engine.react.parser import MODEL_LABELS, parse_blocks
-from engine.react.prompts import render
+from engine.react.prompts import message, render
 from engine.react.protocols.action_input import _json_object, parse_action_input, resolve_tool_name, strip_fence
 from engine.react.protocols.base import Decision, PromptContext
 from engine.react.protocols.text import TextProtocol
-from engine.react.reasoning import ReasoningStream
 from engine.react.step import ToolCall
-from engine.react.stream import StreamWriter
+from engine.react.stream import ReasoningStream, StreamWriter
 from engine.react.types import ANSWER_TYPES, ReActType
 from engine.settings import EngineConfig
 from engine.tools.base import ToolRegistry
@@ -104,17 +103,17 @@ def read_step(text: str) -> JsonStep:
     """The step in ``text``, or ``UnreadableOutput`` saying what is wrong with it."""
     raw = strip_fence(text)
     if not raw:
-        raise UnreadableOutput("the reply was empty; reply with one JSON object.")
+        raise UnreadableOutput(message("format_json_empty"))
     data = _json_object(raw[raw.find("{") :]) if "{" in raw else None
     if data is None:
-        raise UnreadableOutput("the reply was not one JSON object.")
+        raise UnreadableOutput(message("format_json_not_object"))
     try:
         step = JsonStep.model_validate(data)
     except ValidationError as exc:
         field = ".".join(str(p) for p in exc.errors()[0]["loc"]) or "the object"
-        raise UnreadableOutput(f"the JSON object's '{field}' is not text.") from None
+        raise UnreadableOutput(message("format_json_field_not_text", field=field)) from None
     if not step.action and (step.answer is None or not step.answer.strip()):
-        raise UnreadableOutput('the JSON object had neither an "action" nor an "answer".')
+        raise UnreadableOutput(message("format_json_no_action"))
     return step
 
 
@@ -191,7 +190,7 @@ class JsonProtocol:
             step = read_step(reader.text)
         except UnreadableOutput as exc:
             if cut:
-                raise UnreadableOutput("your reply was cut off at the length limit; keep the thought short.") from None
+                raise UnreadableOutput(message("format_json_cut")) from None
             raise exc from None
         model_text = step.model_dump_json(exclude_none=True)
         if not step.action:

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.errors import FormatError
 from engine.llm.base import Abilities, Message, ToolCallRequest
-from engine.react.prompts import render
+from engine.react.prompts import message, render
 from engine.react.protocols.base import Decision, PromptContext, append_note, assistant_message
 from engine.react.protocols.reader import ReActReader
 from engine.react.step import Step, ToolCall
@@ -20,7 +20,6 @@ from engine.tools.base import ToolRegistry
 
 NO_REPLY = "(no reply)"
 ACCEPTED = frozenset({ReActType.THOUGHT, *ANSWER_TYPES})
-DRAFT_REASON = "The model answered and called tools in the same step; that answer was written before the tool results."
 
 
 def _calls(meta: dict[str, Any]) -> list[ToolCallRequest]:
@@ -60,7 +59,7 @@ class NativeProtocol:
             return reader.release(ReActType.ANSWER)
         out = reader.release(ReActType.THOUGHT)
         if reader.answer_written():  # streamed as an answer before the calls arrived: retype it
-            out += reader.writer.block(ReActType.DRAFT, DRAFT_REASON)
+            out += reader.writer.block(ReActType.DRAFT, message("draft_with_calls"))
         return out
 
     def interpret(self, reader: ReActReader, meta: dict[str, Any], registry: ToolRegistry) -> Decision:
@@ -72,8 +71,8 @@ class NativeProtocol:
         answer = next((b.content for b in blocks if b.type in ANSWER_TYPES), None)
         if answer is None or not answer.strip():
             if meta.get("finish_reason") == "length":
-                raise FormatError("your reply was cut off at the length limit; keep it shorter.")
-            raise FormatError("the reply had no answer and called no function.")
+                raise FormatError(message("format_cut_native"))
+            raise FormatError(message("format_no_answer_no_call"))
         return Decision(thought=thought, answer=answer, answer_cut=meta.get("finish_reason") == "length")
 
     def announce(self, writer: StreamWriter, decision: Decision) -> str:

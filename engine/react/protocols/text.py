@@ -10,7 +10,7 @@ from typing import Any
 from engine.errors import FormatError
 from engine.llm.base import Abilities, Message
 from engine.react.parser import MODEL_LABELS
-from engine.react.prompts import render
+from engine.react.prompts import message, render
 from engine.react.protocols.action_input import parse_action_input, resolve_tool_name
 from engine.react.protocols.base import Decision, PromptContext, assistant_message, block_text
 from engine.react.protocols.reader import ReActReader
@@ -99,14 +99,14 @@ def interpret_blocks(blocks: list[ReActBlock], finish_reason: str | None, regist
     action_idx = next((i for i, b in enumerate(blocks) if b.type is ReActType.ACTION), None)
     if answer is not None and action_idx is None:
         if not answer.content.strip():
-            raise FormatError("the Answer is empty; write the final answer after 'Answer:'.")
+            raise FormatError(message("format_answer_empty"))
         return Decision(thought=thought, model_text=model_text, answer=answer.content, answer_cut=truncated)
     if action_idx is None:
         if truncated:
-            raise FormatError("your reply was cut off at the length limit; keep the Thought short.")
+            raise FormatError(message("format_cut_thought"))
         if not any(b.content for b in blocks):
-            raise FormatError("the reply was empty.")
-        raise FormatError("there was a Thought but no Action and no Answer.")
+            raise FormatError(message("format_empty"))
+        raise FormatError(message("format_thought_only"))
     name, inline = resolve_tool_name(blocks[action_idx].content, registry)
     tool = registry.get(name)
     assert tool is not None
@@ -114,9 +114,9 @@ def interpret_blocks(blocks: list[ReActBlock], finish_reason: str | None, regist
     required = bool(tool.json_schema().get("required"))
     if input_block is None and inline is None:
         if truncated:
-            raise FormatError("your reply was cut off before the Action Input; keep the Thought short.")
+            raise FormatError(message("format_cut_before_input"))
         if required:
-            raise FormatError(f"the Action Input line is missing after 'Action: {name}'; give its input as JSON.")
+            raise FormatError(message("format_input_missing", name=name))
     text = input_block.content if input_block is not None else (inline or "")
     args = parse_action_input(text, name, tool.single_string_field, required)
     call = ToolCall(id=f"call_{uuid.uuid4().hex[:9]}", name=name, args=args)

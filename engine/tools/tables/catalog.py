@@ -292,7 +292,7 @@ class TableCatalog:
         files.sort(key=lambda p: not _under(p, roots))
         csvs = [p for p in files if p.suffix.lower() == ".csv"]
         if len(csvs) > limits.max_tables:
-            problems.append(f"Only the first {limits.max_tables} of {len(csvs)} CSV files were loaded.")
+            problems.append(say("first_csvs", language, limit=limits.max_tables, n=len(csvs)))
             dropped = set(csvs[limits.max_tables :])
             files = [p for p in files if p not in dropped]
         if not files:
@@ -302,7 +302,7 @@ class TableCatalog:
             reserved = reserved_words(con)
             for path in files:
                 if len(tables) >= limits.max_tables:
-                    notes.append(f"Only the first {limits.max_tables} tables were loaded.")
+                    notes.append(say("first_tables", language, limit=limits.max_tables))
                     break
                 try:
                     if path.suffix.lower() == ".csv":
@@ -338,14 +338,14 @@ class TableCatalog:
         if not self.tables:
             if self.problems or self.document_problems:
                 raise ToolError(" ".join((self.problems + self.document_problems)[:3]))
-            raise ToolError("No table is available: attach a CSV file or add one to the theme's documents.")
+            raise ToolError(say("no_table_available"))
         if not given or not given.strip():
             if len(self.tables) == 1:
                 return next(iter(self.tables.values())), ""
             attached = self.preferred()
             if len(attached) == 1:
-                return self.tables[attached[0]], f"(used {attached[0]}, the table attached to this conversation)"
-            raise ToolError(f"Say which table to use: one of {', '.join(self.tables)}.")
+                return self.tables[attached[0]], say("used_attached", name=attached[0])
+            raise ToolError(say("which_table", tables=", ".join(self.tables)))
         by_source = {t.source.lower(): t for t in self.tables.values()}
         if given.strip().lower() in by_source:
             return by_source[given.strip().lower()], ""
@@ -355,7 +355,7 @@ class TableCatalog:
             if len(self.tables) != 1:
                 raise
             only = next(iter(self.tables.values()))
-            return only, f"(there is no table '{given[:40]}'; used {only.name}, the only table)"
+            return only, say("used_only", given=given[:40], name=only.name)
         return self.tables[name], note
 
     def register_into(self, con: duckdb.DuckDBPyConnection) -> None:
@@ -373,11 +373,11 @@ class TableCatalog:
             if len(line) > budget // 2:
                 line = info.describe(max_columns=8)
             if used + len(line) > budget and lines:
-                lines.append(f"… and {len(names) - i} more tables: {', '.join(names[i:])}"[: max(80, budget - used)])
+                lines.append(say("more_tables", n=len(names) - i, names=", ".join(names[i:]))[: max(80, budget - used)])
                 break
             lines.append(line[:budget])
             used += len(line) + 1
         if self.problems or self.document_problems:
             skipped = " ".join(self.problems + self.document_problems)
-            lines.append(("Not loaded: " + skipped)[: max(120, budget - used)])
+            lines.append(say("not_loaded", skipped=skipped)[: max(120, budget - used)])
         return "\n".join(lines)

@@ -60,12 +60,12 @@ def reserved_words(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     return frozenset(r[0].lower() for r in rows)
 
 
-def _reason(exc: duckdb.Error, path: Path) -> str:
+def _reason(exc: duckdb.Error, path: Path, language: str) -> str:
     text = re.sub(r"[\"']/[^\"']*/([^/\"']+)[\"']", r'"\1"', str(exc).replace(str(path), path.name))
     if "not possible to automatically detect" in text:
-        return "its layout (delimiter, quoting) could not be recognised"
+        return say("csv_layout", language)
     if "Invalid unicode" in text:
-        return "it is neither UTF-8 nor Latin-1 text"
+        return say("csv_encoding", language)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     first = re.sub(r"^[A-Za-z ]+Error:\s*", "", lines[0] if lines else "unknown error")
     return first[:200].rstrip(".")
@@ -148,7 +148,7 @@ def _read_plain(con: duckdb.DuckDBPyConnection, path: Path) -> Any:
             if "sample_size" in options:
                 raise
             options += ", sample_size=-1"
-    raise CSVReadError("its column types could not be settled")
+    raise CSVReadError(say("csv_types"))
 
 
 def _count(values: Any, pattern: str) -> int:
@@ -248,15 +248,15 @@ def load_csv(
     try:
         size = path.stat().st_size
     except OSError:
-        raise CSVReadError(f"{path.name} could not be opened.") from None
+        raise CSVReadError(say("csv_unopened", language, name=path.name)) from None
     if size == 0:
-        raise CSVReadError(f"{path.name} is empty.")
+        raise CSVReadError(say("csv_empty", language, name=path.name))
     if size > max_bytes:
-        raise CSVReadError(f"{path.name} is {size / 1e6:.0f} MB, over the {max_bytes / 1e6:.0f} MB limit for tables.")
+        raise CSVReadError(say("csv_too_big", language, name=path.name, size=size / 1e6, limit=max_bytes / 1e6))
     try:
         width = header_width(path)
     except OSError:
-        raise CSVReadError(f"{path.name} could not be opened.") from None
+        raise CSVReadError(say("csv_unopened", language, name=path.name)) from None
     if width > max_columns:
         raise CSVReadError(say("too_wide", language, name=path.name, columns=width, limit=max_columns))
     try:
@@ -264,7 +264,7 @@ def load_csv(
     except duckdb.OutOfMemoryException:
         raise  # the caller says how much memory it had
     except duckdb.Error as exc:
-        raise CSVReadError(f"{path.name} could not be read as a table: {_reason(exc, path)}.") from None
+        raise CSVReadError(say("csv_unread", language, name=path.name, reason=_reason(exc, path, language))) from None
     if raw.num_columns > max_columns:
         raise CSVReadError(say("too_wide", language, name=path.name, columns=raw.num_columns, limit=max_columns))
     names = list(raw.schema.names)

@@ -8,14 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from engine.wording import fill, load, texts
+from engine.wording import load, texts, voice
 
 HERE = Path(__file__).parent
 
 
-def say(key: str, language: str = "en", **values: object) -> str:
-    """The sentence ``key`` in ``language`` with its values filled in; a missing key or value fails loudly."""
-    return fill(load(HERE / "messages.json"), key, language, **values)
+say = voice(HERE / "messages.json")
 
 
 def statements(language: str) -> Mapping[str, str]:

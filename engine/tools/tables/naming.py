@@ -8,8 +8,10 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
+from typing import Literal
 
 from engine.errors import ToolError
+from engine.tools.tables.messages import say
 
 MAX_NAME = 48
 MAX_COLUMN = 64
@@ -67,7 +69,7 @@ def _key(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", _ascii(text).lower())
 
 
-def match_name(given: str, choices: list[str], what: str, where: str = "") -> tuple[str, str]:
+def match_name(given: str, choices: list[str], what: Literal["column", "table"], where: str = "") -> tuple[str, str]:
     """The choice ``given`` means, and a note when it was not an exact match.
 
     Exact, then case/punctuation-insensitive, then the one name that starts with or
@@ -79,15 +81,15 @@ def match_name(given: str, choices: list[str], what: str, where: str = "") -> tu
     by_key = {_key(c): c for c in choices}
     if key and key in by_key:
         found = by_key[key]
-        return found, "" if found.lower() == given.strip().lower() else f"({what} '{given}' read as '{found}')"
+        return found, "" if found.lower() == given.strip().lower() else say(f"read_as_{what}", given=given, found=found)
     partial = [c for k, c in by_key.items() if key and len(key) >= 3 and (k.startswith(key) or key in k)]
     close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.75) if key else []
     if len(partial) == 1 or close:
         found = partial[0] if len(partial) == 1 else by_key[close[0]]
-        return found, f"({what} '{given}' read as '{found}')"
-    listed = ", ".join(choices[:40]) + (f" and {len(choices) - 40} more" if len(choices) > 40 else "")
-    place = f" in {where}" if where else ""
-    raise ToolError(f"There is no {what} '{given[:80]}'{place}; the {what}s are: {listed}.")
+        return found, say(f"read_as_{what}", given=given, found=found)
+    listed = ", ".join(choices[:40]) + (say("name_more", n=len(choices) - 40) if len(choices) > 40 else "")
+    place = say("name_in", where=where) if where else ""
+    raise ToolError(say(f"no_{what}", given=given[:80], place=place, listed=listed))
 
 
 DOCUMENT_KINDS = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".pdf": "pdf"}

@@ -7,22 +7,19 @@ from pydantic import BaseModel, Field
 from engine.tools.results import ToolResult
 from engine.tools.tables.catalog import TableCatalog
 from engine.tools.tables.catalog_tool import CatalogTool
+from engine.tools.tables.messages import say
 from engine.tools.tables.render import table_data, text_table
 from engine.tools.tables.sandbox import run_select, single_select
 
 
 class QueryTableArgs(BaseModel):
-    sql: str = Field(..., description="One DuckDB SELECT (or WITH … SELECT) over the tables listed above.")
+    sql: str = Field(..., description=say("arg_query_table_sql"))
 
 
 class QueryTable(CatalogTool):
     name = "query_table"
     Args = QueryTableArgs
-    intro = (
-        "Computes over the analyst's tables (CSV files) with one read-only SQL SELECT (DuckDB dialect): "
-        "totals, averages, maxima, filters, group by, joins. Use it for any figure from a table. "
-        "Quote names with spaces in double quotes."
-    )
+    intro = say("describe_query_table")
 
     def __init__(self, catalog: TableCatalog, language: str = "en") -> None:
         super().__init__(catalog)

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.tools.results import TableData
 from engine.tools.tables.catalog import TableLimits, kind_of
+from engine.tools.tables.messages import say
 from engine.tools.tables.sandbox import QueryOutput
 
 _CELL_CHARS = 40
@@ -62,7 +63,7 @@ def text_table(out: QueryOutput, limits: TableLimits, heading: str = "") -> str:
 
     lines = [heading] if heading else []
     lines.append(line(header))
-    cut = f"({out.note}.)" if out.note else ""
+    cut = say("cut_note", note=out.note) if out.note else ""
     budget = limits.model_chars - sum(len(x) + 1 for x in lines) - 120 - len(cut)  # room for the notes
     shown = 0
     for row in cells:
@@ -73,13 +74,13 @@ def text_table(out: QueryOutput, limits: TableLimits, heading: str = "") -> str:
         budget -= len(text) + 1
         shown += 1
     if out.total_rows == 0:
-        lines.append("(no rows)")
+        lines.append(say("no_rows"))
     elif shown < out.total_rows:
         kept = len(out.rows)
-        note = f"({shown} of {out.total_rows} rows shown"
         if kept < out.total_rows:
-            note += f"; the first {kept} are kept as data"
-        lines.append(note + "; aggregate, filter or add a LIMIT to see the rest.)")
+            lines.append(say("rows_shown_kept", shown=shown, total=out.total_rows, kept=kept))
+        else:
+            lines.append(say("rows_shown", shown=shown, total=out.total_rows))
     if cut:
         lines.append(cut)
     return "\n".join(lines)

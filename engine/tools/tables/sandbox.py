@@ -41,21 +41,19 @@ def single_select(sql: str, limits: TableLimits) -> str:
     """The one SELECT statement in ``sql``, or a ToolError saying what is allowed."""
     text = (sql or "").strip()
     if not text:
-        raise ToolError(
-            'query_table needs one SQL SELECT, e.g. {"sql": "SELECT region, sum(units) FROM t GROUP BY region"}.'
-        )
+        raise ToolError(say("sql_empty"))
     if len(text) > limits.sql_max_chars:
-        raise ToolError(f"The query is {len(text)} characters long; keep it under {limits.sql_max_chars}.")
+        raise ToolError(say("sql_too_long", length=len(text), limit=limits.sql_max_chars))
     try:
         statements = duckdb.extract_statements(text)
     except duckdb.Error as exc:
-        raise ToolError(f"The SQL could not be parsed: {first_line(exc)}.") from None
+        raise ToolError(say("sql_unparsed", detail=first_line(exc))) from None
     if len(statements) != 1:
-        raise ToolError(f"Send exactly one SELECT statement; this SQL holds {len(statements)} statements.")
+        raise ToolError(say("sql_one_statement", n=len(statements)))
     statement = statements[0]
     if statement.type != _READ_ONLY:
         kind = statement.type.name
-        raise ToolError(f"Only a read-only SELECT (or WITH … SELECT) can run here, not {kind}.")
+        raise ToolError(say("sql_read_only", kind=kind))
     return statement.query.strip().rstrip(";").strip()
 
 
@@ -130,8 +128,8 @@ def hidden_names(con: duckdb.DuckDBPyConnection, sql: str, registered: list[str]
     return sorted(found)
 
 
-def _hint(catalog: TableCatalog) -> str:
-    return "The tables are:\n" + catalog.describe(max_chars=800)
+def _hint(catalog: TableCatalog, language: str) -> str:
+    return say("sql_tables_are", language, tables=catalog.describe(max_chars=800))
 
 
 def _error(exc: BaseException, catalog: TableCatalog, language: str) -> ToolError:
@@ -145,10 +143,10 @@ def _error(exc: BaseException, catalog: TableCatalog, language: str) -> ToolErro
     if isinstance(exc, duckdb.OutOfMemoryException | MemoryError) or "Out of Memory Error" in text:
         return ToolError(say("memory", language, memory_mb=limits.memory_mb))
     if isinstance(exc, duckdb.PermissionException):
-        return ToolError("Only the registered tables can be read: no files, URLs or extensions. " + _hint(catalog))
+        return ToolError(say("sql_registered_only", language, hint=_hint(catalog, language)))
     if isinstance(exc, duckdb.CatalogException | duckdb.BinderException):
-        return ToolError(f"{first_line(exc)}. " + _hint(catalog))
-    return ToolError(f"The query failed: {first_line(exc)}.")
+        return ToolError(say("sql_catalog_error", language, detail=first_line(exc), hint=_hint(catalog, language)))
+    return ToolError(say("sql_failed", language, detail=first_line(exc)))
 
 
 _FIXED = ("BOOLEAN", "INTERVAL", "UUID", '"NULL"', "NULL", *NUMBER_TYPES, *DATE_TYPES)
@@ -233,7 +231,7 @@ def run_select(
             raise ToolError(say("hidden", language, names=", ".join(hidden)))
         relation = con.sql(sql, params=params or None)
         if relation is None:
-            raise ToolError("The statement returned no rows; send a SELECT.")
+            raise ToolError(say("sql_no_rows", language))
         columns, types = list(relation.columns), [str(t) for t in relation.types]
         bounded = con.sql(bounded_sql(sql, columns, types, limits.cell_chars), params=params or None)
         types = [t if _is_fixed(t) else "VARCHAR" for t in types]

@@ -13,6 +13,7 @@ from engine.errors import ToolError
 from engine.tools.results import ToolResult
 from engine.tools.tables.catalog import ColumnInfo, TableInfo
 from engine.tools.tables.catalog_tool import CatalogTool
+from engine.tools.tables.messages import say
 from engine.tools.tables.naming import quote_ident
 from engine.tools.tables.render import cell_text, table_data, text_table
 from engine.tools.tables.sandbox import run_select
@@ -31,7 +32,7 @@ def operation_of(given: str) -> str:
     key = given.strip().lower()
     key = _SYNONYMS.get(key, key)
     if key not in OPERATIONS:
-        raise ToolError(f"Unknown operation '{given[:40]}'; use one of {', '.join(OPERATIONS)}.")
+        raise ToolError(say("unknown_operation", given=given[:40], operations=", ".join(OPERATIONS)))
     return key
 
 
@@ -43,15 +44,15 @@ def _value_condition(col: ColumnInfo, value: str, contains: bool) -> tuple[str, 
         try:
             return f"{q} = $v", float(text.replace(" ", "").replace(",", "."))
         except ValueError:
-            raise ToolError(f"Column {col.name} holds numbers; '{text[:40]}' is not a number.") from None
+            raise ToolError(say("not_a_number", column=col.name, text=text[:40])) from None
     if contains:
         return f"contains(lower(CAST({q} AS VARCHAR)), lower($v))", text
     return f"lower(trim(CAST({q} AS VARCHAR))) = lower($v)", text
 
 
 def _no_match(info: TableInfo, col: ColumnInfo, value: str) -> ToolError:
-    values = f"; its values are {', '.join(col.examples)}" if col.examples else ""
-    return ToolError(f"No row of {info.name} has {col.name} = '{value[:40]}'{values}.")
+    values = say("its_values", examples=", ".join(col.examples)) if col.examples else ""
+    return ToolError(say("no_row", table=info.name, column=col.name, value=value[:40], values=values))
 
 
 def _as_text(value: Any) -> Any:
@@ -60,12 +61,12 @@ def _as_text(value: Any) -> Any:
 
 
 class AggregateArgs(BaseModel):
-    table: str | None = Field(None, max_length=200, description="Table name (optional when there is one table).")
-    column: str | None = Field(None, max_length=200, description="The column to compute over (optional for count).")
-    operation: str = Field(..., max_length=40, description="sum, mean, min, max, count or median.")
-    group_by: str | None = Field(None, max_length=200, description="A column to group by, e.g. region.")
-    filter_column: str | None = Field(None, max_length=200, description="Keep only rows where this column…")
-    filter_value: str | None = Field(None, max_length=500, description="…equals this value (text ignores case).")
+    table: str | None = Field(None, max_length=200, description=say("arg_aggregate_table"))
+    column: str | None = Field(None, max_length=200, description=say("arg_aggregate_column"))
+    operation: str = Field(..., max_length=40, description=say("arg_aggregate_operation"))
+    group_by: str | None = Field(None, max_length=200, description=say("arg_aggregate_group_by"))
+    filter_column: str | None = Field(None, max_length=200, description=say("arg_aggregate_filter_column"))
+    filter_value: str | None = Field(None, max_length=500, description=say("arg_aggregate_filter_value"))
 
     _value_text = field_validator("filter_value", mode="before")(_as_text)
 
@@ -73,10 +74,7 @@ class AggregateArgs(BaseModel):
 class AggregateTable(CatalogTool):
     name = "aggregate_table"
     Args = AggregateArgs
-    intro = (
-        "Computes a sum, mean, min, max, count or median of a table column, optionally by group and for rows "
-        "where one column equals a value."
-    )
+    intro = say("describe_aggregate_table")
 
     def run(self, args: AggregateArgs) -> ToolResult:
         info, note = self.catalog.table(args.table)
@@ -87,10 +85,12 @@ class AggregateTable(CatalogTool):
             target, note = info.column(args.column)
             notes.append(note)
         elif op != "count":
-            raise ToolError(f"Say which column to {op}: one of {', '.join(info.column_names())}.")
+            raise ToolError(say("which_column", operation=op, columns=", ".join(info.column_names())))
         if target is not None and op in _NUMERIC_ONLY and target.kind != "number":
             numbers = [c.name for c in info.columns if c.kind == "number"]
-            raise ToolError(f"Column {target.name} is not numeric; {op} needs one of {', '.join(numbers) or 'none'}.")
+            raise ToolError(
+                say("not_numeric", column=target.name, operation=op, numbers=", ".join(numbers) or say("none"))
+            )
         measure = f"{OPERATIONS[op]}({quote_ident(target.name)})" if target else "count(*)"
         label = f"{op}_{target.name}" if target else "count"
         select, group, where, params, heading = [], "", "", {}, f"{op} of {target.name if target else 'rows'}"
@@ -126,10 +126,10 @@ class AggregateTable(CatalogTool):
 
 
 class LookupArgs(BaseModel):
-    table: str | None = Field(None, max_length=200, description="Table name (optional when there is one table).")
-    column: str = Field(..., max_length=200, description="The column to search.")
-    value: str = Field(..., max_length=500, description="The value to find.")
-    match: str = Field("equals", max_length=20, description="equals (ignores case) or contains.")
+    table: str | None = Field(None, max_length=200, description=say("arg_lookup_table"))
+    column: str = Field(..., max_length=200, description=say("arg_lookup_column"))
+    value: str = Field(..., max_length=500, description=say("arg_lookup_value"))
+    match: str = Field("equals", max_length=20, description=say("arg_lookup_match"))
 
     _value_text = field_validator("value", mode="before")(_as_text)
 
@@ -137,14 +137,14 @@ class LookupArgs(BaseModel):
 class LookupTable(CatalogTool):
     name = "lookup_table"
     Args = LookupArgs
-    intro = "Finds the rows of a table where a column equals (or contains) a value and shows them whole."
+    intro = say("describe_lookup_table")
 
     def run(self, args: LookupArgs) -> ToolResult:
         info, note = self.catalog.table(args.table)
         col, note2 = info.column(args.column)
         value = str(args.value).strip()
         if not value:
-            raise ToolError(f"Give the value to find in {col.name}.")
+            raise ToolError(say("give_value", column=col.name))
         contains = args.match.strip().lower().startswith("contain")
         condition, param = _value_condition(col, value, contains)
         sql = f"SELECT * FROM {quote_ident(info.name)} WHERE {condition} LIMIT {LOOKUP_ROWS + 1}"

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from engine.llm.scripted import Reply
 from engine.react.followups import Inbox
-from engine.react.history import compress_history
+from engine.react.opening import compress_history
 from engine.react.parser import parse_blocks
 from engine.react.types import ReActType
 from engine.tools.base import Tool

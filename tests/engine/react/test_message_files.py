@@ -22,8 +22,12 @@ def _fields(text: str) -> set[str]:
 def test_every_message_formats_with_its_variables_in_both_languages():
     for language, words in _table().items():
         for key, text in words.items():
-            filled = message(key, language, **{name: f"<{name}>" for name in _fields(text)})
-            assert "{" not in filled and "}" not in filled, (language, key)
+            specs = {name: spec for _, name, spec, _ in string.Formatter().parse(text) if name is not None}
+            names = [name for name, spec in specs.items() if not spec]  # a number format needs a number
+            filled = message(key, language, **{name: 7 if spec else f"<{name}>" for name, spec in specs.items()})
+            assert all(f"<{name}>" in filled for name in names), (language, key)
+            # only the escaped braces of a JSON example are left (``{{`` in the file)
+            assert filled.count("{") == text.count("{{") and filled.count("}") == text.count("}}"), (language, key)
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

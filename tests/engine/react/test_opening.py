@@ -4,7 +4,7 @@ import re
 from engine.llm.base import LLMError
 from engine.llm.scripted import ScriptedLLM
 from engine.react.agent import ReActEngine
-from engine.react.history import bound_question, clean_history, compress_history, estimate_tokens
+from engine.react.opening import bound_question, clean_history, compress_history, estimate_tokens
 from engine.react.parser import parse_blocks
 from engine.react.types import ReActType
 
