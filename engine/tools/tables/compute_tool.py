@@ -24,7 +24,7 @@ from engine.grounding.totals import is_total_label
 from engine.tools.results import TableData, ToolResult
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.catalog_tool import CatalogTool
-from engine.tools.tables.messages import statements
+from engine.tools.tables.messages import say, statements
 from engine.tools.tables.naming import quote_ident
 from engine.tools.tables.sandbox import run_select
 
@@ -38,9 +38,9 @@ _CURRENCY = {"eur": "€", "euro": "€", "euros": "€", "usd": "$", "dollars":
 
 class RowFilter(BaseModel):
     column: str = Field(..., max_length=200)
-    value: str | None = Field(None, max_length=200, description="Equals this value (text ignores case).")
+    value: str | None = Field(None, max_length=200, description=say("arg_compute_filter_value"))
     month: int | None = Field(None, ge=1, le=12)
-    month_to: int | None = Field(None, ge=1, le=12, description="With month: every month from month to this one.")
+    month_to: int | None = Field(None, ge=1, le=12, description=say("arg_compute_filter_month_to"))
     quarter: int | None = Field(None, ge=1, le=4)
     year: int | None = Field(None, ge=1800, le=2200)
 
@@ -53,12 +53,12 @@ class CellCondition(BaseModel):
 class ComputeArgs(BaseModel):
     table: str | None = Field(None, max_length=200)
     operation: Operation
-    label_column: str | None = Field(None, max_length=200, description="The column naming the rows, if any.")
-    rows: list[str] = Field(default_factory=list, max_length=12, description="Row labels (empty: every row).")
-    columns: list[str] = Field(..., min_length=1, max_length=24, description="The value columns.")
+    label_column: str | None = Field(None, max_length=200, description=say("arg_compute_label_column"))
+    rows: list[str] = Field(default_factory=list, max_length=12, description=say("arg_compute_rows"))
+    columns: list[str] = Field(..., min_length=1, max_length=24, description=say("arg_compute_columns"))
     filters: list[RowFilter] = Field(default_factory=list, max_length=6)
     group_by: str | None = Field(None, max_length=200)
-    single_row: bool = Field(False, description="With group_by: the extreme of one row, not of each group's sum.")
+    single_row: bool = Field(False, description=say("arg_compute_single_row"))
     condition: CellCondition | None = None
 
 
@@ -103,10 +103,7 @@ def _label(value: Any) -> str:
 class ComputeTable(CatalogTool):
     name = "compute_table"
     Args = ComputeArgs
-    intro = (
-        "Computes a value, change, percent_change, mean, sum, ratio, count_if, max or min from named cells "
-        "(rows by label × columns) or from filtered rows, and states the derivation with its cells."
-    )
+    intro = say("describe_compute_table")
 
     def __init__(self, catalog: TableCatalog, language: str = "en") -> None:
         super().__init__(catalog)
