@@ -121,7 +121,7 @@ _WORDS_ASKED = re.compile(
 # "What does X include / represent / show?" asks for words unless it asks a percentage or an amount.
 _CONTENT_ASKED = re.compile(
     r"^\W*what (?:\w+ ){0,2}(?:do|does|did) .*\b(?:include|exclude|represent|relate|refer|show|consist|mean|"
-    r"comprise|provide|classify|cover|describe|contain)s?\b(?: \w+)?(?: to| as)?\s*\??\s*$"
+    r"comprise|provide|classify|cover|describe|contain|reflect|indicate)s?\b(?: \w+)?(?: to| as)?\s*\??\s*$"
     r"|\bque (?:comprend|represente|contient|couvre|signifie)\b"
 )
 _PROSE_WORD = re.compile(r"[^\W\d_]{3,}")

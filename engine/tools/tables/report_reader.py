@@ -90,6 +90,22 @@ def _is_figure(text: str) -> bool:
     return read_cell(text).kind in ("number", "zero") and not is_period_header(text)
 
 
+_YEAR_CELL = re.compile(r"(?:19|20)\d\d")
+_FOOTNOTED_YEAR = re.compile(r"((?:19|20)\d\d)([1-9])")  # "20181": 2018 with its footnote 1
+
+
+def _footnoted_years(row: list[str]) -> list[str]:
+    """A row of years where one carries a footnote mark glued to it ("2015", "2016",
+    "20181", "2019") with the mark set apart ("2018 (1)"), so it reads as the year it is
+    and the row as a header, not as a row of figures."""
+    texts = [c for c in row if c]
+    if not any(_YEAR_CELL.fullmatch(c) for c in texts) or not any(_FOOTNOTED_YEAR.fullmatch(c) for c in texts):
+        return row
+    if not all(_YEAR_CELL.fullmatch(c) or _FOOTNOTED_YEAR.fullmatch(c) for c in texts[1:]):
+        return row
+    return [_FOOTNOTED_YEAR.sub(r"\1 (\2)", c) if _FOOTNOTED_YEAR.fullmatch(c) else c for c in row]
+
+
 def _header_rows(rows: list[list[str]], first_value: int) -> int:
     count = 0
     for i, row in enumerate(rows):
@@ -218,7 +234,7 @@ def _period(parts: list[str]) -> str:
 def read_grid(grid: list[list[Any]]) -> ReportTable | None:
     """The table a grid of cell texts holds; None when it holds no figure (a layout table,
     a list of names), which is left to document search."""
-    rows = _clean(grid)
+    rows = [_footnoted_years(r) for r in _clean(grid)]
     if len(rows) < 2 or len(rows[0]) < 2:
         return None
     first = _first_value_column(rows)

@@ -124,6 +124,12 @@ def test_asks_aggregate(question, aggregate):
         ("What have the values in the 2018 column been restated for?", True),  # a purpose
         ("What are the US$ values for 2015 to 2018 translated for?", True),
         ("What was revenue in the year ended June 30, 2019?", False),
+        ("What do intersegment revenues reflect?", True),
+        ("What accounted for the decrease in the share of net earnings?", True),
+        ("What are the components factored in total inventories?", True),
+        ("What were the components making up Total Restructuring Reserves in the table?", True),
+        ("What was the income tax benefit in 2019 related to?", True),
+        ("What was the total of the components in 2019?", False),
     ],
 )
 def test_questions_asking_for_words(question, words):

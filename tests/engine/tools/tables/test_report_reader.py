@@ -166,3 +166,13 @@ def test_a_header_text_written_again_in_its_row_labels_its_own_column_only():
     names = [c.name for c in read_grid(grid).columns]
     assert "31 December 2018 · Amount" in names
     assert not any("2018" in n and "% of" in n and "Amount" in n for n in names)
+
+
+def test_a_year_with_its_footnote_mark_glued_on_is_still_that_years_column():
+    grid = [
+        ["", "2015", "2016", "2017", "20181", "2019"],
+        ["Net income", "672", "1,003", "227", "1,813", "1,503"],
+    ]
+    table = read_grid(grid)
+    assert [c.name for c in table.columns if c.kind == "number"] == ["2015", "2016", "2017", "2018", "2019"]
+    assert read_grid([["Units", "20181", "20190"], ["Pallets", "5", "6"]]) is not None  # no plain year: figures
