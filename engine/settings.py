@@ -83,7 +83,6 @@ class Settings(BaseModel):
     models_json: Path = Path("models.json")
     index_root: Path = Path("data/indexes")
     themes_root: Path = Path("data/themes")
-    weights_dir: Path = Path("data/models")  # model weights written on first use (engine/rag/e5_directory.py)
     index_memory_budget_mb: int = 1024
     mcp_servers_enabled: bool = True
     mcp_servers_json: Path = Path("mcp_servers.json")
@@ -146,7 +145,6 @@ class Settings(BaseModel):
             ("models_json", "MODELS_JSON"),
             ("index_root", "INDEX_ROOT"),
             ("themes_root", "THEMES_ROOT"),
-            ("weights_dir", "WEIGHTS_DIR"),
             ("mcp_servers_json", "MCP_SERVERS_JSON"),
             ("llm_max_retry_s", "LLM_MAX_RETRY_S"),
             ("index_memory_budget_mb", "INDEX_MEMORY_BUDGET_MB"),

