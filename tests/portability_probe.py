@@ -2,7 +2,7 @@
 
 ``tests/test_portability.py`` runs this file under QEMU's user-mode emulator with a
 Haswell CPU (AVX2, no AVX-512, no AVX512-BF16, no AMX), so every compiled library the
-product loads (llama.cpp, torch with both embedding models, FAISS, DuckDB, numpy) runs its kernels on
+product loads (llama.cpp, onnxruntime, FAISS, torch, DuckDB, numpy) runs its kernels on
 a CPU that lacks what this machine may have. It prints one JSON object; an instruction
 the emulated CPU lacks kills the process with SIGILL instead.
 
