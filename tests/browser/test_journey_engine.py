@@ -55,8 +55,9 @@ def test_warm_up_updates_itself_and_ask_user_resumes_to_an_answer(embedded_app, 
     for _ in range(480):  # up to 240 s
         if samples.count():
             break
-        loading = page.get_by_text("Loading in the background", exact=False)
-        seen.append(loading.first.inner_text() if loading.count() else "")
+        # read without waiting: the status may go between a count and a read (a 30 s wait then)
+        texts = page.get_by_text("Loading in the background", exact=False).all_inner_texts()
+        seen.append(texts[0] if texts else "")
         page.wait_for_timeout(500)
     assert samples.count(), f"the samples never showed; the status went {seen}"
     assert not page.get_by_text("Loading in the background", exact=False).count()

@@ -46,6 +46,8 @@ def test_a_follow_up_typed_during_a_run_changes_the_answer_and_both_messages_are
     sent = fake_server.requests[-1]["messages"]
     assert "In euros, please" in sent[-1]["content"] and "100 dollars" in sent[-2]["content"]
     assert len([r for r in fake_server.requests if "travel budget" in str(r["messages"])]) == 2  # no new turn
+    # the finished turn is drawn again when the run ends: wait for its follow-up, then read the page
+    page.get_by_text("window.__pwned=2", exact=False).first.wait_for(timeout=60000)
     body = page.inner_text("body").replace("\u200b", "")
     assert "<script>window.__pwned=2</script>" in body  # shown as text
     assert page.evaluate("window.__pwned") is None and dialogs == []
