@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from engine.grounding.layout import YEAR_RE
 from engine.grounding.report_table import spread_header
 from engine.grounding.totals import is_total_label
 from engine.tools.tables.naming import column_labels
@@ -90,7 +91,6 @@ def _is_figure(text: str) -> bool:
     return read_cell(text).kind in ("number", "zero") and not is_period_header(text)
 
 
-_YEAR_CELL = re.compile(r"(?:19|20)\d\d")
 _FOOTNOTED_YEAR = re.compile(r"((?:19|20)\d\d)([1-9])")  # "20181": 2018 with its footnote 1
 
 
@@ -99,9 +99,9 @@ def _footnoted_years(row: list[str]) -> list[str]:
     "20181", "2019") with the mark set apart ("2018 (1)"), so it reads as the year it is
     and the row as a header, not as a row of figures."""
     texts = [c for c in row if c]
-    if not any(_YEAR_CELL.fullmatch(c) for c in texts) or not any(_FOOTNOTED_YEAR.fullmatch(c) for c in texts):
+    if not any(YEAR_RE.fullmatch(c) for c in texts) or not any(_FOOTNOTED_YEAR.fullmatch(c) for c in texts):
         return row
-    if not all(_YEAR_CELL.fullmatch(c) or _FOOTNOTED_YEAR.fullmatch(c) for c in texts[1:]):
+    if not all(YEAR_RE.fullmatch(c) or _FOOTNOTED_YEAR.fullmatch(c) for c in texts[1:]):
         return row
     return [_FOOTNOTED_YEAR.sub(r"\1 (\2)", c) if _FOOTNOTED_YEAR.fullmatch(c) else c for c in row]
 
