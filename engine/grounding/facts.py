@@ -336,35 +336,6 @@ def stated_fact(question: str, quote: Quote) -> Fact:
     return _sentence_fact(question, quote.text, kind)
 
 
-_ASKING_ONLY = frozenset(words("have has had will would shall under company group"))  # its answer need not repeat
-RESTATED_ADDS = 2  # content words the sentence must add to the question's for an answer
-
-
-def restates_question(question: str, sentence: str) -> bool:
-    """Whether ``sentence``, a passage's one sentence, answers a question asking for words
-    by restating it: every content word of the question (and every year it names) stands in
-    the sentence, which adds words of its own ("How is basic net income per share
-    computed?" → "Basic net income per share is computed by dividing net income by …").
-    Such a quote is the document's own answer, not the closest passage found. On the
-    report extracts' tuning part and the held-out slices read before, all 16 sentences
-    this accepted answered the question, and none of the 8 wrong quotes passed."""
-    from engine.grounding.answer_kinds import fit, is_prose
-    from engine.grounding.layout import content_words
-    from engine.grounding.quotes import asks_for_figure
-
-    text = sentence.strip()
-    if "\n" in text or "|" in text or not is_prose(text, 6) or asks_for_figure(question):
-        return False
-    asked = content_words(question) - _ASKING_ONLY
-    own = content_words(text)
-    if not asked or not asked <= own or len(own - asked) < RESTATED_ADDS:
-        return False
-    if not set(_YEAR.findall(question)) <= set(_YEAR.findall(text)):
-        return False  # "what did X include in 2019?" is not restated by a sentence about 2018
-    kind = None if asks_for_words(question) else answer_kind(question)
-    return kind is None or fit(kind, text) == "match"
-
-
 def computed_fact(statement: str) -> Fact:
     """A computed result first: "expression = 4445" is stated "4445", derived from the expression."""
     expression, sep, result = statement.rpartition(" = ")

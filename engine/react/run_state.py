@@ -99,7 +99,7 @@ class Caution(BaseModel):
         """False for the reason a draft was replaced by a verified fact: a note about the draft.
         A draft replaced by a quote, a sentence or a doubt stays a caution about the answer:
         the passage may not answer the question (unless the sentence restates the question
-        it answers, word for word: ``engine.grounding.facts.restates_question``)."""
+        it answers, word for word: ``engine.grounding.restated.restates_question``)."""
         return not (self.kind == "replaced" and self.draft_only)
 
 

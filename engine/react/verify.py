@@ -18,8 +18,9 @@ from pydantic import BaseModel, Field
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
 from engine.grounding.answer_kinds import answer_kind, asks_about_table, asks_for_words, fit, is_prose, names_in
 from engine.grounding.evidence_index import EvidenceIndex
-from engine.grounding.facts import cite_passage, restates_question
+from engine.grounding.facts import cite_passage
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
+from engine.grounding.restated import restates_question
 from engine.react.fact_answer import fact_answer, quoted
 from engine.react.prompts import message
 from engine.react.run_state import Caution, CautionKind

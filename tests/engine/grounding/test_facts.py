@@ -3,7 +3,7 @@ candidates labelled when the passage does not pin one down."""
 
 import pytest
 
-from engine.grounding.facts import cite_passage, computed_fact, restates_question, row_cells, stated_fact
+from engine.grounding.facts import cite_passage, computed_fact, row_cells, stated_fact
 from engine.grounding.models import Citation, Figure, GroundingReport, Quote
 
 
@@ -153,45 +153,3 @@ def test_an_area_answers_only_a_question_about_an_area():
     text = "L'entrepôt couvre une surface de 6 200 m² et dispose de 7 quais de chargement."
     assert picked("How many loading docks does the Lyon office have?", text) == "7"
     assert picked("Quelle est la surface de l'entrepôt ?", text) == "6 200 m²"
-
-
-@pytest.mark.parametrize(
-    ("question", "sentence", "restated"),
-    [
-        (
-            "How is basic net income per share computed?",
-            "Basic net income per share is computed by dividing net income by the weighted-average number of "
-            "common shares outstanding during the period.",
-            True,
-        ),
-        (
-            "What is warranty liability a component of?",
-            "Changes in the Company's warranty liability, which is included as a component of accrued liabilities "
-            "on the consolidated balance sheets, are set forth in the table below.",
-            True,
-        ),
-        (  # the question's "caused" and "increase" stand nowhere: the closest sentence, not its answer
-            "What caused the increase in capital expenditures related to wireless?",
-            "Wireless capital expenditures were 1,320 million in 2019, compared with 1,086 million in 2018.",
-            False,
-        ),
-        (  # a year asked that the sentence does not hold
-            "What did the provisions relate to in 2019?",
-            "In 2018 the provisions related to business in territories outside of the US.",
-            False,
-        ),
-        ("What is the annual dividend paid provided for?", "Annual Dividends Paid and Proposed", False),  # a heading
-        (  # a figure asked: a sentence is checked by its figures, not by its words
-            "What was the research and development expense in 2019?",
-            "The research and development expense was 6,577 in 2019, up from 6,332 in 2018.",
-            False,
-        ),
-        (  # it adds nothing the question does not say
-            "How is the fair value of derivatives determined?",
-            "The fair value of derivatives is determined.",
-            False,
-        ),
-    ],
-)
-def test_a_sentence_restates_the_question_only_with_every_word_asked_and_an_answer(question, sentence, restated):
-    assert restates_question(question, sentence) is restated
