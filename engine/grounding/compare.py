@@ -49,7 +49,7 @@ def condition_in(text: str) -> Condition | None:
 _THRESHOLD = re.compile(
     r"\b(?:than|exceed\w*|above|below|under|over|plus de|moins de)\b|(?<![\d(])-?\d[\d,.]*(?![\d)])"
 )
-_WHICH_YEAR = re.compile(r"\b(?:which|what) (?:fiscal )?year\b|\ben quelle annee\b|\bquelle annee\b")
+_WHICH_YEAR = re.compile(r"\b(?:which|what) (?:fiscal )?years?\b|\ben quelles? annees?\b|\bquelles? annees?\b")
 _MAX = re.compile(
     r"\b(?:largest|larger|highest|higher|greatest|greater|biggest|bigger|maximum|most"
     r"|plus (?:elevee?s?|grande?s?|forte?s?|importante?s?))\b"

@@ -26,12 +26,10 @@ from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.catalog_tool import CatalogTool
 from engine.tools.tables.messages import say, statements
 from engine.tools.tables.naming import quote_ident
+from engine.tools.tables.question_reading import Operation
 from engine.tools.tables.sandbox import run_select
+from engine.tools.tables.table_shape import LABELLED_MAX_ROWS, period_name
 
-Operation = Literal[
-    "value", "change", "decrease", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min"
-]
-LABELLED_MAX_ROWS = 5000  # a table of labelled rows is read whole; larger ones are records
 _SQL = {"sum": "sum", "mean": "avg", "max": "max", "min": "min", "value": "sum"}
 _CURRENCY = {"eur": "€", "euro": "€", "euros": "€", "usd": "$", "dollars": "$", "gbp": "£"}
 
@@ -115,7 +113,7 @@ class ComputeTable(CatalogTool):
         columns = [info.column(c)[0] for c in args.columns]
         if args.label_column is not None:
             label, _ = info.column(args.label_column)
-            cells = self._cells(info, label, args.rows, columns)
+            cells = self._cells(info, label, args.rows, columns, every=args.operation == "periods")
             statement, value = _statement(args, info, cells, label, self.words)
             rows = [[c.row, c.column, c.value] for c in cells]
             table = TableData(columns=[label.name, "column", "value"], dtypes=["text", "text", "number"], rows=rows)
@@ -124,8 +122,11 @@ class ComputeTable(CatalogTool):
         text = (note + "\n" if note else "") + statement
         return ToolResult(text=text, table=table, computed=True, value=value, statement=statement)
 
-    def _cells(self, info: TableInfo, label: ColumnInfo, rows: list[str], columns: list[ColumnInfo]) -> list[Cell]:
-        """The cells row × column; every row not a total when no row is named."""
+    def _cells(
+        self, info: TableInfo, label: ColumnInfo, rows: list[str], columns: list[ColumnInfo], every: bool = False
+    ) -> list[Cell]:
+        """The cells row × column; every row not a total when no row is named. A named row's
+        empty cell is an error, unless ``every`` (the periods a row has figures for)."""
         w = self.words
         if info.rows > LABELLED_MAX_ROWS:
             raise ToolError(w["too_many"].format(table=info.name, rows=info.rows))
@@ -158,7 +159,7 @@ class ComputeTable(CatalogTool):
                 if number is not None:
                     unit = units[i] or col.unit or (PER_SHARE if _PER_SHARE.search(col.name) else "")
                     cells.append(Cell(row=labels[i], column=col.name, value=number, unit=unit))
-                elif rows:
+                elif rows and not every:
                     raise ToolError(w["no_figure"].format(table=info.name, row=labels[i], column=col.name))
         return cells
 
@@ -349,13 +350,23 @@ def _statement(
             return _said("sum", sign + show(sum(values)) + scale, what=what, terms=terms, cites=cites)
         mean = sign + show(round(sum(values) / len(values), 2)) + scale
         return _said("mean", mean, what=what, terms=terms, n=len(values), cites=cites)
-    if op == "count_if":
+    if op == "periods":  # the periods of the columns holding a figure, in the table's order
+        shown = _and([period_name(c) for c in dict.fromkeys(cols)], w)
+        named = _and(rows, w) if args.rows else w["every_row"]
+        return _said("periods", shown, what=named, cites=cites)
+    if op in ("count_if", "which_if"):
         if args.condition is None:
             raise ToolError(w["no_condition"])
         c = args.condition
         meet = [
             cell for cell in cells if (cell.value > c.threshold if c.comparison == ">" else cell.value < c.threshold)
         ]
+        if op == "which_if":
+            names = [period_name(cell.column) if one_row else cell.row for cell in meet]
+            template = "which_above" if c.comparison == ">" else "which_below"
+            named = rows[0] if one_row else f"{_and(rows, w)}, {cols[0]}"
+            result = _and(names, w) if names else w["none"]
+            return _said(template, result, what=named, threshold=show(c.threshold), cites=cites)
         met = _and([cell.column if one_row else cell.row for cell in meet], w) if meet else w["none"]
         counted = w["columns"] if one_row else w["rows_word"]
         condition = w["above" if c.comparison == ">" else "below"].format(
@@ -363,7 +374,7 @@ def _statement(
         )
         return _said("count_if", str(len(meet)), what=what, n=len(cells), condition=condition, cites=cites)
     chosen = max(cells, key=lambda c: c.value) if op == "max" else min(cells, key=lambda c: c.value)
-    winner = chosen.column if one_row and len(cells) > 1 else chosen.row
+    winner = period_name(chosen.column) if one_row and len(cells) > 1 else chosen.row
     what = (
         w["by_column"].format(row=rows[0])
         if one_row and len(cells) > 1

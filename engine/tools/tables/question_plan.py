@@ -48,6 +48,7 @@ from engine.tools.tables.table_shape import (
     label_column,
     month_value,
     named_values,
+    period_columns,
     quarter_column,
     row_labels,
     year_columns,
@@ -133,7 +134,11 @@ def _plan_labelled(
         return None  # "which segment had the smallest percentage change": a name, not one computation
     text = _without(reading.subject_text, rows)
     by_year = year_columns(numbers, question, percent=reading.percent)
-    if reading.years and by_year:
+    if op == "periods":  # every period column, in the table's order
+        cols = period_columns(numbers)
+    elif op == "which_if":
+        cols = [c for c in numbers if any(c is v for v in by_year.values())] if None not in by_year.values() else []
+    elif reading.years and by_year:
         if any(by_year.get(y) is None for y in reading.years):
             return None  # a year the table does not hold, or in columns the question does not tell apart
         cols = [by_year[y] for y in reading.years]
@@ -155,7 +160,7 @@ def _plan_labelled(
         op = "value"  # "total revenue in 2019" reads the Total row; one cell is its own sum
     if op == "count_if" and not reading.counts_periods:
         rows = []  # "how many obligations exceeded …": the rows are counted
-    elif op == "count_if" and not rows:
+    elif op in ("count_if", "which_if") and not rows:
         return None  # "how many years did X exceed …" and no row is X
     shape = (min(len(rows), 2), min(len(cols), 2))
     fits = {
@@ -170,6 +175,8 @@ def _plan_labelled(
         "count_if": {(1, 1), (1, 2), (0, 1)},
         "max": {(1, 2), (0, 1)},
         "min": {(1, 2), (0, 1)},
+        "which_if": {(1, 1), (1, 2)},
+        "periods": {(0, 1), (0, 2), (1, 1), (1, 2)},
     }
     if (
         op is None
@@ -190,7 +197,7 @@ def _plan_labelled(
         return None  # a percentage asked ("what percentage of the decrease …"), and these cells give none
     args: dict[str, Any] = {"table": info.name, "operation": op, "label_column": label.name, "rows": rows[:12],
                             "columns": [c.name for c in cols]}  # fmt: skip
-    if op == "count_if":
+    if op in ("count_if", "which_if"):
         args["condition"] = {"comparison": reading.condition.comparison, "threshold": reading.condition.threshold}
     unmet = _period_unmet(reading, info, years_held=bool(by_year))
     return TablePlan(table=info.name, args=args, ignores_period=unmet)

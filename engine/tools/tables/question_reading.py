@@ -12,14 +12,26 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.grounding.answer_kinds import aggregate_asked, answer_kind, asks_about_table, asks_for_words, fold
-from engine.grounding.compare import Condition, condition_in
+from engine.grounding.compare import Condition, condition_asked, condition_in, extreme_asked
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
 from engine.grounding.layout import pairs_as_end_years
 from engine.grounding.quotes import asks_for_figure, words
 
 Operation = Literal[
-    "value", "change", "decrease", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min"
-]
+    "value",
+    "change",
+    "decrease",
+    "percent_change",
+    "mean",
+    "sum",
+    "ratio",
+    "share",
+    "count_if",
+    "max",
+    "min",
+    "which_if",
+    "periods",
+]  # which_if: the periods (or rows) whose figure meets a condition; periods: those a row has figures for
 
 _PERCENT_CHANGE = re.compile(
     r"%\s?(?:change|increase|decrease)|\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation|difference)|growth rate|"
@@ -124,8 +136,22 @@ _DATES_ASKED = re.compile(
 )
 
 
+_PERIODS_ASKED = re.compile(
+    r"^\W*(?:(?:in|for) )?(?:which|what) (?:financial |fiscal |calendar )?(?:years?|periods?)(?:'s?)?\b"
+    r".*\b(?:table|provided?|calculated|recorded|accounted|included|listed|shown|show|available|presented|"
+    r"information|data)\b"
+    r"|^\W*(?:pour |sur )?(?:quelles?|quels?) (?:annees?|exercices?|periodes?)\b.*\b(?:tableau|fourni\w*|present\w*)\b"
+)
+
+
 def operation_in(text: str, question: str) -> Operation | None:
     """The operation ``question`` (``text``: folded) asks for, or None when it asks no figure."""
+    if (extreme := extreme_asked(question)) is not None:
+        return extreme  # "in which year was X larger?": the period of the larger figure
+    if condition_asked(question) is not None:
+        return "which_if"  # "in which years was X less than 10,000?"
+    if _PERIODS_ASKED.search(text):
+        return "periods"  # "which years does the table provide information for?", "in which years was X recorded?"
     if asks_for_words(question) or asks_about_table(question):
         return None  # "what caused the increase in X?" asks a reason, not the increase
     if _TOP_N.search(text):

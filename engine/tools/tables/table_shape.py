@@ -14,10 +14,10 @@ from engine.grounding.dates import MONTHS
 from engine.grounding.layout import pairs_as_end_years
 from engine.grounding.quotes import words
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
-from engine.tools.tables.compute_tool import LABELLED_MAX_ROWS
 from engine.tools.tables.label_match import label_text
 from engine.tools.tables.report_reader import COMPARISON_COLUMN
 
+LABELLED_MAX_ROWS = 5000  # a table of labelled rows is read whole; larger ones are records
 UNIQUE_LABELS = 0.9  # a first text column this unique names rows; else the table holds records
 
 PERIOD_COLUMN = re.compile(r"(?i)date|month|year|period|quarter|week|day|mois|annee|année|trimestre|semaine|jour")
@@ -34,6 +34,17 @@ def years_of(name: str) -> list[str]:
     """The years a column name holds: "2019", "December 31, 2019", "FY19"; a fiscal year
     over two calendar years ("2018/2019", "2018/19") is its last year."""
     return [full or f"20{short}" for full, short in YEAR_IN_NAME.findall(pairs_as_end_years(name))]
+
+
+def period_name(name: str) -> str:
+    """The period a column is named by, as the column writes it: "FY19", "2018/2019", the
+    "2019" of "Year Ended December 31, · 2019"; the name itself when it holds no year."""
+    found = list(YEAR_IN_NAME.finditer(name))
+    if not found:
+        return name
+    last = found[-1]
+    paired = len(found) > 1 and name[found[-2].end() : last.start()].strip() == "/"
+    return name[(found[-2] if paired else last).start() : last.end()].strip()
 
 
 def label_column(info: TableInfo, catalog: TableCatalog) -> ColumnInfo | None:
@@ -120,6 +131,12 @@ def named_values(question: str, info: TableInfo) -> list[tuple[ColumnInfo, str]]
             if hit:
                 found.append((col, value))
     return found
+
+
+def period_columns(numbers: list[ColumnInfo]) -> list[ColumnInfo]:
+    """The columns of a period, in the table's order: those naming a year, but not a
+    comparison of two ("2019 vs. 2018")."""
+    return [c for c in numbers if years_of(c.name) and not COMPARISON_COLUMN.search(c.name)]
 
 
 def year_columns(

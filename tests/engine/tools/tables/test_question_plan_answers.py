@@ -498,11 +498,35 @@ def test_an_average_between_two_years_takes_every_year_of_the_span(tables):
         "Which segment had the smallest percentage change from 2018 to 2019?",
         "What was the maturity date of the Software revenue?",
         "What was the Software revenue in 2019 related to?",
-        "Which years does the table provide information for?",
     ],
 )
 def test_a_question_one_computation_cannot_answer_plans_nothing(tables, question):
     assert plan(question, tables, FakeEncode()) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("In which year was Software revenue larger?", "2019, 1,950: highest Software by column"),
+        ("Between 2017 and 2018, which year had a higher Hardware revenue?", "2018, 700: highest Hardware"),
+        ("In which year was Services revenue smallest?", "2017, 80: lowest Services by column"),
+        ("In which years was Hardware revenue less than 750?", "2018 and 2017: Hardware below 750"),
+        ("In which year was Services revenue greater than 100?", "2019: Services above 100"),
+        ("In which years was Software revenue below 1,000?", "none: Software below 1,000"),
+        ("Which years does the table provide information for?", "2019, 2018 and 2017: the periods with figures"),
+        ("In which years was Services revenue recorded?", "2019, 2018 and 2017: the periods with figures for Services"),
+    ],
+)
+def test_a_which_year_question_names_the_period(tables, question, first):
+    """ "Which year was X larger", "in which years was X below N", "which years does the
+    table cover": the answer is the period, stated first, from the row's cells."""
+    assert answer(question, tables).statement.startswith(first)
+
+
+def test_the_periods_of_a_row_leave_out_the_empty_cells(tmp_path):
+    catalog = catalog_of(tmp_path, "costs.csv", "Item,FY19,FY18,2017/2018 vs. 2016/2017\nRent,10,,5\nFees,3,4,1\n")
+    assert answer("In which years was Rent recorded?", catalog).statement.startswith("FY19: the periods")
+    assert answer("Which year was Fees larger?", catalog).statement.startswith("FY18, 4: highest Fees")
 
 
 def test_a_what_percentage_question_is_not_a_which_name_question(tables):
