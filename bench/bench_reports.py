@@ -313,6 +313,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--skip-contexts", type=int, default=0, help="start after the first N contexts of the part (a fresh slice)"
     )
+    parser.add_argument(
+        "--questions-matching", metavar="REGEX", help="only the questions this finds (tuning part only)"
+    )
     parser.add_argument("--strong", action="store_true", help="the scripted strong model on the Mistral path")
     parser.add_argument("--per-process", action="store_true", help="one `python -m engine` process per call")
     parser.add_argument("--dataset", type=Path, default=dataset.DATASET_FILE)
@@ -340,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
             None if args.all else args.limit_contexts,
             args.limit_questions,
             args.skip_contexts,
+            args.questions_matching,
         )
     except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -7,6 +7,7 @@ index and questions by their ``order`` field: no seed, the same run every time.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -75,21 +76,28 @@ def select(
     limit_contexts: int | None = None,
     limit_questions: int | None = None,
     skip_contexts: int = 0,
+    matching: str | None = None,
 ) -> list[Context]:
     """The contexts of ``part`` in index order after the first ``skip_contexts``, at most
     ``limit_contexts`` of them, holding at most ``limit_questions`` questions in all (in their
-    ``order``); contexts left with none are dropped."""
+    ``order``); contexts left with none are dropped. ``matching`` (a regular expression,
+    the tuning part only) keeps the questions it finds, to try one kind of question."""
     for name, limit in (("--limit-contexts", limit_contexts), ("--limit-questions", limit_questions)):
         if limit is not None and limit < 1:
             raise ValueError(f"{name} must be at least 1, not {limit}")
     if skip_contexts < 0:
         raise ValueError(f"--skip-contexts must be at least 0, not {skip_contexts}")
+    if matching is not None and part != "tune":
+        raise ValueError("--questions-matching reads the questions: it is for the tuning part only")
+    pattern = re.compile(matching, re.I) if matching is not None else None
     of_part = [c for c in contexts if c.part == part][skip_contexts:]
     chosen = of_part[:limit_contexts]
     out: list[Context] = []
     left = limit_questions
     for context in chosen:
         questions = sorted(context.questions, key=lambda q: q.order)
+        if pattern is not None:
+            questions = [q for q in questions if pattern.search(q.question)]
         if left is not None:
             questions, left = questions[:left], left - min(left, len(questions))
         if questions:
