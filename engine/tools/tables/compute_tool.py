@@ -125,8 +125,7 @@ class ComputeTable(CatalogTool):
     def _cells(
         self, info: TableInfo, label: ColumnInfo, rows: list[str], columns: list[ColumnInfo], every: bool = False
     ) -> list[Cell]:
-        """The cells row × column; every row not a total when no row is named. A named row's
-        empty cell is an error, unless ``every`` (the periods a row has figures for)."""
+        """The cells row × column (every row but totals when none is named); a named row's empty cell is an error unless ``every``."""
         w = self.words
         if info.rows > LABELLED_MAX_ROWS:
             raise ToolError(w["too_many"].format(table=info.name, rows=info.rows))
@@ -352,8 +351,7 @@ def _statement(
         return _said("mean", mean, what=what, terms=terms, n=len(values), cites=cites)
     if op == "periods":  # the periods of the columns holding a figure, in the table's order
         shown = _and([period_name(c) for c in dict.fromkeys(cols)], w)
-        named = _and(rows, w) if args.rows else w["every_row"]
-        return _said("periods", shown, what=named, cites=cites)
+        return _said("periods", shown, what=_and(rows, w) if args.rows else w["every_row"], cites=cites)
     if op in ("count_if", "which_if"):
         if args.condition is None:
             raise ToolError(w["no_condition"])
@@ -361,12 +359,10 @@ def _statement(
         meet = [
             cell for cell in cells if (cell.value > c.threshold if c.comparison == ">" else cell.value < c.threshold)
         ]
-        if op == "which_if":
-            names = [period_name(cell.column) if one_row else cell.row for cell in meet]
-            template = "which_above" if c.comparison == ">" else "which_below"
+        if op == "which_if":  # the periods (or rows) themselves
+            names = _and([period_name(x.column) if one_row else x.row for x in meet], w) if meet else w["none"]
             named = rows[0] if one_row else f"{_and(rows, w)}, {cols[0]}"
-            result = _and(names, w) if names else w["none"]
-            return _said(template, result, what=named, threshold=show(c.threshold), cites=cites)
+            return _said(f"which_{c.comparison}", names, what=named, threshold=show(c.threshold), cites=cites)
         met = _and([cell.column if one_row else cell.row for cell in meet], w) if meet else w["none"]
         counted = w["columns"] if one_row else w["rows_word"]
         condition = w["above" if c.comparison == ">" else "below"].format(
