@@ -35,6 +35,9 @@ SMALL_POOL = 12
 MAX_DERIVATIONS = 32  # figures of one answer looked for as derivations  # with no subject to match, derivations are tried only when the evidence holds this few figures
 QUOTED_WORDS = 4  # an answer quotes a sentence around a figure when its clause has this many words …
 ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
+_RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
+# A computation few reports state as such: a figure stated for it must be named by its word ("average price").
+_NAMED_AS = {"average": content_words("average mean moyenne"), "ratio": content_words("ratio proportion rapport times")}
 
 
 @dataclass(slots=True)
@@ -140,6 +143,8 @@ class Support:
         self._tries = 0
         self._cuts = [m.span() for m in _CLAUSE_END.finditer(answer)]  # clause ends, once per answer
         self.ops = preferred_ops(question, [p.label for p in self.scope.strong if p.kind == "cell"])
+        ratio = "ratio" in self.ops and _RATIO_ASKED.search(question)
+        self.computed = "average" if self.ops == ("average",) else "ratio" if ratio else None
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
         self.extreme = extreme_asked(question)
@@ -223,6 +228,8 @@ class Support:
             return False  # "8 thousand" is not the "$7.8 million" of a sentence, whatever its digits
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
+        if self.computed and not operand and place.kind in ("cell", "text") and not self._names(place, self.computed):
+            return False  # "the ratio of A to B in 2019": A's figure as stated is none; it is computed, or unsupported
         if place.kind == "text" and not operand and not self._about_subject(place, beside):
             return False  # "Media advertising revenues decreased by 15%" states nothing of VAS revenues
         if place.kind != "cell" or not self.scope.subject_active or operand:
@@ -232,17 +239,27 @@ class Support:
         named = place.words & beside.words()
         return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
 
+    def _names(self, place: Place, computed: str) -> bool:
+        """Whether the row (label and column) or sentence of ``place`` names the computation."""
+        if place.kind == "cell":
+            return bool(place.words & _NAMED_AS[computed])
+        return bool(self._words_of(place) & _NAMED_AS[computed])
+
+    def _words_of(self, place: Place) -> frozenset[str]:
+        """A sentence's content words, read once per answer."""
+        key = (place.evidence, place.unit)
+        if key not in self._sentence_words:
+            a, b = place.unit
+            self._sentence_words[key] = content_words(self.index.texts[place.evidence][a:b])
+        return self._sentence_words[key]
+
     def _about_subject(self, place: Place, beside: _Beside) -> bool:
         """A sentence states a figure of the subject when it names the words of the row most
         about the question that the question names ("VAS"); any sentence, when none; and the
         sentence the answer quotes around the figure (its clause's words are the sentence's)."""
         if not self._key:
             return True
-        key = (place.evidence, place.unit)
-        if key not in self._sentence_words:
-            a, b = place.unit
-            self._sentence_words[key] = content_words(self.index.texts[place.evidence][a:b])
-        words = self._sentence_words[key]
+        words = self._words_of(place)
         if self._key <= words:
             return True
         quoted = beside.words()

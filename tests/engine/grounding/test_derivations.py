@@ -360,3 +360,22 @@ def test_a_sentence_the_answer_quotes_supports_its_own_figures():
         "from 159 employees as of December 31, 2017 to 229 employees."
     )
     assert check(answer, question, revenues, why).unsupported == []
+
+
+AMORTIZATION = """(In millions) | 2019 | 2018
+Gross carrying amount | 1,494.9 | 1,403.2
+Accumulated amortization | (260.8) | (212.1)"""
+
+
+def test_a_ratio_or_an_average_asked_is_not_one_figure_as_stated():
+    """ "The ratio of A to B": A's own figure, stated in the evidence, is no answer; the
+    ratio computed from A and B is. A row or sentence naming the computation still states it."""
+    question = "What is the ratio of amortization expense to accumulated amortization in fiscal 2019?"
+    evidence = (table(AMORTIZATION), passage("Amortization expense was $49.1 million in fiscal 2019."))
+    assert check("$49.1 million", question, *evidence).grounding == "unsupported"
+    assert check("0.19", question, *evidence).unsupported == []
+    stated = passage("The ratio of amortization expense to accumulated amortization was 0.19 in fiscal 2019.")
+    assert check("0.19", question, table(AMORTIZATION), stated).grounding not in ("unsupported", "partly")
+    average = "What was the average gross carrying amount in 2018 and 2019?"
+    assert check("1,494.9", average, table(AMORTIZATION)).grounding == "unsupported"
+    assert check("1,449.05", average, table(AMORTIZATION)).unsupported == []
