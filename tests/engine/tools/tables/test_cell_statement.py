@@ -1,0 +1,52 @@
+"""How a computation over named cells is written (engine/tools/tables/cell_statement.py)."""
+
+import pytest
+
+from engine.tools.tables import TableCatalog
+from engine.tools.tables.compute_tool import ComputeTable
+
+REPORT = """Property and results of the year.
+
+| Item | 2019 | 2018 |
+| --- | --- | --- |
+| Land | 50.7 | 41.2 |
+| Accumulated depreciation and amortization | (2,378.2) | (2,201.3) |
+| Net loss | (95,306) | (10,352) |
+| Net income (loss) | (6,557) | 1,200 |
+| Other income | (31) | (24) |
+"""
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("report")
+    (folder / "assets.md").write_text(REPORT, encoding="utf-8")
+    return ComputeTable(TableCatalog.from_paths([folder]))
+
+
+def run(tool, operation, rows, columns):
+    (info,) = tool.catalog.tables.values()
+    args = ComputeTable.Args(table=info.name, operation=operation, label_column="Item", rows=rows, columns=columns)
+    return tool.run(args).statement
+
+
+@pytest.mark.parametrize(
+    ("operation", "row", "columns", "first"),
+    [
+        ("value", "Accumulated depreciation and amortization", ["2019"], "2,378.2: Accumulated depreciation"),
+        ("value", "Net loss", ["2019", "2018"], "95,306; 10,352: Net loss"),
+        ("mean", "Net loss", ["2019", "2018"], "52,829 = (95,306 + 10,352) / 2"),
+        ("change", "Accumulated depreciation and amortization", ["2019", "2018"], "176.9 = 2,378.2 − 2,201.3"),
+    ],
+)
+def test_an_amount_taken_away_is_stated_as_an_amount_with_how_the_table_writes_it(tool, operation, row, columns, first):
+    statement = run(tool, operation, [row], columns)
+    assert statement.startswith(first)
+    assert "written (" in statement  # the parentheses of the table are said, not hidden
+
+
+@pytest.mark.parametrize(("row", "first"), [("Net income (loss)", "-6,557"), ("Other income", "-31")])
+def test_a_row_that_may_go_either_way_keeps_its_sign(tool, row, first):
+    statement = run(tool, "value", [row], ["2019"])
+    assert statement.startswith(first + ":")
+    assert "written" not in statement
