@@ -25,12 +25,12 @@ Encode = Callable[[list[str]], Any]
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _OPERATOR = re.compile(
-    r"\s[-+]\s?|[*/×÷^]|%\s*(?:of|de)\b|\b(?:plus|minus|moins|times|fois|divided|divisé|multiplied|multiplié|"
-    r"sum of|product|squared|square root|racine)\b",
+    r"\s[-+]\s?|[*/×÷^]|%\s*(?:of|de)\b|\b(?:plus|minus|moins|divided|divisé|multiplied|multiplié|"
+    r"sum of|product of|squared|square root|racine)\b|\d\s*(?:times|fois)\s*\d",
     re.IGNORECASE,
 )
 _WORDS = (
-    (re.compile(r"(\d+(?:[.,]\d+)?)\s*%\s*(?:of|de|du|des)\s*", re.IGNORECASE), r"\1 / 100 * "),
+    (re.compile(r"(\d+(?:[.,]\d+)?)\s*%\s*(?:of|de|du|des)\s*(?=[$€£]?\s?\d)", re.IGNORECASE), r"\1 / 100 * "),
     (re.compile(r"\b(?:multiplied by|times|fois|multiplié par)\b", re.IGNORECASE), " * "),
     (re.compile(r"\b(?:divided by|divisé par)\b", re.IGNORECASE), " / "),
     (re.compile(r"\b(?:plus)\b", re.IGNORECASE), " + "),
@@ -38,6 +38,7 @@ _WORDS = (
     (re.compile(r"[×]"), " * "),
     (re.compile(r"[÷]"), " / "),
 )
+_YEAR_PAIR = re.compile(r"\b(?:19|20)\d\d\s?[/–-]\s?(?:19|20)?\d\d\b")
 _EXPRESSION = re.compile(r"[\d(][\d\s.,()+\-*/^%]*[\d)]")
 
 
@@ -70,7 +71,7 @@ def computation_in(question: str) -> str | None:
         return priced
     if reads_as_document_question(question):
         return None
-    text = question
+    text = _YEAR_PAIR.sub(" ", question)  # "2018/2019" is a fiscal year, not a division
     for pattern, replacement in _WORDS:
         text = pattern.sub(replacement, text)
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 2,340 → 2340
@@ -140,7 +141,7 @@ def engine_step(
         calls = [ToolCall(id="call_engine0", name="calculator", args={"expression": expression})]
         unsure = False
         thought = message("first_compute", language)
-    elif reads_as_document_question(question):
+    elif expression is None:  # a question about the documents (or arithmetic no expression was read from)
         asked = table_clarification(question, registry, encode, language) if ask else None
         if asked is not None:
             return _asking_step(asked, language)

@@ -22,6 +22,21 @@ def test_computation_in(question, expression):
     assert computation_in(question) == expression
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the percentage change in total product revenue between 2018 and 2019?",
+        "How many times did revenue exceed 1,000 between 2017 and 2019?",
+        "What was the change in personnel expenses in 2018/2019 from 2017/2018?",
+        "Which customers gave revenues in excess of 10% of total revenues in 2018 and 2019?",
+    ],
+)
+def test_a_report_question_with_two_figures_and_an_operators_word_is_still_about_the_documents(question):
+    """ "product revenue", "how many times", a fiscal year "2018/2019" and "10% of total
+    revenues" name no arithmetic between the figures: the engine plans or searches."""
+    assert computation_in(question) is None
+
+
 def test_a_document_question_is_searched_and_a_computation_computed():
     registry = ToolRegistry(general_toolkit())
     assert reads_as_document_question("How long are backups kept?")
