@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from engine.errors import ToolError
+from engine.grounding.totals import is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableInfo
 from engine.tools.tables.table_shape import period_name
 
@@ -126,6 +127,10 @@ def cells_statement(
             return _said("sum", sign + show(sum(values)) + scale, what=what, terms=terms, cites=cites)
         mean = sign + show(round(sum(values) / len(values), 2)) + scale
         return _said("mean", mean, what=what, terms=terms, n=len(values), cites=cites)
+    if op == "items":  # the rows making up the Total named last, or a heading's rows
+        total = rows[-1] if is_total_label(rows[-1]) else ""
+        items = joined([r for r in dict.fromkeys(rows) if r != total], w)
+        return _said("items_of" if total else "items", items, what=total, cites=cites)
     if op == "periods":  # the periods of the columns holding a figure, in the table's order
         shown = joined([period_name(c) for c in dict.fromkeys(cols)], w)
         return _said("periods", shown, what=joined(rows, w) if args.rows else w["every_row"], cites=cites)

@@ -89,7 +89,7 @@ class ComputeTable(CatalogTool):
         columns = [info.column(c)[0] for c in args.columns]
         if args.label_column is not None:
             label, _ = info.column(args.label_column)
-            cells = self._cells(info, label, args.rows, columns, every=args.operation == "periods")
+            cells = self._cells(info, label, args.rows, columns, every=args.operation in ("periods", "items"))
             statement, value = cells_statement(args, info, cells, label, self.words)
             rows = [[c.row, c.column, c.value] for c in cells]
             table = TableData(columns=[label.name, "column", "value"], dtypes=["text", "text", "number"], rows=rows)

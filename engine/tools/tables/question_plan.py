@@ -28,12 +28,15 @@ from pydantic import BaseModel
 from engine.grounding.answer_kinds import fold
 from engine.grounding.dates import MONTHS
 from engine.grounding.quotes import words
+from engine.grounding.totals import is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.label_match import (
     ROW_MIN_SIMILARITY,
+    ROW_MIN_WORDS,
     Semantic,
     label_text,
     label_words,
+    lexical,
     named_columns,
     named_rows,
     value_column,
@@ -110,6 +113,8 @@ def _plan_labelled(
         reading = _extreme_as_name(question, reading, held | {w for c in info.columns for w in label_words(c.name)})
     op = reading.operation
     numbers = [c for c in info.columns if c.kind == "number"]
+    if op == "items":
+        return _plan_items(question, reading, info, label, numbers, catalog, sem)
     section = next((c for c in info.columns if c.name == info.section_column), None)
     heads = (
         {
@@ -201,6 +206,44 @@ def _plan_labelled(
         args["condition"] = {"comparison": reading.condition.comparison, "threshold": reading.condition.threshold}
     unmet = _period_unmet(reading, info, years_held=bool(by_year))
     return TablePlan(table=info.name, args=args, ignores_period=unmet)
+
+
+def _plan_items(
+    question: str, reading: Reading, info: TableInfo, label: ColumnInfo, numbers: list[ColumnInfo],
+    catalog: TableCatalog, sem: Semantic,
+) -> TablePlan | None:  # fmt: skip
+    """The rows that make up what the question names: those above its Total row (up to the
+    total or heading before), those under its heading, or every row of a table with one
+    total and no heading. The Total, when named, comes last: the statement names it."""
+    texts = [str(v).strip() if v is not None else "" for v in column_values(info, label)]
+    held = [any(v is not None for v in row) for row in zip(*(column_values(info, c) for c in numbers), strict=True)]
+    ends = [i for i, t in enumerate(texts) if t and (not held[i] or is_total_label(t))]  # headings and totals
+    asked = words(YEAR_IN_NAME.sub(" ", question))
+    named = named_rows(
+        question, asked, replace(reading, operation="value"), row_labels(info, label, numbers, catalog), sem
+    )
+    section = next((c for c in info.columns if c.name == info.section_column), None)
+    heads = [str(v or "").strip() for v in column_values(info, section)] if section else [""] * len(texts)
+    fits = [i for i in ends if not held[i] and lexical(texts[i], asked, reading.subject)[0] >= ROW_MIN_WORDS]
+    head = next((h for h in dict.fromkeys(heads) if h and lexical(h, asked, reading.subject)[0] >= ROW_MIN_WORDS), None)
+    if named and is_total_label(named[0]):
+        last = texts.index(named[0])
+        first = max((i + 1 for i in ends if i < last), default=0)
+        span, total = list(range(first, last)), [named[0]]
+    elif head is not None:  # "Prepayments:" over its rows, read as their section
+        span, total = [i for i, h in enumerate(heads) if h == head], []
+    elif fits:  # a heading row of its own
+        span, total = list(range(fits[0] + 1, min((i for i in ends if i > fits[0]), default=len(texts)))), []
+    elif not named and sum(1 for i in ends if held[i]) <= 1 and not any(not held[i] for i in ends) and not any(heads):
+        span, total = list(range(len(texts))), []
+    else:
+        return None  # the question names a row that is no total or heading: it has no items here
+    items = [texts[i] for i in span if texts[i] and held[i] and not is_total_label(texts[i])]
+    if not 2 <= len(items) <= 11 or not numbers:
+        return None
+    args = {"table": info.name, "operation": "items", "label_column": label.name, "rows": items + total,
+            "columns": [numbers[0].name]}  # fmt: skip
+    return TablePlan(table=info.name, args=args)
 
 
 def _group_column(dimension: str | None, info: TableInfo, sem: Semantic) -> ColumnInfo | None:

@@ -18,20 +18,11 @@ from engine.grounding.layout import pairs_as_end_years
 from engine.grounding.quotes import asks_for_figure, words
 
 Operation = Literal[
-    "value",
-    "change",
-    "decrease",
-    "percent_change",
-    "mean",
-    "sum",
-    "ratio",
-    "share",
-    "count_if",
-    "max",
-    "min",
-    "which_if",
-    "periods",
-]  # which_if: the periods (or rows) whose figure meets a condition; periods: those a row has figures for
+    "value", "change", "decrease", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min",
+    "which_if", "periods", "items",
+]  # fmt: skip
+# which_if: the periods (or rows) whose figure meets a condition; periods: those a row has figures for;
+# items: the rows that make up a total or a heading
 
 _PERCENT_CHANGE = re.compile(
     r"%\s?(?:change|increase|decrease)|\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation|difference)|growth rate|"
@@ -144,6 +135,13 @@ _PERIODS_ASKED = re.compile(
 )
 
 
+_ITEMS_ASKED = re.compile(
+    r"^\W*(?:what|which) (?:are|were) the (?:broad |different )?(?:\w+ )?(?:components|items|types|categories|elements|classes)"
+    r"\b(?! of (?:the )?(?:risk|uncertaint))"
+    r"|^\W*(?:quels?|quelles?) (?:sont|etaient) les (?:composantes|elements|postes|types|categories)\b"
+)
+
+
 def operation_in(text: str, question: str) -> Operation | None:
     """The operation ``question`` (``text``: folded) asks for, or None when it asks no figure."""
     if (extreme := extreme_asked(question)) is not None:
@@ -151,7 +149,9 @@ def operation_in(text: str, question: str) -> Operation | None:
     if condition_asked(question) is not None:
         return "which_if"  # "in which years was X less than 10,000?"
     if _PERIODS_ASKED.search(text):
-        return "periods"  # "which years does the table provide information for?", "in which years was X recorded?"
+        return "periods"
+    if _ITEMS_ASKED.search(text) and condition_in(text) is None:
+        return "items"  # "what are the components of total inventories?": the rows above its Total  # "which years does the table provide information for?", "in which years was X recorded?"
     if asks_for_words(question) or asks_about_table(question):
         return None  # "what caused the increase in X?" asks a reason, not the increase
     if _TOP_N.search(text):

@@ -53,6 +53,16 @@ from engine.grounding.restated import restates_question
             "and stood at $46.2 million at the end of the year.",
             False,
         ),
+        (  # a method asked, given with "based upon" instead of the asking word
+            "How is the market value calculated?",
+            "Market value is based upon an estimated average selling price reduced by estimated costs of disposal.",
+            True,
+        ),
+        (  # a method asked, and the sentence gives none
+            "How is the market value calculated?",
+            "Market value fell during the year as selling prices declined in most regions.",
+            False,
+        ),
         (  # a cause given, but of another subject
             "What caused the decrease in selling expenses?",
             "Administrative expenses decreased by 4%, primarily due to lower headcount.",

@@ -473,7 +473,7 @@ def test_an_extreme_word_inside_a_name_is_not_the_operation(tmp_path):
     "question",
     [
         "What accounted for the decrease in Software revenue in 2019?",
-        "What are the components factored in total revenue?",
+        "What were the main reasons for the components of total revenue to change?",
     ],
 )
 def test_a_question_asking_for_words_plans_nothing(tables, question):
@@ -529,6 +529,22 @@ def test_the_periods_of_a_row_leave_out_the_empty_cells(tmp_path):
     catalog = catalog_of(tmp_path, "costs.csv", "Item,FY19,FY18,2017/2018 vs. 2016/2017\nRent,10,,5\nFees,3,4,1\n")
     assert answer("In which years was Rent recorded?", catalog).statement.startswith("FY19: the periods")
     assert answer("Which year was Fees larger?", catalog).statement.startswith("FY18, 4: highest Fees")
+
+
+def test_the_components_of_a_total_are_the_rows_above_it(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "stock.md",
+        "| (In thousands) | 2019 | 2018 |\n|---|---|---|\n| Raw materials | 3,445 | 2,969 |\n"
+        "| Finished goods | 6,356 | 6,253 |\n| Total inventories | 9,801 | 9,222 |\n"
+        "| Prepayments: | | |\n| Prepaid taxes | 8,046 | 7,001 |\n| Other prepayments | 120 | 98 |\n",
+    )
+    of_total = answer("What are the components of total inventories?", catalog).statement
+    assert of_total.startswith("Raw materials and Finished goods: the rows making up Total inventories")
+    of_heading = answer("What are the types of prepayments in the table?", catalog).statement
+    assert of_heading.startswith("Prepaid taxes and Other prepayments: the table's rows")
+    assert plan("What are the components of Finished goods?", catalog, FakeEncode()) is None  # no total, no heading
+    assert plan("What are the components of inventories above 5,000?", catalog, FakeEncode()) is None  # a condition
 
 
 def test_a_what_percentage_question_is_not_a_which_name_question(tables):
@@ -591,5 +607,6 @@ def test_two_value_columns_named_are_not_answered_by_one_cell(tmp_path):
     assert answer("What is the fair value of municipal bonds?", catalog).statement.startswith("44,705")
 
 
-def test_the_components_making_up_a_total_ask_for_words(tables):
-    assert plan("What are the components making up total revenue in the table?", tables, FakeEncode()) is None
+def test_the_components_making_up_a_total_are_its_rows(tables):
+    statement = answer("What are the components making up total revenue in the table?", tables).statement
+    assert statement.startswith("Software, Hardware and Services: the rows making up Total revenue")
