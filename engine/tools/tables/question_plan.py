@@ -99,6 +99,10 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool) -> bool:
     return bool(reading.years) and not years_held and not all(y in info.source for y in reading.years)
 
 
+_EACH_PERIOD = re.compile(
+    r"\b(?:each|every) (?:listed )?(?:financial |fiscal )?(?:year|period)s?\b|\bchaque (?:annee|exercice)\b"
+)
+_CHRONOLOGICAL = re.compile(r"(?i)\bchronological|\bchronologique")
 _FROM_TO = re.compile(r"\bfrom\b.+\bto\b")
 
 
@@ -132,14 +136,16 @@ def _plan_labelled(
     elif (
         reading.dimension
         and reading.dimension not in _PERIOD_DIMENSIONS
-        and op not in ("value", "count_if")
+        and op not in ("value", "count_if", "periods", "which_if")
         and re.search(rf"\b(?:which|quel(?:le)?s?) {re.escape(reading.dimension)}\b", fold(question))
         and not words(reading.dimension) <= _ASKED_FOR
     ):
         return None  # "which segment had the smallest percentage change": a name, not one computation
     text = _without(reading.subject_text, rows)
     by_year = year_columns(numbers, question, percent=reading.percent)
-    if op == "periods":  # every period column, in the table's order
+    each = bool(_EACH_PERIOD.search(fold(question)))  # "for each financial year listed": every period column
+    op = "value" if each and op == "sum" else op  # "the total bookings for each year": the Total row's cells
+    if op == "periods" or op == "value" and each and not reading.years:  # every period column, in the table's order
         cols = period_columns(numbers)
     elif op == "which_if":
         cols = [c for c in numbers if any(c is v for v in by_year.values())] if None not in by_year.values() else []
@@ -192,7 +198,7 @@ def _plan_labelled(
         return None
     if shape == (0, 1) and op in ("sum", "mean") and (years_of(cols[0].name) or info.location):
         return None  # every row of a report's column mixes revenue, costs and subtotals: rows must be named
-    if op == "value" and shape == (1, 2) and not (reading.years and len(reading.years) == len(cols)):
+    if op == "value" and shape == (1, 2) and not (reading.years and len(reading.years) == len(cols) or each):
         return None  # one row's cells only in the years the question names ("in 2018 and 2019, respectively")
     if (
         op in ("value", "change", "decrease", "sum", "mean")
@@ -200,6 +206,8 @@ def _plan_labelled(
         and not all(_PERCENT_NAME.search(r + " " + c.name) for r in rows for c in cols)
     ):
         return None  # a percentage asked ("what percentage of the decrease …"), and these cells give none
+    if _CHRONOLOGICAL.search(question) and all(years_of(c.name) for c in cols):
+        cols = sorted(cols, key=lambda c: years_of(c.name)[-1])  # "in chronological order": earliest first
     args: dict[str, Any] = {"table": info.name, "operation": op, "label_column": label.name, "rows": rows[:12],
                             "columns": [c.name for c in cols]}  # fmt: skip
     if op in ("count_if", "which_if"):
@@ -212,9 +220,8 @@ def _plan_items(
     question: str, reading: Reading, info: TableInfo, label: ColumnInfo, numbers: list[ColumnInfo],
     catalog: TableCatalog, sem: Semantic,
 ) -> TablePlan | None:  # fmt: skip
-    """The rows that make up what the question names: those above its Total row (up to the
-    total or heading before), those under its heading, or every row of a table with one
-    total and no heading. The Total, when named, comes last: the statement names it."""
+    """The rows making up what the question names: those above its Total row (named last, for the
+    statement), those under its heading or section, or every row of a table with one total and no heading."""
     texts = [str(v).strip() if v is not None else "" for v in column_values(info, label)]
     held = [any(v is not None for v in row) for row in zip(*(column_values(info, c) for c in numbers), strict=True)]
     ends = [i for i, t in enumerate(texts) if t and (not held[i] or is_total_label(t))]  # headings and totals

@@ -525,6 +525,15 @@ def test_a_which_year_question_names_the_period(tables, question, first):
     assert answer(question, tables).statement.startswith(first)
 
 
+def test_each_year_listed_reads_every_period_column_and_chronological_order_is_kept(tables):
+    each = answer("What is the Software revenue for each financial year listed, in chronological order?", tables)
+    assert each.statement.startswith("1,210; 1,538; 1,950: Software, 2017, 2018 and 2019")
+    total = answer("What is the total revenue for each year?", tables)  # the Total row's cells, not their sum
+    assert total.statement.startswith("2,870; 2,333; 1,940: Total revenue")
+    years = answer("Which financial years are listed in the table? (in chronological order)", tables)
+    assert years.statement.startswith("2017, 2018 and 2019: the periods")
+
+
 def test_the_periods_of_a_row_leave_out_the_empty_cells(tmp_path):
     catalog = catalog_of(tmp_path, "costs.csv", "Item,FY19,FY18,2017/2018 vs. 2016/2017\nRent,10,,5\nFees,3,4,1\n")
     assert answer("In which years was Rent recorded?", catalog).statement.startswith("FY19: the periods")
