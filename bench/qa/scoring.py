@@ -68,11 +68,12 @@ def says_not_found(answer: str) -> bool:
 
 
 def warning_flags_answer(blocks: list[dict[str, Any]]) -> bool:
-    """A warning block shown after the answer began (except a length cut), or one that speaks of the answer's support."""
+    """A warning block shown after the answer began (except a length cut), or one that speaks of the answer's
+    support. An empty answer block (the model wrote "Answer:" and nothing, and is asked again) begins nothing."""
     answered = False
     for block in blocks:
         kind = block.get("type")
-        if kind in ANSWER_TYPES:
+        if kind in ANSWER_TYPES and str(block.get("content") or "").strip():
             answered = True
         elif kind == "warning":
             content = normalise(str(block.get("content", "")))

@@ -184,6 +184,18 @@ def test_a_flagged_right_answer_is_a_false_alarm(done_object, blocks, flag):
     assert verdict.trust == "evidence_only" and verdict.false_alarm and flag in verdict.flags
 
 
+def test_a_format_retry_after_an_empty_answer_is_no_caution_on_the_answer():
+    """ "Answer:" written empty, the model asked again: the warning comes before any answer."""
+    retry = [
+        {"type": "answer", "content": ""},
+        {"type": "warning", "content": "Unusable model output (the Answer is empty); asking it to fix it."},
+        {"type": "answer", "content": "412 million = 1,950 − 1,538"},
+    ]
+    assert classify(GOLD, done("412 million = 1,950 − 1,538"), retry).trust == "right"
+    late = [{"type": "answer", "content": "412"}, {"type": "warning", "content": "Unusable model output"}]
+    assert classify(GOLD, done("412 million = 1,950 − 1,538"), late).flagged  # after an answer began: it counts
+
+
 def test_the_right_figure_inside_a_quote_is_evidence_only():
     verdict = classify(GOLD, done("From report.md:\n\n> Revenue rose by $412 million.", "quoted"))
     assert verdict.trust == "evidence_only" and not verdict.false_alarm and not verdict.flagged
