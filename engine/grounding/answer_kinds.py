@@ -117,11 +117,14 @@ _WORDS_ASKED = re.compile(
     r"|^\W*what (?:has|have|had|is|are|was|were) .*\b(?:restated|adjusted|translated|used|designed|intended|"
     r"reclassified) for\b"  # "What have the values in the 2018 column been restated for?": a purpose
     r"|^\W*what (?:is|are|was|were) .*\b(?:related|attributable|attributed|due) to\s*\??\s*$"  # "… in 2019 related to?"
-)
+    r"|^\W*what (?:do|does|did) (?:the )?(?:company|group|management|we|they) (?:use|consider|believe|require)s?\b"
+)  # "What does the Company use to reduce the inventory cost basis?": a practice, in words
 # "What does X include / represent / show?" asks for words unless it asks a percentage or an amount.
 _CONTENT_ASKED = re.compile(
     r"^\W*what (?:\w+ ){0,2}(?:do|does|did) .*\b(?:include|exclude|represent|relate|refer|show|consist|mean|"
     r"comprise|provide|classify|cover|describe|contain|reflect|indicate)s?\b(?: \w+)?(?: to| as)?\s*\??\s*$"
+    r"|^\W*what (?:do|does|did) (?:the )?(?:company|group|management|we|they)\b.*\b(?:expect|intend)s?\b"
+    r"|^\W*what (?:is|are|was|were) the (?:\w+ )?(?:schedule|terms|conditions)\b"
     r"|\bque (?:comprend|represente|contient|couvre|signifie)\b"
 )
 _PROSE_WORD = re.compile(r"[^\W\d_]{3,}")

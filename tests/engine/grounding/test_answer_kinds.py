@@ -130,6 +130,10 @@ def test_asks_aggregate(question, aggregate):
         ("What were the components making up Total Restructuring Reserves in the table?", True),
         ("What was the income tax benefit in 2019 related to?", True),
         ("What was the total of the components in 2019?", False),
+        ("What does the Company use to reduce the inventory cost basis?", True),
+        ("What is the schedule of repayment of the loan?", True),
+        ("What does the company expect to pay in 2020?", True),  # no amount asked in its words: a sentence answers
+        ("How much does the company expect to pay in 2020?", False),
     ],
 )
 def test_questions_asking_for_words(question, words):
