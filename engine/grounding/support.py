@@ -29,6 +29,7 @@ from engine.grounding.scope import GENERIC, Scope, scope_of
 
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
 _POINTS = re.compile(r"\s?(?:pts?|points?|pp|percentage points?|points? de pourcentage)\b", re.IGNORECASE)
+_ASIDE = re.compile(r"\([^()]*\)")
 _CLAUSE_END = re.compile(r"[.;!?\n]\s|\n")
 LITERAL_SHARE = 0.8  # a stated figure must sit in one of the rows closest to the question's words
 SMALL_POOL = 12
@@ -151,6 +152,8 @@ class Support:
         self.magnitude = by_magnitude(question)
         self.condition = condition_asked(question) if self.extreme is None else None
         self._pairs = period_pairs(answer)  # "2017/2019": a period the evidence must name as such
+        # "2018, 48,762: highest Total (report.md, Total, 2019 and 2018)": a year in parentheses cites, it is no answer
+        self._asides = [m.span() for m in _ASIDE.finditer(answer)]
         self._key = _subject_key(self.scope)
         self._sentence_words: dict[tuple[int, tuple[int, int]], frozenset[str]] = {}
 
@@ -159,11 +162,11 @@ class Support:
         figure the index holds (``hit``) somewhere the layout has no place for, such as a
         label): the caller judges it as before. The day of a date ("September 29") supports
         nothing when the question has a scope."""
-        if self.extreme is not None and _is_year(item, frozenset(), self.layout):
+        if self.extreme is not None and _is_year(item, frozenset(), self.layout) and not self._aside(item):
             winner = extreme_cell(self.scope, self.extreme, self.magnitude)
             if winner is not None:  # the year is the answer: it must be the year of the row's extreme
                 return Judgement(place=winner) if year_of(item) in winner.years else Judgement(extreme=winner)
-        if self.condition is not None and _is_year(item, frozenset(), self.layout):
+        if self.condition is not None and _is_year(item, frozenset(), self.layout) and not self._aside(item):
             by_year = row_by_year(self.scope)
             if by_year is not None:  # the year is the answer: its cell must meet the condition
                 met = [p for p in by_year.values() if meets(p, self.condition)]
@@ -195,6 +198,9 @@ class Support:
         if literal:
             return Judgement(misplaced=self._misplaced(item, literal))
         return Judgement()
+
+    def _aside(self, item: Found) -> bool:
+        return any(a <= item.start < b for a, b in self._asides)
 
     def _places(self, item: Found) -> Iterator[Place]:
         """The places holding the figure, the closest values first. A sentence that names no

@@ -141,3 +141,17 @@ def test_a_fiscal_year_header_with_a_footnote_mark_is_its_year():
     question = "In which year was the Net cash flow from operating activities larger?"
     assert check_answer("FY18", question, [table(cash)]).grounding == "verified"
     assert check_answer("FY19", question, [table(cash)]).unsupported == ["FY19"]
+
+
+def test_a_year_in_parentheses_cites_the_cells_and_is_no_answer():
+    """The engine's statement names both years it compared, in its citation."""
+    loans = " | 2019 | 2018\nTotal | 45,377 | 48,762"
+    question = "Which year had the higher Total loans due from subsidiaries?"
+    right = check_answer(
+        "2018, 48,762: highest Total by column (table.csv, Total, 2019 and 2018)", question, [table(loans)]
+    )
+    assert right.grounding == "verified" and right.notes == []
+    wrong = check_answer(
+        "2019, 45,377: highest Total by column (table.csv, Total, 2019 and 2018)", question, [table(loans)]
+    )
+    assert wrong.unsupported == ["2019"]  # the answer's year, not the cited one
