@@ -150,6 +150,18 @@ def asks_for_words(question: str) -> bool:
     return bool(_WORDS_ASKED.search(text) or _CONTENT_ASKED.search(text) and answer_kind(question) is None)
 
 
+# "Which assets …", "who …": a name asked, which no bare figure gives (a period asked is a figure)
+_NAME_ASKED = re.compile(
+    r"^\W*(?:which|who|whom|qui)\b(?!\s+(?:fiscal |financial )?(?:years?|quarters?|months?|periods?|"
+    r"dates?|annees?|trimestres?|mois)\b)"
+)
+
+
+def asks_for_name(question: str) -> bool:
+    """Whether ``question`` asks which thing or who ("Which assets had …?"), not a figure or a period."""
+    return bool(_NAME_ASKED.search(fold(question)))
+
+
 def is_prose(text: str, least: int = 4) -> bool:
     """Whether ``text`` says something in words: at least ``least`` words of three letters,
     and no table row ("a | b") or bare expression ("695 / 4 + 3 = 176.75")."""

@@ -17,7 +17,15 @@ import re
 
 from pydantic import BaseModel
 
-from engine.grounding.answer_kinds import AnswerKind, answer_kind, asks_for_words, fold, names_in, years_named
+from engine.grounding.answer_kinds import (
+    AnswerKind,
+    answer_kind,
+    asks_for_name,
+    asks_for_words,
+    fold,
+    names_in,
+    years_named,
+)
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.models import Citation, GroundingReport, Quote
 from engine.grounding.quotes import words
@@ -228,7 +236,7 @@ def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
         return Fact(candidates=[], statement=" ".join(text.split()))
     asked = _asked_values(question)
     figures = [f for f in extract_figures(text) if f.value not in asked]
-    wanted = _answering(kind, figures, text) if not asks_for_words(question) else []  # a reason, a method
+    wanted = [] if asks_for_words(question) or asks_for_name(question) else _answering(kind, figures, text)
     if not wanted:
         return Fact(candidates=[], statement=" ".join(text.split()))
     if kind == "count":  # "how many nights": "120 euros per night" is a rate, not a count of nights

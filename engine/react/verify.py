@@ -16,7 +16,15 @@ from collections.abc import Callable
 from pydantic import BaseModel, Field
 
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
-from engine.grounding.answer_kinds import answer_kind, asks_about_table, asks_for_words, fit, is_prose, names_in
+from engine.grounding.answer_kinds import (
+    answer_kind,
+    asks_about_table,
+    asks_for_name,
+    asks_for_words,
+    fit,
+    is_prose,
+    names_in,
+)
 from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.facts import cite_passage
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
@@ -153,9 +161,12 @@ def _why_replace(
         return message("review_ignored", language)
     if evidence and asks_for_words(question) and not is_prose(_CITATION.sub("", answer)):
         return message("review_ignored", language)  # "what do the figures exclude?" answered by figures or a row
+    if evidence and asks_for_name(question) and _BARE_FIGURE.fullmatch(_CITATION.sub("", answer)):
+        return message("review_ignored", language)  # "which assets …?" answered "820" (of "ASC 820")
     return None
 
 
+_BARE_FIGURE = re.compile(r"\W*[$€£]?\s?[\d.,]+\s?(?:%|[a-z]{0,8})\W*", re.IGNORECASE)
 DUMP_FIGURES = 5  # a small model's answer of this many figures, and no derivation, is a row or table dumped
 
 

@@ -207,6 +207,15 @@ def test_a_small_model_answer_without_the_kind_asked_for_is_replaced():
     assert "32 days" in engine.result.answer
 
 
+def test_a_small_model_bare_figure_for_a_name_asked_is_replaced():
+    """ "Which assets …?" answered "820": a number of the evidence ("ASC 820") names no asset."""
+    notes = "Assets measured at fair value under ASC 820 include goodwill and other intangible assets."
+    engine = make_engine(["Thought: done\nAnswer: 820"], tools=[*general_toolkit(), docs_tool(notes)])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, "Which assets are measured at fair value?")
+    assert engine.result.answer.strip() != "820" and "goodwill" in engine.result.answer
+
+
 def test_a_small_model_figure_from_the_wrong_sentence_is_replaced():
     """180 stands in the evidence, but not in the sentence that answers the question."""
     engine = make_engine(
