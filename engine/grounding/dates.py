@@ -39,7 +39,7 @@ def _alternation(names: list[str]) -> str:
 
 _MON = rf"(?i:{_alternation(list(MONTHS))})(?![^\W\d_])\.?"
 _MON_FULL = rf"(?i:{_alternation(_FULL)})(?![^\W\d_])"
-_SP = "[ \u00a0\u202f]+"
+_SP = "[ \u00a0\u202f·]+"  # "·" joins the lines of a header spread over two rows: "December 31, · 2019"
 _ORD = r"(?i:er|st|nd|rd|th)?"
 
 _MONTH_LED = "(?=[JFMASONDjfmasond])"

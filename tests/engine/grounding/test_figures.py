@@ -124,3 +124,10 @@ def test_a_fiscal_year_is_read_as_its_year():
     assert [(f.text, f.value) for f in extract_figures("In FY19, FY 2018 and fy2017: 5")] == [
         ("FY19", "2019"), ("2018", "2018"), ("fy2017", "2017"), ("5", "5"),
     ]  # fmt: skip
+
+
+def test_a_date_across_a_two_line_header_is_one_date():
+    """ "Year Ended December 31, · 2019": the day of the header's date is no figure to check."""
+    found = extract_figures("0 thousand: Loss from discontinued operations, Year Ended December 31, · 2019")
+    assert [(f.text, f.kind) for f in found][-1] == ("December 31, · 2019", "date")
+    assert "31" not in [f.text for f in found]
