@@ -150,15 +150,15 @@ def asks_for_words(question: str) -> bool:
     return bool(_WORDS_ASKED.search(text) or _CONTENT_ASKED.search(text) and answer_kind(question) is None)
 
 
-# "Which assets …", "who …": a name asked, which no bare figure gives (a period asked is a figure)
+# "Which assets …", "who …", "where …": a name or a place asked, which no bare figure gives (a period asked is one)
 _NAME_ASKED = re.compile(
-    r"^\W*(?:which|who|whom|qui)\b(?!\s+(?:fiscal |financial )?(?:years?|quarters?|months?|periods?|"
+    r"^\W*(?:which|who|whom|where|qui|ou)\b(?!\s+(?:fiscal |financial )?(?:years?|quarters?|months?|periods?|"
     r"dates?|annees?|trimestres?|mois)\b)"
 )
 
 
 def asks_for_name(question: str) -> bool:
-    """Whether ``question`` asks which thing or who ("Which assets had …?"), not a figure or a period."""
+    """Whether ``question`` asks which thing, who or where ("Which assets had …?"), not a figure or a period."""
     return bool(_NAME_ASKED.search(fold(question)))
 
 

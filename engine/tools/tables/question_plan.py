@@ -92,9 +92,9 @@ def _extreme_as_name(question: str, reading: Reading, held: frozenset[str] | set
     return replace(reading, operation=read_question(stripped).operation)
 
 
-def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cols: list[ColumnInfo] = ()) -> bool:
-    """Whether the question names a month, quarter or year the table cannot filter on (columns may name the month)."""
-    named = [{MONTHS.get(w) for w in re.findall(r"[a-z]+", fold(c.name))} for c in cols]
+def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: list[str] = ()) -> bool:
+    """Whether the question names a month, quarter or year the table cannot filter on (each cell's row or column may name the month)."""
+    named = [{MONTHS.get(w) for w in re.findall(r"[a-z]+", fold(c))} for c in cells]
     if reading.quarters or reading.months and not (named and all(set(reading.months) <= n for n in named)):
         return True
     return bool(reading.years) and not years_held and not all(y in info.source for y in reading.years)
@@ -213,7 +213,7 @@ def _plan_labelled(
                             "columns": [c.name for c in cols]}  # fmt: skip
     if op in ("count_if", "which_if"):
         args["condition"] = {"comparison": reading.condition.comparison, "threshold": reading.condition.threshold}
-    unmet = _period_unmet(reading, info, years_held=bool(by_year), cols=cols)
+    unmet = _period_unmet(reading, info, bool(by_year), [f"{r} {c.name}" for r in rows or [""] for c in cols])
     return TablePlan(table=info.name, args=args, ignores_period=unmet)
 
 

@@ -6,6 +6,7 @@ from engine.grounding.answer_kinds import (
     aggregate_asked,
     answer_kind,
     asks_about_table,
+    asks_for_name,
     asks_for_words,
     constraints_met,
     fit,
@@ -159,3 +160,19 @@ def test_prose_is_words_not_a_row_or_an_expression():
 )
 def test_questions_about_a_table_itself(question, about_table):
     assert asks_about_table(question) is about_table
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("Which assets had non-material adjusted carrying values?", True),
+        ("Who was named an executive officer during FY19?", True),
+        ("Where is there more information about the restructuring expenses?", True),
+        ("Which year had the higher total loans?", False),  # a period: a figure answers it
+        ("Which fiscal years are listed in the table?", False),
+        ("What was the revenue in 2019?", False),
+        ("Quelle est la surface de l'entrepôt ?", False),  # "quelle" also asks "what"
+    ],
+)
+def test_questions_asking_for_a_name_or_a_place(question, name):
+    assert asks_for_name(question) is name
