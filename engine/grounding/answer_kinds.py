@@ -143,6 +143,20 @@ def asks_about_table(question: str) -> bool:
     return bool(_TABLE_ASKED.search(fold(question)))
 
 
+# The sentence a report writes over its table: "The geographic distribution of pretax income is as follows:"
+_TABLE_INTRO = re.compile(
+    r"(?:\b(?:the following table|table below|tableau (?:ci-dessous|suivant))\b"
+    r"|\b(?:is|are|were|was) (?:as follows|(?:presented|summari[sz]ed|shown|set out) below)\b"
+    r"|\b(?:consists?|comprises?|include[sd]?) (?:of )?the following\b)[^|]*$"
+)
+
+
+def introduces_table(sentence: str) -> bool:
+    """Whether ``sentence`` is the one a report writes to say what its table shows."""
+    text = fold(sentence).strip()
+    return "|" not in text and len(text) < 400 and bool(_TABLE_INTRO.search(text))
+
+
 def asks_for_words(question: str) -> bool:
     """Whether ``question`` asks for words (a reason, a definition, what a figure includes),
     so that no figure, table row or computation answers it."""

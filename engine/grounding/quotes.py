@@ -21,10 +21,12 @@ from engine.grounding.answer_kinds import (
     Fit,
     aggregate_asked,
     answer_kind,
+    asks_about_table,
     asks_for_words,
     constraints_met,
     fit,
     fold,
+    introduces_table,
     names_in,
 )
 from engine.grounding.figures import extract_figures
@@ -174,6 +176,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
     asked = _plain(question)
     kind = answer_kind(question)
     aggregate = aggregate_asked(question) is not None
+    about_table = asks_about_table(question)
     common = _common_names(question, units) if kind == "person" else frozenset()
     out = []
     for i, unit in enumerate(units):
@@ -192,6 +195,9 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
                 score += FIGURE_BONUS
             if unit.rank == 0:
                 score += TOP_PASSAGE_BONUS
+        if about_table and introduces_table(unit.text):
+            score = closeness = max(score, 1.0)  # "… is as follows:": the report's own words on what its table shows
+            unit_fit, met = "any", True
         if asked and unit.location and _plain(unit.location.rsplit(">", 1)[-1]) == asked:
             score = closeness = max(score, 1.0)  # the section whose heading is the question answers it
             unit_fit, met = "any", True

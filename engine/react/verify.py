@@ -22,6 +22,7 @@ from engine.grounding.answer_kinds import (
     asks_for_name,
     asks_for_words,
     fit,
+    introduces_table,
     is_prose,
     names_in,
 )
@@ -242,10 +243,12 @@ def review(
     checked = check_answer(stated_answer.text, question, evidence, ignore=stated_answer.ignore, language=language)
     checked = cite_passage(checked, quotes[0], stated_answer.fact, len(stated_answer.text.split("\n", 1)[0]))
     kind: CautionKind = "several" if stated_answer.fact.several else "filter" if stated else "unsure"
-    about_table = asks_about_table(question) and not stated
+    intro = asks_about_table(question) and not stated and introduces_table(quotes[0].text)  # "… is as follows:"
+    about_table = asks_about_table(question) and not stated and not intro
     doubt = stated_answer.fact.several or not stated_answer.sure or about_table
     figure = stated is not None or stated_answer.fact.picked is not None  # a result, or one figure picked
     restated = not stated and quotes[0].confident and restates_question(question, _CITATION.sub("", stated_answer.text))
+    restated = restated or intro
     doubt_key = "review_" + ("unsure_table" if about_table else "unsure_period" if kind == "filter" else kind)
     review = Review(
         report=checked.model_copy(update={"grounding": "quoted"}),

@@ -544,3 +544,15 @@ def test_what_a_row_represents_quoted_as_its_figures_is_not_sure():
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
     run(engine, "What does shareholder distributions - dividends in the table represent?")
     assert [c.kind for c in engine.result.cautions if c.about_answer], engine.result.answer
+
+
+def test_what_a_table_shows_is_the_sentence_the_report_writes_over_it():
+    """ "What does the table show?": the report's own "… is as follows:" says it, no caution."""
+    text = (
+        "NOTE 5. INCOME TAXES\n\nThe geographic distribution of pretax income from continuing operations is as "
+        "follows:\n\n| | 2019 | 2018 |\n|---|---|---|\n| Domestic | (20,597) | 22,325 |\n| Foreign | 87,791 | 150,051 |"
+    )
+    engine = small_engine(["Thought: done\nAnswer: It shows 2019."], text)
+    run(engine, "What does the table show?")
+    assert "geographic distribution of pretax income" in engine.result.answer
+    assert not [c for c in engine.result.cautions if c.about_answer]
