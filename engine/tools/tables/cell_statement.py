@@ -69,7 +69,7 @@ def cells_statement(
 
     rows, cols = [c.row for c in cells], [c.column for c in cells]
     cites = f"{info.source}, {joined(rows, w) if args.rows else w['every_row']}, {joined(cols, w)}"
-    if all(map(_deducted, cells)):  # amounts taken away, computed as amounts; the cites say how they are written
+    if op in ("value", "mean", "sum") and all(map(_deducted, cells)):  # amounts taken away, stated as amounts
         cites += w["written"].format(figures=joined([f"({show(-c.value)})" for c in cells], w))
         cells = [c.model_copy(update={"value": -c.value}) for c in cells]
     sign = currency_of(cols[0]) if len(set(cols)) == 1 else ""
