@@ -6,14 +6,16 @@ operation, periods and condition) and plans one ``compute_table`` call:
 
 - a table of labelled rows (a report's "Software | 1,950 | 1,538"): the rows it names
   (by words and by the embedding model, across languages), the columns of the years it
-  names, or the value column it names; a cell, a change, an average, a ratio, a count;
+  names, or the value column it names; a cell, a change, an average, a ratio, a count; the
+  year of the larger figure, the years meeting a condition or holding figures; the rows
+  making up a total;
 - a table of records (one row per sale): the value column it asks about, the values,
   months, quarters and years it names as filters, and the dimension of a "which …".
 
-Tables are tried in catalog order (the conversation's attachments first); the first that
-fits the question and every period it names wins, else the first that fits the rest. Nothing is planned when no table fits the whole question, so no figure comes
-from a computation the question did not ask for. A filter that cannot be applied is
-reported (``ignores_period``), so the answer says it is not verified.
+Tables are tried in catalog order (the conversation's attachments first); the first that fits the question
+and every period it names wins, else the first that fits the rest. Nothing is planned when no table fits the
+whole question, so no figure comes from a computation the question did not ask for. A filter that cannot be
+applied is reported (``ignores_period``), so the answer says it is not verified.
 """
 
 from __future__ import annotations
@@ -100,10 +102,7 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: li
     return bool(reading.years) and not years_held and not all(y in info.source for y in reading.years)
 
 
-_EACH_PERIOD = re.compile(
-    r"\b(?:each|every) (?:listed )?(?:financial |fiscal )?(?:year|period)s?\b|\bchaque (?:annee|exercice)\b"
-)
-_CHRONOLOGICAL = re.compile(r"(?i)\bchronological|\bchronologique")
+_EACH_PERIOD = re.compile(r"\b(?:each|every) (?:listed )?(?:financial |fiscal )?(?:year|period)s?\b|\bchaque annee\b")
 _FROM_TO = re.compile(r"\bfrom\b.+\bto\b")
 
 
@@ -207,7 +206,7 @@ def _plan_labelled(
         and not all(_PERCENT_NAME.search(r + " " + c.name) for r in rows for c in cols)
     ):
         return None  # a percentage asked ("what percentage of the decrease …"), and these cells give none
-    if _CHRONOLOGICAL.search(question) and all(years_of(c.name) for c in cols):
+    if "chronolog" in fold(question) and all(years_of(c.name) for c in cols):
         cols = sorted(cols, key=lambda c: years_of(c.name)[-1])  # "in chronological order": earliest first
     args: dict[str, Any] = {"table": info.name, "operation": op, "label_column": label.name, "rows": rows[:12],
                             "columns": [c.name for c in cols]}  # fmt: skip

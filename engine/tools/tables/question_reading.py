@@ -1,6 +1,7 @@
 """What a question asks of a table, read from its words alone: the operation (a change,
 a percentage change, an average, a sum, a ratio, a count of periods meeting a condition,
-the largest or smallest), the periods it names (years, months, quarters), the condition
+the largest or smallest, which periods meet a condition or hold figures, the rows making up
+a total), the periods it names (years, months, quarters), the condition
 of a count, the dimension of a "which …" question, and the words left once those are
 taken out (the row or column it is about). English and French, read accent-folded.
 """
