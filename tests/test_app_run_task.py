@@ -181,7 +181,8 @@ def test_stop_from_a_tab_of_another_server_reaches_the_task_through_the_store(ap
     assert any("Stop requested" in c.value for c in other.caption)
     assert task.done.wait(5) and time.monotonic() - asked < 3  # the task polls the store once a second
     final = task.final_turn()
-    assert final.status == "stopped" and final.content.startswith("Answer: The total")
+    # what the run had streamed is kept; how far it got depends on the machine's load ("The tot…" once)
+    assert final.status == "stopped" and final.content.startswith("Answer: The")
     other.run()
     assert other.session_state["conversation"].turns[-1].status == "stopped"
     assert stored_turns(conversation_id)[-1]["status"] == "stopped"

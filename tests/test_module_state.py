@@ -65,7 +65,7 @@ CONSTANT_TABLES = {
     ("engine/react/verify.py", "QUOTES_BY_DETAIL"),
     ("engine/tools/general.py", "_ALIASES"),
     ("engine/tools/general.py", "_UNITS"),
-    ("engine/tools/tables/compute_tool.py", "_CURRENCY"),
+    ("engine/tools/tables/cell_statement.py", "_CURRENCY"),  # moved from compute_tool.py with the statements
     ("engine/tools/tables/compute_tool.py", "_SQL"),
     ("engine/tools/tables/doc_loading.py", "_SQL_TYPES"),
     ("engine/tools/tables/doc_tables.py", "_LIMIT"),

@@ -38,7 +38,8 @@ QUOTED_WORDS = 4  # an answer quotes a sentence around a figure when its clause 
 ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
 _RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
 # A computation few reports state as such: a figure stated for it must be named by its word ("average price").
-_NAMED_AS = {"average": content_words("average mean moyenne"), "ratio": content_words("ratio proportion rapport times")}
+_AVERAGE_NAMED = content_words("average mean moyenne")
+_RATIO_NAMED = content_words("ratio proportion rapport times")
 
 
 @dataclass(slots=True)
@@ -247,9 +248,8 @@ class Support:
 
     def _names(self, place: Place, computed: str) -> bool:
         """Whether the row (label and column) or sentence of ``place`` names the computation."""
-        if place.kind == "cell":
-            return bool(place.words & _NAMED_AS[computed])
-        return bool(self._words_of(place) & _NAMED_AS[computed])
+        named = _AVERAGE_NAMED if computed == "average" else _RATIO_NAMED
+        return bool((place.words if place.kind == "cell" else self._words_of(place)) & named)
 
     def _words_of(self, place: Place) -> frozenset[str]:
         """A sentence's content words, read once per answer."""
