@@ -163,7 +163,8 @@ def test_a_follow_up_sent_in_the_owner_tab_shows_in_a_tab_of_another_server_whil
 
 
 def test_stop_from_a_tab_of_another_server_reaches_the_task_through_the_store(app_env, runners):  # noqa: F811
-    slower = {"text": SLOW_ANSWER["text"] + " Then more words, slowly, one by one, for a while.", "delay_s": 0.3}
+    # streams for about 20 s, so the run still goes when a loaded machine's second app has drawn
+    slower = {"text": SLOW_ANSWER["text"] + " Then more words, slowly, one by one." * 6, "delay_s": 0.3}
     app_env.script.append(slower)
     first = new_app()
     thread = when_streaming(app_env, lambda: runners[-1].request_stop())

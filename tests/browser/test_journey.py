@@ -85,7 +85,7 @@ def test_the_analyst_journey(streamlit_app, fake_server, page, tmp_path):
     assert not visible(page, "North leads with a total of")  # a second version, not drawn beside the new one
     shot(page, 5, "regenerated")
     versions = page.locator("[class*='st-key-branches-']").last
-    assert versions.get_by_text("2/2").is_visible()
+    versions.get_by_text("2/2").wait_for(timeout=30000)  # a loaded machine draws the versions after the answer
     runs = len(fake_server.requests)
     versions.get_by_role("button", name="‹").click()  # the first answer is one click away, not run again
     page.get_by_text("North leads with a total of", exact=False).first.wait_for(timeout=30000)
