@@ -125,6 +125,7 @@ _CONTENT_ASKED = re.compile(
     r"comprise|provide|classify|cover|describe|contain|reflect|indicate)s?\b(?: \w+)?(?: to| as)?\s*\??\s*$"
     r"|^\W*what (?:do|does|did) (?:the )?(?:company|group|management|we|they)\b.*\b(?:expect|intend)s?\b"
     r"|^\W*what (?:is|are|was|were) the (?:\w+ )?(?:schedule|terms|conditions)\b"
+    r"|^\W*what (?:is|are|was|were) (?:included|excluded|contained|comprised) (?:in|within|under)\b"
     r"|\bque (?:comprend|represente|contient|couvre|signifie)\b"
 )
 _PROSE_WORD = re.compile(r"[^\W\d_]{3,}")

@@ -69,9 +69,14 @@ def cells_statement(
 
     rows, cols = [c.row for c in cells], [c.column for c in cells]
     cites = f"{info.source}, {joined(rows, w) if args.rows else w['every_row']}, {joined(cols, w)}"
-    if op in ("value", "mean", "sum") and all(map(_deducted, cells)):  # amounts taken away, stated as amounts
-        cites += w["written"].format(figures=joined([f"({show(-c.value)})" for c in cells], w))
-        cells = [c.model_copy(update={"value": -c.value}) for c in cells]
+    costs = _costs_written_negative(cells) if op in _AS_AMOUNTS else set()
+    if op in ("value", "mean", "sum"):  # amounts taken away, stated as amounts, when every cell is one
+        flipped = cells if all(_deducted(c) or c.row in costs for c in cells) else []
+    else:
+        flipped = [c for c in cells if c.row in costs]  # a change or share of costs: of the amounts spent
+    if flipped:
+        cites += w["written"].format(figures=joined([f"({show(-c.value)})" for c in flipped], w))
+        cells = [c.model_copy(update={"value": -c.value}) if c in flipped else c for c in cells]
     sign = currency_of(cols[0]) if len(set(cols)) == 1 else ""
     scale = _scale(info, cells, w)
     one_row = len(set(rows)) == 1
@@ -169,6 +174,23 @@ _BOTH_WAYS = re.compile(r"(?i)\b(?:income|gains?|profit|earnings|expenses?|provi
 
 def _deducted(cell: Cell) -> bool:
     return cell.value < 0 and bool(_DEDUCTION.search(cell.row)) and not _BOTH_WAYS.search(cell.row)
+
+
+# A cost a report writes in parentheses ("Interest expense | (279,059) | (254,126)") is an amount spent: its
+# change, share or average is of the amounts (24,933 more spent), unlike a loss, a result that crosses zero.
+_COST = re.compile(
+    r"(?i)\b(?:expenses?|costs?|charges?|allowances?|depreciation|amorti[sz]ation|impairments?|write-?(?:offs?|downs?))\b"
+)
+_NOT_ONLY_COST = re.compile(r"(?i)\b(?:income|gains?|profit|earnings|benefits?|credits?|recover(?:y|ies)|net)\b|/|\(")
+_AS_AMOUNTS = frozenset(
+    {"value", "mean", "sum", "change", "decrease", "percent_change", "ratio", "share", "max", "min"}
+)
+
+
+def _costs_written_negative(cells: list[Cell]) -> set[str]:
+    """The rows of ``cells`` that name a cost only and write every one of their cells here negative."""
+    rows = {c.row for c in cells if _COST.search(c.row) and not _NOT_ONLY_COST.search(c.row)}
+    return {r for r in rows if all(c.value < 0 for c in cells if c.row == r)}
 
 
 def _scale(info: TableInfo, cells: list[Cell], w: Mapping[str, str]) -> str:

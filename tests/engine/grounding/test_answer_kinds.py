@@ -135,6 +135,8 @@ def test_asks_aggregate(question, aggregate):
         ("What is the schedule of repayment of the loan?", True),
         ("What does the company expect to pay in 2020?", True),  # no amount asked in its words: a sentence answers
         ("How much does the company expect to pay in 2020?", False),
+        ("What is included in the line item financing cash flows?", True),
+        ("What is the number of stock options included in the calculation?", False),
     ],
 )
 def test_questions_asking_for_words(question, words):

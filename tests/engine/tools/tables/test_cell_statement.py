@@ -14,6 +14,10 @@ REPORT = """Property and results of the year.
 | Net loss | (95,306) | (10,352) |
 | Net income (loss) | (6,557) | 1,200 |
 | Other income | (31) | (24) |
+| Interest expense | (279,059) | (254,126) |
+| EBITDA | 425 | 400 |
+| Revenue | 1,000,000 | 900,000 |
+| Other expense (income) | (12) | 5 |
 """
 
 
@@ -56,3 +60,29 @@ def test_a_change_between_amounts_taken_away_is_computed_as_the_table_writes_the
     statement = run(tool, "change", ["Net loss"], ["2019", "2018"])
     assert statement.startswith("-84,954 = -95,306 − (-10,352)")
     assert "written" not in statement
+
+
+@pytest.mark.parametrize(
+    ("operation", "rows", "columns", "first"),
+    [
+        ("value", ["Interest expense"], ["2019"], "279,059: Interest expense"),
+        ("change", ["Interest expense"], ["2019", "2018"], "24,933 = 279,059 − 254,126"),
+        ("percent_change", ["Interest expense"], ["2019", "2018"], "9.81% = (279,059 − 254,126) / 254,126"),
+        ("share", ["Interest expense", "Revenue"], ["2019"], "27.91% = 279,059 / 1,000,000"),
+    ],
+)
+def test_a_cost_written_in_parentheses_is_computed_as_the_amount_spent(tool, operation, rows, columns, first):
+    statement = run(tool, operation, rows, columns)
+    assert statement.startswith(first)
+    assert "written (" in statement
+
+
+def test_a_cost_row_that_may_go_either_way_keeps_its_sign(tool):
+    statement = run(tool, "change", ["Other expense (income)"], ["2019", "2018"])
+    assert statement.startswith("-17 = -12 − 5")
+    assert "written" not in statement
+
+
+def test_a_sum_of_a_cost_and_an_income_keeps_the_signs(tool):
+    statement = run(tool, "sum", ["Interest expense", "EBITDA"], ["2019"])
+    assert statement.startswith("-278,634 = (-279,059) + 425")
