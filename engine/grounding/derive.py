@@ -43,6 +43,7 @@ _COMPARE = re.compile(
     r"fallen|declin\w*|drop\w*|gain\w*|per|each|ratio|times|plus|minus|hausse|baisse|plus|moins|par)\b"
 )
 _WORD = re.compile(r"[a-z]+|%")
+_NAMED_TOTAL = re.compile(r"\btotal [a-z]+ [a-z]+\b")  # "total comprehensive income": a name when a sentence writes it
 GROUP_MIN = 3  # a row or column summed or averaged as a whole has at least three figures
 TRIPLES_MAX = 10  # sums and averages of any three figures only among this many operands
 
@@ -86,7 +87,7 @@ class _Space:
         return self.magnitude_places[i : bisect_right(self.magnitudes, hi, i)][:16]
 
 
-def preferred_ops(question: str, labels: Sequence[str] = ()) -> tuple[Op, ...]:
+def preferred_ops(question: str, labels: Sequence[str] = (), sentences: Sequence[str] = ()) -> tuple[Op, ...]:
     """The operations the question asks for ("percentage change", "average", "share", "change"),
     every operation when it compares figures without naming one ("how much higher"), and none
     when it asks for a figure as stated ("What was the balance in 2018?": a sum of two other
@@ -94,13 +95,19 @@ def preferred_ops(question: str, labels: Sequence[str] = ()) -> tuple[Op, ...]:
     question about a change is not answered by a ratio that happens to round to the same figure. Words of the row
     ``labels`` the question names are no operation ("Weighted average number of shares",
     "Total revenue"). A change answered as a percentage is a percentage change: ``derive``
-    adds it for a figure written with %."""
+    adds it for a figure written with %. A "total" that the evidence ``sentences`` about the subject
+    write with the question's next two words ("The total comprehensive income from currency effects
+    … totalled €17 million") is a name too."""
     text = " ".join(_WORD.findall(fold(question)))
     whole = text
     for label in sorted(set(labels), key=len, reverse=True):
         phrase = " ".join(_WORD.findall(fold(label)))
         if phrase and f" {phrase} " in f" {text} ":  # the label is named as a phrase: its words are no operation
             text = f" {text} ".replace(f" {phrase} ", " ").strip()
+    written = [f" {' '.join(_WORD.findall(fold(s)))} " for s in sentences]
+    for named in {m.group(0) for m in _NAMED_TOTAL.finditer(text)}:
+        if any(f" {named} " in sentence for sentence in written):  # a name, not an operation, wherever it is read
+            text, whole = (f" {t} ".replace(f" {named} ", " ").strip() for t in (text, whole))
     if _AVERAGE.search(text):
         return ("average",)
     if _PERCENT_CHANGE.search(text):

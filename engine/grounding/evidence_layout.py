@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
+from dataclasses import replace
 
 from engine.grounding.dates import MONTH_BEFORE_RE
 from engine.grounding.evidence_index import cells as csv_cells
-from engine.grounding.layout import DIGIT_RE, SPLIT_YEAR_RE, Place, numbers_in, years_in
+from engine.grounding.layout import DIGIT_RE, RESPECTIVELY, SPLIT_YEAR_RE, YEAR_RE, Place, numbers_in, years_in
 from engine.grounding.report_table import Table, is_numeric_cell, table_runs
 from engine.grounding.units import blocks, sentence_spans
 
@@ -43,7 +44,21 @@ def sentence_places(text: str, a: int, b: int, pos: int) -> list[Place]:
                 percent=percent,
             )  # fmt: skip
         )
-    return out
+    return _respectively(text, a, b, out)
+
+
+def _respectively(text: str, a: int, b: int, out: list[Place]) -> list[Place]:
+    """ "a gain of $1.2 million and $1.3 million in 2018 and 2017, respectively": each figure
+    dated by its own year, so $1.3 million is no figure of 2018."""
+    if len(out) < 2 or not RESPECTIVELY.search(text, a, b):
+        return out
+    listed = [m for m in YEAR_RE.finditer(text, a, b)]
+    after = [m.group(0) for m in listed if m.start() >= out[-1].end]
+    before = [m.group(0) for m in listed if m.end() <= out[0].start]
+    years = after if len(after) == len(out) else before if len(before) == len(out) else []
+    if not years:
+        return out
+    return [replace(place, years=frozenset({year})) for place, year in zip(out, years, strict=True)]
 
 
 def _clause_years(text: str, cuts: list[int], at: int, sentence: frozenset[str]) -> frozenset[str]:

@@ -27,6 +27,7 @@ from engine.grounding.answer_kinds import (
     years_named,
 )
 from engine.grounding.figures import Found, extract_figures
+from engine.grounding.layout import RESPECTIVELY
 from engine.grounding.models import Citation, GroundingReport, Quote
 from engine.grounding.quotes import words
 from engine.grounding.report_table import spread_header
@@ -56,7 +57,6 @@ _ASKS_CHANGE = re.compile(r"%|\b(?:percent\w*|pourcent\w*|change|variation|growt
 _CHANGE_COLUMN = re.compile(r"%|\b(?:change|variation|growth)\b", re.IGNORECASE)
 _DEFINED_TERM = re.compile(r"[“\"«(][^”\"»()]{0,80}[”\"»)]")  # ("Qualified Plan"): a defined term, not a person
 _AREA_UNIT = re.compile(r"\s?(?:m²|m2\b|sq\.? ?(?:ft|m)\b|square (?:metres|meters|feet)\b|hectares?\b|ha\b|km²)")
-_RESPECTIVELY = re.compile(r"\brespectively\b|\brespectivement\b", re.IGNORECASE)
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-ZÀ-Ý][a-zà-ÿ'’-]{2,}\b")  # a capitalised word, not a sentence's first
 _CATCH_ALL = re.compile(r"\b(?:elsewhere|otherwise|everywhere else|other (?:cities|places|countries|locations)|"
     r"ailleurs|sinon|autres villes)\b", re.IGNORECASE)  # fmt: skip
@@ -291,7 +291,7 @@ def _words_folded(text: str) -> set[str]:
 
 def _respectively(text: str, wanted: list[Found]) -> dict[int, str]:
     """ "$5.7m, $3.8m and $3.1m in 2019, 2018 and 2017, respectively": each figure's year."""
-    if len(wanted) < 2 or not _RESPECTIVELY.search(text):
+    if len(wanted) < 2 or not RESPECTIVELY.search(text):
         return {}
     taken = {id(f) for f in wanted}
     periods = [f for f in extract_figures(text) if id(f) not in taken and (f.kind == "date" or _is_year(f))]

@@ -17,6 +17,7 @@ from engine.grounding.figures import SPLIT_YEAR_RE, scale_factor, scan_numbers
 from engine.grounding.quotes import words
 
 YEAR_RE = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,]?\d)")
+RESPECTIVELY = re.compile(r"(?i)\brespectively\b|\brespectivement\b")  # figures paired in order with the periods listed
 # Scale words of a table's heading, header or corner cell: "(In thousands)", "$'000", "$M", "in millions".
 _SCALE_WORDS = (
     (10**9, re.compile(r"(?i)\bin\s+billions\b|\bbillions\s+of\b|[$€£]\s?(?:bn|b)\b|\ben\s+milliards\b|\bmds?\s*€")),

@@ -144,7 +144,13 @@ class Support:
         self.answer = answer
         self._tries = 0
         self._cuts = [m.span() for m in _CLAUSE_END.finditer(answer)]  # clause ends, once per answer
-        self.ops = preferred_ops(question, [p.label for p in self.scope.strong if p.kind == "cell"])
+        strong = self.scope.strong
+        sentences = {(p.evidence, p.unit) for p in strong if p.kind == "text" and p.unit}
+        self.ops = preferred_ops(
+            question,
+            [p.label for p in strong if p.kind == "cell"],
+            [index.texts[pos][a:b] for pos, (a, b) in sentences],
+        )
         ratio = "ratio" in self.ops and _RATIO_ASKED.search(question)
         self.computed = "average" if self.ops == ("average",) else "ratio" if ratio else None
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0

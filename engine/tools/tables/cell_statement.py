@@ -71,7 +71,7 @@ def cells_statement(
     cites = f"{info.source}, {joined(rows, w) if args.rows else w['every_row']}, {joined(cols, w)}"
     costs = _costs_written_negative(cells) if op in _AS_AMOUNTS else set()
     if op in ("value", "mean", "sum"):  # amounts taken away, stated as amounts, when every cell is one
-        flipped = cells if all(_deducted(c) or c.row in costs for c in cells) else []
+        flipped = cells if all(_deducted(c) or c.row in costs or _as_named(c, args.as_named) for c in cells) else []
     else:
         flipped = [c for c in cells if c.row in costs]  # a change or share of costs: of the amounts spent
     if flipped:
@@ -185,6 +185,11 @@ _NOT_ONLY_COST = re.compile(r"(?i)\b(?:income|gains?|profit|earnings|benefits?|c
 _AS_AMOUNTS = frozenset(
     {"value", "mean", "sum", "change", "decrease", "percent_change", "ratio", "share", "max", "min"}
 )
+
+
+def _as_named(cell: Cell, direction: str | None) -> bool:
+    """A negative cell of an either-way row, asked in its other direction: the net loss of "Net income (loss)"."""
+    return direction is not None and cell.value < 0 and direction in re.findall(r"\w+", cell.row.lower())
 
 
 def _costs_written_negative(cells: list[Cell]) -> set[str]:

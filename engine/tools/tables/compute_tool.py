@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from engine.errors import ToolError
 from engine.grounding.totals import is_total_label
@@ -59,6 +60,8 @@ class ComputeArgs(BaseModel):
     group_by: str | None = Field(None, max_length=200)
     single_row: bool = Field(False, description=say("arg_compute_single_row"))
     condition: CellCondition | None = None
+    # set by the engine's plan only: the direction the question asks of an either-way row ("loss")
+    as_named: SkipJsonSchema[str | None] = Field(None, max_length=40)
 
 
 _PER_SHARE = re.compile(r"(?i)\bper\W+(?:\w+\W+)?(?:share|unit|ads|adr)s?\b|\beps\b|\bpar action\b")

@@ -186,3 +186,28 @@ def named_rows(
             return ranked
     best = max(range(len(labels)), key=scored.__getitem__, default=None)
     return [labels[best]] if best is not None and scored[best] > 0 else []
+
+
+# "Net income (loss)", "Income tax (benefit) expense": a row that goes either way names its other direction in
+# parentheses; "what was the net loss?" asks that direction, so its negative cells are stated as the loss.
+_DIRECTIONS = frozenset(
+    "loss losses income profit earnings gain gains benefit benefits expense expenses provision decrease increase "
+    "deficit surplus".split()
+)
+_INSIDE = re.compile(r"\(([^()]*)\)")
+_INCOME_TAX = re.compile(r"\bincome tax(?:es)?\b")  # a noun: "income tax (benefit)" names no income
+
+
+def asked_direction(question: str, rows: Sequence[str]) -> str | None:
+    """The direction word in parentheses of every row of ``rows`` that the question asks, when it
+    asks none of the rows' other direction words: "loss" for "What was the net loss?" of "Net income (loss)"."""
+    asked = set(re.findall(r"[a-z]+", _INCOME_TAX.sub(" ", fold(question)))) & _DIRECTIONS
+    named: set[str] = set()
+    for row in rows:
+        text = _INCOME_TAX.sub(" ", fold(row))
+        inside = {w for m in _INSIDE.finditer(text) for w in re.findall(r"[a-z]+", m.group(1))} & _DIRECTIONS
+        outside = set(re.findall(r"[a-z]+", _INSIDE.sub(" ", text))) & _DIRECTIONS
+        if not inside & asked or outside & asked:
+            return None
+        named |= inside & asked
+    return min(named) if len(named) == 1 else None

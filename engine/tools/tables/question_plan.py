@@ -36,6 +36,7 @@ from engine.tools.tables.label_match import (
     ROW_MIN_SIMILARITY,
     ROW_MIN_WORDS,
     Semantic,
+    asked_direction,
     label_text,
     label_words,
     lexical,
@@ -210,6 +211,8 @@ def _plan_labelled(
         cols = sorted(cols, key=lambda c: years_of(c.name)[-1])  # "in chronological order": earliest first
     args: dict[str, Any] = {"table": info.name, "operation": op, "label_column": label.name, "rows": rows[:12],
                             "columns": [c.name for c in cols]}  # fmt: skip
+    if direction := asked_direction(question, rows):
+        args["as_named"] = direction  # "what was the net loss": the loss of "Net income (loss)"
     if op in ("count_if", "which_if"):
         args["condition"] = {"comparison": reading.condition.comparison, "threshold": reading.condition.threshold}
     unmet = _period_unmet(reading, info, bool(by_year), [f"{r} {c.name}" for r in rows or [""] for c in cols])
@@ -289,10 +292,6 @@ def unknown_names(
     return out
 
 
-def _names_more(question: str, info: TableInfo, filters: list[dict[str, Any]]) -> bool:
-    return bool(unknown_names(question, info, filters))
-
-
 def records_measure(question: str, info: TableInfo, sem: Semantic) -> ColumnInfo | None:
     """The value column of a table of records that the question asks about, if it names one."""
     values = [v for c in info.columns for v in c.examples]
@@ -346,7 +345,7 @@ def _plan_records(question: str, reading: Reading, info: TableInfo, sem: Semanti
         filters.append({"column": date.name, "year": int(years[0])})
     elif years:
         unmet = True
-    if _names_more(question, info, filters):
+    if unknown_names(question, info, filters):
         return None  # "Software revenue" of a table that has no Software
     args: dict[str, Any] = {"table": info.name, "operation": op, "columns": [measure.name], "filters": filters}
     if group is not None:

@@ -379,3 +379,31 @@ def test_a_ratio_or_an_average_asked_is_not_one_figure_as_stated():
     average = "What was the average gross carrying amount in 2018 and 2019?"
     assert check("1,494.9", average, table(AMORTIZATION)).grounding == "unsupported"
     assert check("1,449.05", average, table(AMORTIZATION)).unsupported == []
+
+
+CURRENCY_TEXT = (
+    "The total comprehensive income from currency effects and measurement results from hedging transactions and "
+    "hedging relationships totalled €17 million (2017/18: €−14 million). In addition, impairment losses on "
+    "financial assets amounting to €2 million (2017/18: €0 million) were recognised in the reporting period."
+)
+
+
+def test_a_total_the_evidence_writes_as_a_name_asks_no_sum():
+    question = (
+        "What was the total comprehensive income from currency effects and measurement results from hedging "
+        "transactions and hedging relationships?"
+    )
+    assert preferred_ops(question, sentences=[CURRENCY_TEXT.split(". ")[0]]) == ()
+    assert "sum" in preferred_ops(question)  # no sentence names it: "total" may ask a sum
+    assert check("€17 million", question, passage(CURRENCY_TEXT)).grounding == "verified"
+    assert check("€19 million", question, passage(CURRENCY_TEXT)).grounding != "verified"  # not 17 + 2
+
+
+def test_respectively_dates_each_figure_of_a_sentence_by_its_own_year():
+    text = (
+        "As a result of these amendments, we recognized a pre-tax curtailment gain of $1.2 million and $1.3 million "
+        "as a component of net periodic pension cost during the years ended December 31, 2018 and 2017, respectively."
+    )
+    question = "What was the pre-tax curtailment gain in 2018?"
+    assert check("$1.2 million", question, passage(text)).grounding == "verified"
+    assert check("$1.3 million", question, passage(text)).grounding != "verified"  # the gain of 2017

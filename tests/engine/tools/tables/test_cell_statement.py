@@ -86,3 +86,17 @@ def test_a_cost_row_that_may_go_either_way_keeps_its_sign(tool):
 def test_a_sum_of_a_cost_and_an_income_keeps_the_signs(tool):
     statement = run(tool, "sum", ["Interest expense", "EBITDA"], ["2019"])
     assert statement.startswith("-278,634 = (-279,059) + 425")
+
+
+def test_an_either_way_row_asked_in_its_other_direction_states_that_amount(tool):
+    (info,) = tool.catalog.tables.values()
+    args = ComputeTable.Args(
+        table=info.name, operation="value", label_column="Item", rows=["Net income (loss)"], columns=["2019"],
+        as_named="loss",
+    )  # fmt: skip
+    statement = tool.run(args).statement
+    assert statement.startswith("6,557: Net income (loss), 2019") and "written (6,557)" in statement
+
+
+def test_the_direction_is_the_engine_s_alone_not_offered_to_the_model(tool):
+    assert "as_named" not in ComputeTable.Args.model_json_schema()["properties"]
