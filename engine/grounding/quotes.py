@@ -65,6 +65,7 @@ _ASKS_FIGURE = re.compile(
     r"\s*(?:le|la|les|l['’])?\s*(?:montant|taux|nombre|total|part|pourcentage|prix|coût|plafond|budget|objectif|"
     r"marge|chiffre)|quel\s+montant|when|what\s+date|quand|quelle\s+date|percent|pour\s?cent|ratio|average|moyenne|"
     r"sum|somme|total)\b|%|\d\s*[-+*/x×÷^]\s*\d"
+    r"|(?:19|20)\d\d\W+respectively\b|\brespective\b(?=.*\b(?:19|20)\d\d)"  # "… for 2019 and 2018 respectively"
 )
 _STOP = frozenset(
     """a an the of in on at to for from by with and or is are was were be been what which who whom how when where why

@@ -4,6 +4,7 @@ import pytest
 
 from engine.grounding import Evidence, best_quote, not_found_message, split_units
 from engine.grounding.figures import extract_figures
+from engine.grounding.quotes import asks_for_figure
 
 TRAVEL = (
     "Analysts book rail for any trip under four hours. Air travel needs the approval of the team lead. "
@@ -239,3 +240,16 @@ def test_the_figure_of_a_year_stated_in_the_next_sentence_is_quoted(embed, with_
     assert quote is not None and quote.text == "Gross margin was 38.6%."
     other = best_quote("What was the gross margin in 2024?", evidence, embed if with_model else None)
     assert other is None or other.text != "Gross margin was 38.6%."  # 2025's margin never answers 2024
+
+
+@pytest.mark.parametrize(
+    ("question", "figure"),
+    [
+        ("What is the Restricted Share Awards for fiscal years 2019, 2018 and 2017 respectively?", True),
+        ("What was the respective income tax benefits in 2019 and 2018?", True),
+        ("What are the two segments of the company, respectively?", False),  # names, no year
+        ("What caused the changes in 2019 and 2018, respectively?", False),  # words asked
+    ],
+)
+def test_values_asked_year_by_year_ask_for_figures(question, figure):
+    assert asks_for_figure(question) is figure
