@@ -181,6 +181,10 @@ class Support:
                 if holding:
                     return Judgement(place=holding[0])
                 return Judgement(unmet=met)
+        if not item.dates and (month := MONTH_BEFORE_RE.search(self.answer, max(0, item.start - 16), item.start)):
+            # "June 30" answers a date: a 30 anywhere is no support, "June 30" written in the evidence is
+            day = re.compile(rf"(?i)(?<!\w){re.escape(month.group(0).strip())}\.?[\s·]+{re.escape(item.text)}(?!\d)")
+            return None if any(day.search(text) for text in self.index.texts) else Judgement()
         pair = self._pairs.get(item.start)
         if pair is not None and pair not in self.index.memo("period_pairs", _named_pairs):
             return Judgement()  # "2017/2019" when the evidence's periods are 2017/2018 and 2018/2019

@@ -176,10 +176,11 @@ def _deducted(cell: Cell) -> bool:
     return cell.value < 0 and bool(_DEDUCTION.search(cell.row)) and not _BOTH_WAYS.search(cell.row)
 
 
-# A cost a report writes in parentheses ("Interest expense | (279,059) | (254,126)") is an amount spent: its
+# A cost or payment a report writes in parentheses ("Interest expense | (279,059) | (254,126)") is an amount spent: its
 # change, share or average is of the amounts (24,933 more spent), unlike a loss, a result that crosses zero.
 _COST = re.compile(
-    r"(?i)\b(?:expenses?|costs?|charges?|allowances?|depreciation|amorti[sz]ation|impairments?|write-?(?:offs?|downs?))\b"
+    r"(?i)\b(?:expenses?|costs?|charges?|allowances?|depreciation|amorti[sz]ation|impairments?|write-?(?:offs?|downs?)"
+    r"|paid|(?:re)?payments?|outflows?)\b"  # "Tax paid | (5.6)": the tax paid is 5.6
 )
 _NOT_ONLY_COST = re.compile(r"(?i)\b(?:income|gains?|profit|earnings|benefits?|credits?|recover(?:y|ies)|net)\b|/|\(")
 _AS_AMOUNTS = frozenset(

@@ -52,6 +52,7 @@ from engine.tools.tables.table_shape import (
     column_values,
     date_column,
     label_column,
+    larger_first,
     month_value,
     named_values,
     period_columns,
@@ -85,9 +86,8 @@ def _without(text: str, values: list[str]) -> str:
 
 
 def _extreme_as_name(question: str, reading: Reading, held: frozenset[str] | set[str]) -> Reading:
-    """The question read again without "minimum" (or "highest", …) where that word is part
-    of a name the table holds: "the Minimum Pension Liability balance in 2018" asks for a
-    value of the Minimum Pension Liability column, not for its lowest row."""
+    """The question read again without "minimum" (or "highest", …) where that word is part of a name the table
+    holds: "the Minimum Pension Liability balance in 2018" asks a value of that column, not its lowest row."""
     named = [m.group(0) for m in _EXTREME.finditer(question) if words(m.group(0)) <= held]
     if not named:
         return reading
@@ -168,6 +168,8 @@ def _plan_labelled(
         return None  # which column the question is about is not said
     if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and _FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
+    elif op == "change" and len(rows) == 2 and len(cols) == 1 and "difference" in fold(question):
+        rows = larger_first(info, label, rows, cols[0])  # two items, not two periods: the larger less the smaller
     if op in ("sum", "value") and len(rows) == 1 and len(cols) == 1:
         op = "value"  # "total revenue in 2019" reads the Total row; one cell is its own sum
     if op == "count_if" and not reading.counts_periods:
@@ -276,8 +278,8 @@ def _group_column(dimension: str | None, info: TableInfo, sem: Semantic) -> Colu
 def unknown_names(
     question: str, info: TableInfo, filters: list[dict[str, Any]] = (), held: frozenset[str] = frozenset()
 ) -> list[str]:
-    """The names the question gives (capitalised words inside it) that are neither a
-    filter value, a column, a month, a quarter nor one of the ``held`` words of this table."""
+    """The names the question gives (capitalised words inside it) that are neither a filter value,
+    a column, a month, a quarter nor one of the ``held`` words of this table."""
     known = {w for f in filters if "value" in f for w in words(f["value"])} | held
     known |= {w for c in info.columns for w in words(label_text(c.name))} | words(info.source)
     out = []

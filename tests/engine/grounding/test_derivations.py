@@ -407,3 +407,9 @@ def test_respectively_dates_each_figure_of_a_sentence_by_its_own_year():
     question = "What was the pre-tax curtailment gain in 2018?"
     assert check("$1.2 million", question, passage(text)).grounding == "verified"
     assert check("$1.3 million", question, passage(text)).grounding != "verified"  # the gain of 2017
+
+
+@pytest.mark.parametrize(("answer", "grounding"), [("June 30", "verified"), ("June 34", "unsupported")])
+def test_the_day_of_a_date_is_supported_by_that_date_not_by_the_same_number_elsewhere(answer, grounding):
+    text = "Our fiscal year ends on June 30. Revenue was $34 million in fiscal 2019, up from $30 million."
+    assert check(answer, "When does each fiscal year end?", passage(text)).grounding == grounding

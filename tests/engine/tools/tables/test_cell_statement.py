@@ -17,6 +17,7 @@ REPORT = """Property and results of the year.
 | Interest expense | (279,059) | (254,126) |
 | EBITDA | 425 | 400 |
 | Revenue | 1,000,000 | 900,000 |
+| Tax paid | (5.6) | (4.1) |
 | Other expense (income) | (12) | 5 |
 """
 
@@ -66,6 +67,7 @@ def test_a_change_between_amounts_taken_away_is_computed_as_the_table_writes_the
     ("operation", "rows", "columns", "first"),
     [
         ("value", ["Interest expense"], ["2019"], "279,059: Interest expense"),
+        ("value", ["Tax paid"], ["2019"], "5.6: Tax paid"),
         ("change", ["Interest expense"], ["2019", "2018"], "24,933 = 279,059 − 254,126"),
         ("percent_change", ["Interest expense"], ["2019", "2018"], "9.81% = (279,059 − 254,126) / 254,126"),
         ("share", ["Interest expense", "Revenue"], ["2019"], "27.91% = 279,059 / 1,000,000"),

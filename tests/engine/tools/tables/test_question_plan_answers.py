@@ -619,3 +619,20 @@ def test_two_value_columns_named_are_not_answered_by_one_cell(tmp_path):
 def test_the_components_making_up_a_total_are_its_rows(tables):
     statement = answer("What are the components making up total revenue in the table?", tables).statement
     assert statement.startswith("Software, Hardware and Services: the rows making up Total revenue")
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("What was the difference between Services and Hardware revenue in 2019?", "680 = 800 − 120"),
+        ("What was the difference between Hardware and Services revenue in 2019?", "680 = 800 − 120"),
+    ],
+)
+def test_the_difference_between_two_items_is_the_larger_less_the_smaller(tables, question, first):
+    assert answer(question, tables).statement.startswith(first)
+
+
+def test_a_change_of_one_item_between_years_keeps_its_direction(tables):
+    assert answer("What was the change in Hardware revenue from 2019 to 2018?", tables).statement.startswith(
+        "100 = 800"
+    )
