@@ -147,7 +147,7 @@ def asks_about_table(question: str) -> bool:
 # The sentence a report writes over its table: "The geographic distribution of pretax income is as follows:"
 _TABLE_INTRO = re.compile(
     r"(?:\b(?:the following table|table below|tableau (?:ci-dessous|suivant))\b"
-    r"|\b(?:is|are|were|was) (?:as follows|(?:presented|summari[sz]ed|shown|set out) below)\b"
+    r"|\b(?:is|are|were|was) (?:\w+ )?(?:as follows|(?:presented|summari[sz]ed|shown|set out) below)\b"
     r"|\b(?:consists?|comprises?|include[sd]?) (?:of )?the following\b)[^|]*$"
 )
 

@@ -245,7 +245,9 @@ def review(
     kind: CautionKind = "several" if stated_answer.fact.several else "filter" if stated else "unsure"
     intro = asks_about_table(question) and not stated and introduces_table(quotes[0].text)  # "… is as follows:"
     about_table = asks_about_table(question) and not stated and not intro
-    doubt = stated_answer.fact.several or not stated_answer.sure or about_table
+    # "These assumptions are estimated as follows:" says a table follows; of any other question it answers nothing
+    leads_in = not stated and not asks_about_table(question) and introduces_table(quotes[0].text)
+    doubt = stated_answer.fact.several or not stated_answer.sure or about_table or leads_in
     figure = stated is not None or stated_answer.fact.picked is not None  # a result, or one figure picked
     restated = not stated and quotes[0].confident and restates_question(question, _CITATION.sub("", stated_answer.text))
     restated = restated or intro

@@ -10,6 +10,7 @@ from engine.grounding.answer_kinds import (
     asks_for_words,
     constraints_met,
     fit,
+    introduces_table,
     is_prose,
     names_in,
 )
@@ -178,3 +179,17 @@ def test_questions_about_a_table_itself(question, about_table):
 )
 def test_questions_asking_for_a_name_or_a_place(question, name):
     assert asks_for_name(question) is name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "intro"),
+    [
+        ("The geographic distribution of pretax income is as follows:", True),
+        ("These assumptions are estimated as follows:", True),
+        ("The following table sets forth revenue by segment:", True),
+        ("Revenue was $5.2 million in 2019, as follows from the new contracts.", False),
+        ("Domestic | (20,597) | 22,325", False),
+    ],
+)
+def test_the_sentence_a_report_writes_over_its_table(sentence, intro):
+    assert introduces_table(sentence) is intro

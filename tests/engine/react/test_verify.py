@@ -556,3 +556,15 @@ def test_what_a_table_shows_is_the_sentence_the_report_writes_over_it():
     run(engine, "What does the table show?")
     assert "geographic distribution of pretax income" in engine.result.answer
     assert not [c for c in engine.result.cautions if c.about_answer]
+
+
+def test_a_sentence_that_only_leads_into_a_table_is_no_sure_answer_to_another_question():
+    """ "What are the 4 assumptions shown in the table?" quoted "These assumptions are estimated as follows:": not sure."""
+    text = (
+        "These assumptions are estimated as follows:\n\n| | 2019 | 2018 |\n|---|---|---|\n"
+        "| Expected volatility | 31% | 29% |\n| Risk-free interest rate | 1.9% | 2.6% |"
+    )
+    engine = small_engine(["Thought: done\nAnswer: The assumptions are 45% and 7%."], text)  # unsupported: replaced
+    run(engine, "What are the 4 assumptions shown in the table?")
+    assert "estimated as follows" in engine.result.answer  # the passage the question points to, quoted
+    assert "unsure" in [c.kind for c in engine.result.cautions if c.about_answer], engine.result.answer
