@@ -52,7 +52,7 @@ def _respectively(text: str, a: int, b: int, out: list[Place]) -> list[Place]:
     dated by its own year, so $1.3 million is no figure of 2018."""
     if len(out) < 2 or not RESPECTIVELY.search(text, a, b):
         return out
-    listed = [m for m in YEAR_RE.finditer(text, a, b)]
+    listed = list(YEAR_RE.finditer(text, a, b))
     after = [m.group(0) for m in listed if m.start() >= out[-1].end]
     before = [m.group(0) for m in listed if m.end() <= out[0].start]
     years = after if len(after) == len(out) else before if len(before) == len(out) else []
