@@ -30,6 +30,7 @@ from engine.grounding.notes import (
     miscounted_note,
     misplaced_note,
     repeated_note,
+    uncompared_note,
     unmet_note,
 )
 from engine.grounding.sources import invented_sources
@@ -271,7 +272,9 @@ def check_answer(
             footnote = citations.cite(hit)
         else:
             asked = asked or EvidenceIndex.of_text(question)
-            compared = judgement is not None and (judgement.extreme is not None or judgement.unmet is not None)
+            compared = judgement is not None and (
+                judgement.extreme is not None or judgement.unmet is not None or judgement.uncompared
+            )
             if compared or asked.find(item) is None:  # "which year, 2018 or 2019?": naming it asks, it does not answer
                 if item.text not in flagged:
                     flagged.add(item.text)
@@ -284,6 +287,9 @@ def check_answer(
                     if judgement is not None and judgement.unmet is not None and support is not None:
                         miscomputed.append(item.text)
                         notes.append(unmet_note(item.text, judgement.unmet, support.condition, language))
+                    if judgement is not None and judgement.uncompared:
+                        miscomputed.append(item.text)
+                        notes.append(uncompared_note(item.text, language))
                 figures.append(_figure(item, None))
                 return False
         figures.append(_figure(item, footnote))

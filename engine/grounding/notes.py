@@ -103,6 +103,11 @@ def extreme_note(figure: str, winner: Place, extreme: str, language: str = "en")
     )
 
 
+def uncompared_note(figure: str, language: str = "en") -> str:
+    """ "2018 is not checked: no row of the evidence gives each year of what the question compares"."""
+    return say("uncompared", language, figure=figure)
+
+
 def unmet_note(figure: str, met: list[Place], condition: Condition | None, language: str = "en") -> str:
     """ "2018 is not a year AMT credit is below 10: 2019 (9.2)"."""
     if condition is None:

@@ -51,6 +51,7 @@ class Judgement:
     unmet: list[Place] | None = (
         None  # "which year … less than 10?": the row's cells that meet it (the answer's does not)
     )
+    uncompared: bool = False  # "which year … largest?" and no row of the evidence holds the years to compare
 
 
 def layout_of(index: EvidenceIndex) -> Layout:
@@ -173,6 +174,7 @@ class Support:
             winner = extreme_cell(self.scope, self.extreme, self.magnitude)
             if winner is not None:  # the year is the answer: it must be the year of the row's extreme
                 return Judgement(place=winner) if year_of(item) in winner.years else Judgement(extreme=winner)
+            return Judgement(uncompared=True)  # a year found anywhere says nothing of which is largest
         if self.condition is not None and _is_year(item, frozenset(), self.layout) and not self._aside(item):
             by_year = row_by_year(self.scope)
             if by_year is not None:  # the year is the answer: its cell must meet the condition
@@ -181,6 +183,7 @@ class Support:
                 if holding:
                     return Judgement(place=holding[0])
                 return Judgement(unmet=met)
+            return Judgement(uncompared=True)
         if not item.dates and (month := MONTH_BEFORE_RE.search(self.answer, max(0, item.start - 16), item.start)):
             # "June 30" answers a date: a 30 anywhere is no support, "June 30" written in the evidence is
             day = re.compile(rf"(?i)(?<!\w){re.escape(month.group(0).strip())}\.?[\s·]+{re.escape(item.text)}(?!\d)")

@@ -84,7 +84,8 @@ def test_a_period_the_evidence_never_names_is_unsupported():
     unlabelled = FISCAL.replace("Personnel expenses", "")  # the total row has no label: no winner is known
     question = "In which year was the amount of personnel expenses larger?"
     assert check_answer("2017/2019", question, [table(unlabelled)]).unsupported == ["2017", "2019"]
-    assert check_answer("2018/19", question, [table(unlabelled)]).unsupported == []
+    named = check_answer("2018/19", question, [table(unlabelled)])  # a period the evidence names, but no winner
+    assert named.unsupported == ["2018"] and "is not checked" in named.notes[0]
 
 
 def test_a_fiscal_year_written_fy19_is_the_year_2019():
@@ -155,3 +156,27 @@ def test_a_year_in_parentheses_cites_the_cells_and_is_no_answer():
         "2019, 45,377: highest Total by column (table.csv, Total, 2019 and 2018)", question, [table(loans)]
     )
     assert wrong.unsupported == ["2019"]  # the answer's year, not the cited one
+
+
+def test_a_year_with_no_row_to_compare_is_not_vouched_for_by_being_in_the_evidence():
+    # No row is about "the unearned amount": 2019 stands in the header, which says nothing of which year is larger.
+    question = "In which year was the unearned amount larger?"
+    report = check_answer("2019", question, [table(SHARES)])
+    assert report.unsupported == ["2019"] and report.miscomputed == ["2019"]  # not "held by no document"
+    assert report.notes == ["2019 is not checked: no row of the evidence gives each year of what the question compares"]
+    french = check_answer("2019", "En quelle année le montant non acquis est-il le plus élevé ?", [table(SHARES)],
+                          language="fr")  # fmt: skip
+    assert french.notes == [
+        "2019 n'est pas vérifié : aucune ligne des éléments ne donne chaque année de ce que la question compare"
+    ]
+
+
+def test_a_year_named_by_the_question_is_checked_all_the_same():
+    question = "Between 2018 and 2019, which year had a larger weighted average number of shares?"
+    assert check_answer("2019", question, [table(SHARES)]).unsupported == []
+    assert check_answer("2018", question, [table(SHARES)]).unsupported == ["2018"]
+
+
+def test_a_condition_with_no_row_to_read_is_not_vouched_for():
+    report = check_answer("2018", "In which year was the unearned amount less than 80?", [table(SHARES)])
+    assert report.unsupported == ["2018"]
