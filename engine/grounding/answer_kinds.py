@@ -128,6 +128,12 @@ _CONTENT_ASKED = re.compile(
     r"|^\W*what (?:is|are|was|were) (?:included|excluded|contained|comprised) (?:in|within|under)\b"
     r"|\bque (?:comprend|represente|contient|couvre|signifie)\b"
 )
+# "What is the currency translation reserve made up of?", "How should the data be read in conjunction with?":
+# a question that ends on its preposition asks what the thing is made of, used for or read with, in words.
+_ENDS_ON_PREPOSITION = re.compile(
+    r"^\W*(?:what|how)\b(?!.*\b(?:rates?|amounts?|values?|percentages?|percent|numbers?|figures?|ratios?|much|many|"
+    r"years?|dates?|periods?)\b).*\b(?:with|of|for|to|on|by|from|about|into|as)\s*\??\s*$"
+)
 _PROSE_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
@@ -162,7 +168,11 @@ def asks_for_words(question: str) -> bool:
     """Whether ``question`` asks for words (a reason, a definition, what a figure includes),
     so that no figure, table row or computation answers it."""
     text = fold(question)
-    return bool(_WORDS_ASKED.search(text) or _CONTENT_ASKED.search(text) and answer_kind(question) is None)
+    return bool(
+        _WORDS_ASKED.search(text)
+        or (_CONTENT_ASKED.search(text) or _ENDS_ON_PREPOSITION.search(text))
+        and answer_kind(question) is None
+    )
 
 
 # "Which assets …", "who …", "where …": a name or a place asked, which no bare figure gives (a period asked is one)

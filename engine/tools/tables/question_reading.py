@@ -60,6 +60,11 @@ _WHICH = re.compile(
     r"\b(?:which|what(?!\s+(?:is|was|are|were|did|does|do|has|had|have|the|a|an)\b)|quel(?:le)?s?"
     r"(?!\s+(?:est|etait|sont|etaient|a|ont)\b))\s+([a-z]+)"
 )
+# "What is the component that contributes the most …": the thing named, as "which component" names it
+_WHAT_THE = re.compile(r"\bwhat (?:is|was|are|were) the ([a-z]+) (?:that|which|with)\b")
+_NOT_NAMED_THING = frozenset(
+    "amount value number figure percentage percent rate ratio total sum change difference average year period".split()
+)
 _YEAR = re.compile(r"(?<![\d.,])(?:fy\s?|fiscal\s)?((?:19|20)\d\d)(?![\d.,]\d)")
 _QUARTER = re.compile(
     r"\b(?:q([1-4])|t([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th) quarter|"
@@ -190,7 +195,10 @@ def read_question(question: str) -> Reading:
         years = tuple(str(y) for y in range(last, first - 1, -1)) if last - first < 12 else years
     which = _WHICH.search(text)
     subject = {w for w in words(_YEAR.sub(" ", text)) - _ASKING if not w.isdigit()}
-    dimension = which.group(1) if which else None
+    named = _WHAT_THE.search(text)
+    dimension = (
+        which.group(1) if which else named.group(1) if named and named.group(1) not in _NOT_NAMED_THING else None
+    )
     kept = [t for t in re.findall(r"[^\W_]+", question) if words(t) & subject - _TOTAL and fold(t) != dimension]
     return Reading(
         operation=operation,

@@ -138,6 +138,12 @@ def test_asks_aggregate(question, aggregate):
         ("How much does the company expect to pay in 2020?", False),
         ("What is included in the line item financing cash flows?", True),
         ("What is the number of stock options included in the calculation?", False),
+        ("What is the currency translation reserve made up of?", True),  # ends on its preposition: what it holds
+        ("How should the selected financial data be read in conjunction with?", True),
+        ("What can cash reserves be used for?", True),
+        ("What was the tax rate that all dividends are franked at?", False),  # a rate asked
+        ("What is the number of shares the options can be exercised for?", False),
+        ("Which year does the information relate to?", False),
     ],
 )
 def test_questions_asking_for_words(question, words):

@@ -161,6 +161,13 @@ def test_a_grouped_winner_names_the_group(tables):
     assert result.statement.startswith(f"Export, €{export:,}: lowest revenue_eur by region (date in Q2)")
 
 
+def test_what_is_the_component_that_contributes_most_names_a_row_not_a_column(tmp_path):
+    accrued = "Item,Amount\nAdvanced payments from customers,47.6\nAccrued payroll,30.2\nTotal accrued expenses,77.8\n"
+    catalog = catalog_of(tmp_path, "accrued.csv", accrued)
+    result = answer("What is the component that contributes the most to total accrued expenses?", catalog)
+    assert result.statement.startswith("Advanced payments from customers, 47.6: highest Amount by Item")
+
+
 def test_the_largest_single_row_is_not_the_largest_group(tables):
     """ "In a single month" asks for one row: its group and its date are named."""
     result = answer("Which region had the highest revenue in a single month?", tables)
