@@ -216,6 +216,21 @@ def test_a_small_model_bare_figure_for_a_name_asked_is_replaced():
     assert engine.result.answer.strip() != "820" and "goodwill" in engine.result.answer
 
 
+def test_a_small_model_one_figure_for_the_respective_values_of_two_is_replaced():
+    """ "The respective unrealized gains of municipal and corporate bonds" answered "13": one of the two."""
+    notes = "| | Municipal bonds | Corporate bonds |\n|---|---|---|\n| Unrealized gains | 13 | 23 |"
+    engine = make_engine(["Thought: done\nAnswer: 13"], tools=[*general_toolkit(), docs_tool(notes)])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What are the respective unrealized gains of the municipal and corporate bonds?")
+    assert blocks(text, ReActType.DRAFT) == ["13"]
+    assert "23" in engine.result.answer
+    assert any("asks for each of several" in c.text for c in engine.result.cautions)
+    both = make_engine(["Thought: done\nAnswer: 13 and 23"], tools=[*general_toolkit(), docs_tool(notes)])
+    both.llm.abilities = both.llm.abilities.model_copy(update={"small": True})
+    run(both, "What are the respective unrealized gains of the municipal and corporate bonds?")
+    assert not any("asks for each of several" in c.text for c in both.result.cautions)
+
+
 def test_a_small_model_figure_from_the_wrong_sentence_is_replaced():
     """180 stands in the evidence, but not in the sentence that answers the question."""
     engine = make_engine(
