@@ -122,11 +122,16 @@ def _years_header(raw: Any) -> bool:
     numeric = [i for i, f in enumerate(raw.schema) if str(f.type).startswith(("int", "uint", "double", "float"))]
     if not numeric or any(v is None or v == "" for v in first):
         return False
-    years = [first[i] for i in numeric]
-    if len(set(years)) < len(years) or not all(_YEAR.fullmatch(str(y)) for y in years):
+    years = [_whole(first[i]) for i in numeric]  # "2019" over "47.6" is read as 2019.0
+    if len(set(years)) < len(years) or not all(_YEAR.fullmatch(y) for y in years):
         return False
     below = [v for i in numeric for v in raw.column(i).to_pylist()[1:] if v is not None]
-    return any(not _YEAR.fullmatch(str(v)) for v in below)
+    return any(not _YEAR.fullmatch(_whole(v)) for v in below)
+
+
+def _whole(value: Any) -> str:
+    """A number as written without a decimal part when it has none: 2019.0 → "2019"."""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
 def _read_plain(con: duckdb.DuckDBPyConnection, path: Path) -> Any:

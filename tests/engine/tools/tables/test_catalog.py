@@ -167,6 +167,9 @@ def test_a_header_of_years_over_plain_numbers_is_the_header(write_csv):
     info = TableCatalog.from_paths([path]).tables["revenue"]
     assert [c.name for c in info.columns] == ["Item", "2019", "2018"]
     assert info.data.column("2019").to_pylist() == [1950, 420]
+    decimals = write_csv("accrued.csv", "Item,2019\nAdvances,47.6\nPayroll,30.2\n")  # read as 2019.0 over 47.6
+    one = TableCatalog.from_paths([decimals]).tables["accrued"]
+    assert [c.name for c in one.columns] == ["Item", "2019"] and one.rows == 2
 
 
 def test_a_file_without_a_header_keeps_its_first_row(write_csv):
