@@ -37,9 +37,14 @@ def _number(text: str) -> float | None:
         return None
 
 
+_SIGN = re.compile(r"\b(?:(?P<neg>negative|negatif|negative)|positive|positif)\b")
+
+
 def condition_in(text: str) -> Condition | None:
     """ "exceed $200 million" → (>, 200): the scale word is left out, as a report's table
-    states its figures in the unit the question uses."""
+    states its figures in the unit the question uses. "negative" is below 0, "positive" above."""
+    if (sign := _SIGN.search(text)) and not _CONDITION.search(text):
+        return Condition("<" if sign.group("neg") else ">", 0.0)
     match = _CONDITION.search(text)
     if match is None or (threshold := _number(match.group("number"))) is None:
         return None
@@ -51,11 +56,11 @@ _THRESHOLD = re.compile(
 )
 _WHICH_YEAR = re.compile(r"\b(?:which|what) (?:fiscal )?years?\b|\ben quelles? annees?\b|\bquelles? annees?\b")
 _MAX = re.compile(
-    r"\b(?:largest|larger|highest|higher|greatest|greater|biggest|bigger|maximum|most"
+    r"\b(?:largest|larger|highest|higher|greatest|greater|biggest|bigger|maximum|most|longest|longer"
     r"|plus (?:elevee?s?|grande?s?|forte?s?|importante?s?))\b"
 )
 _MIN = re.compile(
-    r"\b(?:smallest|smaller|lowest|lower|least|minimum"
+    r"\b(?:smallest|smaller|lowest|lower|least|minimum|shortest|shorter"
     r"|plus (?:faibles?|bas|basses?|petits?|petites?)|moins (?:eleve|elevee|important|importante))\b"
 )
 

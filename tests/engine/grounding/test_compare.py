@@ -180,3 +180,13 @@ def test_a_year_named_by_the_question_is_checked_all_the_same():
 def test_a_condition_with_no_row_to_read_is_not_vouched_for():
     report = check_answer("2018", "In which year was the unearned amount less than 80?", [table(SHARES)])
     assert report.unsupported == ["2018"]
+
+
+def test_longer_and_negative_are_read_as_an_extreme_and_a_condition():
+    assert extreme_asked("Which year recorded a longer average lease term?") == "max"
+    assert extreme_asked("In which year was the average duration shortest?") == "min"
+    taxes = " | 2019 | 2018\nProvision for (benefit from) income taxes | (1,450) | 2,310"
+    question = "In which year was Provision for (benefit from) income taxes negative?"
+    assert check_answer("2019", question, [table(taxes)]).unsupported == []
+    wrong = check_answer("2018", question, [table(taxes)])
+    assert wrong.unsupported == ["2018"] and "below 0" in wrong.notes[0]
