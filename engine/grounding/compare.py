@@ -37,15 +37,15 @@ def _number(text: str) -> float | None:
         return None
 
 
-_SIGN = re.compile(r"\b(?:(?P<neg>negative|negatif|negative)|positive|positif)\b")
+_SIGN = re.compile(r"\b(?:(?P<neg>negative|negatif)|positive|positif)\b")  # accent-folded text
 
 
 def condition_in(text: str) -> Condition | None:
     """ "exceed $200 million" → (>, 200): the scale word is left out, as a report's table
     states its figures in the unit the question uses. "negative" is below 0, "positive" above."""
-    if (sign := _SIGN.search(text)) and not _CONDITION.search(text):
-        return Condition("<" if sign.group("neg") else ">", 0.0)
     match = _CONDITION.search(text)
+    if match is None and (sign := _SIGN.search(text)):
+        return Condition("<" if sign.group("neg") else ">", 0.0)
     if match is None or (threshold := _number(match.group("number"))) is None:
         return None
     return Condition("<" if _BELOW.search(match.group("word")) else ">", threshold)
