@@ -200,8 +200,7 @@ def test_a_draft_that_states_a_result_ignoring_the_period_keeps_the_caution(tmp_
 def test_a_small_model_answer_without_the_kind_asked_for_is_replaced():
     """ "Who" answered without a name, "how long" without a duration: the model ignored the evidence."""
     notes = "Backups are kept for 32 days. The Lyon site is managed by Solène Marchetti."
-    engine = make_engine(["Thought: done\nAnswer: I can answer now."], tools=[*general_toolkit(), docs_tool(notes)])
-    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    engine = small_engine(["Thought: done\nAnswer: I can answer now."], notes)
     text = run(engine, "How long are backups kept?")
     assert blocks(text, ReActType.DRAFT) == ["I can answer now."]
     assert "32 days" in engine.result.answer
@@ -210,8 +209,7 @@ def test_a_small_model_answer_without_the_kind_asked_for_is_replaced():
 def test_a_small_model_bare_figure_for_a_name_asked_is_replaced():
     """ "Which assets …?" answered "820": a number of the evidence ("ASC 820") names no asset."""
     notes = "Assets measured at fair value under ASC 820 include goodwill and other intangible assets."
-    engine = make_engine(["Thought: done\nAnswer: 820"], tools=[*general_toolkit(), docs_tool(notes)])
-    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    engine = small_engine(["Thought: done\nAnswer: 820"], notes)
     run(engine, "Which assets are measured at fair value?")
     assert engine.result.answer.strip() != "820" and "goodwill" in engine.result.answer
 
@@ -219,14 +217,12 @@ def test_a_small_model_bare_figure_for_a_name_asked_is_replaced():
 def test_a_small_model_one_figure_for_the_respective_values_of_two_is_replaced():
     """ "The respective unrealized gains of municipal and corporate bonds" answered "13": one of the two."""
     notes = "| | Municipal bonds | Corporate bonds |\n|---|---|---|\n| Unrealized gains | 13 | 23 |"
-    engine = make_engine(["Thought: done\nAnswer: 13"], tools=[*general_toolkit(), docs_tool(notes)])
-    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    engine = small_engine(["Thought: done\nAnswer: 13"], notes)
     text = run(engine, "What are the respective unrealized gains of the municipal and corporate bonds?")
     assert blocks(text, ReActType.DRAFT) == ["13"]
     assert "23" in engine.result.answer
     assert any("asks for each of several" in c.text for c in engine.result.cautions)
-    both = make_engine(["Thought: done\nAnswer: 13 and 23"], tools=[*general_toolkit(), docs_tool(notes)])
-    both.llm.abilities = both.llm.abilities.model_copy(update={"small": True})
+    both = small_engine(["Thought: done\nAnswer: 13 and 23"], notes)
     run(both, "What are the respective unrealized gains of the municipal and corporate bonds?")
     assert not any("asks for each of several" in c.text for c in both.result.cautions)
 
