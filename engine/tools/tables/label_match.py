@@ -185,7 +185,22 @@ def named_rows(
         if reading.operation != "value" or len(set(spots)) == len(spots):  # each row named in its own words
             return ranked
     best = max(range(len(labels)), key=scored.__getitem__, default=None)
-    return [labels[best]] if best is not None and scored[best] > 0 else []
+    if best is None or scored[best] <= 0 or _section_unnamed(labels[best], labels, heads or {}, asked):
+        return []
+    return [labels[best]]
+
+
+def _section_unnamed(label: str, labels: list[str], heads: dict[str, str], asked: set[str]) -> bool:
+    """Whether ``label`` is a row named with its section ("Adjustments: Stock-based compensation",
+    a label written in several sections) whose section the question does not tell from the
+    others': "the stock-based compensation" is then no one row."""
+    head = heads.get(label, "")
+    if not head or not label.startswith(f"{head}: "):
+        return False
+    base = label[len(head) + 2 :]
+    others = [heads[o] for o in labels if o != label and heads.get(o) and o == f"{heads[o]}: {base}"]
+    own = label_words(head) & asked
+    return any(not own - label_words(other) for other in others)
 
 
 # "Net income (loss)", "Income tax (benefit) expense": a row that goes either way names its other direction in

@@ -154,6 +154,23 @@ def _column_values(
     )
 
 
+def _name(label: str) -> str:
+    return " ".join(label.rstrip(":").split()).casefold()
+
+
+def _keyed(labels: list[str], sections: list[str]) -> list[str]:
+    """Row labels as keys: a label written in several sections ("Wireless" under "Revenue" and
+    under "Adjusted EBITDA") is named with its section there ("Revenue: Wireless"), so each
+    row can be asked for by name."""
+    where: dict[str, set[str]] = {}
+    for label, section in zip(labels, sections, strict=True):
+        where.setdefault(_name(label), set()).add(section)
+    return [
+        f"{section}: {label}" if label and section and len(where[_name(label)]) > 1 else label
+        for label, section in zip(labels, sections, strict=True)
+    ]
+
+
 def _decimals(text: str) -> int:
     digits = re.sub(r"[^\d.]", "", text)
     return len(digits) - digits.rfind(".") - 1 if "." in digits else 0
@@ -179,13 +196,16 @@ def _sums(values: list[list[float | None]], texts: list[list[str]], row: int, pa
     return checked > 0
 
 
-def _totals(labels: list[str], numeric: list[list[float | None]], texts: list[list[str]]) -> list[bool]:
-    """Total rows: by their label, or, unlabelled, as the sum of the rows since the last total,
-    or of every row above that is not a total (a grand total under a subtotal)."""
+def _totals(
+    labels: list[str], numeric: list[list[float | None]], texts: list[list[str]], closing: list[bool]
+) -> list[bool]:
+    """Total rows: by their label, as the row that closes its section (``closing``), or,
+    unlabelled, as the sum of the rows since the last total, or of every row above that is
+    not a total (a grand total under a subtotal)."""
     marks: list[bool] = []
     since = 0
     for i, label in enumerate(labels):
-        total = is_total_label(label)
+        total = is_total_label(label) or closing[i]
         if not total and not label and numeric:
             parts = [j for j in range(i) if not marks[j]]
             total = _sums(numeric, texts, i, list(range(since, i))) or _sums(numeric, texts, i, parts)
@@ -279,14 +299,19 @@ def read_grid(grid: list[list[Any]]) -> ReportTable | None:
     sections: list[str] = []
     data_rows: list[list[str]] = []
     data_labels: list[str] = []
+    closing: list[bool] = []
     section = ""
     for label, row in zip(labels, body, strict=True):
         if first and label and not any(row[first:]):
             section = label.rstrip(":").strip()
             continue
+        closes = bool(section) and _name(label) == _name(section)
         sections.append(section)
+        closing.append(closes)
         data_rows.append(row[first:])
         data_labels.append(label)
+        if closes:  # "Revenue" written again with its figures: the section's total, and its end
+            section = ""
     if not data_rows:
         return None
     continental = any(CONTINENTAL.search(c) for r in data_rows for c in r)
@@ -314,8 +339,9 @@ def read_grid(grid: list[list[Any]]) -> ReportTable | None:
         return None
     additive = [i for i, c in enumerate(c for c in value_columns if c.kind == "number") if c.unit not in _RATIOS]
     additive = additive if first else []  # without row labels, no row is "unlabelled"
-    marks = _totals(data_labels, [numeric[i] for i in additive], [texts[i] for i in additive])
+    marks = _totals(data_labels, [numeric[i] for i in additive], [texts[i] for i in additive], closing)
     data_labels = [TOTAL_LABEL if m and not label else label for m, label in zip(marks, data_labels, strict=True)]
+    data_labels = _keyed(data_labels, sections)
     columns: list[ReportColumn] = []
     if first:
         label_name = HEADER_JOIN.join(label_parts)

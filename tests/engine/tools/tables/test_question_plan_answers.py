@@ -643,3 +643,23 @@ def test_a_change_of_one_item_between_years_keeps_its_direction(tables):
     assert answer("What was the change in Hardware revenue from 2019 to 2018?", tables).statement.startswith(
         "100 = 800"
     )
+
+
+SEGMENT_REPORT = (
+    "| (In millions of dollars) | 2018 | 2017 |\n|---|---|---|\n| Revenue | | |\n| Wireless | 9,200 | 8,569 |\n"
+    "| Cable | 3,932 | 3,894 |\n| Revenue | 13,132 | 12,463 |\n| Adjusted EBITDA | | |\n| Wireless | 4,090 | 3,726 |\n"
+    "| Cable | 1,874 | 1,819 |\n| Adjusted EBITDA | 5,964 | 5,545 |\n"
+)
+
+
+def test_a_segment_under_a_section_heading_is_its_row_not_the_sections_total(tmp_path):
+    catalog = catalog_of(tmp_path, "segments.md", SEGMENT_REPORT)
+    result = answer("What is the increase/ (decrease) in cable revenue from 2017 to 2018?", catalog)
+    assert result.statement.startswith("38 million = 3,932 − 3,894")
+    result = answer("What was the wireless adjusted EBITDA in 2017?", catalog)
+    assert result.statement.startswith("3,726 million")
+
+
+def test_a_segment_in_several_sections_with_none_named_is_no_one_row(tmp_path):
+    catalog = catalog_of(tmp_path, "segments.md", SEGMENT_REPORT)
+    assert plan("What was the change in Cable between 2017 and 2018?", catalog, FakeEncode()) is None

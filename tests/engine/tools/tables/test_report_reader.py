@@ -93,6 +93,36 @@ def test_section_rows_label_the_rows_under_them():
     assert table.column("item").values == ["Losses", "Depreciation"]
 
 
+SEGMENTS = [  # segments under two sections, each section closed by its heading written again with its total
+    ["(In millions of dollars)", "2018", "2017"],
+    ["Revenue", "", ""],
+    ["Wireless", "9,200", "8,569"],
+    ["Cable", "3,932", "3,894"],
+    ["Revenue", "13,132", "12,463"],
+    ["Adjusted EBITDA 3", "", ""],
+    ["Wireless", "4,090", "3,726"],
+    ["Cable", "1,874", "1,819"],
+    ["Adjusted EBITDA 3", "5,964", "5,545"],
+    ["Net income", "2,059", "1,845"],
+]
+
+
+def test_a_section_heading_written_again_with_figures_is_its_total_and_its_end():
+    table = read_grid(SEGMENTS)
+    items = table.column("item").values
+    totals = dict(zip(items, table.column("is_total").values, strict=True))
+    assert totals["Revenue"] and totals["Adjusted EBITDA 3"]
+    assert not totals["Net income"] and not totals["Revenue: Wireless"]
+    assert table.column("section").values[-1] is None  # "Net income" is under no section
+
+
+def test_a_label_written_in_several_sections_is_named_with_its_section():
+    items = read_grid(SEGMENTS).column("item").values
+    assert items[:2] == ["Revenue: Wireless", "Revenue: Cable"]
+    assert items[3:5] == ["Adjusted EBITDA 3: Wireless", "Adjusted EBITDA 3: Cable"]
+    assert "Net income" in items  # written once: as it is
+
+
 def test_a_row_in_percent_inside_a_table_of_amounts_says_so():
     grid = [
         ["($ in millions)", "2019", "2018"],
