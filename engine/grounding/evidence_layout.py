@@ -14,6 +14,7 @@ from engine.grounding.layout import DIGIT_RE, RESPECTIVELY, SPLIT_YEAR_RE, YEAR_
 from engine.grounding.report_table import Table, is_numeric_cell, table_runs
 from engine.grounding.units import blocks, sentence_spans
 
+TITLE_MAX_CHARS = 120  # a line this short just above a table is its title ("25. Deferred income")
 _CLAUSE_RE = re.compile(r"[;()]")
 
 
@@ -98,18 +99,22 @@ class EvidenceLayout:
             self.segments = [(lo, len(text.rstrip()))] if text.strip() else []
             self._segment_starts = [a for a, _ in self.segments]
             return
+        before: tuple[int, int] | None = None  # the last line of the block above
         for block in blocks(self.text):
             cursor, heading = 0, ""
             for i, j, sep in table_runs(self.text, block):
                 if cursor < i:
                     self.segments.append((block[cursor][0], block[i - 1][1]))
                     heading = self.text[block[cursor][0] : block[i - 1][1]]
-                table = Table(self.text, self.original, block[i:j], sep, heading, len(self.tables))
+                line = block[i - 1] if cursor < i else before if i == 0 else None
+                title = line if line is not None and line[1] - line[0] <= TITLE_MAX_CHARS else None
+                table = Table(self.text, self.original, block[i:j], sep, heading, len(self.tables), title)
                 self._lines += [(s, len(self.tables), k) for k, (s, _) in enumerate(table.lines)]
                 self.tables.append(table)
                 cursor = j
             if cursor < len(block):
                 self.segments.append((block[cursor][0], block[-1][1]))
+            before = block[-1] if cursor < len(block) else None
         self._line_starts = [start for start, _, _ in self._lines]
         self._segment_starts = [a for a, _ in self.segments]
 
@@ -192,14 +197,24 @@ class EvidenceLayout:
         table = self.tables[t]
         return t if k < table.first and offset <= table.lines[k][1] else None
 
+    def title_table(self, offset: int) -> int | None:
+        """The table whose title (the short line just above it) holds ``offset``, if any."""
+        return next(
+            (t for t, table in enumerate(self.tables) if table.title and table.title[0] <= offset < table.title[1]),
+            None,
+        )
+
     def table_rows(self, t: int) -> list[Place]:
         table = self.tables[t]
         return [p for k in table.body() for p in self._unit((t, k), lambda k=k: table.row(self.pos, k))]
 
-    def unlabelled_rows(self) -> list[Place]:
-        """The cells of the rows of figures without a label: totals, which no word names."""
+    def unlabelled_rows(self, only: int | None = None) -> list[Place]:
+        """The cells of the rows of figures without a label: totals, which no word of theirs
+        names (of table ``only`` when given)."""
         out: list[Place] = []
         for t, table in enumerate(self.tables):
+            if only is not None and t != only:
+                continue
             for k in table.body():
                 cells = table.cells(k)
                 if cells and not cells[0].strip() and any(is_numeric_cell(c) for c in cells[1:]):

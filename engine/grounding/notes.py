@@ -97,7 +97,7 @@ def extreme_note(figure: str, winner: Place, extreme: str, language: str = "en")
         f"extreme_{extreme}",
         language,
         figure=figure,
-        label=winner.label,
+        label=winner.label or say("the_total", language),  # a row of figures without a label
         year=", ".join(sorted(winner.years)),
         value=number(winner),
     )

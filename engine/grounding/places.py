@@ -62,6 +62,7 @@ class Layout:
             return [], []
         rows: dict[tuple[int, int, int], float] = {}
         tables: set[tuple[int, int]] = set()
+        titled: set[tuple[int, int]] = set()  # a question word in a table's title: its unlabelled rows are about it
         passages: list[tuple[float, int, list[int]]] = []
         seen: dict[tuple[int, int, int], set[str]] = {}
         for pos, ev in enumerate(self.index.evidence):
@@ -88,6 +89,8 @@ class Layout:
                     elif (t := layout.header_table(at)) is not None:
                         tables.add((pos, t))
                     else:
+                        if (t := layout.title_table(at)) is not None:
+                            titled.add((pos, t))
                         outside.append(at)
                     at = folded.find(stem, at + len(stem))
             if outside:
@@ -103,6 +106,8 @@ class Layout:
             for pos in range(len(self.index.evidence)):
                 if "\n" in self.index.texts[pos].strip():
                     cells.update((id(p), p) for p in self.of(pos).unlabelled_rows() if p.label == "")
+        for pos, t in titled:
+            cells.update((id(p), p) for p in self.of(pos).unlabelled_rows(t) if p.label == "")
         sentences: set[tuple[int, int, int]] = set()
         for _, pos, offsets in sorted(passages, key=lambda item: (-item[0], item[1]))[:MAX_PASSAGES]:
             layout = self.of(pos)

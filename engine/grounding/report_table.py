@@ -100,9 +100,18 @@ class Table:
     """One table run of an evidence: its header read once, its rows read when asked."""
 
     def __init__(
-        self, text: str, original: str, lines: list[tuple[int, int]], sep: str, heading: str, number: int
+        self,
+        text: str,
+        original: str,
+        lines: list[tuple[int, int]],
+        sep: str,
+        heading: str,
+        number: int,
+        title: tuple[int, int] | None = None,
     ) -> None:
         self.text, self.lines, self.sep, self.number = text, lines, sep, number
+        self.title = title  # the span of the short line just above the table: its subject
+        self.title_words = content_words(text[title[0] : title[1]]) if title else frozenset()
         stripped = [text[s:e].strip() for s, e in lines]
         self.lead = all(t.startswith(sep) for t in stripped)
         self.trail = all(t.endswith(sep) for t in stripped)
@@ -202,7 +211,7 @@ class Table:
         label_years = years_in(label)
         total = is_total_label(label) or not label  # a row of figures without a label sums the rows above
         label_words = content_words(label) if label else _TOTAL_WORDS
-        row_words = label_words | self.section(k)
+        row_words = label_words | self.section(k) | (self.title_words if not label else frozenset())
         if total and label_words <= _TOTAL_WORDS:  # a bare "Total" totals the rows above: it is about their subject
             row_words |= self.totalled_words(k)
         out: list[Place] = []

@@ -190,3 +190,39 @@ def test_longer_and_negative_are_read_as_an_extreme_and_a_condition():
     assert check_answer("2019", question, [table(taxes)]).unsupported == []
     wrong = check_answer("2018", question, [table(taxes)])
     assert wrong.unsupported == ["2018"] and "below 0" in wrong.notes[0]
+
+
+DEFERRED_INCOME = """25. Deferred income
+
+| | 2019 | 2018 |
+|---|---|---|
+| Current | 53.2 | 55.2 |
+| Non-current | 13.6 | 14.4 |
+| | 66.8 | 69.6 |
+"""
+
+
+def passage(text):
+    return Evidence(n=1, tool="search_docs", text=text, source="report.md", rank=0)
+
+
+def test_a_row_without_a_label_is_about_the_title_over_its_table():
+    question = "In which year was the deferred income larger?"
+    assert check_answer("2018", question, [passage(DEFERRED_INCOME)]).grounding == "verified"
+    assert check_answer("2019", question, [passage(DEFERRED_INCOME)]).notes == [
+        "2019 is not the year the total is largest: 2018 (69.6)"
+    ]
+    # a row the question names is still its row, the unlabelled total beside it
+    assert (
+        check_answer("-2", "What was the change in Current deferred income?", [passage(DEFERRED_INCOME)]).grounding
+        == "verified"
+    )
+
+
+def test_a_long_paragraph_over_a_table_is_no_title():
+    text = DEFERRED_INCOME.replace(
+        "25. Deferred income", "The deferred income balances " + "relate to revenue " * 10 + "."
+    )
+    assert check_answer("2018", "In which year was the deferred income larger?", [passage(text)]).unsupported == [
+        "2018"
+    ]
