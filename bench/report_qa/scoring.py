@@ -329,7 +329,7 @@ def em_f1(predicted: list[str], question: Question) -> Metric:
 # ---- where the gold stands in an answer ---------------------------------------------------
 
 
-def _text_in(gold: str, text: str) -> bool:
+def text_in(gold: str, text: str) -> bool:
     needle, hay = tokens(gold), tokens(text)
     n = len(needle)
     return n > 0 and any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
@@ -338,7 +338,7 @@ def _text_in(gold: str, text: str) -> bool:
 def _span_in(span: str, scale: str, text: str, found: list[Figure]) -> bool:
     gold = gold_figure(span, scale)
     if gold is None:
-        return _text_in(span, text)
+        return text_in(span, text)
     return any(same_figure(f, gold) for f in found)
 
 
@@ -353,9 +353,9 @@ def stated_directly(answer: str, question: Question) -> bool:
     if is_numeric(question):
         golds = _gold_figures(question)
         if not golds:  # an arithmetic gold that is not a figure (rare): compare as text
-            return _text_in(question.spans[0], said)
+            return text_in(question.spans[0], said)
         return bool(found) and same_figure(found[0], golds[0])
-    return _text_in(question.spans[0], said)
+    return text_in(question.spans[0], said)
 
 
 def in_answer(answer: str, question: Question) -> bool:

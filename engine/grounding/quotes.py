@@ -28,6 +28,7 @@ from engine.grounding.answer_kinds import (
     fold,
     introduces_table,
     names_in,
+    years_in_order,
 )
 from engine.grounding.figures import extract_figures
 from engine.grounding.messages import say
@@ -56,6 +57,23 @@ CONFIDENT_CLOSENESS = 0.7  # below it, a quote is shown as the closest passage f
 COMMON_NAME_UNITS = 3
 SEMANTIC_ALONE_PENALTY = 0.05  # a close paraphrase that shares no word still fits: score = similarity - this
 MAX_EMBEDDED_UNITS = 48  # units sent to the embedding model, best lexical first
+REASON_BONUS = 0.08  # a reason asked: a sentence that gives one ("driven by", "due to") over one that states the change
+
+# A sentence that opens on what the one before it said ("The increase was mainly driven by …") is read with it.
+_CONTINUES = re.compile(
+    r"^\W*(?:the|this|these|that|such|it|cette|ces|ceci|cela)\s+(?:(?:\w+\s+)?(?:increases?|decreases?|changes?|"
+    r"growth|declines?|improvements?|reductions?|rises?|hausses?|baisses?|augmentations?|diminutions?|variations?)\b"
+    r"|(?:was|were|is|are|reflects?|reflected|resulted|s'explique)\b)"
+)
+# A question asking why (EN and FR, accent-folded), and the words a sentence gives a reason with.
+_REASON_ASKED = re.compile(
+    r"^\W*(?:why|pourquoi)\b|\bwhat (?:caused|causes|led to|leads to|drove|drives|contributed to|resulted in|"
+    r"explains?)\b|\breasons?\b|\bdrivers?\b|\bdriven\b|\bqu'est-ce qui (?:explique|a cause)|\braisons?\b"
+)
+_REASON_GIVEN = re.compile(
+    r"\b(?:due to|driven by|as a result of|result of|because|attributable to|attributed to|owing to|caused by|"
+    r"resulted from|reflect(?:s|ed|ing)?|primarily from|mainly from|led by|en raison|du fait|grace a|s'explique)\b"
+)
 
 _WORD_RE = re.compile(r"[a-z0-9]+")
 _TOOL_FAILURES = ("Error:", "Blocked:", "Not run:")  # what the engine writes when a tool did not answer
@@ -179,6 +197,8 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
     aggregate = aggregate_asked(question) is not None
     about_table = asks_about_table(question)
     common = _common_names(question, units) if kind == "person" else frozenset()
+    words_asked = asks_for_words(question)
+    reason = words_asked and bool(_REASON_ASKED.search(fold(question)))
     out = []
     for i, unit in enumerate(units):
         if embed is None:
@@ -190,8 +210,12 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             closeness = semantic[i]
         unit_fit = fit(kind, unit.text, common, unit.computed)
         met = constraints_met(question, " ".join((read[i], unit.source or "", unit.location or "")))
+        if not met and words_asked and not years_in_order(read[i]):
+            met = True  # a reason or a definition the report gives without a year is about its own period
         if score > 0:
             score += KIND_ADJUST[unit_fit] + (0.0 if met else CONSTRAINT_MISS)
+            if reason and _REASON_GIVEN.search(fold(unit.text)):
+                score += REASON_BONUS
             if unit_fit == "any" and wants_figure and extract_figures(unit.text):
                 score += FIGURE_BONUS
             if unit.rank == 0:
@@ -223,6 +247,8 @@ def best_quotes(
     ``limit``, each above the fit threshold (empty when nothing fits)."""
     usable = [ev for ev in evidence if not ev.text.lstrip().startswith(_TOOL_FAILURES)]
     units = split_units(usable)
+    if asks_for_words(question):
+        units = _with_continuations(units, {ev.n: ev.text for ev in usable})
     if not units:
         return []
     scored = rank_units(question, units, embed)
@@ -248,6 +274,30 @@ def best_quotes(
             )
         )
     return quotes
+
+
+def _with_continuations(units: list[Unit], texts: dict[int, str]) -> list[Unit]:
+    """``units`` and, after each sentence that the next one continues ("Selling expenses
+    increased by 17%." then "The increase was mainly driven by …"), both read as one unit:
+    what the reason is about stands in the sentence before it."""
+    out: list[Unit] = []
+    for before, unit in zip([None, *units], units, strict=False):
+        out.append(unit)
+        if (
+            before is not None
+            and before.evidence == unit.evidence
+            and before.end <= unit.start
+            and "|" not in before.text + unit.text
+            and not texts[unit.evidence][before.end : unit.start].strip()
+            and _CONTINUES.match(fold(unit.text))
+        ):
+            joined = texts[unit.evidence][before.start : unit.end]
+            out.append(
+                unit.model_copy(
+                    update={"text": " ".join(joined.split()), "start": before.start, "period": before.period}
+                )
+            )
+    return out
 
 
 def computed_quote(statement: str, evidence: int, tool: str, language: str = "en") -> Quote:

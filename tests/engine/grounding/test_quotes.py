@@ -253,3 +253,41 @@ def test_the_figure_of_a_year_stated_in_the_next_sentence_is_quoted(embed, with_
 )
 def test_values_asked_year_by_year_ask_for_figures(question, figure):
     assert asks_for_figure(question) is figure
+
+
+EXPENSES = (
+    "Selling and marketing expenses increased by 17% to RMB6,712 million for the fourth quarter of 2019. "
+    "The increase was mainly driven by greater marketing spending on cloud services and smart phone games. "
+    "General and administrative expenses increased by 41% to RMB16,002 million for the fourth quarter of 2019. "
+    "The increase was mainly due to greater R&D expenses and staff costs."
+)
+
+
+def test_a_reason_that_opens_on_the_sentence_before_it_is_quoted_with_it(embed):
+    evidence = [Evidence(n=1, tool="search_docs", text=EXPENSES, source="report.md", rank=0)]
+    quote = best_quote("What was the reason for the increase in General and administrative expenses?", evidence, embed)
+    assert quote is not None
+    assert quote.text == (
+        "General and administrative expenses increased by 41% to RMB16,002 million for the fourth quarter of 2019. "
+        "The increase was mainly due to greater R&D expenses and staff costs."
+    )
+    figure = best_quote(
+        "How much did selling and marketing expenses increase by in the fourth quarter of 2019?", evidence, embed
+    )
+    assert (
+        figure is not None and figure.text.startswith("Selling") and "driven" not in figure.text
+    )  # a figure asked: one sentence
+
+
+def test_a_reason_given_without_a_year_answers_a_question_naming_one(embed):
+    text = (
+        "Cable adjusted EBITDA increased by 3% in 2018 on higher revenue.\n\n"
+        "Cable revenue increased by 1% due to the movement of customers to higher speed Internet tiers."
+    )
+    evidence = [Evidence(n=1, tool="search_docs", text=text, source="report.md", rank=0)]
+    quote = best_quote("What led to the increase in cable revenue in 2018?", evidence, embed)
+    assert quote is not None and quote.text.startswith("Cable revenue increased by 1% due to")
+    figure = best_quote("What was the cable revenue growth in 2018?", evidence, embed)
+    assert (
+        figure is None or "due to" not in figure.text
+    )  # a figure of 2018 asked: a sentence naming no year does not give it
