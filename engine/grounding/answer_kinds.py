@@ -145,6 +145,20 @@ _TABLE_ASKED = re.compile(
 )
 
 
+# "Which years does the table provide information for?", "What fiscal years are included in the table?"
+_TABLE_YEARS_ASKED = re.compile(
+    r"\b(?:which|what) (?:fiscal |financial )?(?:years?|periods?) (?:does|do|did|is|are|was|were) (?:the|this) "
+    r"(?:table|information|data|figures)\b|\b(?:years?|periods?) (?:are |were )?(?:included|listed|shown|covered|given) "
+    r"in (?:the|this) table\b|\b(?:quelles?|quel) (?:annees?|exercices?|periodes?) .*\b(?:le|ce) tableau\b"
+)
+
+
+def asks_table_years(question: str) -> bool:
+    """Whether ``question`` asks which years a table gives ("Which years does the table provide
+    information for?"): its header answers, not a year written anywhere in it."""
+    return bool(_TABLE_YEARS_ASKED.search(fold(question)))
+
+
 def asks_about_table(question: str) -> bool:
     """Whether ``question`` asks what a table shows, represents or covers."""
     return bool(_TABLE_ASKED.search(fold(question)))

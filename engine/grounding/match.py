@@ -31,6 +31,7 @@ from engine.grounding.notes import (
     misplaced_note,
     repeated_note,
     uncompared_note,
+    unheaded_note,
     unmet_note,
 )
 from engine.grounding.sources import invented_sources
@@ -273,7 +274,10 @@ def check_answer(
         else:
             asked = asked or EvidenceIndex.of_text(question)
             compared = judgement is not None and (
-                judgement.extreme is not None or judgement.unmet is not None or judgement.uncompared
+                judgement.extreme is not None
+                or judgement.unmet is not None
+                or judgement.uncompared
+                or judgement.headed is not None
             )
             if compared or asked.find(item) is None:  # "which year, 2018 or 2019?": naming it asks, it does not answer
                 if item.text not in flagged:
@@ -290,6 +294,9 @@ def check_answer(
                     if judgement is not None and judgement.uncompared:
                         miscomputed.append(item.text)
                         notes.append(uncompared_note(item.text, language))
+                    if judgement is not None and judgement.headed is not None:
+                        miscomputed.append(item.text)
+                        notes.append(unheaded_note(item.text, judgement.headed, language))
                 figures.append(_figure(item, None))
                 return False
         figures.append(_figure(item, footnote))

@@ -103,6 +103,11 @@ def extreme_note(figure: str, winner: Place, extreme: str, language: str = "en")
     )
 
 
+def unheaded_note(figure: str, headed: frozenset[str], language: str = "en") -> str:
+    """ "2017 is not a year the table's header gives: 2018"."""
+    return say("unheaded", language, figure=figure, years=say("and", language).join(sorted(headed, reverse=True)))
+
+
 def uncompared_note(figure: str, language: str = "en") -> str:
     """ "2018 is not checked: no row of the evidence gives each year of what the question compares"."""
     return say("uncompared", language, figure=figure)

@@ -137,6 +137,16 @@ class Layout:
             for ev, text in zip(self.index.evidence, self.index.texts, strict=True)
         )
 
+    def header_years(self) -> frozenset[str]:
+        """The years the headers of the evidence's tables name (a column's "2019", a corner's "Group - 2018")."""
+        years: set[str] = set()
+        for pos in range(len(self.index.evidence)):
+            if "\n" in self.index.texts[pos].strip():
+                for table in self.of(pos).tables:
+                    years.update(y for column in table.column_years for y in column)
+                    years.update(years_in(table.header))
+        return frozenset(years)
+
     def size(self) -> int:
         return sum(len(t) for t in self.index.texts)
 

@@ -17,6 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from engine.grounding.answer_kinds import asks_table_years
 from engine.grounding.compare import by_magnitude, condition_asked, extreme_asked, extreme_cell, meets, row_by_year
 from engine.grounding.dates import DATE_RE, MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, preferred_ops
@@ -52,6 +53,9 @@ class Judgement:
         None  # "which year … less than 10?": the row's cells that meet it (the answer's does not)
     )
     uncompared: bool = False  # "which year … largest?" and no row of the evidence holds the years to compare
+    headed: frozenset[str] | None = (
+        None  # "which years does the table cover?": the years its headers give (not the answer's)
+    )
 
 
 def layout_of(index: EvidenceIndex) -> Layout:
@@ -159,6 +163,7 @@ class Support:
         self.extreme = extreme_asked(question)
         self.magnitude = by_magnitude(question)
         self.condition = condition_asked(question) if self.extreme is None else None
+        self.table_years = asks_table_years(question)
         self._pairs = period_pairs(answer)  # "2017/2019": a period the evidence must name as such
         # "2018, 48,762: highest Total (report.md, Total, 2019 and 2018)": a year in parentheses cites, it is no answer
         self._asides = [m.span() for m in _ASIDE.finditer(answer)]
@@ -184,6 +189,10 @@ class Support:
                     return Judgement(place=holding[0])
                 return Judgement(unmet=met)
             return Judgement(uncompared=True)
+        if self.table_years and _is_year(item, frozenset(), self.layout) and not self._aside(item):
+            headed = self.layout.header_years()
+            if headed and year_of(item) not in headed:
+                return Judgement(headed=headed)  # a year of a row label or a sentence: not one the table covers
         if not item.dates and (month := MONTH_BEFORE_RE.search(self.answer, max(0, item.start - 16), item.start)):
             # "June 30" answers a date: a 30 anywhere is no support, "June 30" written in the evidence is
             day = re.compile(rf"(?i)(?<!\w){re.escape(month.group(0).strip())}\.?[\s·]+{re.escape(item.text)}(?!\d)")

@@ -226,3 +226,24 @@ def test_a_long_paragraph_over_a_table_is_no_title():
     assert check_answer("2018", "In which year was the deferred income larger?", [passage(text)]).unsupported == [
         "2018"
     ]
+
+
+RECONCILIATION = """| | Bonds | Bank loans |
+|---|---|---|
+| Group - 2018 | S$ Mil | S$ Mil |
+| As at 1 April 2017 | 8,726.6 | 2,306.3 |
+| Financing cash flows | (506.2) | 222.6 |
+| As at 31 March 2018 | 7,884.9 | 2,501.7 |
+"""
+
+
+def test_the_years_a_table_covers_are_those_of_its_header_not_of_a_row_label():
+    question = "Which year does the information in the table relate to?"
+    assert check_answer("2018", question, [passage(RECONCILIATION)]).grounding == "verified"
+    wrong = check_answer("2017", question, [passage(RECONCILIATION)])  # "As at 1 April 2017" is a row's label
+    assert wrong.unsupported == ["2017"] and wrong.notes == ["2017 is not a year the table's header gives: 2018"]
+    french = check_answer("2017", "Quelle année couvre ce tableau ?", [passage(RECONCILIATION)], language="fr")
+    assert french.notes == ["2017 n'est pas une année que donne l'en-tête du tableau : 2018"]
+    shares = "Which years does the table provide information for the weighted average number of shares?"
+    assert check_answer("2019; 2018", shares, [table(SHARES)]).grounding == "verified"
+    assert check_answer("2019; 2017", shares, [table(SHARES)]).unsupported == ["2017"]
