@@ -62,6 +62,11 @@ _WHICH = re.compile(
 )
 # "What is the component that contributes the most …": the thing named, as "which component" names it
 _WHAT_THE = re.compile(r"\bwhat (?:is|was|are|were) the ([a-z]+) (?:that|which|with)\b")
+# "What is the largest cost of revenue item?", "the biggest component of revenue": rows compared, by the noun
+_EXTREME_THING = re.compile(
+    r"\bwhat (?:is|was|are|were) the (?:single )?(?:largest|biggest|highest|greatest|smallest|lowest|main|major)"
+    r"(?: [a-z]+){0,4}? (item|component|element|segment|category|contributor|constituent|source|type|line)s?\b"
+)
 _NOT_NAMED_THING = frozenset(
     "amount value number figure percentage percent rate ratio total sum change difference average year period".split()
 )
@@ -195,7 +200,7 @@ def read_question(question: str) -> Reading:
         years = tuple(str(y) for y in range(last, first - 1, -1)) if last - first < 12 else years
     which = _WHICH.search(text)
     subject = {w for w in words(_YEAR.sub(" ", text)) - _ASKING if not w.isdigit()}
-    named = _WHAT_THE.search(text)
+    named = _WHAT_THE.search(text) or _EXTREME_THING.search(text)
     dimension = (
         which.group(1) if which else named.group(1) if named and named.group(1) not in _NOT_NAMED_THING else None
     )

@@ -47,6 +47,9 @@ def test_periods_condition_and_dimension():
     what_the = "What is the component that contributes the most to total accrued expenses?"
     assert read_question(what_the).dimension == "component"  # named as "which component" names it
     assert read_question("What is the amount that contributes the most?").dimension is None
+    largest = "What is the largest cost of revenue item in Adjusted Revenue?"
+    assert read_question(largest).dimension == "item"  # the rows are compared, not the row "Adjusted Revenue"'s years
+    assert read_question("What was the largest revenue in 2019?").dimension is None
     assert read_question("Quelle est la région la moins rentable ?").dimension is None
     assert read_question("Average revenue from 2017 to 2019?").years == ("2019", "2018", "2017")  # every year between
     assert read_question("Change in revenue from 2017 to 2019?").years == ("2017", "2019")  # the two ends
