@@ -56,6 +56,12 @@ _KINDS: dict[str, tuple[set[str], set[str]]] = {
 _ASKS_CHANGE = re.compile(r"%|\b(?:percent\w*|pourcent\w*|change|variation|growth|croissance)\b", re.IGNORECASE)
 _CHANGE_COLUMN = re.compile(r"%|\b(?:change|variation|growth)\b", re.IGNORECASE)
 _DEFINED_TERM = re.compile(r"[“\"«(][^”\"»()]{0,80}[”\"»)]")  # ("Qualified Plan"): a defined term, not a person
+# The words just before a figure that bound it ("among the top 5%", "more than 1,400"): stated with it.
+_BOUND_BEFORE = re.compile(
+    r"(?:\bamong (?:the )?)?\b(?:top|bottom|more than|less than|fewer than|at least|at most|up to|over|under|nearly|"
+    r"almost|approximately|about|around|roughly|above|below|plus de|moins de|au moins|environ|pres de|jusqu'a)\s+$",
+    re.IGNORECASE,
+)
 _AREA_UNIT = re.compile(r"\s?(?:m²|m2\b|sq\.? ?(?:ft|m)\b|square (?:metres|meters|feet)\b|hectares?\b|ha\b|km²)")
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-ZÀ-Ý][a-zà-ÿ'’-]{2,}\b")  # a capitalised word, not a sentence's first
 _CATCH_ALL = re.compile(r"\b(?:elsewhere|otherwise|everywhere else|other (?:cities|places|countries|locations)|"
@@ -219,13 +225,15 @@ def _label(clause: str, shown: str) -> str:
 
 def _with_unit_words(text: str, found: Found) -> str:
     """The figure with what its pattern leaves after it: a glued scale ("€5.2" + "m"), an
-    area unit ("6 200" + " m²") and the rate words that follow it ("180 euros" + " per night")."""
+    area unit ("6 200" + " m²") and the rate words that follow it ("180 euros" + " per night");
+    and the words before it that bound it ("among the top" + " 5%"): "5%" alone says another thing."""
     end = found.end
     for unit in (_GLUED_SCALE, _AREA_UNIT):
         glued = unit.match(text, end)
         end = glued.end() if glued else end
     per = _PER.match(text, end)
-    return text[found.start : per.end() if per else end]
+    bound = _BOUND_BEFORE.search(text, max(0, found.start - 24), found.start)
+    return text[bound.start() if bound else found.start : per.end() if per else end]
 
 
 def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:

@@ -153,3 +153,10 @@ def test_an_area_answers_only_a_question_about_an_area():
     text = "L'entrepôt couvre une surface de 6 200 m² et dispose de 7 quais de chargement."
     assert picked("How many loading docks does the Lyon office have?", text) == "7"
     assert picked("Quelle est la surface de l'entrepôt ?", text) == "6 200 m²"
+
+
+def test_the_words_that_bound_a_figure_are_stated_with_it():
+    ranked = "In 2019, we were ranked among the top 5% of companies in the Corporate Governance Evaluation."
+    assert picked("What was the company's rank in 2019 in the evaluation?", ranked) == "among the top 5%"
+    assert picked("How many staff work remotely?", "More than 400 staff work remotely.") == "More than 400"
+    assert picked("How many staff work remotely?", "Of our staff, 400 work remotely.") == "400"  # nothing to bound it
