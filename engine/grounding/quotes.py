@@ -65,14 +65,16 @@ _CONTINUES = re.compile(
     r"growth|declines?|improvements?|reductions?|rises?|hausses?|baisses?|augmentations?|diminutions?|variations?)\b"
     r"|(?:was|were|is|are|reflects?|reflected|resulted|s'explique)\b)"
 )
-# A question asking why (EN and FR, accent-folded), and the words a sentence gives a reason with.
-_REASON_ASKED = re.compile(
+# A question asking why (EN and FR, accent-folded), and the words a sentence gives a reason with
+# (also what engine/grounding/restated.py reads as a cause restated).
+REASON_ASKED = re.compile(
     r"^\W*(?:why|pourquoi)\b|\bwhat (?:caused|causes|led to|leads to|drove|drives|contributed to|resulted in|"
-    r"explains?)\b|\breasons?\b|\bdrivers?\b|\bdriven\b|\bqu'est-ce qui (?:explique|a cause)|\braisons?\b"
+    r"results in|explains?)\b|\breasons?\b|\bdrivers?\b|\bdriven\b|\bqu'est-ce qui (?:explique|a cause)|\braisons?\b"
 )
-_REASON_GIVEN = re.compile(
-    r"\b(?:due to|driven by|as a result of|result of|because|attributable to|attributed to|owing to|caused by|"
-    r"resulted from|reflect(?:s|ed|ing)?|primarily from|mainly from|led by|en raison|du fait|grace a|s'explique)\b"
+REASON_GIVEN = re.compile(
+    r"\b(?:due to|driven by|because|as a result of|result(?:ed|ing)? from|result of|attributable to|attributed to|"
+    r"owing to|caused by|reflect(?:s|ed|ing)?|primarily from|mainly from|largely from|led by|thanks to|en raison|"
+    r"du fait|grace a|s'explique)\b"
 )
 
 _WORD_RE = re.compile(r"[a-z0-9]+")
@@ -198,7 +200,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
     about_table = asks_about_table(question)
     common = _common_names(question, units) if kind == "person" else frozenset()
     words_asked = asks_for_words(question)
-    reason = words_asked and bool(_REASON_ASKED.search(fold(question)))
+    reason = words_asked and bool(REASON_ASKED.search(fold(question)))
     out = []
     for i, unit in enumerate(units):
         if embed is None:
@@ -214,7 +216,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             met = True  # a reason or a definition the report gives without a year is about its own period
         if score > 0:
             score += KIND_ADJUST[unit_fit] + (0.0 if met else CONSTRAINT_MISS)
-            if reason and _REASON_GIVEN.search(fold(unit.text)):
+            if reason and REASON_GIVEN.search(fold(unit.text)):
                 score += REASON_BONUS
             if unit_fit == "any" and wants_figure and extract_figures(unit.text):
                 score += FIGURE_BONUS

@@ -14,20 +14,12 @@ import re
 
 from engine.grounding.answer_kinds import answer_kind, asks_for_words, fit, fold, is_prose
 from engine.grounding.layout import YEAR_RE, content_words
-from engine.grounding.quotes import asks_for_figure, words
+from engine.grounding.quotes import REASON_ASKED, REASON_GIVEN, asks_for_figure, words
 
 _ASKING_ONLY = frozenset(words("have has had will would shall under company group"))  # its answer need not repeat
 RESTATED_ADDS = 2  # content words the sentence must add to the question's for an answer
-_CAUSE_ASKED = re.compile(
-    r"^\W*why\b|\bwhat (?:caused|causes|led to|leads to|drove|drives|contributed to|resulted in|results in)\b"
-    r"|\b(?:reasons?|drivers?) (?:for|of|behind)\b"
-)
 _CAUSE_WORDS = frozenset(
     words("why caused causes led leads drove drives contributed resulted results reason reasons driver drivers behind")
-)
-_CAUSE_GIVEN = re.compile(
-    r"\b(?:due to|driven by|because|as a result of|result(?:ed|ing)? from|attributable to|owing to|caused by|"
-    r"reflect(?:s|ed|ing)?|primarily from|mainly from|largely from|led by|thanks to)\b"
 )
 
 
@@ -55,7 +47,7 @@ def restates_question(question: str, sentence: str) -> bool:
         return False
     asked = content_words(question) - _ASKING_ONLY
     own = content_words(text)
-    if _CAUSE_ASKED.search(fold(question)) and _CAUSE_GIVEN.search(fold(text)) and not asked <= own:
+    if REASON_ASKED.search(fold(question)) and REASON_GIVEN.search(fold(text)) and not asked <= own:
         asked -= _CAUSE_WORDS  # "what led to X?" answered by "X …, due to …"
     if _METHOD_ASKED.search(fold(question)) and _METHOD_GIVEN.search(fold(text)) and not asked <= own:
         asked -= _METHOD_WORDS  # "how is X calculated?" answered by "X is based upon …"
