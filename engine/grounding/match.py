@@ -22,6 +22,7 @@ from engine.grounding.derive import Derivation
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.layout import Place
+from engine.grounding.misquote import misquoted
 from engine.grounding.models import Citation, Evidence, Figure, Grounding, GroundingReport, Misplaced, Unit
 from engine.grounding.notes import (
     derivation_text,
@@ -29,6 +30,7 @@ from engine.grounding.notes import (
     miscomputed_note,
     miscounted_note,
     misplaced_note,
+    misquoted_note,
     repeated_note,
     uncompared_note,
     unheaded_note,
@@ -316,6 +318,15 @@ def check_answer(
                 unsupported.append(item.text)
                 miscomputed.append(item.text)
                 notes.append(repeated_note(item.text, language))
+            continue
+        if (written := misquoted(answer, item, index.texts)) is not None:  # "by 2% as …" where the report says 1%
+            figures.append(_figure(item, None))
+            missing += 1
+            if item.text not in flagged:
+                flagged.add(item.text)
+                unsupported.append(item.text)
+                miscomputed.append(item.text)
+                notes.append(misquoted_note(item.text, written, language))
             continue
         count = counts.get(item.start)
         if count is not None:  # "3 (a, b, c)": the count of the items it lists

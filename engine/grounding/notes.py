@@ -108,6 +108,11 @@ def unheaded_note(figure: str, headed: frozenset[str], language: str = "en") -> 
     return say("unheaded", language, figure=figure, years=say("and", language).join(sorted(headed, reverse=True)))
 
 
+def misquoted_note(figure: str, written: str, language: str = "en") -> str:
+    """ "2% is 1% in the sentence the answer quotes"."""
+    return say("misquoted", language, figure=figure, written=written)
+
+
 def uncompared_note(figure: str, language: str = "en") -> str:
     """ "2018 is not checked: no row of the evidence gives each year of what the question compares"."""
     return say("uncompared", language, figure=figure)

@@ -1,0 +1,28 @@
+"""A figure changed inside a sentence the answer copies is what the sentence says, not a figure found elsewhere."""
+
+from engine.grounding import Evidence, check_answer
+from engine.grounding.figures import extract_figures
+from engine.grounding.misquote import misquoted
+
+REPORT = (
+    "Consolidated revenue increased by 5% in 2018, reflecting revenue growth of 2% in Wireless.\n\n"
+    "Cable revenue increased by 1% as the increase in Internet revenue from the general movement of customers "
+    "was partially offset by the decrease in legacy Television subscribers."
+)
+EVIDENCE = [Evidence(n=1, tool="search_docs", text=REPORT, source="report.md", rank=0)]
+QUESTION = "What led to increase in cable revenue in 2018?"
+
+
+def test_a_figure_changed_in_a_copied_sentence_is_flagged_with_the_sentences_figure():
+    wrong = "Cable revenue increased by 2% as the increase in Internet revenue from the general movement of customers."
+    report = check_answer(wrong, QUESTION, EVIDENCE)  # 2% stands in the evidence, in another sentence
+    assert report.unsupported == ["2%"] and report.notes == ["2% is 1% in the sentence the answer quotes"]
+    french = check_answer(wrong, QUESTION, EVIDENCE, language="fr")
+    assert french.notes == ["2% vaut 1% dans la phrase que cite la réponse"]
+
+
+def test_the_sentence_as_written_and_a_figure_in_other_words_are_not_misquotes():
+    right = "Cable revenue increased by 1% as the increase in Internet revenue from the general movement of customers."
+    assert check_answer(right, QUESTION, EVIDENCE).grounding == "verified"
+    answer = "Wireless grew by 2% in 2018."  # its own words: judged as any figure
+    assert misquoted(answer, extract_figures(answer)[0], [REPORT]) is None
