@@ -305,6 +305,14 @@ def check_answer(
         traced[item.start] = footnote
         return True
 
+    def refuse(item: Found, note: str) -> None:
+        """Flag a figure the evidence's words contradict (listed twice, changed in a copied sentence, miscounted)."""
+        if item.text not in flagged:
+            flagged.add(item.text)
+            unsupported.append(item.text)
+            miscomputed.append(item.text)
+            notes.append(note)
+
     counts = {c.span[0]: c for c in stated_counts(answer, question, "\n".join(index.texts))}
     repeats = repeated_items(answer)
     for item in extract_figures(answer):
@@ -313,20 +321,12 @@ def check_answer(
         if any(a <= item.start < b for a, b in repeats):  # "2018; 2018": a list naming one item twice
             figures.append(_figure(item, None))
             missing += 1
-            if item.text not in flagged:
-                flagged.add(item.text)
-                unsupported.append(item.text)
-                miscomputed.append(item.text)
-                notes.append(repeated_note(item.text, language))
+            refuse(item, repeated_note(item.text, language))
             continue
         if (written := misquoted(answer, item, index.texts)) is not None:  # "by 2% as …" where the report says 1%
             figures.append(_figure(item, None))
             missing += 1
-            if item.text not in flagged:
-                flagged.add(item.text)
-                unsupported.append(item.text)
-                miscomputed.append(item.text)
-                notes.append(misquoted_note(item.text, written, language))
+            refuse(item, misquoted_note(item.text, written, language))
             continue
         count = counts.get(item.start)
         if count is not None:  # "3 (a, b, c)": the count of the items it lists
@@ -335,11 +335,7 @@ def check_answer(
                 found += 1
                 continue
             missing += 1
-            if item.text not in flagged:
-                flagged.add(item.text)
-                unsupported.append(item.text)
-                miscomputed.append(item.text)
-                notes.append(miscounted_note(item.text, len(count.items), language))
+            refuse(item, miscounted_note(item.text, len(count.items), language))
             continue
         part = role(stated, item) if stated else None
         if part is not None and part[1] == "constant":
