@@ -190,7 +190,7 @@ class Support:
                 return Judgement(unmet=met)
             return Judgement(uncompared=True)
         if self.table_years and _is_year(item, frozenset(), self.layout) and not self._aside(item):
-            headed = self.layout.header_years()
+            headed = self.index.memo("header_years", lambda index: layout_of(index).header_years())  # once per evidence
             if headed and year_of(item) not in headed:
                 return Judgement(headed=headed)  # a year of a row label or a sentence: not one the table covers
         if not item.dates and (month := MONTH_BEFORE_RE.search(self.answer, max(0, item.start - 16), item.start)):
