@@ -178,6 +178,11 @@ class _Citations:
         return span_at(text, offset, block, self._headers[(pos, block[0])], self._breaks[pos])
 
 
+def _lowered(index: EvidenceIndex) -> list[str]:
+    """Each evidence text lower-cased, offsets kept (a text whose lower case is longer stays as written)."""
+    return [low if len(low := text.lower()) == len(text) else text for text in index.texts]
+
+
 def _operand_quote(texts: list[str], operands: tuple[Place, ...]) -> str:
     """The header and rows (or the sentences) that hold a derivation's operands, once each."""
     parts: list[str] = []
@@ -323,7 +328,9 @@ def check_answer(
             missing += 1
             refuse(item, repeated_note(item.text, language))
             continue
-        if (written := misquoted(answer, item, index.texts)) is not None:  # "by 2% as …" where the report says 1%
+        if (
+            written := misquoted(answer, item, index.texts, index.memo("lowered", _lowered))
+        ) is not None:  # "by 2% as …" where the report says 1%
             figures.append(_figure(item, None))
             missing += 1
             refuse(item, misquoted_note(item.text, written, language))

@@ -21,8 +21,11 @@ _FIGURE_SLOT = r"(?P<figure>\S*\d\S*(?:\s(?:million|billion|thousand|percent|per
 
 
 def _context(answer: str, item: Found) -> tuple[list[str], list[str]] | None:
-    before = _WORD.findall(answer[: item.start])[-CONTEXT_WORDS:]
-    after = _WORD.findall(answer[item.end :])[:CONTEXT_WORDS]
+    reach = 40 * CONTEXT_WORDS  # characters read on each side: the words next to the figure, not the whole answer
+    before = _WORD.findall(answer, max(0, item.start - reach), item.start)
+    after = _WORD.findall(answer, item.end, item.end + reach)
+    before = before[1 if item.start > reach else 0 :][-CONTEXT_WORDS:]  # a word the window cut is left out
+    after = after[: -1 if item.end + reach < len(answer) else None][:CONTEXT_WORDS]
     if len(before) < CONTEXT_WORDS or len(after) < CONTEXT_WORDS:
         return None
     if any(re.search(r"\d", w) for w in before[-1:] + after[:1]) or not all(
@@ -32,21 +35,29 @@ def _context(answer: str, item: Found) -> tuple[list[str], list[str]] | None:
     return before, after
 
 
-def misquoted(answer: str, item: Found, texts: list[str]) -> str | None:
+def misquoted(answer: str, item: Found, texts: list[str], lowered: list[str]) -> str | None:
     """The figure the evidence writes where the answer writes ``item``, when the answer copies
-    the words around it and the evidence has another figure there; else None."""
+    the words around it and the evidence has another figure there; else None. ``lowered``:
+    ``texts`` lower-cased (same offsets), where the first word is looked for before the
+    pattern is tried at each place it stands: the check stays on the answer's hot path."""
     context = _context(answer, item)
     if context is None:
         return None
     before, after = context
     pattern = re.compile(
-        r"(?<!\S)" + r"\s+".join(map(re.escape, before)) + r"\s*" + _FIGURE_SLOT + r"\s*"
+        r"\s+".join(map(re.escape, before)) + r"\s*" + _FIGURE_SLOT + r"\s*"
         + r"\s+".join(map(re.escape, after)) + r"(?!\S)",
         re.IGNORECASE,
     )  # fmt: skip
+    first = before[0].lower()
     other: str | None = None
-    for text in texts:
-        for match in pattern.finditer(text):
+    for text, low in zip(texts, lowered, strict=True):
+        at = low.find(first)
+        while at >= 0:
+            match = pattern.match(text, at) if at == 0 or text[at - 1].isspace() else None
+            at = low.find(first, at + 1)
+            if match is None:
+                continue
             written = extract_figures(match.group("figure"))
             if any(f.value == item.value for f in written):
                 return None  # the evidence writes this very sentence with this figure

@@ -25,4 +25,4 @@ def test_the_sentence_as_written_and_a_figure_in_other_words_are_not_misquotes()
     right = "Cable revenue increased by 1% as the increase in Internet revenue from the general movement of customers."
     assert check_answer(right, QUESTION, EVIDENCE).grounding == "verified"
     answer = "Wireless grew by 2% in 2018."  # its own words: judged as any figure
-    assert misquoted(answer, extract_figures(answer)[0], [REPORT]) is None
+    assert misquoted(answer, extract_figures(answer)[0], [REPORT], [REPORT.lower()]) is None
