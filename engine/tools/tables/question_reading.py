@@ -37,6 +37,8 @@ _CHANGE = re.compile(
 _DECREASE = re.compile(r"\b(?:decreased?|declined?|drop(?:ped)?|fall|fell|reduction|baisse|diminution|recul)\b")
 _EITHER_WAY = re.compile(r"\b(?:increased?|rise|rose|growth|changed?|hausse|augmentation|variation|evolution)\b")
 _RATIO = re.compile(r"\b(?:ratio|rapport entre|expressed as a (?:ratio|multiple)|proportion)\b")
+# "what proportion of the total cost does X form?": a part of a whole, not "the proportion of A over B"
+_PROPORTION_OF_WHOLE = re.compile(r"\bwhat proportion of\b(?!.*\b(?:over|to|against|versus|vs)\b)")
 _SHARE = re.compile(
     r"\b(?:percentage|percent|(?<!per )(?<!per \w{5} )(?<!per \w{7} )share(?!\s+(?:price|capital|count|based))|fraction|"
     r"pourcentage|part|quote-part)\b"
@@ -175,6 +177,8 @@ def operation_in(text: str, question: str) -> Operation | None:
     extreme = _LOWEST.search(text) or aggregate_asked(question) in ("max", "min")
     if kind in ("person", "duration") or (kind == "date" or _DATES_ASKED.search(text)) and not extreme:
         return None  # "over how many years will the total … be amortized?", "what are the dates …?": no figure
+    if _PROPORTION_OF_WHOLE.search(text):
+        return "share"
     if _RATIO.search(text):
         return "ratio"
     if _DECREASE.search(text) and not _EITHER_WAY.search(text):

@@ -17,6 +17,8 @@ from engine.tools.tables.question_reading import read_question
         ("What is the average Deferred compensation for 2018 and 2019?", "mean"),
         ("What is the ratio of Software to Hardware revenue?", "ratio"),
         ("What percentage of 2019 revenue is the cost of revenue?", "share"),
+        ("What proportion of the total cost does the acquisition cost form part of in 2019?", "share"),
+        ("What is the proportion of finished goods over total inventories in 2019?", "ratio"),  # A over B, as named
         ("How many years did Accounts receivable exceed $50,000 thousand?", "count_if"),
         ("Combien d'années le chiffre d'affaires a-t-il dépassé 100 ?", "count_if"),
         ("Which region had the lowest revenue in Q2 2025?", "min"),
