@@ -164,7 +164,8 @@ def named_rows(
         hits = len(label_words(label) & asked) if share >= ROW_MIN_WORDS else 0
         # of two labels the question names whole ("Revenue", "Revenue growth"), the one it names more of
         scored.append(0.75 * share + 0.25 * cover + 0.001 * hits if share >= ROW_MIN_WORDS else 0.0)
-        if share == 1.0 and not (is_total_label(label) and reading.operation in ("sum", "mean")):
+        own = _without_head(label, heads or {})  # "Total revenues by business: Hardware" is no Total row
+        if share == 1.0 and not (is_total_label(own) and reading.operation in ("sum", "mean")):
             full.append(label)  # a Total row is never added again
     if max(shares, default=1.0) == 0.0 and len(labels) <= SEMANTIC_MAX_LABELS:  # no label's word asked: by meaning
         semantic = sem.scores(reading.subject_text, labels)
@@ -188,6 +189,12 @@ def named_rows(
     if best is None or scored[best] <= 0 or _section_unnamed(labels[best], labels, heads or {}, asked):
         return []
     return [labels[best]]
+
+
+def _without_head(label: str, heads: dict[str, str]) -> str:
+    """The row's own label, without the section heading written before it."""
+    head = heads.get(label, "")
+    return label[len(head) + 2 :] if head and label.startswith(f"{head}: ") else label
 
 
 def _section_unnamed(label: str, labels: list[str], heads: dict[str, str], asked: set[str]) -> bool:

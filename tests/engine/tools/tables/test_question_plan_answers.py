@@ -663,3 +663,14 @@ def test_a_segment_under_a_section_heading_is_its_row_not_the_sections_total(tmp
 def test_a_segment_in_several_sections_with_none_named_is_no_one_row(tmp_path):
     catalog = catalog_of(tmp_path, "segments.md", SEGMENT_REPORT)
     assert plan("What was the change in Cable between 2017 and 2018?", catalog, FakeEncode()) is None
+
+
+def test_rows_under_a_heading_that_opens_with_total_are_summed_as_the_rows_they_are(tmp_path):
+    report = (
+        "| (Dollars in millions) | 2019 | 2018 |\n|---|---|---|\n| Total Revenues by Business: | | |\n"
+        "| Cloud and license | $32,562 | $31,994 |\n| Hardware | 3,704 | 3,994 |\n| Total revenues | $39,506 | $39,383 |\n"
+        "| % Revenues by Business: | | |\n| Cloud and license | 83% | 81% |\n| Hardware | 9% | 10% |\n"
+    )
+    catalog = catalog_of(tmp_path, "revenues.md", report)
+    result = answer("What was the total revenue from the hardware and cloud and license businesses in 2018?", catalog)
+    assert result.statement.startswith("35,988 million = 31,994 + 3,994")
