@@ -22,6 +22,7 @@ from engine.tools.tables.question_reading import Reading
 
 Encode = Callable[[list[str]], Any]
 _REMARK = re.compile(r"\((?:[^()]*\d[^()]*|[^()\s]+(?:\s+[^()\s]+){2,})\)")  # "(net of refunds of $11.2 …)"
+_OPERATOR = re.compile(r"(?i)^\s*(?:less|add|plus|minus|deduct)\b\s*:?")  # "Less: valuation allowance"
 _FOOTNOTES = re.compile(r"\(\d{1,2}\)|(?<=[a-z])\d{1,2}\b")  # "services(1)(2)", "dividends1"
 
 
@@ -39,9 +40,10 @@ def lexical(label: str, asked: frozenset[str] | set[str], subject: frozenset[str
     """(share of the label's words that stand in the question, share of the question's
     subject words the label holds). A remark in parentheses ("Cash paid for income taxes
     (net of refunds of $11.2, $25.0 and $20.7, respectively)") is not part of the name a
-    question gives, so its words count only when the question uses them."""
+    question gives, so its words count only when the question uses them; nor is the sign word
+    that opens a reconciliation row ("Less: valuation allowance")."""
     own = label_words(label)
-    core = label_words(_REMARK.sub(" ", label))
+    core = label_words(_OPERATOR.sub(" ", _REMARK.sub(" ", label)))
     if core and core != own:
         own = core | (own & asked)
     if not own:

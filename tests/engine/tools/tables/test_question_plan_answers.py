@@ -674,3 +674,14 @@ def test_rows_under_a_heading_that_opens_with_total_are_summed_as_the_rows_they_
     catalog = catalog_of(tmp_path, "revenues.md", report)
     result = answer("What was the total revenue from the hardware and cloud and license businesses in 2018?", catalog)
     assert result.statement.startswith("35,988 million = 31,994 + 3,994")
+
+
+def test_the_sign_word_of_a_reconciliation_row_is_not_part_of_its_name(tmp_path):
+    report = (
+        "| (in thousands) | 2019 | 2018 |\n|---|---|---|\n| Tax credits | $79,480 | $69,091 |\n"
+        "| Gross deferred tax assets | 174,836 | 158,277 |\n| Less: valuation allowance | (77,177) | (69,852) |\n"
+        "| Total deferred tax assets | $97,659 | $88,425 |\n"
+    )
+    catalog = catalog_of(tmp_path, "deferred.md", report)
+    result = answer("What was the valuation allowance for certain deferred tax assets in 2019?", catalog)
+    assert result.statement.startswith("77,177 thousand: Less: valuation allowance, 2019")
