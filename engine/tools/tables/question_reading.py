@@ -83,6 +83,7 @@ _QUARTER_WORDS = {
 }  # fmt: skip
 _MONTH_NAMES = sorted({fold(m) for m in [*FULL_MONTHS_EN, *FULL_MONTHS_FR]}, key=len, reverse=True)
 _MONTH = re.compile(rf"\b(?:{'|'.join(_MONTH_NAMES)})\b|\b(?:in|en|of|de) (may|mai)\b")
+_MONTH_OF_YEAR = re.compile(rf"\b({'|'.join(_MONTH_NAMES)})\s+(?:19|20)\d\d\b")
 _PERIOD_END = re.compile(
     rf"\b(?:ended|ending|as of|as at|at|au|clos le|clos au)\s+(?:{'|'.join(_MONTH_NAMES)})\s+\d{{1,2}}\b"
     rf"|\b(?:au|le)\s+\d{{1,2}}\s+(?:{'|'.join(_MONTH_NAMES)})\b"
@@ -130,6 +131,9 @@ def _months(text: str) -> tuple[int, ...]:
     """The months the question filters on: "year ended December 31" and "as of June 30" date
     a report's period or balance, and filter on no month."""
     text = _PERIOD_END.sub(" ", text)
+    dated = [MONTHS.get(m.group(1), 0) for m in _MONTH_OF_YEAR.finditer(text)]
+    if len(dated) >= 2 and len(set(dated)) == 1 and len(dated) == len(_MONTH.findall(text)):
+        return ()  # "between September 2018 and September 2019": each year's closing date, no month filter
     found = [MONTHS.get(m.group(1) or m.group(0), 0) for m in _MONTH.finditer(text)]
     return tuple(dict.fromkeys(m for m in found if m))
 

@@ -42,6 +42,9 @@ def test_periods_condition_and_dimension():
     assert reading.condition == Condition(">", 1500.0) and reading.quarters == (2,)
     assert reading.years == ("2017",)
     assert read_question("Which region sold the least in March?").months == (3,)
+    balance_dates = read_question("What is the change in land value between September 2018 and September 2019?")
+    assert balance_dates.months == () and balance_dates.years == ("2018", "2019")  # each year's closing date
+    assert read_question("What was revenue between March 2025 and June 2025?").months == (3, 6)
     assert read_question("Quel produit s'est le moins vendu au deuxième trimestre ?").quarters == (2,)
     assert read_question("Which region sold the least in March?").dimension == "region"
     assert read_question("What region sold the least?").dimension == "region"
