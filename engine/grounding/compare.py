@@ -20,6 +20,10 @@ _CONDITION = re.compile(
     r"lower than|fewer than|superieure?s? a|au-dessus de|au dessus de|plus de|depasse\w*|inferieure?s? a|"
     r"au-dessous de|en dessous de|moins de)\s*(?:[$€£]\s*)?(?P<number>-?\d[\d,.\s]*\d|\d)"
 )
+# "Over 2 months overdue", "more than 60 days": an age band a row is named for, no threshold of figures
+_AGE_BAND = re.compile(
+    r"\b(?:over|above|under|below|more than|less than|within)\s+\d+\s+(?:days?|weeks?|months?|years?)\b"
+)
 _BELOW = re.compile(r"below|under|less|lower|fewer|inferieur|dessous|moins")
 
 
@@ -43,7 +47,7 @@ _SIGN = re.compile(r"\b(?:(?P<neg>negative|negatif)|positive|positif)\b")  # acc
 def condition_in(text: str) -> Condition | None:
     """ "exceed $200 million" → (>, 200): the scale word is left out, as a report's table
     states its figures in the unit the question uses. "negative" is below 0, "positive" above."""
-    match = _CONDITION.search(text)
+    match = _CONDITION.search(_AGE_BAND.sub(" ", text))
     if match is None and (sign := _SIGN.search(text)):
         return Condition("<" if sign.group("neg") else ">", 0.0)
     if match is None or (threshold := _number(match.group("number"))) is None:
@@ -52,8 +56,9 @@ def condition_in(text: str) -> Condition | None:
 
 
 _THRESHOLD = re.compile(
-    r"\b(?:than|exceed\w*|above|below|under|over|plus de|moins de)\b|(?<![\d(])-?\d[\d,.]*(?![\d)])"
-)
+    r"\b(?:than|exceed\w*|above|below|under|over|plus de|moins de)\b"
+    r"|(?<!\bage )(?<!\baged )(?<!\bnote )(?<!\blevel )(?<!\btier )(?<![\d(])-?\d[\d,.]*(?![\d)])"
+)  # a number of a name ("life expectancy at age 65", "Note 12", "Level 2") is no threshold
 _WHICH_YEAR = re.compile(r"\b(?:which|what) (?:fiscal )?years?\b|\ben quelles? annees?\b|\bquelles? annees?\b")
 _MAX = re.compile(
     r"\b(?:largest|larger|highest|higher|greatest|greater|biggest|bigger|maximum|most|longest|longer"
@@ -70,6 +75,7 @@ def extreme_asked(question: str) -> Extreme | None:
     text = fold(question)
     if not _WHICH_YEAR.search(text):
         return None
+    text = _AGE_BAND.sub(" ", text)
     if any(not re.fullmatch(r"(?:19|20)\d\d", m.group().rstrip(",.")) for m in _THRESHOLD.finditer(text)):
         return None  # "in which year was the net loss less than -10,000?": a threshold, not an extreme
     wants_max, wants_min = bool(_MAX.search(text)), bool(_MIN.search(text))

@@ -43,7 +43,8 @@ _COMPARE = re.compile(
     r"fallen|declin\w*|drop\w*|gain\w*|per|each|ratio|times|plus|minus|hausse|baisse|plus|moins|par)\b"
 )
 _WORD = re.compile(r"[a-z]+|%")
-_NAMED_TOTAL = re.compile(r"\btotal [a-z]+ [a-z]+\b")  # "total comprehensive income": a name when a sentence writes it
+# "total comprehensive income", "weighted average duration of": a name when a sentence writes it
+_NAMED_TOTAL = re.compile(r"\b(?:total|average) [a-z]+ [a-z]+\b")
 GROUP_MIN = 3  # a row or column summed or averaged as a whole has at least three figures
 TRIPLES_MAX = 10  # sums and averages of any three figures only among this many operands
 
@@ -95,7 +96,7 @@ def preferred_ops(question: str, labels: Sequence[str] = (), sentences: Sequence
     question about a change is not answered by a ratio that happens to round to the same figure. Words of the row
     ``labels`` the question names are no operation ("Weighted average number of shares",
     "Total revenue"). A change answered as a percentage is a percentage change: ``derive``
-    adds it for a figure written with %. A "total" that the evidence ``sentences`` about the subject
+    adds it for a figure written with %. A "total" or "average" that the evidence ``sentences`` about the subject
     write with the question's next two words ("The total comprehensive income from currency effects
     … totalled €17 million") is a name too."""
     text = " ".join(_WORD.findall(fold(question)))
@@ -117,7 +118,7 @@ def preferred_ops(question: str, labels: Sequence[str] = (), sentences: Sequence
     if _CHANGE.search(text):
         return ("difference",)
     if _SUM.search(text):
-        return ("sum", *[op for op in OPS if op != "sum"])
+        return ("sum", "difference")  # a total, or a total less a part ("excluding …")
     computes = (_COMPARE, _AVERAGE, _PERCENT_CHANGE, _SHARE, _CHANGE, _SUM)
     if _COMPARE.search(text) or text != whole and any(p.search(whole) for p in computes):
         return OPS  # a comparison, or a row named for what it computes ("Revenue growth"): every operation
@@ -158,8 +159,11 @@ def _close(value: float, target: float, tolerance: float) -> bool:
 
 def _compatible(a: Place, b: Place, percent_answer: bool, additive: bool) -> bool:
     """Operands of one computation: both percentages or neither (no "-8.9% + 2.77"); a
-    percentage answer added up from sentences needs percentages."""
+    percentage answer added up from sentences needs percentages; figures added up come from
+    the table or from the text, not one of each (a sentence's "$0.5 million" less a change cell)."""
     if b is a or a.percent != b.percent:
+        return False
+    if additive and (a.kind == "cell") != (b.kind == "cell"):
         return False
     return not (additive and percent_answer and a.kind == "text" and not a.percent)
 
@@ -256,6 +260,16 @@ def _whole(op: Op, group: list[Place], t: float, tol: float) -> Derivation | Non
     return Derivation(op, tuple(group), got) if _close(got, t, tol) else None
 
 
+def _one_line(*places: Place) -> bool:
+    """Cells added up as three: of one row or one column (not one row's 2018 and another's 2017)."""
+    cells = [p for p in places if p.kind == "cell"]
+    return (
+        len(cells) < 2
+        or len({(p.evidence, p.row) for p in cells}) == 1
+        or len({(p.evidence, p.column) for p in cells}) == 1
+    )
+
+
 def _triples(op: Op, space: _Space, strong: list[Place], t: float, tol: float) -> Derivation | None:
     if op not in ("sum", "average") or len(strong) > TRIPLES_MAX:
         return None
@@ -265,7 +279,7 @@ def _triples(op: Op, space: _Space, strong: list[Place], t: float, tol: float) -
         rest = space.value(a) + space.value(b)
         for centre in (k * t - rest, -k * t - rest):
             for c in space.signed_in(centre - k * tol, centre + k * tol):
-                if id(c) in members and c is not a and c is not b:
+                if id(c) in members and c is not a and c is not b and _one_line(a, b, c):
                     got = (rest + space.value(c)) / k
                     if _close(got, t, tol):
                         return Derivation(op, (a, b, c), got)
@@ -286,6 +300,8 @@ def derive(
     ``strong`` (about the question's subject and period) and the others in ``pool``; the
     first found in the order of ``ops``. ``percent``: the figure is written with %, so a
     bare ratio (0.25 for 25%) is not tried."""
+    if amount:  # "$8.3 million" is no computation of percentages
+        strong, pool = [p for p in strong if not p.percent], [p for p in pool if not p.percent]
     if not strong:
         return None
     narrow, wide = _spaces(strong, ()), _spaces(strong, pool)
@@ -295,7 +311,7 @@ def derive(
     if percent and "difference" in ops and "percent_change" not in ops:  # "the increase ... ?" "9.74%"
         ops = [*ops, "percent_change"]
     for op in ops:
-        if op == "ratio" and percent or amount and op in ("ratio", "percentage"):
+        if op == "ratio" and percent or amount and op in ("ratio", "percentage", "percent_change"):
             continue  # "$0.6 million" is an amount: no ratio of two figures
         # a share or a ratio may take its second operand from another row (a total); the
         # other computations combine figures about the subject only
@@ -309,6 +325,6 @@ def derive(
                     one_row = not asked_change and op in ("difference", "percent_change")
                     for found in _pairs(op, space, a, t, tol, percent, one_row, "percent_change" in asked):
                         return found
-                if found := _triples(op, space, firsts, t, tol):
-                    return found
+                if asked_change and (found := _triples(op, space, firsts, t, tol)):
+                    return found  # three figures only for an operation asked, not for any comparison
     return None

@@ -205,6 +205,8 @@ def _scale(info: TableInfo, cells: list[Cell], w: Mapping[str, str]) -> str:
     units = {c.unit for c in cells}
     if units == {"%"}:
         return "%"
+    if len(units) == 1 and (unit := next(iter(units))) in ("years", "months", "days"):
+        return " " + w[f"unit_{unit}"]  # "1.15 years"
     if PER_SHARE in units:
         return ""  # "Net loss per share: Basic (0.28)" is dollars, not the table's thousands
     if units == {""} and info.scale in ("thousand", "million", "billion"):

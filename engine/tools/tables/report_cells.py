@@ -25,7 +25,9 @@ _CURRENCY_PREFIX = re.compile(
 )
 _CURRENCY_SUFFIX = re.compile(r"\s*(?:[$€£¥₹]|USD|EUR|GBP|CHF|RMB)$", re.IGNORECASE)
 _FOOTNOTE = re.compile(r"(?:\s*(?:\([a-z*]\)|\[\d{1,2}\]|[*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+)|(?<=[\d%)])\s?\(\d{1,2}\))+$")
-_SUFFIX = re.compile(r"\s*(%|pts?\.?|pps?\.?|bps|basis points|x|times)$|(?<=\d)(st|nd|rd|th)$", re.IGNORECASE)
+_SUFFIX = re.compile(
+    r"\s*(%|pts?\.?|pps?\.?|bps|basis points|x|times|years?|months?|days?)$|(?<=\d)(st|nd|rd|th)$", re.IGNORECASE
+)  # "2.15 years": an assumptions table writes each row in its own unit
 _EN_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _FR_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
 # Evidence that a table writes numbers the continental way: "1.234,5", or a comma before 1-2 decimals.
@@ -145,6 +147,9 @@ def _unit_mark(mark: str) -> str:
         return "x"
     if mark in ("st", "nd", "rd", "th"):
         return "th"
+    for period in ("year", "month", "day"):
+        if mark.startswith(period):
+            return f"{period}s"
     return "bps" if mark in ("bps", "basis points") else "pts"
 
 

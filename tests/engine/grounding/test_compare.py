@@ -25,6 +25,7 @@ def table(text, n=1):
         ("Which year is larger or smaller?", None),  # both: no one extreme asked
         ("In which year was the net loss less -10,000?", None),  # a threshold, not an extreme
         ("In which year was revenue higher than $5 million?", None),
+        ("Which year recorded a longer life expectancy at age 65?", "max"),  # a number of the row's name
     ],
 )
 def test_the_extreme_asked(question, extreme):
@@ -247,3 +248,18 @@ def test_the_years_a_table_covers_are_those_of_its_header_not_of_a_row_label():
     shares = "Which years does the table provide information for the weighted average number of shares?"
     assert check_answer("2019; 2018", shares, [table(SHARES)]).grounding == "verified"
     assert check_answer("2019; 2017", shares, [table(SHARES)]).unsupported == ["2017"]
+
+
+def test_an_age_band_a_row_is_named_for_is_no_threshold():
+    ageing = " | 2019 | 2018\n0 to 1 month overdue | 5,139 | 2,935\nOver 2 months overdue | 2,756 | 2,680"
+    question = "Which year had a greater Over 2 months overdue past due but not impaired receivables?"
+    assert extreme_asked(question) == "max"
+    assert check_answer("2018", question, [table(ageing)]).unsupported == ["2018"]
+    assert check_answer("2019", question, [table(ageing)]).unsupported == []
+
+
+def test_the_extreme_of_a_computation_is_not_the_extreme_of_a_row():
+    eps = " | 2018 | 2019\nBasic net earnings per share | 3.00 | 6.66\nDiluted net earnings per share | 2.96 | 6.58"
+    question = "Which year had the lowest percentage difference in basic and diluted net earnings per share?"
+    report = check_answer("2018", question, [table(eps)])  # the diluted row is lowest in 2018; the gap is not
+    assert report.unsupported == ["2018"] and "not checked" in report.notes[0]

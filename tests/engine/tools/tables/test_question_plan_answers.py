@@ -685,3 +685,15 @@ def test_the_sign_word_of_a_reconciliation_row_is_not_part_of_its_name(tmp_path)
     catalog = catalog_of(tmp_path, "deferred.md", report)
     result = answer("What was the valuation allowance for certain deferred tax assets in 2019?", catalog)
     assert result.statement.startswith("77,177 thousand: Less: valuation allowance, 2019")
+
+
+def test_a_table_of_assumptions_in_several_units_is_read_row_by_row(tmp_path):
+    report = (
+        "| | December 31, 2018 | December 31, 2019 |\n|---|---|---|\n| Exercise price | 1.25 | 1.25 |\n"
+        "| Risk-free interest rate | 2.46% | 1.59% |\n| Contractual term | 2.15 years | 1.15 years |\n"
+    )
+    catalog = catalog_of(tmp_path, "assumptions.md", report)
+    assert answer(
+        "What is the percentage change in exercise price between 2018 and 2019?", catalog
+    ).statement.startswith("0% = (1.25 − 1.25) / 1.25 × 100")
+    assert answer("What was the contractual term in 2019?", catalog).statement.startswith("1.15 years")

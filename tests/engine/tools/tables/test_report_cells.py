@@ -29,6 +29,8 @@ from engine.tools.tables.report_cells import currency_in, is_period_header, is_u
         ("$1,025,659(1)", 1025659.0, "", "$"),  # a footnote number glued to the figure
         ("(−152)", -152.0, "", ""),  # brackets round a figure with its own sign do not negate it again
         ("(1)", -1.0, "", ""),
+        ("2.15 years", 2.15, "years", ""),  # an assumptions table writes each row in its own unit
+        ("18 months", 18.0, "months", ""),
     ],
 )
 def test_figures_are_read_with_sign_unit_and_currency(text, value, unit, currency):
