@@ -61,8 +61,8 @@ def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -
         stated = message("fact_several", language, candidates=candidates)
     else:
         stated = first_sentence(fact.statement or quote.text) if brief else (fact.statement or quote.text)
-    if not quote.computed and not _sure(question, quote, fact, stated):  # a result is what was computed:
-        stated = message("fact_unsure", language, fact=stated)  # its caution says what it may not apply
+    if not quote.computed and not fact.several and not _sure(question, quote, fact, stated):  # computed: a result;
+        stated = message("fact_unsure", language, fact=stated)  # several: "Not sure which …" says it already
     return (f"{stated} {where}" if where else stated), fact, where
 
 

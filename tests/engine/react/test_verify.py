@@ -579,3 +579,15 @@ def test_a_sentence_that_only_leads_into_a_table_is_no_sure_answer_to_another_qu
     run(engine, "What are the 4 assumptions shown in the table?")
     assert "estimated as follows" in engine.result.answer  # the passage the question points to, quoted
     assert "unsure" in [c.kind for c in engine.result.cautions if c.about_answer], engine.result.answer
+
+
+def test_a_passage_not_sure_to_answer_with_several_figures_says_not_sure_once():
+    table = (
+        "Assumptions:\n\n| | December 31, 2018 | December 31, 2019 |\n|---|---|---|\n| Exercise price | 1.25 | 1.25 |\n"
+        "| Expected volatility | 152% | 133% |\n| Contractual term | about two yrs | one yr |\n"
+    )
+    engine = small_engine(["Answer: The exercise price did not change."], table)
+    run(engine, "What is the percentage change in exercise price between 2018 and 2019?")
+    assert engine.result.answer.startswith("Not sure which figure answers this: ")
+    assert engine.result.answer.count("Not sure") == 1
+    assert "several" in [c.kind for c in engine.result.cautions]
