@@ -53,6 +53,9 @@ def cells(text: str) -> str:
     return "\n".join(lines) if changed else text
 
 
+ROUNDING_SHARE = 0.05  # a figure rounded from another is within 5% of it ("13.5%" for 13.48%)
+
+
 @dataclass(slots=True)
 class Hit:
     """Where a figure's value was found: evidence position in the list, span, and how."""
@@ -121,6 +124,7 @@ class EvidenceIndex:
         aside, a tool's input left out, the closest values first: where a figure may be stated."""
         self._ensure_sorted()
         centre = abs(value)
+        tolerance = min(tolerance, max(ROUNDING_SHARE * centre, 1e-9 * max(1.0, centre)))
         lo = bisect_left(self._values, centre - tolerance)
         hi = bisect_right(self._values, centre + tolerance, lo)
         near = sorted((abs(e[0] - centre), e[1], e[2]) for e in self._entries[lo : min(hi, lo + limit)] if not e[5])
@@ -137,7 +141,8 @@ class EvidenceIndex:
             if not math.isfinite(value):  # a number too long for a float matches nothing
                 continue
             tiny = 1e-9 * max(1.0, abs(value))
-            for margin, exact in ((tiny, True), (reading.tolerance, False)):  # exact values first
+            rounded = min(reading.tolerance, ROUNDING_SHARE * abs(value))  # "$1" is no rounding of "$0.8 million"
+            for margin, exact in ((tiny, True), (rounded, False)):  # exact values first
                 lo = bisect_left(self._values, value - margin)
                 hi = bisect_right(self._values, value + margin, lo)
                 if lo < hi:

@@ -413,3 +413,26 @@ def test_respectively_dates_each_figure_of_a_sentence_by_its_own_year():
 def test_the_day_of_a_date_is_supported_by_that_date_not_by_the_same_number_elsewhere(answer, grounding):
     text = "Our fiscal year ends on June 30. Revenue was $34 million in fiscal 2019, up from $30 million."
     assert check(answer, "When does each fiscal year end?", passage(text)).grounding == grounding
+
+
+def test_a_rounded_figure_is_within_five_percent_of_what_it_rounds():
+    sentence = "Restructuring charges were $0.8 million in 2017, and revenue grew 13.48% in 2018."
+    docs = [Evidence(n=1, tool="search_documents", text=sentence, source="report.md")]
+    question = "What were the restructuring charges in 2017?"
+    assert check_answer("$1", question, docs).unsupported == ["$1"]  # 25% off: no rounding of $0.8 million
+    assert check_answer("$0.8 million", question, docs).unsupported == []
+    assert check_answer("13.5%", "How much did revenue grow in 2018?", docs).unsupported == []
+
+
+def test_no_derivation_gives_an_amount_from_percentages():
+    customers = (
+        "Accounts receivable and long term receivable from Customer B totaled approximately $7.4 million, or 36%, "
+        "and approximately $0.2 million, or 3%, of total consolidated accounts receivable as of September 30, "
+        "2019 and September 30, 2018, respectively."
+    )
+    docs = [Evidence(n=1, tool="search_documents", text=customers, source="report.md")]
+    question = (
+        "What is the total accounts receivable and long term receivable from Customer B as of September 30, 2019?"
+    )
+    assert check_answer("$8.3 million", question, docs).unsupported == ["$8.3 million"]  # not (3% − 36%) / 36%
+    assert check_answer("$7.4 million", question, docs).unsupported == []
