@@ -111,6 +111,8 @@ _WORDS_ASKED = re.compile(
     r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:\w+ )?(?:forms?|types?|kinds?|categories|components)"
     r" (?:(?:factored|included) )?(?:of|in|making up|that make up|which make up)\b"
     r"|\bwhat (?:method|methods|approach|basis|assumptions?)\b|\b(?:comprised? of|consists? of|raisons?|methode)\b"
+    r"|^\W*how (?:do|does|did) (?:the )?(?:company|group|entity|we|it|management) (?:derive|calculate|determine|"
+    r"estimate|measure|compute|assess|arrive at)\b"
     r"|^\W*how (?:is|are|was|were|do|does|did) .*\b(?:determined|calculated|measured|defined|recogni[sz]ed|"
     r"accounted|treated|classified|valued|estimated|presented|allocated|computed)\b"
     r"|\bqu'est-ce qui (?:explique|a cause)|\bcomment (?:est|sont) (?:calcule|determine|mesure|defini)"

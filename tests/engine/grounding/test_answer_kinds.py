@@ -144,6 +144,8 @@ def test_asks_aggregate(question, aggregate):
         ("What was the tax rate that all dividends are franked at?", False),  # a rate asked
         ("What is the number of shares the options can be exercised for?", False),
         ("Which year does the information relate to?", False),
+        ("How does the company derive the dividend yield?", True),  # a method, though a rate names it
+        ("How many warrants did the company issue altogether?", False),
     ],
 )
 def test_questions_asking_for_words(question, words):
