@@ -153,7 +153,7 @@ def _plan_labelled(
     elif reading.years and by_year:
         if any(by_year.get(y) is None for y in reading.years):
             return None  # a year the table does not hold, or in columns the question does not tell apart
-        cols = [by_year[y] for y in reading.years]
+        cols = list({id(by_year[y]): by_year[y] for y in reading.years}.values())  # "2021 - 2022" once for both
         if op in ("change", "decrease", "percent_change"):
             cols = sorted(cols, key=lambda c: years_of(c.name)[0], reverse=True)  # later − earlier
     elif (measure := value_column(question, text, [c for c in numbers if not years_of(c.name)], sem)) is not None:

@@ -146,6 +146,7 @@ def test_asks_aggregate(question, aggregate):
         ("Which year does the information relate to?", False),
         ("How does the company derive the dividend yield?", True),  # a method, though a rate names it
         ("How many warrants did the company issue altogether?", False),
+        ("What was the Tax benefit for stock compensation expense classified as within the Statements?", True),
     ],
 )
 def test_questions_asking_for_words(question, words):

@@ -697,3 +697,13 @@ def test_a_table_of_assumptions_in_several_units_is_read_row_by_row(tmp_path):
         "What is the percentage change in exercise price between 2018 and 2019?", catalog
     ).statement.startswith("0% = (1.25 − 1.25) / 1.25 × 100")
     assert answer("What was the contractual term in 2019?", catalog).statement.startswith("1.15 years")
+
+
+def test_a_column_of_two_years_is_added_once_for_the_years_it_holds(tmp_path):
+    report = (
+        "| (in thousands) | 2020 | 2021 - 2022 | 2023 - 2024 | Total |\n|---|---|---|---|---|\n"
+        "| Operating lease obligations | 19,373 | 36,373 | 19,683 | $75,429 |\n| Purchase obligations | $24,800 | $8,129 | $438 | $33,367 |\n"
+    )
+    catalog = catalog_of(tmp_path, "obligations.md", report)
+    result = answer("What is the company's total operating lease obligations between 2020 to 2022?", catalog)
+    assert result.statement.startswith("55,746 thousand = 36,373 + 19,373")
