@@ -31,6 +31,7 @@ _PERCENT_CHANGE = re.compile(
 )
 _SHARE = re.compile(
     r"\b(?:percentage|proportion|share|ratio|fraction|pourcentage|part|rapport)\b|%|\bas a percent|\bmargin\b"
+    r"|\bhow many percent\b"
 )
 _CHANGE = re.compile(
     r"\b(?:chang(?:e[sd]?|ing)|differ\w*|increas(?:e[sd]?|ing)|decreas(?:e[sd]?|ing)|variation|ecart|evolution|fluctuation)\b"
@@ -191,6 +192,8 @@ def _pairs(
     def ok(b: Place) -> bool:
         if points and op == "difference" and a.percent and not _same_unit(a, b):
             return False
+        if op == "percentage" and a.percent:
+            return False  # a share of two percentages is no percentage of anything
         return _compatible(a, b, percent, additive) and (not one_row or _same_row(a, b))
 
     if op == "difference":

@@ -178,7 +178,8 @@ class Support:
         if self.extreme is not None and _is_year(item, frozenset(), self.layout) and not self._aside(item):
             # "which year had the lowest percentage difference in basic and diluted EPS?": the
             # extreme of a computation, not of a row's cells: no row says which year
-            computed = bool(self.ops) and len(self.ops) != len(OPS) and self.ops[0] != "sum"  # "total X": a row
+            # ("the average price", "the total revenue" name a row)
+            computed = bool(self.ops) and len(self.ops) != len(OPS) and self.ops[0] not in ("sum", "average")
             winner = None if computed else extreme_cell(self.scope, self.extreme, self.magnitude)
             if winner is not None:  # the year is the answer: it must be the year of the row's extreme
                 return Judgement(place=winner) if year_of(item) in winner.years else Judgement(extreme=winner)

@@ -436,3 +436,12 @@ def test_no_derivation_gives_an_amount_from_percentages():
     )
     assert check_answer("$8.3 million", question, docs).unsupported == ["$8.3 million"]  # not (3% − 36%) / 36%
     assert check_answer("$7.4 million", question, docs).unsupported == []
+
+
+def test_a_share_asked_of_a_row_of_percentages_is_no_percentage_change_of_two_rows():
+    suppliers = (
+        " | 2019 | 2018 | 2017\nInventory purchases: | | |\nSupplier A | 31% | 33% | 34%\nSupplier B | 20% | 16% | 14%"
+    )
+    question = "How many percent of the total inventory purchases did Supplier A account for in the year 2019?"
+    assert check_answer("35%", question, [table(suppliers)]).unsupported == ["35%"]  # not (20% − 31%) / 31%
+    assert check_answer("31%", question, [table(suppliers)]).unsupported == []
