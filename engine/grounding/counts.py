@@ -72,3 +72,20 @@ def repeated_items(answer: str) -> list[tuple[int, int]]:
             out.append((start, start + len(item)))
         seen.add(key)
     return out
+
+
+# "during FY 2018 and FY 2018", "from fiscal year 2017 to 2017": one year as both ends of a pair
+_YEAR_PAIR = re.compile(
+    r"(?i)\b((?:19|20)\d\d)\s+(?:and|to|&|vs\.?|versus|compared (?:to|with))\s+(?:(?:fiscal|financial) (?:year )?|FY\s?)?(\1)\b"
+)
+
+
+def one_year_twice(answer: str, lowered: list[str]) -> list[tuple[int, int]]:
+    """Spans of the second year of a pair that names one year twice ("FY 2018 and FY 2018"),
+    unless the evidence (``lowered``: its texts lower-cased) writes that very pair."""
+    out = []
+    for match in _YEAR_PAIR.finditer(answer):
+        phrase = " ".join(match.group(0).lower().split())
+        if not any(phrase in " ".join(text.split()) for text in lowered):
+            out.append(match.span(2))
+    return out

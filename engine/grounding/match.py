@@ -17,7 +17,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 
-from engine.grounding.counts import repeated_items, stated_counts
+from engine.grounding.counts import one_year_twice, repeated_items, stated_counts
 from engine.grounding.derive import Derivation
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
@@ -319,7 +319,7 @@ def check_answer(
             notes.append(note)
 
     counts = {c.span[0]: c for c in stated_counts(answer, question, "\n".join(index.texts))}
-    repeats = repeated_items(answer)
+    repeats = repeated_items(answer) + one_year_twice(answer, index.memo("lowered", _lowered))
     for item in extract_figures(answer):
         if item.text in skip or item.value in skip:
             continue

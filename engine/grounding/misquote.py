@@ -15,6 +15,7 @@ import re
 from engine.grounding.figures import Found, extract_figures
 
 CONTEXT_WORDS = 4  # words on each side of the figure that must stand in the evidence as the answer writes them
+OPENING_WORDS = 2  # fewer before it when the answer opens with them
 _WORD = re.compile(r"\S+")
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _FIGURE_SLOT = r"(?P<figure>\S*\d\S*(?:\s(?:million|billion|thousand|percent|per cent|bn|m)\b)?)"
@@ -26,7 +27,8 @@ def _context(answer: str, item: Found) -> tuple[list[str], list[str]] | None:
     after = _WORD.findall(answer, item.end, item.end + reach)
     before = before[1 if item.start > reach else 0 :][-CONTEXT_WORDS:]  # a word the window cut is left out
     after = after[: -1 if item.end + reach < len(answer) else None][:CONTEXT_WORDS]
-    if len(before) < CONTEXT_WORDS or len(after) < CONTEXT_WORDS:
+    opening = item.start <= reach and len(before) >= OPENING_WORDS  # "Americas revenue decreased 2.1 percent as …"
+    if len(before) < CONTEXT_WORDS and not opening or len(after) < CONTEXT_WORDS:
         return None
     if any(re.search(r"\d", w) for w in before[-1:] + after[:1]) or not all(
         _LETTERS.search(" ".join(side)) for side in (before, after)

@@ -361,3 +361,17 @@ def test_a_figure_of_another_scale_is_not_supported_by_its_digits():
     assert report.unsupported == ["8 thousand"]
     assert report.notes == ["8 thousand: the evidence says 7.8 million"]
     assert report.misplaced[0].other_scale is True
+
+
+def test_a_pair_of_periods_naming_one_year_twice_is_flagged_unless_the_evidence_writes_it():
+    from engine.grounding import Evidence as Ev
+
+    shown = "The table shows expenditure incurred in the R&D centers during FY 2019 and FY 2018."
+    docs = [Ev(n=1, tool="search_documents", text=shown, source="report.md")]
+    question = "What does the table show?"
+    wrong = check_answer("Expenditure incurred in the R&D centers during FY 2018 and FY 2018", question, docs)
+    assert wrong.unsupported == ["2018"] and "twice" in wrong.notes[0]
+    assert (
+        check_answer("Expenditure incurred in the R&D centers during FY 2019 and FY 2018", question, docs).unsupported
+        == []
+    )

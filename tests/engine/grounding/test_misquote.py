@@ -26,3 +26,19 @@ def test_the_sentence_as_written_and_a_figure_in_other_words_are_not_misquotes()
     assert check_answer(right, QUESTION, EVIDENCE).grounding == "verified"
     answer = "Wireless grew by 2% in 2018."  # its own words: judged as any figure
     assert misquoted(answer, extract_figures(answer)[0], [REPORT], [REPORT.lower()]) is None
+
+
+def test_a_figure_changed_near_the_opening_of_a_copied_sentence_is_caught():
+    from engine.grounding import Evidence, check_answer
+
+    said = "Americas revenue decreased 1.9 percent as reported (1 percent adjusted for currency) in 2019."
+    docs = [Evidence(n=1, tool="search_documents", text=said, source="report.md")]
+    question = "What was the movement in Americas revenue?"
+    changed = check_answer(
+        "Americas revenue decreased 2.1 percent as reported (1 percent adjusted for currency)", question, docs
+    )
+    assert changed.unsupported == ["2.1 percent"] and "1.9 percent" in changed.notes[0]
+    kept = check_answer(
+        "Americas revenue decreased 1.9 percent as reported (1 percent adjusted for currency)", question, docs
+    )
+    assert kept.unsupported == []
