@@ -15,7 +15,7 @@ import re
 from engine.grounding.figures import Found, extract_figures
 
 CONTEXT_WORDS = 4  # words on each side of the figure that must stand in the evidence as the answer writes them
-OPENING_WORDS = 2  # fewer before it when the answer opens with them
+OPENING_WORDS = 1  # fewer before it when the answer opens with them ("IFRS 10 ‘Financial Instruments’, …")
 _WORD = re.compile(r"\S+")
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _FIGURE_SLOT = r"(?P<figure>\S*\d\S*(?:\s(?:million|billion|thousand|percent|per cent|bn|m)\b)?)"

@@ -42,3 +42,18 @@ def test_a_figure_changed_near_the_opening_of_a_copied_sentence_is_caught():
         "Americas revenue decreased 1.9 percent as reported (1 percent adjusted for currency)", question, docs
     )
     assert kept.unsupported == []
+
+
+def test_a_standards_number_changed_at_the_opening_is_caught():
+    from engine.grounding import Evidence, check_answer
+
+    said = "The Group adopted IFRS 9 ‘Financial Instruments’, IFRS 15 ‘Revenue from Contracts with Customers’ in 2018."
+    docs = [Evidence(n=1, tool="search_documents", text=said, source="report.md")]
+    question = "Which IFRS standards did the Group adopt?"
+    assert check_answer(
+        "IFRS 10 ‘Financial Instruments’, IFRS 15 ‘Revenue from Contracts", question, docs
+    ).unsupported == ["10"]
+    assert (
+        check_answer("IFRS 9 ‘Financial Instruments’, IFRS 15 ‘Revenue from Contracts", question, docs).unsupported
+        == []
+    )
