@@ -70,8 +70,8 @@ def _sure(question: str, quote: Quote, fact: Fact, stated: str) -> bool:
     if fact.several or quote.computed:
         return quote.confident
     words = asks_for_words(question)
-    if words and fact.row:
-        return False  # "What does X represent?" is not answered by X's row of figures
+    if fact.row and (words or not fact.candidates):
+        return False  # "What does X represent?" is not answered by X's row of figures, nor any question by a row dump
     kind = None if words else answer_kind(question)
     return quote.confident and (kind is None or fit(kind, stated) == "match")
 

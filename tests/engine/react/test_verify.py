@@ -591,3 +591,18 @@ def test_a_passage_not_sure_to_answer_with_several_figures_says_not_sure_once():
     assert engine.result.answer.startswith("Not sure which figure answers this: ")
     assert engine.result.answer.count("Not sure") == 1
     assert "several" in [c.kind for c in engine.result.cautions]
+
+
+def test_a_row_stated_whole_with_no_candidate_figure_is_not_sure(monkeypatch):
+    """A table row dumped as the answer (no cell of it is the figure asked) never reads as the fact."""
+    from engine.grounding.facts import Fact
+    from engine.grounding.models import Quote
+    from engine.react import fact_answer
+
+    dump = "Deferred revenue, 31 March 2019: 40.9, 31 March 2018: 40.0"
+    monkeypatch.setattr(
+        fact_answer, "stated_fact", lambda question, quote: Fact(candidates=[], statement=dump, row=True)
+    )
+    quote = Quote(text=dump, evidence=1, source="table.csv", location="rows 1-14", score=0.9, preface="From table.csv:")
+    line, _, _ = fact_answer.fact_line("What was the change in deferred revenue in 2019 from 2018?", quote, "en")
+    assert line.startswith("Not sure: Deferred revenue, 31 March 2019: 40.9")
