@@ -707,3 +707,9 @@ def test_a_column_of_two_years_is_added_once_for_the_years_it_holds(tmp_path):
     catalog = catalog_of(tmp_path, "obligations.md", report)
     result = answer("What is the company's total operating lease obligations between 2020 to 2022?", catalog)
     assert result.statement.startswith("55,746 thousand = 36,373 + 19,373")
+
+
+def test_net_liabilities_in_parentheses_are_stated_as_the_liabilities_they_are(tmp_path):
+    report = "| £m | 2019 | 2018 |\n|---|---|---|\n| Revenue | 64.0 | 68.3 |\n| Net liabilities | (319.9) | (142.7) |\n"
+    catalog = catalog_of(tmp_path, "net.md", report)
+    assert answer("What is the net liabilities in 2019?", catalog).statement.startswith("319.9")
