@@ -28,10 +28,14 @@ def _context(answer: str, item: Found) -> tuple[list[str], list[str]] | None:
     before = before[1 if item.start > reach else 0 :][-CONTEXT_WORDS:]  # a word the window cut is left out
     after = after[: -1 if item.end + reach < len(answer) else None][:CONTEXT_WORDS]
     opening = item.start <= reach and len(before) >= OPENING_WORDS  # "Americas revenue decreased 2.1 percent as …"
-    if len(before) < CONTEXT_WORDS and not opening or len(after) < CONTEXT_WORDS:
+    # "… acquired by CTS in fiscal year 2018.": the answer closes on the figure
+    closing = item.end + reach >= len(answer) and not any(_LETTERS.search(w) or re.search(r"\d", w) for w in after)
+    if closing and len(before) >= CONTEXT_WORDS:
+        after = []
+    elif len(before) < CONTEXT_WORDS and not opening or len(after) < CONTEXT_WORDS:
         return None
     if any(re.search(r"\d", w) for w in before[-1:] + after[:1]) or not all(
-        _LETTERS.search(" ".join(side)) for side in (before, after)
+        _LETTERS.search(" ".join(side)) for side in ((before, after) if after else (before,))
     ):
         return None  # next to another figure, or no words to place it: not a sentence copied
     return before, after

@@ -57,3 +57,18 @@ def test_a_standards_number_changed_at_the_opening_is_caught():
         check_answer("IFRS 9 ‘Financial Instruments’, IFRS 15 ‘Revenue from Contracts", question, docs).unsupported
         == []
     )
+
+
+def test_a_year_changed_where_the_answer_closes_on_it_is_caught():
+    from engine.grounding import Evidence, check_answer
+
+    said = (
+        "The increase was due to intangibles for companies acquired by CTS in fiscal year 2019. Revenue rose in 2018."
+    )
+    docs = [Evidence(n=1, tool="search_documents", text=said, source="report.md")]
+    question = "What resulted in the increase in amortization?"
+    changed = check_answer("intangibles for companies acquired by CTS in fiscal year 2018.", question, docs)
+    assert changed.unsupported == ["2018"] and "2019" in changed.notes[0]
+    assert (
+        check_answer("intangibles for companies acquired by CTS in fiscal year 2019.", question, docs).unsupported == []
+    )
