@@ -36,6 +36,7 @@ _SHARE = re.compile(
 _CHANGE = re.compile(
     r"\b(?:chang(?:e[sd]?|ing)|differ\w*|increas(?:e[sd]?|ing)|decreas(?:e[sd]?|ing)|variation|ecart|evolution|fluctuation)\b"
 )
+_EXCLUDING = re.compile(r"\b(?:excluding|exclusive of|except|less|net of|other than|without|apart from|hors)\b")
 _AVERAGE = re.compile(r"\b(?:average|mean|moyenne?)\b")
 _SUM = re.compile(r"\b(?:total|sum|combined|altogether|somme|cumul\w*|in all|en tout)\b")
 # Words that compare figures without naming the operation: "how much higher", "grew by".
@@ -118,8 +119,8 @@ def preferred_ops(question: str, labels: Sequence[str] = (), sentences: Sequence
         return ("percentage", "ratio", "difference") if _CHANGE.search(text) else ("percentage", "ratio")
     if _CHANGE.search(text):
         return ("difference",)
-    if _SUM.search(text):
-        return ("sum", "difference")  # a total, or a total less a part ("excluding …")
+    if _SUM.search(text):  # a total, or a total less a part ("excluding …")
+        return ("sum", "difference") if _EXCLUDING.search(text) else ("sum",)
     computes = (_COMPARE, _AVERAGE, _PERCENT_CHANGE, _SHARE, _CHANGE, _SUM)
     if _COMPARE.search(text) or text != whole and any(p.search(whole) for p in computes):
         return OPS  # a comparison, or a row named for what it computes ("Revenue growth"): every operation

@@ -445,3 +445,8 @@ def test_a_share_asked_of_a_row_of_percentages_is_no_percentage_change_of_two_ro
     question = "How many percent of the total inventory purchases did Supplier A account for in the year 2019?"
     assert check_answer("35%", question, [table(suppliers)]).unsupported == ["35%"]  # not (20% − 31%) / 31%
     assert check_answer("31%", question, [table(suppliers)]).unsupported == []
+
+
+def test_a_total_asks_a_sum_and_a_total_less_a_part_a_difference():
+    assert preferred_ops("How much was the cumulative-effect adjustment to retained earnings?") == ("sum",)
+    assert preferred_ops("What was the total revenue excluding services in 2019?") == ("sum", "difference")
