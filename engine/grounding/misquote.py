@@ -17,6 +17,7 @@ from engine.grounding.figures import Found, extract_figures
 CONTEXT_WORDS = 4  # words on each side of the figure that must stand in the evidence as the answer writes them
 OPENING_WORDS = 1  # fewer before it when the answer opens with them ("IFRS 10 ‘Financial Instruments’, …")
 _WORD = re.compile(r"\S+")
+_DIGIT = re.compile(r"\D")
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _FIGURE_SLOT = r"(?P<figure>\S*\d\S*(?:\s(?:million|billion|thousand|percent|per cent|bn|m)\b)?)"
 
@@ -46,7 +47,7 @@ def misquoted(answer: str, item: Found, texts: list[str], lowered: list[str]) ->
     the words around it and the evidence has another figure there; else None. ``lowered``:
     ``texts`` lower-cased (same offsets), where the first word is looked for before the
     pattern is tried at each place it stands: the check stays on the answer's hot path."""
-    context = _context(answer, item)
+    context = None if item.dates else _context(answer, item)  # a date is checked as a date
     if context is None:
         return None
     before, after = context
@@ -65,7 +66,7 @@ def misquoted(answer: str, item: Found, texts: list[str], lowered: list[str]) ->
             if match is None:
                 continue
             written = extract_figures(match.group("figure"))
-            if any(f.value == item.value for f in written):
-                return None  # the evidence writes this very sentence with this figure
+            if any(f.value == item.value or _DIGIT.sub("", f.text) == _DIGIT.sub("", item.text) for f in written):
+                return None  # the evidence writes this very sentence with this figure ("$2,515" of "$2,515 million")
             other = other or (written[0].text if written else None)
     return other

@@ -450,3 +450,9 @@ def test_a_share_asked_of_a_row_of_percentages_is_no_percentage_change_of_two_ro
 def test_a_total_asks_a_sum_and_a_total_less_a_part_a_difference():
     assert preferred_ops("How much was the cumulative-effect adjustment to retained earnings?") == ("sum",)
     assert preferred_ops("What was the total revenue excluding services in 2019?") == ("sum", "difference")
+
+
+def test_the_one_of_a_stated_percentage_change_is_a_constant():
+    cells = " | 2019 | 2018\nEarnings allocated to participating securities | 462 | 810"
+    question = "What is the percentage increase / (decrease) in the earnings allocated to participating securities from 2018 to 2019?"
+    assert check_answer("-42.96% = (462 / 810 − 1) × 100", question, [table(cells)]).unsupported == []

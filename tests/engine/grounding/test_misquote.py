@@ -72,3 +72,17 @@ def test_a_year_changed_where_the_answer_closes_on_it_is_caught():
     assert (
         check_answer("intangibles for companies acquired by CTS in fiscal year 2019.", question, docs).unsupported == []
     )
+
+
+def test_the_figure_of_a_copied_sentence_read_with_its_scale_or_unit_is_the_same():
+    from engine.grounding import Evidence, check_answer
+
+    said = "Cost of sales includes $2,496 million of inventory costs for 2019 (2018 – $2,515 million). It lasts between 12 and 24 months."
+    docs = [Evidence(n=1, tool="search_documents", text=said, source="report.md")]
+    kept = check_answer(
+        "Cost of sales includes $2,496 million of inventory costs for 2019 (2018 – $2,515 million).",
+        "What is included in cost of sales?",
+        docs,
+    )
+    assert kept.unsupported == []
+    assert check_answer("It lasts between 12 and 24 months", "How long does it last?", docs).unsupported == []
