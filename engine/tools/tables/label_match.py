@@ -22,6 +22,7 @@ from engine.tools.tables.question_reading import Reading
 
 Encode = Callable[[list[str]], Any]
 _REMARK = re.compile(r"\((?:[^()]*\d[^()]*|[^()\s]+(?:\s+[^()\s]+){2,})\)")  # "(net of refunds of $11.2 …)"
+HEAD_NAMED = 0.2  # the bonus of a row named with its section
 _OPERATOR = re.compile(r"(?i)^\s*(?:less|add|plus|minus|deduct)\b\s*:?")  # "Less: valuation allowance"
 _FOOTNOTES = re.compile(r"\(\d{1,2}\)|(?<=[a-z])\d{1,2}\b")  # "services(1)(2)", "dividends1"
 
@@ -164,8 +165,12 @@ def named_rows(
                 cover = max(cover, lexical(f"{heads[label]} {label}", asked, reading.subject)[1])
         shares.append(share)
         hits = len(label_words(label) & asked) if share >= ROW_MIN_WORDS else 0
+        head = label_words(heads.get(label, "")) if heads else set()
+        # "the current state provision": a row whose section the question names too ("Current: State")
+        # before the table's bottom line whose words it also holds ("Provision for income taxes")
+        sectioned = HEAD_NAMED if share == 1.0 and head and head <= asked else 0.0
         # of two labels the question names whole ("Revenue", "Revenue growth"), the one it names more of
-        scored.append(0.75 * share + 0.25 * cover + 0.001 * hits if share >= ROW_MIN_WORDS else 0.0)
+        scored.append(0.75 * share + 0.25 * cover + 0.001 * hits + sectioned if share >= ROW_MIN_WORDS else 0.0)
         own = _without_head(label, heads or {})  # "Total revenues by business: Hardware" is no Total row
         if share == 1.0 and not (is_total_label(own) and reading.operation in ("sum", "mean")):
             full.append(label)  # a Total row is never added again

@@ -713,3 +713,17 @@ def test_net_liabilities_in_parentheses_are_stated_as_the_liabilities_they_are(t
     report = "| £m | 2019 | 2018 |\n|---|---|---|\n| Revenue | 64.0 | 68.3 |\n| Net liabilities | (319.9) | (142.7) |\n"
     catalog = catalog_of(tmp_path, "net.md", report)
     assert answer("What is the net liabilities in 2019?", catalog).statement.startswith("319.9")
+
+
+def test_a_row_named_with_its_section_wins_over_the_bottom_line_the_question_also_names(tmp_path):
+    report = (
+        "| (in millions) | 2019 | 2018 | 2017 |\n|---|---|---|---|\n| Current: | | | |\n| State | 27 | 10 | 3 |\n"
+        "| Foreign | 49 | 39 | 41 |\n| Deferred: | | | |\n| State | (6) | 27 | 17 |\n| Foreign | (32) | 4 | (4) |\n"
+        "| Provision for income taxes | $ 99 | $ 1,083 | $ 140 |\n"
+    )
+    catalog = catalog_of(tmp_path, "taxes.md", report)
+    assert answer("What was the Current State provision for income tax in 2017?", catalog).statement.startswith(
+        "3 million: Current: State, 2017"
+    )
+    counted = answer("How many years did current foreign provision for income tax exceed $40 million?", catalog)
+    assert counted.statement.startswith("2 of 3 columns above 40")
