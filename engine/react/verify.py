@@ -181,13 +181,16 @@ def _amounts(report: GroundingReport) -> list[str]:
 
 
 _BARE_FIGURE = re.compile(r"\W*[$€£]?\s?[\d.,]+\s?(?:%|[a-z]{0,8})\W*", re.IGNORECASE)
+_TABLE_ROW = re.compile(r"\|[^|\n]*\d[^|\n]*\||^[^|\n]*\d[^|\n]*\|\s*$")  # a cell with a figure between bars
 DUMP_FIGURES = 5  # a small model's answer of this many figures, and no derivation, is a row or table dumped
 
 
 def _dumps(answer: str, report: GroundingReport) -> bool:
-    """Whether a small model's answer dumps evidence (a row "label: 57.5, label: 27.6, …")
-    instead of stating a fact: many figures, none derived from the others."""
+    """Whether a small model's answer dumps evidence (a row "label: 57.5, label: 27.6, …", or
+    a Markdown row's cells) instead of stating a fact: many figures, none derived from the others."""
     first = answer.strip().split("\n", 1)[0]
+    if _TABLE_ROW.search(first):
+        return True  # "2019 | 8,841,166 |": cells of a table, not a statement
     return len([f for f in report.figures if f.start < len(first)]) >= DUMP_FIGURES and " = " not in first
 
 

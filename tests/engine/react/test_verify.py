@@ -515,6 +515,17 @@ def test_a_small_model_dumping_a_row_is_replaced_by_what_the_evidence_states():
     assert engine.result.answer.startswith("27.6")
 
 
+def test_a_small_model_answering_with_cells_of_a_markdown_row_is_replaced():
+    notes = (
+        "Shares. | 2019 | 8,841,166 |\n\nThe exercisable shares excluded for 2019 and 2018 are 1,216,000 and 1,259,500."
+    )
+    engine = make_engine(["Answer: 2019 | 8,841,166 |"], tools=[*general_toolkit(), docs_tool(notes)])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What is the total number of exercisable shares excluded for 2019 and 2018 altogether?")
+    assert "lists figures without saying which one" in blocks(text, ReActType.NOTE)[0]
+    assert "| 8,841,166 |" not in engine.result.answer
+
+
 def test_a_which_year_question_stated_by_a_row_without_its_years_is_not_sure():
     text = "Share of net earnings in Golar Partners | 7,001 | 17,702 | (10,701) | (60)%"
     engine = make_engine(["Answer: 12 * 9 = 108."], tools=[*general_toolkit(), docs_tool(text)])
