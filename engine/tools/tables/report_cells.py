@@ -26,8 +26,10 @@ _CURRENCY_PREFIX = re.compile(
 _CURRENCY_SUFFIX = re.compile(r"\s*(?:[$€£¥₹]|USD|EUR|GBP|CHF|RMB)$", re.IGNORECASE)
 _FOOTNOTE = re.compile(r"(?:\s*(?:\([a-z*]\)|\[\d{1,2}\]|[*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+)|(?<=[\d%)])\s?\(\d{1,2}\))+$")
 _SUFFIX = re.compile(
-    r"\s*(%|pts?\.?|pps?\.?|bps|basis points|x|times|years?|months?|days?)$|(?<=\d)(st|nd|rd|th)$", re.IGNORECASE
-)  # "2.15 years": an assumptions table writes each row in its own unit
+    r"\s*(%|pts?\.?|pps?\.?|bps|basis points|x|times)$|(?<=\d)(st|nd|rd|th)$"
+    r"|(?:(?<=\.\d)|(?<=\.\d\d)|(?<=\.\d\d\d))\s*(years?|months?|days?)$",
+    re.IGNORECASE,
+)  # "2.15 years": an assumptions table writes each row in its own unit ("1 year", "1-3 years" head columns)
 _EN_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _FR_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
 # Evidence that a table writes numbers the continental way: "1.234,5", or a comma before 1-2 decimals.
@@ -103,7 +105,7 @@ def read_cell(text: str | None, continental: bool = False) -> Cell:
             continue
         match = _SUFFIX.search(core)
         if match and match.start() > 0 and not unit:
-            unit = _unit_mark(match.group(1) or match.group(2))
+            unit = _unit_mark(match.group(1) or match.group(2) or match.group(3))
             core = core[: match.start()]
             continue
         stripped, more = _strip_currency(core)

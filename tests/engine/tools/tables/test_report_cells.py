@@ -30,7 +30,7 @@ from engine.tools.tables.report_cells import currency_in, is_period_header, is_u
         ("(−152)", -152.0, "", ""),  # brackets round a figure with its own sign do not negate it again
         ("(1)", -1.0, "", ""),
         ("2.15 years", 2.15, "years", ""),  # an assumptions table writes each row in its own unit
-        ("18 months", 18.0, "months", ""),
+        ("1.5 months", 1.5, "months", ""),
     ],
 )
 def test_figures_are_read_with_sign_unit_and_currency(text, value, unit, currency):
@@ -43,7 +43,10 @@ def test_dashes_are_zero(text):
     assert (read_cell(text).kind, read_cell(text).value) == ("zero", 0.0)
 
 
-@pytest.mark.parametrize("text, kind", [("n/a", "na"), ("NM", "na"), ("", "empty"), ("Annual plan", "text")])
+@pytest.mark.parametrize(
+    "text, kind",
+    [("n/a", "na"), ("NM", "na"), ("", "empty"), ("Annual plan", "text"), ("1 year", "text"), ("3-5 years", "text")],
+)  # "1 year", "3-5 years": a maturity table's column heads, not figures
 def test_cells_without_a_figure_have_no_value(text, kind):
     assert (read_cell(text).kind, read_cell(text).value) == (kind, None)
 
