@@ -38,7 +38,9 @@ _DECREASE = re.compile(r"\b(?:decreased?|declined?|drop(?:ped)?|fall|fell|reduct
 _EITHER_WAY = re.compile(r"\b(?:increased?|rise|rose|growth|changed?|hausse|augmentation|variation|evolution)\b")
 _RATIO = re.compile(r"\b(?:ratio|rapport entre|expressed as a (?:ratio|multiple)|proportion)\b")
 # "what proportion of the total cost does X form?": a part of a whole, not "the proportion of A over B"
-_PROPORTION_OF_WHOLE = re.compile(r"\bwhat proportion of\b(?!.*\b(?:over|to|against|versus|vs)\b)")
+_PROPORTION_OF_WHOLE = re.compile(
+    r"\bwhat proportion of\b(?!.*\b(?:over|to|against|versus|vs)\b)|\bhow many (?:%|percent)(?= |$)"
+)  # "how many % does X make up out of the total": a share too
 _SHARE = re.compile(
     r"\b(?:percentage|percent|(?<!per )(?<!per \w{5} )(?<!per \w{7} )share(?!\s+(?:price|capital|count|based))|fraction|"
     r"pourcentage|part|quote-part)\b"

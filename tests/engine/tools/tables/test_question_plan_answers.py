@@ -727,3 +727,11 @@ def test_a_row_named_with_its_section_wins_over_the_bottom_line_the_question_als
     )
     counted = answer("How many years did current foreign provision for income tax exceed $40 million?", catalog)
     assert counted.statement.startswith("2 of 3 columns above 40")
+
+
+def test_shares_forfeited_in_parentheses_are_the_number_forfeited(tmp_path):
+    report = "| | 2019 | 2018 |\n|---|---|---|\n| Granted | 120,000 | 98,000 |\n| Forfeited during the period | (140,687) | (12,000) |\n"
+    catalog = catalog_of(tmp_path, "shares.md", report)
+    assert answer("What is the number of shares forfeited during the period in 2019?", catalog).statement.startswith(
+        "140,687"
+    )

@@ -19,6 +19,7 @@ from engine.tools.tables.question_reading import read_question
         ("What percentage of 2019 revenue is the cost of revenue?", "share"),
         ("What proportion of the total cost does the acquisition cost form part of in 2019?", "share"),
         ("What is the proportion of finished goods over total inventories in 2019?", "ratio"),  # A over B, as named
+        ("How many % does provisions make up out of the total deferred tax assets?", "share"),
         ("How many years did Accounts receivable exceed $50,000 thousand?", "count_if"),
         ("Combien d'années le chiffre d'affaires a-t-il dépassé 100 ?", "count_if"),
         ("Which region had the lowest revenue in Q2 2025?", "min"),
