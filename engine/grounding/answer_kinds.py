@@ -120,6 +120,7 @@ _WORDS_ASKED = re.compile(
     r"reclassified) for\b"  # "What have the values in the 2018 column been restated for?": a purpose
     r"|^\W*what (?:is|are|was|were) .*\b(?:related|attributable|attributed|due) to\s*\??\s*$"  # "… in 2019 related to?"
     r"|^\W*what (?:is|are|was|were) .*\b(?:classified|recorded|presented|reported|categori[sz]ed) as\b"  # a line item
+    r"|^\W*(?:what|which) (?:types?|kinds?|forms?|sorts?) of .*\b(?:is|are|was|were) (?:excluded|included|omitted)\b"
     r"|^\W*what (?:do|does|did) (?:the )?(?:company|group|management|we|they) (?:use|consider|believe|require)s?\b"
 )  # "What does the Company use to reduce the inventory cost basis?": a practice, in words
 # "What does X include / represent / show?" asks for words unless it asks a percentage or an amount.

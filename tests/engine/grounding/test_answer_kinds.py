@@ -147,6 +147,7 @@ def test_asks_aggregate(question, aggregate):
         ("How does the company derive the dividend yield?", True),  # a method, though a rate names it
         ("How many warrants did the company issue altogether?", False),
         ("What are the geographic areas in the table making up the total revenue?", True),  # names asked
+        ("What type of granted shares was excluded from the table?", True),
         ("What was the Tax benefit for stock compensation expense classified as within the Statements?", True),
     ],
 )
