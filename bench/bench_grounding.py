@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import machine, percentiles, tokenize  # noqa: E402
 from engine.grounding import Evidence, check_answer  # noqa: E402
 from engine.grounding.dates import DATE_RE, date_keys  # noqa: E402
-from engine.grounding.evidence_index import EvidenceIndex, without_engine_notes  # noqa: E402
+from engine.grounding.evidence_index import ROUNDING_SHARE, EvidenceIndex, without_engine_notes  # noqa: E402
 from engine.grounding.figures import extract_figures, scan_numbers  # noqa: E402
 
 WORDS = ("revenue margin region quarter churn forecast budget growth customers orders invoice hotel cap night "
@@ -161,9 +161,13 @@ def naive(answer: str, question: str, evidence: list[Evidence]) -> list[str]:
             if figure.dates:
                 found = any(set(date_keys(m)) & set(figure.dates) for m in DATE_RE.finditer(text))
             else:
+                dated = [m.span() for m in DATE_RE.finditer(text)]
                 found = any(
-                    abs(r.value - value) <= r.tolerance for value, *_ in scan_numbers(text) for r in figure.readings
-                )
+                    abs(r.value - value) <= min(r.tolerance, max(ROUNDING_SHARE * abs(r.value), 1e-9))
+                    for value, start, *_ in scan_numbers(text)
+                    if not any(a <= start < b for a, b in dated)
+                    for r in figure.readings
+                )  # a rounding within 5% of the figure rounded, and no day of a date, as the engine reads them
             if found:
                 break
         if not found:
