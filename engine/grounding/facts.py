@@ -243,7 +243,7 @@ def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
             return Fact(candidates=[Candidate(text=names[0])])
         return Fact(candidates=[], statement=" ".join(text.split()))
     asked = _asked_values(question)
-    figures = [f for f in extract_figures(text) if f.value not in asked]
+    figures = [f for f in extract_figures(text) if f.value not in asked and not _footnote_mark(text, f)]
     wanted = [] if asks_for_words(question) or asks_for_name(question) else _answering(kind, figures, text)
     if not wanted:
         return Fact(candidates=[], statement=" ".join(text.split()))
@@ -263,6 +263,18 @@ def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
         for f, s in zip(wanted, shown, strict=True)
     ]
     return Fact(candidates=candidates[:MAX_CANDIDATES])
+
+
+_MARK = re.compile(r"\(\d{1,2}\)")
+
+
+def _footnote_mark(text: str, found: Found) -> bool:
+    """ "expense(1)", "(1) Classified as …" at a line's start: a footnote's number, no figure of the passage."""
+    spot = _MARK.match(text, max(0, found.start - 1))
+    if spot is None or not (spot.start() <= found.start < spot.end()):
+        return False
+    before = text[: spot.start()]
+    return (bool(before) and before[-1].isalpha()) or not before.strip(" \t") or before.endswith("\n")
 
 
 def _rate_of(text: str, found: Found, question: str) -> bool:

@@ -3,7 +3,7 @@ candidates labelled when the passage does not pin one down."""
 
 import pytest
 
-from engine.grounding.facts import cite_passage, computed_fact, row_cells, stated_fact
+from engine.grounding.facts import _sentence_fact, cite_passage, computed_fact, row_cells, stated_fact
 from engine.grounding.models import Citation, Figure, GroundingReport, Quote
 
 
@@ -160,3 +160,14 @@ def test_the_words_that_bound_a_figure_are_stated_with_it():
     assert picked("What was the company's rank in 2019 in the evaluation?", ranked) == "among the top 5%"
     assert picked("How many staff work remotely?", "More than 400 staff work remotely.") == "More than 400"
     assert picked("How many staff work remotely?", "Of our staff, 400 work remotely.") == "400"  # nothing to bound it
+
+
+def test_a_footnote_mark_is_no_figure_of_the_passage():
+    footnote = "(1) Classified as income tax expense within the Consolidated Statements of Operations."
+    assert _sentence_fact("What was the tax benefit in 2019?", footnote, "amount").candidates == []
+    marked = "Tax benefit for stock compensation expense(1) was $611 in 2019."
+    assert [c.figure for c in _sentence_fact("What was the tax benefit in 2019?", marked, "amount").candidates] == [
+        "$611"
+    ]
+    loss = "The loss was (1) million."  # a figure in parentheses inside a sentence stays one
+    assert [c.figure for c in _sentence_fact("What was the loss?", loss, "amount").candidates] == ["1"]
