@@ -103,6 +103,8 @@ def cells_statement(
         statement = w["percent_change"].format(what=pair, result=result, a=show(a), b=_paren(b), cites=cites)
         return statement, result + "%"
     if op == "share":  # a part of a whole: the smaller figure of the larger
+        if all(c.unit == "%" for c in cells):  # "Supplier A | 31%": each row is already its share of the whole
+            raise ToolError(w["share_of_shares"].format(a=rows[0], b=rows[1]))
         if abs(a) > abs(b):
             a, b, rows, cols = b, a, rows[::-1], cols[::-1]
         result = show(round(a / b * 100, 2))

@@ -10,7 +10,7 @@ import pytest
 
 from engine.errors import ToolError
 from engine.tools.tables import TableCatalog
-from engine.tools.tables.compute_tool import ComputeTable
+from engine.tools.tables.compute_tool import ComputeArgs, ComputeTable
 from engine.tools.tables.question_plan import plan
 from engine.tools.tables.question_reading import read_question
 
@@ -735,3 +735,12 @@ def test_shares_forfeited_in_parentheses_are_the_number_forfeited(tmp_path):
     assert answer("What is the number of shares forfeited during the period in 2019?", catalog).statement.startswith(
         "140,687"
     )
+
+
+def test_a_share_of_two_rows_that_are_already_percentages_is_refused(tmp_path):
+    report = "| | 2019 | 2018 |\n|---|---|---|\n| Inventory purchases: | | |\n| Supplier A | 31% | 33% |\n| Supplier B | 20% | 16% |\n"
+    tool = ComputeTable(catalog_of(tmp_path, "suppliers.md", report))
+    args = {"table": next(iter(tool.catalog.tables)), "operation": "share", "label_column": "item",
+            "rows": ["Supplier B", "Supplier A"], "columns": ["2019"]}  # fmt: skip
+    with pytest.raises(ToolError, match="percentages already"):
+        tool.run(ComputeArgs.model_validate(args))
