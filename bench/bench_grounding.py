@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import machine, percentiles, tokenize  # noqa: E402
 from engine.grounding import Evidence, check_answer  # noqa: E402
 from engine.grounding.dates import DATE_RE, date_keys  # noqa: E402
-from engine.grounding.evidence_index import ROUNDING_SHARE, EvidenceIndex, without_engine_notes  # noqa: E402
+from engine.grounding.evidence_index import EvidenceIndex, rounding_tolerance, without_engine_notes  # noqa: E402
 from engine.grounding.figures import extract_figures, scan_numbers  # noqa: E402
 
 WORDS = ("revenue margin region quarter churn forecast budget growth customers orders invoice hotel cap night "
@@ -163,7 +163,7 @@ def naive(answer: str, question: str, evidence: list[Evidence]) -> list[str]:
             else:
                 dated = [m.span() for m in DATE_RE.finditer(text)]
                 found = any(
-                    abs(r.value - value) <= min(r.tolerance, max(ROUNDING_SHARE * abs(r.value), 1e-9))
+                    abs(r.value - value) <= rounding_tolerance(r.value, r.tolerance)
                     for value, start, *_ in scan_numbers(text)
                     if not any(a <= start < b for a, b in dated)
                     for r in figure.readings

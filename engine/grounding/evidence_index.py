@@ -56,6 +56,12 @@ def cells(text: str) -> str:
 ROUNDING_SHARE = 0.05  # a figure rounded from another is within 5% of it ("13.5%" for 13.48%)
 
 
+def rounding_tolerance(value: float, tolerance: float) -> float:
+    """How far a figure written ``value`` (half a unit of its last digit: ``tolerance``) may be
+    from the one it rounds: within that half unit and within 5% of it ("$1" is no rounding of "$0.8 million")."""
+    return min(tolerance, max(ROUNDING_SHARE * abs(value), 1e-9 * max(1.0, abs(value))))
+
+
 @dataclass(slots=True)
 class Hit:
     """Where a figure's value was found: evidence position in the list, span, and how."""
@@ -124,7 +130,7 @@ class EvidenceIndex:
         aside, a tool's input left out, the closest values first: where a figure may be stated."""
         self._ensure_sorted()
         centre = abs(value)
-        tolerance = min(tolerance, max(ROUNDING_SHARE * centre, 1e-9 * max(1.0, centre)))
+        tolerance = rounding_tolerance(centre, tolerance)
         lo = bisect_left(self._values, centre - tolerance)
         hi = bisect_right(self._values, centre + tolerance, lo)
         near = sorted((abs(e[0] - centre), e[1], e[2]) for e in self._entries[lo : min(hi, lo + limit)] if not e[5])
@@ -141,8 +147,7 @@ class EvidenceIndex:
             if not math.isfinite(value):  # a number too long for a float matches nothing
                 continue
             tiny = 1e-9 * max(1.0, abs(value))
-            rounded = min(reading.tolerance, ROUNDING_SHARE * abs(value))  # "$1" is no rounding of "$0.8 million"
-            for margin, exact in ((tiny, True), (rounded, False)):  # exact values first
+            for margin, exact in ((tiny, True), (rounding_tolerance(value, reading.tolerance), False)):  # exact first
                 lo = bisect_left(self._values, value - margin)
                 hi = bisect_right(self._values, value + margin, lo)
                 if lo < hi:

@@ -57,6 +57,7 @@ def misquoted(answer: str, item: Found, texts: list[str], lowered: list[str]) ->
         re.IGNORECASE,
     )  # fmt: skip
     first = before[0].lower()
+    digits = _DIGIT.sub("", item.text)
     other: str | None = None
     for text, low in zip(texts, lowered, strict=True):
         at = low.find(first)
@@ -66,7 +67,7 @@ def misquoted(answer: str, item: Found, texts: list[str], lowered: list[str]) ->
             if match is None:
                 continue
             written = extract_figures(match.group("figure"))
-            if any(f.value == item.value or _DIGIT.sub("", f.text) == _DIGIT.sub("", item.text) for f in written):
+            if any(f.value == item.value or _DIGIT.sub("", f.text) == digits for f in written):
                 return None  # the evidence writes this very sentence with this figure ("$2,515" of "$2,515 million")
             other = other or (written[0].text if written else None)
     return other

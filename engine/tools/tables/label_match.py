@@ -208,12 +208,11 @@ def _section_unnamed(label: str, labels: list[str], heads: dict[str, str], asked
     """Whether ``label`` is a row named with its section ("Adjustments: Stock-based compensation",
     a label written in several sections) whose section the question does not tell from the
     others': "the stock-based compensation" is then no one row."""
-    head = heads.get(label, "")
-    if not head or not label.startswith(f"{head}: "):
+    base = _without_head(label, heads)
+    if base == label:
         return False
-    base = label[len(head) + 2 :]
     others = [heads[o] for o in labels if o != label and heads.get(o) and o == f"{heads[o]}: {base}"]
-    own = label_words(head) & asked
+    own = label_words(heads[label]) & asked
     return any(not own - label_words(other) for other in others)
 
 
