@@ -127,6 +127,11 @@ def preferred_ops(question: str, labels: Sequence[str] = (), sentences: Sequence
     return ()
 
 
+def operation_named(ops: Sequence[Op]) -> bool:
+    """Whether ``preferred_ops`` named the operations asked (not none, not every one for a comparison)."""
+    return bool(ops) and len(ops) != len(OPS)
+
+
 def asks_change(question: str) -> bool:
     """Whether the question asks how a figure moved (so the period before the one it names counts)."""
     text = fold(question)
@@ -310,7 +315,7 @@ def derive(
         return None
     narrow, wide = _spaces(strong, ()), _spaces(strong, pool)
     # no change asked ("How much was the cumulative adjustment?"): a difference is one row's change, not two rows'
-    asked_change = len(ops) != len(OPS)
+    asked_change = operation_named(ops)
     asked = tuple(ops)
     if percent and "difference" in ops and "percent_change" not in ops:  # "the increase ... ?" "9.74%"
         ops = [*ops, "percent_change"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from engine.grounding.answer_kinds import asks_table_years
 from engine.grounding.compare import by_magnitude, condition_asked, extreme_asked, extreme_cell, meets, row_by_year
 from engine.grounding.dates import DATE_RE, MONTH_BEFORE_RE
-from engine.grounding.derive import OPS, Derivation, derive, preferred_ops
+from engine.grounding.derive import Derivation, derive, operation_named, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, scale_factor
 from engine.grounding.layout import YEAR_RE, Place, content_words, period_pairs, years_in
@@ -179,7 +179,7 @@ class Support:
             # "which year had the lowest percentage difference in basic and diluted EPS?": the
             # extreme of a computation, not of a row's cells: no row says which year
             # ("the average price", "the total revenue" name a row)
-            computed = bool(self.ops) and len(self.ops) != len(OPS) and self.ops[0] not in ("sum", "average")
+            computed = operation_named(self.ops) and self.ops[0] not in ("sum", "average")
             winner = None if computed else extreme_cell(self.scope, self.extreme, self.magnitude)
             if winner is not None:  # the year is the answer: it must be the year of the row's extreme
                 return Judgement(place=winner) if year_of(item) in winner.years else Judgement(extreme=winner)
