@@ -54,7 +54,7 @@ def cells_statement(
 ) -> tuple[str, str]:
     """The result first, then its derivation, then the cells it comes from; and the result."""
     op = args.operation
-    needs = {"value": 1, "change": 2, "decrease": 2, "percent_change": 2, "ratio": 2, "share": 2}
+    needs = {"value": 1, "change": 2, "decrease": 2, "difference": 2, "percent_change": 2, "ratio": 2, "share": 2}
     several = op == "value" and (
         len(cells) == len(args.rows) > 1
         and len(set(c.column for c in cells)) == 1
@@ -94,6 +94,10 @@ def cells_statement(
         )
     if op == "change":
         return _said("change", show(a - b) + scale, what=pair, a=show(a), b=_paren(b), cites=cites)
+    if op == "difference":  # "the difference between A and B": the larger less the smaller, whichever is named first
+        (a, col_a, row_a), (b, col_b, row_b) = sorted(zip((a, b), cols, rows, strict=True), key=lambda t: -t[0])
+        what = f"{rows[0]}, {col_a}{w['and']}{col_b}" if one_row else f"{row_a}{w['and']}{row_b}, {cols[0]}"
+        return _said("difference", show(a - b) + scale, what=what, a=show(a), b=_paren(b), cites=cites)
     if op == "decrease":  # earlier − later: a fall is a positive decrease
         return _said("decrease", show(b - a) + scale, what=pair, a=show(b), b=_paren(a), cites=cites)
     if op in ("percent_change", "ratio", "share") and b == 0:
@@ -188,7 +192,7 @@ _NOT_ONLY_COST = re.compile(
     r"(?i)\b(?:income|gains?|profit|earnings|benefits?|credits?|recover(?:y|ies)|net(?! liabilit))\b|/|\("
 )
 _AS_AMOUNTS = frozenset(
-    {"value", "mean", "sum", "change", "decrease", "percent_change", "ratio", "share", "max", "min"}
+    {"value", "mean", "sum", "change", "decrease", "difference", "percent_change", "ratio", "share", "max", "min"}
 )
 
 

@@ -184,9 +184,16 @@ def named_rows(
         a for a in full if not any(a != b and label_words(a) < label_words(b) for b in full)
     ]  # "Software" in "Software revenue"
     folded = fold(question)
-    several = reading.operation in ("sum", "mean", "ratio", "share", "change", "decrease", "percent_change") or (
-        reading.operation == "value" and _SEVERAL_ASKED.search(folded) is not None
-    )
+    several = reading.operation in (
+        "sum",
+        "mean",
+        "ratio",
+        "share",
+        "change",
+        "decrease",
+        "difference",
+        "percent_change",
+    ) or (reading.operation == "value" and _SEVERAL_ASKED.search(folded) is not None)
     if several and len(full) >= 2:
         ranked = sorted(full, key=lambda label: position(label, folded))
         spots = [position(label, folded) for label in ranked]

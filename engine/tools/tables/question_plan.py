@@ -52,7 +52,6 @@ from engine.tools.tables.table_shape import (
     column_values,
     date_column,
     label_column,
-    larger_first,
     month_value,
     named_values,
     period_columns,
@@ -166,10 +165,10 @@ def _plan_labelled(
         cols = sorted(dict.fromkeys(by_year.values()), key=lambda c: years_of(c.name)[0], reverse=True)
     else:
         return None  # which column the question is about is not said
+    if op == "difference" and len(rows) == 2 and _FROM_TO.search(fold(question)):
+        op = "change"  # "the difference from the beginning to the end of the period": a direction, end − beginning
     if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and _FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
-    elif op == "change" and len(rows) == 2 and len(cols) == 1 and "difference" in fold(question):
-        rows = larger_first(info, label, rows, cols[0])  # two items, not two periods: the larger less the smaller
     if op in ("sum", "value") and len(rows) == 1 and len(cols) == 1:
         op = "value"  # "total revenue in 2019" reads the Total row; one cell is its own sum
     if op == "count_if" and not reading.counts_periods:
@@ -181,6 +180,7 @@ def _plan_labelled(
         "value": {(1, 1), (2, 1), (1, 2)},  # one cell, or the cells of the rows or years it names
         "change": {(1, 2), (2, 1)},
         "decrease": {(1, 2), (2, 1)},
+        "difference": {(1, 2), (2, 1)},
         "percent_change": {(1, 2), (2, 1)},
         "ratio": {(1, 2), (2, 1)},
         "share": {(2, 1)},
@@ -196,7 +196,7 @@ def _plan_labelled(
         op is None
         or shape not in fits[op]
         or len(cols) > 2
-        and op in ("change", "decrease", "percent_change", "ratio", "share")
+        and op in ("change", "decrease", "difference", "percent_change", "ratio", "share")
     ):
         return None
     if shape == (0, 1) and op in ("sum", "mean") and (years_of(cols[0].name) or info.location):
@@ -204,7 +204,7 @@ def _plan_labelled(
     if op == "value" and shape == (1, 2) and not (reading.years and len(reading.years) == len(cols) or each):
         return None  # one row's cells only in the years the question names ("in 2018 and 2019, respectively")
     if (
-        op in ("value", "change", "decrease", "sum", "mean")
+        op in ("value", "change", "decrease", "difference", "sum", "mean")
         and reading.percent
         and not all(_PERCENT_NAME.search(r + " " + c.name) for r in rows for c in cols)
     ):

@@ -19,8 +19,8 @@ from engine.grounding.layout import pairs_as_end_years
 from engine.grounding.quotes import asks_for_figure, words
 
 Operation = Literal[
-    "value", "change", "decrease", "percent_change", "mean", "sum", "ratio", "share", "count_if", "max", "min",
-    "which_if", "periods", "items",
+    "value", "change", "decrease", "difference", "percent_change", "mean", "sum", "ratio", "share", "count_if",
+    "max", "min", "which_if", "periods", "items",
 ]  # fmt: skip
 # which_if: the periods (or rows) whose figure meets a condition; periods: those a row has figures for;
 # items: the rows that make up a total or a heading
@@ -35,6 +35,7 @@ _CHANGE = re.compile(
     r"how much (?:more|less|higher|lower)|de combien)\b"
 )
 _DECREASE = re.compile(r"\b(?:decreased?|declined?|drop(?:ped)?|fall|fell|reduction|baisse|diminution|recul)\b")
+_DIFFERENCE = re.compile(r"\b(?:difference|differ|ecart)\b")  # a magnitude, whichever is named first
 _EITHER_WAY = re.compile(r"\b(?:increased?|rise|rose|growth|changed?|hausse|augmentation|variation|evolution)\b")
 _RATIO = re.compile(r"\b(?:ratio|rapport entre|expressed as a (?:ratio|multiple)|proportion)\b")
 # "what proportion of the total cost does X form?": a part of a whole, not "the proportion of A over B"
@@ -189,8 +190,8 @@ def operation_in(text: str, question: str) -> Operation | None:
         return "ratio"
     if _DECREASE.search(text) and not _EITHER_WAY.search(text):
         return "decrease"  # "what is the decrease in X": earlier − later, as the question reads it
-    if _CHANGE.search(text):
-        return "change"
+    if _CHANGE.search(text):  # "the difference between 2018 and 2019": a magnitude, as reports and analysts write it
+        return "difference" if _DIFFERENCE.search(text) and not _EITHER_WAY.search(text) else "change"
     if _SHARE.search(text):
         return "share"  # "what percentage of A is B": no cell states it
     if _LOWEST.search(text):

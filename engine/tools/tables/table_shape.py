@@ -30,16 +30,6 @@ def column_values(info: TableInfo, column: ColumnInfo) -> list[Any]:
     return info.data.column(column.name).to_pylist()
 
 
-def larger_first(info: TableInfo, label: ColumnInfo, rows: list[str], column: ColumnInfo) -> list[str]:
-    """``rows`` ordered by their figure in ``column``, the largest first: "the difference between
-    A and B" of two items is the larger less the smaller (748 = 27,817 − 27,069, whichever is named first)."""
-    held = {str(k).strip(): v for k, v in zip(column_values(info, label), column_values(info, column), strict=True)}
-    values = [held.get(r.strip()) for r in rows]
-    if any(not isinstance(v, int | float) for v in values):
-        return rows
-    return [r for _, r in sorted(zip(values, rows, strict=True), key=lambda pair: -pair[0])]
-
-
 def years_of(name: str) -> list[str]:
     """The years a column name holds: "2019", "December 31, 2019", "FY19"; a fiscal year
     over two calendar years ("2018/2019", "2018/19") is its last year."""

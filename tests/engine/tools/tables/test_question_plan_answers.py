@@ -414,6 +414,24 @@ def test_a_change_from_one_row_to_another_is_the_second_minus_the_first(tmp_path
     )
 
 
+def test_a_difference_between_two_years_is_the_larger_less_the_smaller_and_a_change_keeps_its_sign(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "sbc.md",
+        "| | 2019 | 2018 | 2017 |\n|---|---|---|---|\n| Cost of revenue | $1,100 | $1,200 | $900 |\n"
+        "| Total share-based compensation expense | $8,074 | $9,146 | $10,637 |\n",
+    )
+    asked = "What is the difference in the total share-based compensation expense between 2018 and 2019?"
+    difference = answer(asked, catalog)
+    assert difference.value.lstrip("$") == "1,072"
+    assert "1,072 = 9,146 − 8,074: difference of Total share-based compensation expense, 2018 and 2019" in (
+        difference.statement
+    )
+    change = answer(asked.replace("difference", "change"), catalog)
+    assert change.value.lstrip("$") == "-1,072"
+    assert "8,074 − 9,146: change in Total share-based compensation expense, 2018 to 2019" in change.statement
+
+
 def test_a_figure_per_share_does_not_carry_the_tables_scale(tmp_path):
     catalog = catalog_of(
         tmp_path,

@@ -10,7 +10,10 @@ from engine.tools.tables.question_reading import read_question
     ("question", "operation"),
     [
         ("What was the change in Software revenue from 2018 to 2019?", "change"),
-        ("What is the difference between the 2019 actual and the 2019 target?", "change"),
+        ("What is the difference between the 2019 actual and the 2019 target?", "difference"),
+        ("What is the difference in revenue between 2018 and 2019?", "difference"),  # a magnitude
+        ("What is the change in revenue between 2018 and 2019?", "change"),  # later − earlier, signed
+        ("What is the difference and increase in revenue between 2018 and 2019?", "change"),
         ("What was the percentage change in total pretax income between 2018 and 2019?", "percent_change"),
         ("Quelle est la variation en pourcentage du chiffre d'affaires ?", "percent_change"),
         ("What is the percentage difference between the first and fourth quarter?", "percent_change"),
