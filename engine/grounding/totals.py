@@ -24,3 +24,16 @@ def is_total_label(label: object) -> bool:
     if not isinstance(label, str):
         return False
     return bool(_TOTAL.search(label))
+
+
+_BALANCE = re.compile(
+    r"(?i)\b(?:balances?|solde)\b|\b(?:beginning|end|start|opening|closing)\s+(?:of\s+(?:the\s+)?)?(?:year|period|fiscal)"
+    r"|\b(?:at|as of)\s+(?:the\s+)?(?:beginning|end|start)\b|\b(?:at|as of)\s+(?:[a-z]+\s+\d{1,2},?\s+)?(?:19|20)\d\d\b"
+)
+
+
+def is_balance_label(label: object) -> bool:
+    """Whether a row label names a balance at a date ("Non-vested at December 31, 2018",
+    "Balance at beginning of year", "Outstanding at end of period"): the opening or closing
+    line of a roll-forward, a stock and not one of the movements between them."""
+    return isinstance(label, str) and bool(_BALANCE.search(label))

@@ -140,7 +140,7 @@ def cells_statement(
         return _said("mean", mean, what=what, terms=terms, n=len(values), cites=cites)
     if op == "items":  # the rows making up the Total named last, or a heading's rows
         total = rows[-1] if is_total_label(rows[-1]) else ""
-        items = joined([r for r in dict.fromkeys(rows) if r != total], w)
+        items = joined([_FOOTNOTE.sub("", r).strip() for r in dict.fromkeys(rows) if r != total], w)
         return _said("items_of" if total else "items", items, what=total, cites=cites)
     if op == "periods":  # the periods of the columns holding a figure, in the table's order
         shown = joined([period_name(c) for c in dict.fromkeys(cols)], w)
@@ -191,6 +191,9 @@ _COST = re.compile(
 _NOT_ONLY_COST = re.compile(
     r"(?i)\b(?:income|gains?|profit|earnings|benefits?|credits?|recover(?:y|ies)|net(?! liabilit))\b|/|\("
 )
+_FOOTNOTE = re.compile(
+    r"(?<=[A-Za-z])\(\d{1,2}\)|(?<=[a-z])\d{1,2}$"
+)  # "Granted(1)", "dividends1": the mark is no name
 _AS_AMOUNTS = frozenset(
     {"value", "mean", "sum", "change", "decrease", "difference", "percent_change", "ratio", "share", "max", "min"}
 )

@@ -30,7 +30,7 @@ from pydantic import BaseModel
 from engine.grounding.answer_kinds import fold
 from engine.grounding.dates import MONTHS
 from engine.grounding.quotes import words
-from engine.grounding.totals import is_total_label
+from engine.grounding.totals import is_balance_label, is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.label_match import (
     ROW_MIN_SIMILARITY,
@@ -44,7 +44,7 @@ from engine.tools.tables.label_match import (
     named_rows,
     value_column,
 )
-from engine.tools.tables.question_reading import Reading, read_question
+from engine.tools.tables.question_reading import FROM_TO, Reading, read_question
 from engine.tools.tables.table_shape import (
     PERIOD_COLUMN,
     QUARTER_VALUE,
@@ -103,7 +103,6 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: li
 
 
 _EACH_PERIOD = re.compile(r"\b(?:each|every) (?:listed )?(?:financial |fiscal )?(?:year|period)s?\b|\bchaque annee\b")
-_FROM_TO = re.compile(r"\bfrom\b.+\bto\b")
 
 
 def _plan_labelled(
@@ -165,9 +164,7 @@ def _plan_labelled(
         cols = sorted(dict.fromkeys(by_year.values()), key=lambda c: years_of(c.name)[0], reverse=True)
     else:
         return None  # which column the question is about is not said
-    if op == "difference" and len(rows) == 2 and _FROM_TO.search(fold(question)):
-        op = "change"  # "the difference from the beginning to the end of the period": a direction, end − beginning
-    if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and _FROM_TO.search(fold(question)):
+    if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
     if op in ("sum", "value") and len(rows) == 1 and len(cols) == 1:
         op = "value"  # "total revenue in 2019" reads the Total row; one cell is its own sum
@@ -251,6 +248,7 @@ def _plan_items(
     else:
         return None  # the question names a row that is no total or heading: it has no items here
     items = [texts[i] for i in span if texts[i] and held[i] and not is_total_label(texts[i])]
+    items = moves if len(moves := [t for t in items if not is_balance_label(t)]) >= 2 else items  # not balances
     if not 2 <= len(items) <= 11 or not numbers:
         return None
     args = {"table": info.name, "operation": "items", "label_column": label.name, "rows": items + total,

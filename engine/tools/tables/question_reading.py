@@ -35,6 +35,7 @@ _CHANGE = re.compile(
     r"how much (?:more|less|higher|lower)|de combien)\b"
 )
 _DECREASE = re.compile(r"\b(?:decreased?|declined?|drop(?:ped)?|fall|fell|reduction|baisse|diminution|recul)\b")
+FROM_TO = re.compile(r"\bfrom\b.+\bto\b")  # "from the beginning to the end of the period": a direction
 _DIFFERENCE = re.compile(r"\b(?:difference|differ|ecart)\b")  # a magnitude, whichever is named first
 _EITHER_WAY = re.compile(r"\b(?:increased?|rise|rose|growth|changed?|hausse|augmentation|variation|evolution)\b")
 _RATIO = re.compile(r"\b(?:ratio|rapport entre|expressed as a (?:ratio|multiple)|proportion)\b")
@@ -191,7 +192,8 @@ def operation_in(text: str, question: str) -> Operation | None:
     if _DECREASE.search(text) and not _EITHER_WAY.search(text):
         return "decrease"  # "what is the decrease in X": earlier − later, as the question reads it
     if _CHANGE.search(text):  # "the difference between 2018 and 2019": a magnitude, as reports and analysts write it
-        return "difference" if _DIFFERENCE.search(text) and not _EITHER_WAY.search(text) else "change"
+        magnitude = _DIFFERENCE.search(text) and not _EITHER_WAY.search(text) and not FROM_TO.search(text)
+        return "difference" if magnitude else "change"  # "from the beginning to the end": a direction
     if _SHARE.search(text):
         return "share"  # "what percentage of A is B": no cell states it
     if _LOWEST.search(text):

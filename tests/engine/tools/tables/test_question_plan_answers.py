@@ -581,6 +581,20 @@ def test_the_components_of_a_total_are_the_rows_above_it(tmp_path):
     assert plan("What are the components of inventories above 5,000?", catalog, FakeEncode()) is None  # a condition
 
 
+def test_the_activity_of_a_roll_forward_is_its_movements_named_without_footnote_marks(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "awards.md",
+        "|  | Number of shares | Fair Value |\n|---|---|---|\n|  | (In thousands) |  |\n"
+        "| Non-vested at December 31, 2018 | 17,059 | $19.65 |\n| Granted(1) | 9,780 | 12.41 |\n"
+        "| Vested | (9,038) | 19.54 |\n| Forfeited | (1,757) | 18.62 |\n| Non-vested at December 31, 2019 | 16,044 | 15.42 |\n",
+    )
+    asked = "What are the types of activity involving restricted stock and restricted stock unit awards?"
+    statement = answer(asked, catalog).statement
+    assert statement.startswith("Granted, Vested and Forfeited: the table's rows")
+    assert "Granted(1)" in statement  # the cited row keeps its label
+
+
 def test_a_what_percentage_question_is_not_a_which_name_question(tables):
     result = answer("What percentage of Total revenue was Software in 2019?", tables)
     assert result.statement.startswith("67.94%")
