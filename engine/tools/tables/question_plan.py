@@ -57,6 +57,7 @@ from engine.tools.tables.table_shape import (
     period_columns,
     quarter_column,
     row_labels,
+    without_wholes,
     year_columns,
     years_of,
 )
@@ -166,6 +167,7 @@ def _plan_labelled(
         return None  # which column the question is about is not said
     if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
+    rows = without_wholes(info, label, rows, cols[0]) if op in ("sum", "mean") and len(cols) == 1 else rows
     if op in ("sum", "value") and len(rows) == 1 and len(cols) == 1:
         op = "value"  # "total revenue in 2019" reads the Total row; one cell is its own sum
     if op == "count_if" and not reading.counts_periods:

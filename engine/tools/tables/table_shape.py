@@ -30,6 +30,28 @@ def column_values(info: TableInfo, column: ColumnInfo) -> list[Any]:
     return info.data.column(column.name).to_pylist()
 
 
+def without_wholes(info: TableInfo, label: ColumnInfo, rows: list[str], column: ColumnInfo) -> list[str]:
+    """``rows`` less each one that adds up the rows above it, directly or through subtotals,
+    when one of those is among ``rows`` too: "the total revenue from Healthcare" names
+    "Segment revenue" (External revenue + Inter-segment sales, External revenue the sum of
+    the sectors) and "Healthcare", and a part is never added to its whole."""
+    labels = [str(v).strip() if v is not None else "" for v in column_values(info, label)]
+    values = column_values(info, column)
+    covers: dict[int, set[int]] = {}
+    for i, total in enumerate(values):
+        run = 0.0
+        for j in range(i - 1, -1, -1):
+            if not isinstance(total, int | float) or not isinstance(values[j], int | float):
+                break
+            run += values[j]
+            if i - j >= 2 and abs(run - total) <= max(abs(total) * 1e-4, 1e-9):
+                covers[i] = set(range(j, i)).union(*(covers.get(k, set()) for k in range(j, i)))
+                break
+    at = {r: labels.index(r.strip()) for r in rows if r.strip() in labels}
+    wholes = {r for r in at if any(at[o] in covers.get(at[r], ()) for o in at if o != r)}
+    return [r for r in rows if r not in wholes]
+
+
 def years_of(name: str) -> list[str]:
     """The years a column name holds: "2019", "December 31, 2019", "FY19"; a fiscal year
     over two calendar years ("2018/2019", "2018/19") is its last year."""

@@ -595,6 +595,21 @@ def test_the_activity_of_a_roll_forward_is_its_movements_named_without_footnote_
     assert "Granted(1)" in statement  # the cited row keeps its label
 
 
+def test_a_part_is_never_added_to_the_row_that_adds_it_up(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "segments.md",
+        "|  | AMER | APAC | Total |\n|---|---|---|---|\n| Market Sector: |  |  |  |\n"
+        "| Healthcare/Life Sciences | $488,851 | $602,922 | $1,091,773 |\n| Industrial | 359,381 | 534,971 | 894,352 |\n"
+        "| External revenue | 848,232 | 1,137,893 | 1,986,125 |\n| Inter-segment sales | 6,995 | 119,497 | 126,492 |\n"
+        "| Segment revenue | $855,227 | $1,257,390 | $2,112,617 |\n",
+    )
+    whole = answer("What was the total revenue from the Healthcare/Life Sciences segment?", catalog)
+    assert whole.statement.startswith("1,091,773: Healthcare/Life Sciences, Total")  # not + 2,112,617
+    parts = answer("What is the sum of External revenue and Inter-segment sales in AMER?", catalog)
+    assert parts.statement.startswith("855,227 = 848,232 + 6,995")  # neither adds up the other
+
+
 def test_a_what_percentage_question_is_not_a_which_name_question(tables):
     result = answer("What percentage of Total revenue was Software in 2019?", tables)
     assert result.statement.startswith("67.94%")
