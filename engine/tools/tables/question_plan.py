@@ -177,11 +177,7 @@ def _plan_labelled(
     shape = (min(len(rows), 2), min(len(cols), 2))
     fits = {
         "value": {(1, 1), (2, 1), (1, 2)},  # one cell, or the cells of the rows or years it names
-        "change": {(1, 2), (2, 1)},
-        "decrease": {(1, 2), (2, 1)},
-        "difference": {(1, 2), (2, 1)},
-        "percent_change": {(1, 2), (2, 1)},
-        "ratio": {(1, 2), (2, 1)},
+        **dict.fromkeys(("change", "decrease", "difference", "percent_change", "ratio"), {(1, 2), (2, 1)}),
         "share": {(2, 1)},
         "mean": {(1, 2), (2, 1), (0, 1)},
         "sum": {(1, 2), (2, 1), (0, 1)},
@@ -198,8 +194,9 @@ def _plan_labelled(
         and op in ("change", "decrease", "difference", "percent_change", "ratio", "share")
     ):
         return None
-    if shape == (0, 1) and op in ("sum", "mean") and (years_of(cols[0].name) or info.location):
-        return None  # every row of a report's column mixes revenue, costs and subtotals: rows must be named
+    whole_column = bool(cols) and (years_of(cols[0].name) or info.location or is_total_label(cols[0].name))
+    if shape == (0, 1) and op in ("sum", "mean") and whole_column:
+        return None  # a report's column mixes revenue, costs and subtotals, a "Total" column every item: name rows
     if op == "value" and shape == (1, 2) and not (reading.years and len(reading.years) == len(cols) or each):
         return None  # one row's cells only in the years the question names ("in 2018 and 2019, respectively")
     if (

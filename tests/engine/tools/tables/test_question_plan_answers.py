@@ -610,6 +610,15 @@ def test_a_part_is_never_added_to_the_row_that_adds_it_up(tmp_path):
     assert parts.statement.startswith("855,227 = 848,232 + 6,995")  # neither adds up the other
 
 
+def test_a_total_column_is_not_summed_over_rows_the_question_does_not_name(tmp_path):
+    catalog = catalog_of(
+        tmp_path, "maturities.csv", "item,Within 1 year,1-5 years,Total\nLease liabilities,119712,34599,154311\n"
+        "Bank loans,149843,24261,174104\n",
+    )  # fmt: skip
+    assert plan("What is the Total short-term lines of credit at the end of 2019?", catalog, FakeEncode()) is None
+    assert answer("What is the total of Bank loans?", catalog).statement.startswith("174,104: Bank loans, Total")
+
+
 def test_a_what_percentage_question_is_not_a_which_name_question(tables):
     result = answer("What percentage of Total revenue was Software in 2019?", tables)
     assert result.statement.startswith("67.94%")
