@@ -97,7 +97,7 @@ SEMANTIC_MAX_LABELS = 400  # more row labels than this are matched by words only
 
 # "A and B, respectively": the cells of several rows; "Government grants" alone is one row,
 # however many labels ("Government grants1", "Government grants2") hold its words.
-_SEVERAL_ASKED = re.compile(r"\b(?:respectively|respectivement|each of|both)\b")
+_SEVERAL_ASKED = re.compile(r"\b(?:respective(?:ly)?|respectivement|each of|both)\b")
 _GENERIC_NAME = re.compile(r"(?i)column_?\d+")  # a name the loader gave: it means nothing
 # Words that say what to compute ("the increase in franchise rental revenues"): a row
 # labelled with them alone ("% increase") is not named by a question asking for that

@@ -309,6 +309,8 @@ def test_an_amount_carries_the_scale_its_table_states(tmp_path):
 def test_the_cells_of_two_rows_named_are_read_in_the_order_asked(tables):
     result = answer("What was the revenue of Services and Software in 2019, respectively?", tables)
     assert result.statement.startswith("120; 1,950: Services and Software, 2019 (revenue.csv")
+    respective = answer("What are the respective revenues of Services and Software in 2019?", tables)
+    assert respective.statement.startswith("120; 1,950: Services and Software, 2019 (revenue.csv")
 
 
 def test_a_report_table_column_is_never_summed_whole(tmp_path):
