@@ -41,6 +41,11 @@ _RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
 # A computation few reports state as such: a figure stated for it must be named by its word ("average price").
 _AVERAGE_NAMED = content_words("average mean moyenne")
 _RATIO_NAMED = content_words("ratio proportion rapport times")
+_CHANGE_NAMED = content_words(
+    "change changed changes difference increase increased increases decrease decreased decreases growth grew rise "
+    "rose fell fall declined decline variance variation versus vs compared higher lower more less up down reduction "
+    "reduced improvement improved hausse baisse ecart progression recul evolution"
+)  # a cell or sentence that states a change, not a level
 
 
 @dataclass(slots=True)
@@ -157,7 +162,8 @@ class Support:
             [index.texts[pos][a:b] for pos, (a, b) in sentences],
         )
         ratio = "ratio" in self.ops and _RATIO_ASKED.search(question)
-        self.computed = "average" if self.ops == ("average",) else "ratio" if ratio else None
+        change = self.ops in (("difference",), ("percent_change", "difference"))  # "the change in X between …"
+        self.computed = "average" if self.ops == ("average",) else "ratio" if ratio else "change" if change else None
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
         self.extreme = extreme_asked(question)
@@ -262,7 +268,7 @@ class Support:
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
         if self.computed and not operand and place.kind in ("cell", "text") and not self._names(place, self.computed):
-            return False  # "the ratio of A to B in 2019": A's figure as stated is none; it is computed, or unsupported
+            return False  # "the ratio of A to B", "the change in A": A's figure as stated is none; computed, or unsupported
         if place.kind == "text" and not operand and not self._about_subject(place, beside):
             return False  # "Media advertising revenues decreased by 15%" states nothing of VAS revenues
         if place.kind != "cell" or not self.scope.subject_active or operand:
@@ -274,7 +280,7 @@ class Support:
 
     def _names(self, place: Place, computed: str) -> bool:
         """Whether the row (label and column) or sentence of ``place`` names the computation."""
-        named = _AVERAGE_NAMED if computed == "average" else _RATIO_NAMED
+        named = {"average": _AVERAGE_NAMED, "ratio": _RATIO_NAMED, "change": _CHANGE_NAMED}[computed]
         return bool((place.words if place.kind == "cell" else self._words_of(place)) & named)
 
     def _words_of(self, place: Place) -> frozenset[str]:

@@ -381,6 +381,23 @@ def test_a_ratio_or_an_average_asked_is_not_one_figure_as_stated():
     assert check("1,449.05", average, table(AMORTIZATION)).unsupported == []
 
 
+def test_a_change_asked_is_not_one_figure_as_stated():
+    """ "The change in X between 2018 and 2019": a cell of X as it stands is a level, not its
+    change; the change computed from the two years is, and so is a sentence or column that states a change."""
+    purchases = table(
+        "Period | Total number of shares purchased\n1/1/2019 to 1/31/2019 | 46,743\n"
+        "Fiscal Year 2018 | 217,732\nFiscal Year 2019 | 211,136"
+    )
+    question = "What is the change in the total number of shares purchased between fiscal years 2018 and 2019?"
+    assert check("46,743.", question, purchases).grounding == "unsupported"
+    assert check("-6,596 = 211,136 − 217,732", question, purchases).unsupported == []
+    stated = passage("The total number of shares purchased decreased by 6,596 in fiscal 2019 compared to fiscal 2018.")
+    assert check("6,596", question, purchases, stated).grounding not in ("unsupported", "partly")
+    loss = "What is the percentage change in the non controlling interest share of loss from 2018 to 2019?"
+    share = passage("The Group recognised 40 per cent of the non-controlling interest losses at 31 December 2019.")
+    assert check("40 per cent of the non-controlling interest losses", loss, share).grounding == "unsupported"
+
+
 CURRENCY_TEXT = (
     "The total comprehensive income from currency effects and measurement results from hedging transactions and "
     "hedging relationships totalled €17 million (2017/18: €−14 million). In addition, impairment losses on "
