@@ -21,7 +21,7 @@ applied is reported (``ignores_period``), so the answer says it is not verified.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -35,6 +35,7 @@ from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.label_match import (
     ROW_MIN_SIMILARITY,
     ROW_MIN_WORDS,
+    Encode,
     Semantic,
     asked_direction,
     label_text,
@@ -59,10 +60,9 @@ from engine.tools.tables.table_shape import (
     row_labels,
     without_wholes,
     year_columns,
+    year_rows,
     years_of,
 )
-
-Encode = Callable[[list[str]], Any]
 
 
 class TablePlan(BaseModel):
@@ -100,7 +100,8 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: li
     named = [{MONTHS.get(w) for w in re.findall(r"[a-z]+", fold(c))} for c in cells]
     if reading.quarters or reading.months and not (named and all(set(reading.months) <= n for n in named)):
         return True
-    return bool(reading.years) and not years_held and not all(y in info.source for y in reading.years)
+    held = years_held or all(y in info.source or any(y in c for c in cells) for y in reading.years)
+    return bool(reading.years) and not held
 
 
 _EACH_PERIOD = re.compile(r"\b(?:each|every) (?:listed )?(?:financial |fiscal )?(?:year|period)s?\b|\bchaque annee\b")
@@ -167,6 +168,8 @@ def _plan_labelled(
         return None  # which column the question is about is not said
     if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
+    dated = year_rows(info, label, numbers, reading.years, asked) if reading.years and not by_year else []
+    rows = dated or rows  # "Fiscal Year 2018" and "Fiscal Year 2019": a table of periods down its rows, later first
     rows = without_wholes(info, label, rows, cols[0]) if op in ("sum", "mean") and len(cols) == 1 else rows
     if op in ("sum", "value") and len(rows) == 1 and len(cols) == 1:
         op = "value"  # "total revenue in 2019" reads the Total row; one cell is its own sum

@@ -198,8 +198,8 @@ def operation_in(text: str, question: str) -> Operation | None:
         return "share"  # "what percentage of A is B": no cell states it
     if _LOWEST.search(text):
         return "min"
-    if (op := aggregate_asked(question)) is not None:
-        return op
+    if (op := aggregate_asked(question)) is not None:  # "the total X in 2018 and 2019 respectively": each total
+        return "value" if op == "sum" and re.search(r"\brespective(?:ly)?\b|\brespectivement\b", text) else op
     return "value" if kind is not None or asks_for_figure(question) or _ASKS_VALUE.search(text) else None
 
 

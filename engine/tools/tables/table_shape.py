@@ -52,6 +52,27 @@ def without_wholes(info: TableInfo, label: ColumnInfo, rows: list[str], column: 
     return [r for r in rows if r not in wholes]
 
 
+def year_rows(
+    info: TableInfo, label: ColumnInfo, numbers: list[ColumnInfo], years: list[str], asked: set[str]
+) -> list[str]:
+    """The row of each year asked when a table runs its periods down its rows ("Fiscal Year
+    2018", "Fiscal Year 2019"), the later year first: one row a year holding figures, naming
+    nothing the question does not; [] when a year has no such row, or several."""
+    held = [any(v is not None for v in row) for row in zip(*(column_values(info, c) for c in numbers), strict=True)]
+    labels = [str(v).strip() for v, h in zip(column_values(info, label), held, strict=True) if v is not None and h]
+    out = []
+    for year in sorted(set(years), reverse=True):
+        found = [
+            row
+            for row in dict.fromkeys(labels)
+            if years_of(row) == [year] and words(YEAR_IN_NAME.sub(" ", label_text(row))) <= asked
+        ]
+        if len(found) != 1:
+            return []
+        out.append(found[0])
+    return out
+
+
 def years_of(name: str) -> list[str]:
     """The years a column name holds: "2019", "December 31, 2019", "FY19"; a fiscal year
     over two calendar years ("2018/2019", "2018/19") is its last year."""

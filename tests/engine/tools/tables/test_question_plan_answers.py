@@ -621,6 +621,32 @@ def test_a_total_column_is_not_summed_over_rows_the_question_does_not_name(tmp_p
     assert answer("What is the total of Bank loans?", catalog).statement.startswith("174,104: Bank loans, Total")
 
 
+def test_a_table_of_periods_down_its_rows_is_read_by_the_years_asked(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "purchases.md",
+        "| Period | Total number of shares purchased | Average price paid per share |\n|---|---|---|\n"
+        "| 1/1/2018 to 1/31/2018 | 106,441 | $ 8.22 |\n| Fiscal Year 2018 | 217,732 | $ 6.33 |\n"
+        "| 1/1/2019 to 1/31/2019 | 46,743 | $ 2.54 |\n| Fiscal Year 2019 | 211,136 | $ 2.55 |\n",
+    )
+    change = answer(
+        "What is the change in the total number of shares purchased between fiscal years 2018 and 2019?", catalog
+    )
+    assert change.statement.startswith("-6,596 = 211,136 − 217,732: change in Fiscal Year 2018 to Fiscal Year 2019")
+    from_to = answer(
+        "What is the percentage change of the average price paid per share from fiscal year 2018 to 2019?", catalog
+    )
+    assert from_to.statement.startswith("-59.72% = (2.55 − 6.33) / 6.33 × 100")  # later first, as "from … to" reads
+    planned = plan("What is the change in the total number of shares purchased between fiscal years 2018 and 2019?",
+                   catalog, FakeEncode())  # fmt: skip
+    assert planned is not None and not planned.ignores_period  # the rows name the years
+
+
+def test_a_total_asked_for_each_year_respectively_is_each_years_total():
+    assert read_question("What is the total revenue in 2018 and 2019 respectively?").operation == "value"
+    assert read_question("What is the total revenue in 2018 and 2019?").operation == "sum"
+
+
 def test_a_what_percentage_question_is_not_a_which_name_question(tables):
     result = answer("What percentage of Total revenue was Software in 2019?", tables)
     assert result.statement.startswith("67.94%")
