@@ -252,6 +252,11 @@ _AGGREGATES: tuple[tuple[Aggregate, re.Pattern[str]], ...] = (
 )
 
 
+# "total comprehensive income", "weighted average duration of", "the cumulative amount of net derivative gains":
+# a name, not an operation, when the evidence writes it (of folded words one space apart)
+NAMED_AGGREGATE = re.compile(r"\b(?:total|average|cumul[a-z]*) [a-z]+ [a-z]+\b")
+
+
 def aggregate_asked(question: str) -> Aggregate | None:
     """The total, average or extreme the question asks for (no single sentence or row
     states one), or None."""

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from engine.grounding.answer_kinds import fold
+from engine.grounding.answer_kinds import NAMED_AGGREGATE, fold
 from engine.grounding.figures import Reading
 from engine.grounding.layout import Place
 
@@ -45,8 +45,6 @@ _COMPARE = re.compile(
     r"fallen|declin\w*|drop\w*|gain\w*|per|each|ratio|times|plus|minus|hausse|baisse|plus|moins|par)\b"
 )
 _WORD = re.compile(r"[a-z]+|%")
-# "total comprehensive income", "weighted average duration of": a name when a sentence writes it
-_NAMED_TOTAL = re.compile(r"\b(?:total|average) [a-z]+ [a-z]+\b")
 GROUP_MIN = 3  # a row or column summed or averaged as a whole has at least three figures
 TRIPLES_MAX = 10  # sums and averages of any three figures only among this many operands
 
@@ -108,7 +106,7 @@ def preferred_ops(question: str, labels: Sequence[str] = (), sentences: Sequence
         if phrase and f" {phrase} " in f" {text} ":  # the label is named as a phrase: its words are no operation
             text = f" {text} ".replace(f" {phrase} ", " ").strip()
     written = [f" {' '.join(_WORD.findall(fold(s)))} " for s in sentences]
-    for named in {m.group(0) for m in _NAMED_TOTAL.finditer(text)}:
+    for named in {m.group(0) for m in NAMED_AGGREGATE.finditer(text)}:
         if any(f" {named} " in sentence for sentence in written):  # a name, not an operation, wherever it is read
             text, whole = (f" {t} ".replace(f" {named} ", " ").strip() for t in (text, whole))
     if _AVERAGE.search(text):

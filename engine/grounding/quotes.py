@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from engine.grounding.answer_kinds import (
+    NAMED_AGGREGATE,
     Fit,
     aggregate_asked,
     answer_kind,
@@ -197,6 +198,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
     asked = _plain(question)
     kind = answer_kind(question)
     aggregate = aggregate_asked(question) is not None
+    named = {m.group(0) for m in NAMED_AGGREGATE.finditer(asked)}  # "the cumulative amount of …" a unit may write
     about_table = asks_about_table(question)
     common = _common_names(question, units) if kind == "person" else frozenset()
     words_asked = asks_for_words(question)
@@ -233,7 +235,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             if len(expression) > 1 and expression in compact_question:
                 score = closeness = max(score, 1.0)
                 unit_fit, met = "any", True
-        computation = aggregate and not unit.computed
+        computation = aggregate and not unit.computed and not any(n in _plain(unit.text) for n in named)
         out.append(
             UnitScore(
                 score=score, closeness=closeness, fit=unit_fit, constraints_met=met, needs_computation=computation

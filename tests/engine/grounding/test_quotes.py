@@ -291,3 +291,22 @@ def test_a_reason_given_without_a_year_answers_a_question_naming_one(embed):
     assert (
         figure is None or "due to" not in figure.text
     )  # a figure of 2018 asked: a sentence naming no year does not give it
+
+
+HEDGES = (
+    "As of May 26, 2019, the cumulative amount of net derivative gains from economic hedges that had been "
+    "recognized in general corporate expenses and not yet allocated to reporting segments was $1.4 million. "
+    "This amount reflected net gains of $1.0 million incurred during the fiscal year ended May 26, 2019."
+)
+
+
+def test_a_cumulative_amount_the_passage_writes_is_its_figure_not_a_sum_to_compute(embed):
+    question = (
+        "What is the cumulative amount of net derivative gains from economic hedges that had been recognized in "
+        "general corporate expenses but not yet allocated to reporting segments?"
+    )
+    evidence = [Evidence(n=1, tool="search_docs", text=HEDGES, source="report.md", rank=0)]
+    quote = best_quote(question, evidence, embed)
+    assert quote is not None and quote.confident and "$1.4 million" in quote.text
+    summed = best_quote("What is the total amount of net gains in fiscal 2019 and before?", evidence, embed)
+    assert summed is None or not summed.confident  # a total no sentence writes is computed, not quoted
