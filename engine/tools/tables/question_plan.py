@@ -45,7 +45,7 @@ from engine.tools.tables.label_match import (
     named_rows,
     value_column,
 )
-from engine.tools.tables.question_reading import FROM_TO, Reading, read_question
+from engine.tools.tables.question_reading import EACH_PERIOD, FROM_TO, Reading, read_question
 from engine.tools.tables.table_shape import (
     PERIOD_COLUMN,
     QUARTER_VALUE,
@@ -104,9 +104,6 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: li
     return bool(reading.years) and not held
 
 
-_EACH_PERIOD = re.compile(r"\b(?:each|every) (?:listed )?(?:financial |fiscal )?(?:year|period)s?\b|\bchaque annee\b")
-
-
 def _plan_labelled(
     question: str, reading: Reading, info: TableInfo, label: ColumnInfo, catalog: TableCatalog, sem: Semantic
 ) -> TablePlan | None:
@@ -144,7 +141,7 @@ def _plan_labelled(
         return None  # "which segment had the smallest percentage change": a name, not one computation
     text = _without(reading.subject_text, rows)
     by_year = year_columns(numbers, question, percent=reading.percent)
-    each = bool(_EACH_PERIOD.search(fold(question)))  # "for each financial year listed": every period column
+    each = bool(EACH_PERIOD.search(fold(question)))  # "for each financial year listed": every period column
     op = "value" if each and op == "sum" else op  # "the total bookings for each year": the Total row's cells
     if op == "periods" or op == "value" and each and not reading.years:  # every period column, in the table's order
         cols = period_columns(numbers)

@@ -35,6 +35,11 @@ _CHANGE = re.compile(
     r"how much (?:more|less|higher|lower)|de combien)\b"
 )
 _DECREASE = re.compile(r"\b(?:decreased?|declined?|drop(?:ped)?|fall|fell|reduction|baisse|diminution|recul)\b")
+# "for each financial year listed", "for the 3 financial years shown", "each of the 3 financial year ends": every period
+EACH_PERIOD = re.compile(
+    r"\b(?:(?:each|every|all)(?: of)?(?: the)?(?: \d| two| three| four| five)?|the (?:\d|two|three|four|five)) "
+    r"(?:listed )?(?:financial |fiscal )?(?:year|period)s?\b|\bchaque annee\b"
+)
 FROM_TO = re.compile(r"\bfrom\b.+\bto\b")  # "from the beginning to the end of the period": a direction
 _DIFFERENCE = re.compile(r"\b(?:difference|differ|ecart)\b")  # a magnitude, whichever is named first
 _EITHER_WAY = re.compile(r"\b(?:increased?|rise|rose|growth|changed?|hausse|augmentation|variation|evolution)\b")

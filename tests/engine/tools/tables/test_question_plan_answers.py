@@ -647,6 +647,20 @@ def test_a_total_asked_for_each_year_respectively_is_each_years_total():
     assert read_question("What is the total revenue in 2018 and 2019?").operation == "sum"
 
 
+def test_the_years_shown_in_the_table_are_every_period_column_in_the_order_asked(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "ga.md",
+        "|  | Years ended December 31, |  |  | 2019 vs 2018 | 2018 vs 2017 |\n|---|---|---|---|---|---|\n"
+        "|  | 2019 | 2018 | 2017 | % Change | % Change |\n|  | (in thousands, except percentages) |  |  |  |  |\n"
+        "| General and administrative | $ 178,934 | $ 107,444 | $ 67,719 | 66.5 % | 58.7 % |\n",
+    )
+    asked = "How much is the general and administrative expenses for the 3 financial years shown in the table"
+    shown = answer(asked + " (in chronological order)?", catalog).statement
+    assert shown.startswith("67,719 thousand; 107,444 thousand; 178,934 thousand: General and administrative")
+    assert "66.5" not in shown  # a comparison column is no period
+
+
 def test_a_what_percentage_question_is_not_a_which_name_question(tables):
     result = answer("What percentage of Total revenue was Software in 2019?", tables)
     assert result.statement.startswith("67.94%")
