@@ -24,8 +24,10 @@ from engine.grounding.answer_kinds import (
     asks_for_words,
     fold,
     names_in,
+    years_in_order,
     years_named,
 )
+from engine.grounding.derive import preferred_ops
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.layout import RESPECTIVELY
 from engine.grounding.models import Citation, GroundingReport, Quote
@@ -83,6 +85,7 @@ class Fact(BaseModel):
     candidates: list[Candidate]
     statement: str = ""  # no figure answers: the passage itself (a name, a rule), one line
     row: bool = False  # read from a table row: its figures, never words that say what a thing is
+    each: bool = False  # one candidate for each year the question names, in its order: all of them answer
 
     @property
     def picked(self) -> Candidate | None:
@@ -90,7 +93,7 @@ class Fact(BaseModel):
 
     @property
     def several(self) -> bool:
-        return len(self.candidates) > 1
+        return len(self.candidates) > 1 and not self.each
 
 
 def _is_year(found: Found) -> bool:
@@ -359,9 +362,24 @@ def stated_fact(question: str, quote: Quote) -> Fact:
     if quote.computed:
         return computed_fact(quote.text)
     cells = row_cells(quote.text)
-    if cells is not None:
-        return _row_fact(question, *cells, kind)
-    return _sentence_fact(question, quote.text, kind)
+    fact = _row_fact(question, *cells, kind) if cells is not None else _sentence_fact(question, quote.text, kind)
+    return _each_year(question, fact)
+
+
+def _each_year(question: str, fact: Fact) -> Fact:
+    """The candidates as the answer when the question asks a figure in each of the years it
+    names and asks no computation ("the effect of dilutive securities for 2019 and 2018
+    respectively"): one candidate labelled by each year, none left over, in the question's order."""
+    years = years_in_order(question)
+    if len(years) < 2 or len(fact.candidates) != len(years) or preferred_ops(question):
+        return fact  # "the change between 2018 and 2019" is computed, not the two years' figures
+    of_year: dict[str, Candidate] = {}
+    for candidate in fact.candidates:
+        named = [y for y in years if y in candidate.label]
+        if len(named) != 1 or named[0] in of_year:
+            return fact
+        of_year[named[0]] = candidate
+    return fact.model_copy(update={"candidates": [of_year[y] for y in years], "each": True})
 
 
 def computed_fact(statement: str) -> Fact:

@@ -56,6 +56,8 @@ def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -
             stated = picked.text if brief else f"{picked.text} = {picked.label}"
         else:
             stated = _candidate(picked, language)
+    elif fact.each:  # "for 2019 and 2018 respectively": each year's figure, labelled, in the question's order
+        stated = message("fact_sep", language).join(_candidate(c, language) for c in fact.candidates)
     elif fact.several:
         candidates = message("fact_sep", language).join(_candidate(c, language) for c in fact.candidates)
         stated = message("fact_several", language, candidates=candidates)
@@ -67,7 +69,7 @@ def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -
 
 
 def _sure(question: str, quote: Quote, fact: Fact, stated: str) -> bool:
-    if fact.several or quote.computed:
+    if fact.several or fact.each or quote.computed:
         return quote.confident
     words = asks_for_words(question)
     if fact.row and (words or not fact.candidates):
