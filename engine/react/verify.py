@@ -264,7 +264,8 @@ def review(
     # "These assumptions are estimated as follows:" says a table follows; of any other question it answers nothing
     leads_in = not stated and not asks_about_table(question) and introduces_table(quotes[0].text)
     doubt = stated_answer.fact.several or not stated_answer.sure or about_table or leads_in
-    figure = stated is not None or stated_answer.fact.picked is not None  # a result, or one figure picked
+    fact = stated_answer.fact
+    figure = stated is not None or fact.picked is not None or fact.each  # a result, one figure, one a year asked
     restated = not stated and quotes[0].confident and restates_question(question, _CITATION.sub("", stated_answer.text))
     restated = restated or intro
     doubt_key = "review_" + ("unsure_table" if about_table else "unsure_period" if kind == "filter" else kind)
@@ -298,8 +299,12 @@ def _agrees(answer: str, report: GroundingReport, quote: Quote, question: str = 
         said = content_words(quote.text) - content_words(question)
         return not said or len(said & content_words(answer)) >= WORDS_AGREE * len(said)
 
-    quoted = {f.value for f in extract_figures(quote.text)}
+    found = extract_figures(quote.text)
+    quoted = {f.value for f in found}
     if quoted:
+        amounts = [f for f in found if f.kind != "date" and not _YEAR_FIGURE.fullmatch(f.text)]
+        if amounts and not _amounts(report) and answer_kind(question) != "date":
+            return False  # "… for 2019 and 2018 … was not significant": the question's periods agree with no figure
         return bool(quoted & {f.value for f in report.figures})
     names = names_in(quote.text)
     return not names or bool(names & names_in(answer))

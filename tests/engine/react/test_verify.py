@@ -262,6 +262,37 @@ def test_a_row_with_several_years_when_the_question_names_none_is_not_sure_with_
     assert not engine.result.grounding.unsupported
 
 
+DILUTIVE = (
+    "Reconciliations of the weighted average shares outstanding for the years ended April 30, 2019 and 2018, "
+    "respectively, were as follows (in thousands). The effect of dilutive securities for 2019 and 2018 would "
+    "have been 242,874 and 127,536, respectively."
+)
+
+
+def test_the_figure_of_each_year_asked_respectively_is_the_answer_not_several_candidates():
+    engine = small_engine(["Answer: 999 and 998."], DILUTIVE)
+    run(engine, "What would have been the effect of dilutive securities for 2019 and 2018 respectively?")
+    assert engine.result.answer.startswith("242,874 (2019); 127,536 (2018)")
+    assert [c.kind for c in engine.result.cautions if c.about_answer] == []  # no "Not sure which figure"
+    reversed_years = small_engine(["Answer: 999 and 998."], DILUTIVE)
+    run(reversed_years, "What would have been the effect of dilutive securities for 2018 and 2019 respectively?")
+    assert reversed_years.result.answer.startswith("127,536 (2018); 242,874 (2019)")  # in the question's order
+    change = small_engine(["Answer: 999."], DILUTIVE)
+    run(change, "What is the change in the effect of dilutive securities between 2018 and 2019?")
+    assert "several" in [c.kind for c in change.result.cautions]  # a change is computed, not the two figures
+
+
+def test_a_small_models_words_that_only_repeat_the_years_asked_do_not_agree_with_the_figures():
+    """ "… for 2019 and 2018, respectively, was not significant": no figure of the passage, only the question's years."""
+    engine = small_engine(
+        ["Answer: The effect of dilutive securities for the years ended April 30, 2019 and 2018 was not significant."],
+        DILUTIVE,
+    )
+    text = run(engine, "What would have been the effect of dilutive securities for 2019 and 2018 respectively?")
+    assert blocks(text, ReActType.DRAFT)  # the draft is set aside
+    assert "242,874" in engine.result.answer and "not significant" not in engine.result.answer
+
+
 def test_the_year_the_question_names_picks_the_cell_and_its_footnote_opens_the_row():
     engine = small_engine(["Answer: Software revenue was 999."], REVENUE)
     run(engine, "What was the revenue of the Software segment in 2019?")
