@@ -45,7 +45,7 @@ from engine.tools.tables.label_match import (
     named_rows,
     value_column,
 )
-from engine.tools.tables.question_reading import EACH_PERIOD, FROM_TO, Reading, read_question
+from engine.tools.tables.question_reading import EACH_PERIOD, FROM_TO, Reading, quarters_in, read_question
 from engine.tools.tables.table_shape import (
     PERIOD_COLUMN,
     QUARTER_VALUE,
@@ -98,7 +98,10 @@ def _extreme_as_name(question: str, reading: Reading, held: frozenset[str] | set
 def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: list[str] = ()) -> bool:
     """Whether the question names a month, quarter or year the table cannot filter on (each cell's row or column may name the month)."""
     named = [{MONTHS.get(w) for w in re.findall(r"[a-z]+", fold(c))} for c in cells]
-    if reading.quarters or reading.months and not (named and all(set(reading.months) <= n for n in named)):
+    quarters = [set(quarters_in(fold(c))) for c in cells]  # "Fiscal Year Ended April 27, 2019: First Quarter"
+    if reading.quarters and not (quarters and all(set(reading.quarters) <= q for q in quarters)):
+        return True
+    if reading.months and not (named and all(set(reading.months) <= n for n in named)):
         return True
     held = years_held or all(y in info.source or any(y in c for c in cells) for y in reading.years)
     return bool(reading.years) and not held

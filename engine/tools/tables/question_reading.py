@@ -128,7 +128,7 @@ class Reading:
     subject_text: str  # the question's own words that make the subject, for the embedding model
 
 
-def _quarters(text: str) -> tuple[int, ...]:
+def quarters_in(text: str) -> tuple[int, ...]:
     found = []
     for match in _QUARTER.finditer(text):
         digit = match.group(1) or match.group(2)
@@ -227,7 +227,7 @@ def read_question(question: str) -> Reading:
         operation=operation,
         years=years,
         months=months,
-        quarters=_quarters(text),
+        quarters=quarters_in(text),
         condition=condition_in(text),
         dimension=dimension,
         single=bool(_SINGLE.search(text)),

@@ -642,6 +642,20 @@ def test_a_table_of_periods_down_its_rows_is_read_by_the_years_asked(tmp_path):
     assert planned is not None and not planned.ignores_period  # the rows name the years
 
 
+def test_a_quarter_its_rows_name_is_a_period_the_plan_meets(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "prices.md",
+        "|  | High | Low |\n|---|---|---|\n| Fiscal Year Ended April 27, 2019 |  |  |\n| First Quarter | $45.45 | $37.70 |\n"
+        "| Second Quarter | 41.30 | 27.65 |\n| Fiscal Year Ended April 28, 2018 |  |  |\n| First Quarter | $44.95 | $36.10 |\n"
+        "| Second Quarter | 46.75 | 38.20 |\n",
+    )
+    asked = "What is the change in First Quarter: High price from Fiscal Year Ended April 28, 2018 to Fiscal Year Ended April 27, 2019?"
+    planned = plan(asked, catalog, FakeEncode())
+    assert planned is not None and not planned.ignores_period  # "First Quarter" stands in each row the plan reads
+    assert answer(asked, catalog).statement.startswith("0.5 = 45.45 − 44.95")
+
+
 def test_a_total_asked_for_each_year_respectively_is_each_years_total():
     assert read_question("What is the total revenue in 2018 and 2019 respectively?").operation == "value"
     assert read_question("What is the total revenue in 2018 and 2019?").operation == "sum"
