@@ -24,10 +24,8 @@ from engine.grounding.answer_kinds import (
     asks_for_words,
     fold,
     names_in,
-    years_in_order,
     years_named,
 )
-from engine.grounding.derive import preferred_ops
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.layout import RESPECTIVELY
 from engine.grounding.models import Citation, GroundingReport, Quote
@@ -362,24 +360,7 @@ def stated_fact(question: str, quote: Quote) -> Fact:
     if quote.computed:
         return computed_fact(quote.text)
     cells = row_cells(quote.text)
-    fact = _row_fact(question, *cells, kind) if cells is not None else _sentence_fact(question, quote.text, kind)
-    return _each_year(question, fact)
-
-
-def _each_year(question: str, fact: Fact) -> Fact:
-    """The candidates as the answer when the question asks a figure in each of the years it
-    names and asks no computation ("the effect of dilutive securities for 2019 and 2018
-    respectively"): one candidate labelled by each year, none left over, in the question's order."""
-    years = years_in_order(question)
-    if len(years) < 2 or len(fact.candidates) != len(years) or preferred_ops(question):
-        return fact  # "the change between 2018 and 2019" is computed, not the two years' figures
-    of_year: dict[str, Candidate] = {}
-    for candidate in fact.candidates:
-        named = [y for y in years if y in candidate.label]
-        if len(named) != 1 or named[0] in of_year:
-            return fact
-        of_year[named[0]] = candidate
-    return fact.model_copy(update={"candidates": [of_year[y] for y in years], "each": True})
+    return _row_fact(question, *cells, kind) if cells is not None else _sentence_fact(question, quote.text, kind)
 
 
 def computed_fact(statement: str) -> Fact:

@@ -4,14 +4,16 @@
 first line is the figure the question asks for with what it is and where it stands
 ("1,950 (Software, 2019) [report.md, Table 2]"); its footnote opens the passage. A
 passage with several candidate figures gives "Not sure which figure answers this: …",
-every candidate labelled. The detail level chooses how much follows the first line.
+every candidate labelled, unless there is one for each year the question names (all of
+them answer it). The detail level chooses how much follows the first line.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
-from engine.grounding.answer_kinds import answer_kind, asks_for_words, fit
+from engine.grounding.answer_kinds import answer_kind, asks_for_words, fit, years_in_order
+from engine.grounding.derive import preferred_ops
 from engine.grounding.facts import Candidate, Fact, stated_fact
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Quote
@@ -44,11 +46,27 @@ def _where(quote: Quote, language: str) -> str:
     return message("fact_where_plain", language, source=_clean(quote.source))
 
 
+def each_year(question: str, fact: Fact) -> Fact:
+    """The candidates as the answer when the question asks a figure in each of the years it
+    names and asks no computation ("the effect of dilutive securities for 2019 and 2018
+    respectively"): one candidate labelled by each year, none left over, in the question's order."""
+    years = years_in_order(question)
+    if len(years) < 2 or len(fact.candidates) != len(years) or preferred_ops(question):
+        return fact  # "the change between 2018 and 2019" is computed, not the two years' figures
+    of_year: dict[str, Candidate] = {}
+    for candidate in fact.candidates:
+        named = [y for y in years if y in candidate.label]
+        if len(named) != 1 or named[0] in of_year:
+            return fact
+        of_year[named[0]] = candidate
+    return fact.model_copy(update={"candidates": [of_year[y] for y in years], "each": True})
+
+
 def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -> tuple[str, Fact, str]:
     """(the one line that states the fact, the fact, the line's where part). The line is
     "Not sure: …" when the passage is not sure to answer, or when what it states is not of
     the kind the question asks ("which year …" stated by a row without its years)."""
-    fact = stated_fact(question, quote)
+    fact = each_year(question, stated_fact(question, quote))
     where = "" if brief and not fact.several else _where(quote, language)
     if fact.picked is not None:
         picked = fact.picked

@@ -139,6 +139,13 @@ def position(label: str, folded: str) -> int:
     return min(spots) if spots else len(folded)
 
 
+def best_named(labels: Sequence[str], asked: set[str], subject: frozenset[str] | set[str]) -> str | None:
+    """Of the headings the question names, the one it names most of ("Non-current" before
+    "Current" for "the components under Non-current"), the first on a tie; None when it names none."""
+    named = [h for h in dict.fromkeys(labels) if h and lexical(h, asked, subject)[0] >= ROW_MIN_WORDS]
+    return max(named, key=lambda h: len(label_words(h) & asked), default=None)
+
+
 def named_rows(
     question: str,
     asked: set[str],

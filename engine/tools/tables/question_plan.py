@@ -34,13 +34,12 @@ from engine.grounding.totals import is_balance_label, is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.label_match import (
     ROW_MIN_SIMILARITY,
-    ROW_MIN_WORDS,
     Encode,
     Semantic,
     asked_direction,
+    best_named,
     label_text,
     label_words,
-    lexical,
     named_columns,
     named_rows,
     value_column,
@@ -235,8 +234,8 @@ def _plan_items(
     )
     section = next((c for c in info.columns if c.name == info.section_column), None)
     heads = [str(v or "").strip() for v in column_values(info, section)] if section else [""] * len(texts)
-    fits = [i for i in ends if not held[i] and lexical(texts[i], asked, reading.subject)[0] >= ROW_MIN_WORDS]
-    head = next((h for h in dict.fromkeys(heads) if h and lexical(h, asked, reading.subject)[0] >= ROW_MIN_WORDS), None)
+    fits = [i for i in ends if not held[i] and texts[i] == best_named([texts[j] for j in ends], asked, reading.subject)]
+    head = best_named(heads, asked, reading.subject)
     if named and is_total_label(named[0]):
         last = texts.index(named[0])
         first = max((i + 1 for i in ends if i < last), default=0)
@@ -254,7 +253,7 @@ def _plan_items(
     if not 2 <= len(items) <= 11 or not numbers:
         return None
     args = {"table": info.name, "operation": "items", "label_column": label.name, "rows": items + total,
-            "columns": [numbers[0].name]}  # fmt: skip
+            "columns": [max(numbers, key=lambda c: sum(column_values(info, c)[i] is not None for i in span)).name]}  # fmt: skip
     return TablePlan(table=info.name, args=args)
 
 

@@ -656,6 +656,19 @@ def test_a_quarter_its_rows_name_is_a_period_the_plan_meets(tmp_path):
     assert answer(asked, catalog).statement.startswith("0.5 = 45.45 − 44.95")
 
 
+def test_the_items_under_the_heading_named_most_are_read_from_a_column_that_holds_them(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "payables.md",
+        "|  |  | 2019 | 2018 |\n|---|---|---|---|\n| Note | Note | $ million | $ million |\n| Current |  |  |  |\n"
+        "| Trade payables |  | 24.6 | 12.9 |\n| Government grants1 | 24 | 1.8 | 1.3 |\n|  |  | 26.4 | 14.2 |\n"
+        "| Non-current |  |  |  |\n| Other payables2 |  | 0.8 | 4.4 |\n| Government grants2 | 24 | 0.2 | 1.0 |\n"
+        "|  |  | 1.0 | 5.4 |\n",
+    )
+    statement = answer("What are the components under Non-current?", catalog).statement
+    assert statement.startswith("Other payables and Government grants: the ")  # not Current's rows
+
+
 def test_a_total_asked_for_each_year_respectively_is_each_years_total():
     assert read_question("What is the total revenue in 2018 and 2019 respectively?").operation == "value"
     assert read_question("What is the total revenue in 2018 and 2019?").operation == "sum"
