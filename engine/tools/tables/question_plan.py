@@ -100,7 +100,8 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: li
     quarters = [set(quarters_in(fold(c))) for c in cells]  # "Fiscal Year Ended April 27, 2019: First Quarter"
     if reading.quarters and not (quarters and all(set(reading.quarters) <= q for q in quarters)):
         return True
-    if reading.months and not (named and all(set(reading.months) <= n for n in named)):
+    months = set(reading.months)  # each cell of a month asked, each month asked in a cell ("November 2018 and …")
+    if months and not (named and all(n & months for n in named) and months <= set().union(*named)):
         return True
     held = years_held or all(y in info.source or any(y in c for c in cells) for y in reading.years)
     return bool(reading.years) and not held

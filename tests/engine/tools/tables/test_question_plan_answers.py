@@ -669,6 +669,18 @@ def test_the_items_under_the_heading_named_most_are_read_from_a_column_that_hold
     assert statement.startswith("Other payables and Government grants: the ")  # not Current's rows
 
 
+def test_two_months_asked_are_met_by_the_columns_that_name_them(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "quarters.md",
+        "|  | February 28,2019 | November 30,2018 |\n|---|---|---|\n| Net revenue | 6,066,990 | 6,506,275 |\n",
+    )
+    asked = "What was the percentage change in net revenue between November 2018 and February 2019?"
+    planned = plan(asked, catalog, FakeEncode())
+    assert planned is not None and not planned.ignores_period  # each column names one of the months asked
+    assert answer(asked, catalog).statement.startswith("-6.75% = (6,066,990 − 6,506,275) / 6,506,275 × 100")
+
+
 def test_a_total_asked_for_each_year_respectively_is_each_years_total():
     assert read_question("What is the total revenue in 2018 and 2019 respectively?").operation == "value"
     assert read_question("What is the total revenue in 2018 and 2019?").operation == "sum"

@@ -49,6 +49,8 @@ def test_periods_condition_and_dimension():
     balance_dates = read_question("What is the change in land value between September 2018 and September 2019?")
     assert balance_dates.months == () and balance_dates.years == ("2018", "2019")  # each year's closing date
     assert read_question("What was revenue between March 2025 and June 2025?").months == (3, 6)
+    balance_day = read_question("What is the change in Net Loss between December 31, 2018 and 2019?")
+    assert balance_day.months == () and balance_day.years == ("2018", "2019")  # a balance date, no month filter
     assert read_question("Quel produit s'est le moins vendu au deuxième trimestre ?").quarters == (2,)
     assert read_question("Which region sold the least in March?").dimension == "region"
     assert read_question("What region sold the least?").dimension == "region"
