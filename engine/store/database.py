@@ -146,6 +146,9 @@ def current_revision(engine: sa.Engine) -> str | None:
         return MigrationContext.configure(connection).get_current_revision()
 
 
+MIGRATION_WAIT_MS = 120_000  # another process's schema upgrade at start, on a slow or loaded machine
+
+
 def migrate(engine: sa.Engine, revision: str = "head") -> None:
     """Bring the schema to ``revision`` (default: the newest), keeping the data; idempotent."""
     from alembic import command
@@ -154,10 +157,15 @@ def migrate(engine: sa.Engine, revision: str = "head") -> None:
     with engine.connect() as connection:
         if engine.dialect.name == "sqlite":
             # One write transaction for the whole upgrade: DDL becomes atomic and a second
-            # process waits here (busy timeout), then finds the schema already upgraded.
+            # process waits here, then finds the schema already upgraded. It waits as long as
+            # an upgrade may take on a loaded machine, not the few seconds a write waits.
+            waited = connection.exec_driver_sql("PRAGMA busy_timeout").scalar()
+            connection.exec_driver_sql(f"PRAGMA busy_timeout = {MIGRATION_WAIT_MS}")
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         elif engine.dialect.name == "postgresql":
             connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
         connection.commit()
+        if engine.dialect.name == "sqlite":
+            connection.exec_driver_sql(f"PRAGMA busy_timeout = {int(waited)}")  # the pool's own wait again

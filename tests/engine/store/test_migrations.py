@@ -268,3 +268,36 @@ def test_two_processes_starting_together_on_an_empty_database(db_url):
     for i, (out, _) in enumerate(outputs):
         assert [c.id for c in store.list(f"user{i}")] == [out.strip()]
     store.close()
+
+
+def test_an_upgrade_waits_for_another_processs_upgrade_longer_than_a_write_waits(tmp_path):
+    """Several app servers start together on a slow machine: the second waits out the first's
+    upgrade, however long it takes, then finds the schema done; later writes wait as before."""
+    import threading
+    import time
+
+    url = f"sqlite:///{tmp_path / 'app.db'}"
+    holder = make_engine(url)  # WAL, as every process of the app opens it
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_the_write_lock() -> None:
+        with holder.connect() as connection:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            locked.set()
+            release.wait(10)
+            connection.rollback()
+
+    thread = threading.Thread(target=hold_the_write_lock)
+    thread.start()
+    locked.wait(10)
+    threading.Timer(1.5, release.set).start()  # longer than the engine's own 0.2 s wait
+    engine = make_engine(url, busy_timeout_s=0.2)
+    started = time.monotonic()
+    migrate(engine)
+    assert time.monotonic() - started >= 1.0  # it waited for the lock, and did not fail
+    assert current_revision(engine) == head_revision()
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 200
+    thread.join()
+    engine.dispose()
+    holder.dispose()
