@@ -235,7 +235,7 @@ def _plan_items(
     )
     section = next((c for c in info.columns if c.name == info.section_column), None)
     heads = [str(v or "").strip() for v in column_values(info, section)] if section else [""] * len(texts)
-    fits = [i for i in ends if not held[i] and texts[i] == best_named([texts[j] for j in ends], asked, reading.subject)]
+    fit = best_named([texts[i] for i in ends if not held[i]], asked, reading.subject)  # a heading row of its own
     head = best_named(heads, asked, reading.subject)
     if named and is_total_label(named[0]):
         last = texts.index(named[0])
@@ -243,8 +243,8 @@ def _plan_items(
         span, total = list(range(first, last)), [named[0]]
     elif head is not None:  # "Prepayments:" over its rows, read as their section
         span, total = [i for i, h in enumerate(heads) if h == head], []
-    elif fits:  # a heading row of its own
-        span, total = list(range(fits[0] + 1, min((i for i in ends if i > fits[0]), default=len(texts)))), []
+    elif fit is not None and (at := texts.index(fit)) >= 0:  # "Non-current" over its rows
+        span, total = list(range(at + 1, min((i for i in ends if i > at), default=len(texts)))), []
     elif not named and sum(1 for i in ends if held[i]) <= 1 and not any(not held[i] for i in ends) and not any(heads):
         span, total = list(range(len(texts))), []
     else:
