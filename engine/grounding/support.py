@@ -17,7 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.grounding.answer_kinds import asks_table_years
+from engine.grounding.answer_kinds import asks_table_years, fold
 from engine.grounding.compare import by_magnitude, condition_asked, extreme_asked, extreme_cell, meets, row_by_year
 from engine.grounding.dates import DATE_RE, MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, operation_named, preferred_ops
@@ -41,6 +41,9 @@ _RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
 # A computation few reports state as such: a figure stated for it must be named by its word ("average price").
 _AVERAGE_NAMED = content_words("average mean moyenne")
 _RATIO_NAMED = content_words("ratio proportion rapport times")
+_CHANGE_ASKED = re.compile(
+    r"\b(?:the|a|percentage|percent|%)\s+(?:change|difference|increase|decrease|growth|variation)\b|\bhow much\b"
+)
 _CHANGE_NAMED = content_words(
     "change changed changes difference increase increased increases decrease decreased decreases growth grew rise "
     "rose fell fall declined decline variance variation versus vs compared higher lower more less up down reduction "
@@ -162,7 +165,10 @@ class Support:
             [index.texts[pos][a:b] for pos, (a, b) in sentences],
         )
         ratio = "ratio" in self.ops and _RATIO_ASKED.search(question)
-        change = self.ops in (("difference",), ("percent_change", "difference"))  # "the change in X between …"
+        # "the change in X between …", "how much did X increase": a figure of change; "what changed?" asks no one figure
+        change = self.ops in (("difference",), ("percent_change", "difference")) and bool(
+            _CHANGE_ASKED.search(fold(question))
+        )
         self.computed = "average" if self.ops == ("average",) else "ratio" if ratio else "change" if change else None
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)

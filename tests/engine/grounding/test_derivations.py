@@ -396,6 +396,9 @@ def test_a_change_asked_is_not_one_figure_as_stated():
     loss = "What is the percentage change in the non controlling interest share of loss from 2018 to 2019?"
     share = passage("The Group recognised 40 per cent of the non-controlling interest losses at 31 December 2019.")
     assert check("40 per cent of the non-controlling interest losses", loss, share).grounding == "unsupported"
+    assert (
+        check("211,136 in fiscal 2019.", "What changed in fiscal 2019?", purchases).unsupported == []
+    )  # no one figure
 
 
 CURRENCY_TEXT = (
