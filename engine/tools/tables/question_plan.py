@@ -51,6 +51,7 @@ from engine.tools.tables.table_shape import (
     YEAR_IN_NAME,
     column_values,
     date_column,
+    figure_rows,
     label_column,
     month_value,
     named_values,
@@ -131,7 +132,7 @@ def _plan_labelled(
         else {}
     )
     asked = words(YEAR_IN_NAME.sub(" ", question))
-    rows = named_rows(question, asked, reading, row_labels(info, label, numbers, catalog), sem, heads)
+    rows = named_rows(question, asked, reading, labels := row_labels(info, label, numbers, catalog), sem, heads)
     if op in ("max", "min") and reading.dimension and reading.dimension not in _PERIOD_DIMENSIONS:
         rows = []  # "which segment …": the rows are what is compared
     elif (
@@ -168,7 +169,7 @@ def _plan_labelled(
         return None  # which column the question is about is not said
     if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
-    dated = year_rows(info, label, numbers, reading.years, asked) if reading.years and not by_year else []
+    dated = year_rows(labels, reading.years, asked) if reading.years and not by_year else []
     rows = dated or rows  # "Fiscal Year 2018" and "Fiscal Year 2019": a table of periods down its rows, later first
     rows = without_wholes(info, label, rows, cols[0]) if op in ("sum", "mean") and len(cols) == 1 else rows
     if op in ("sum", "value") and len(rows) == 1 and len(cols) == 1:
@@ -182,11 +183,9 @@ def _plan_labelled(
         "value": {(1, 1), (2, 1), (1, 2)},  # one cell, or the cells of the rows or years it names
         **dict.fromkeys(("change", "decrease", "difference", "percent_change", "ratio"), {(1, 2), (2, 1)}),
         "share": {(2, 1)},
-        "mean": {(1, 2), (2, 1), (0, 1)},
-        "sum": {(1, 2), (2, 1), (0, 1)},
+        **dict.fromkeys(("mean", "sum"), {(1, 2), (2, 1), (0, 1)}),
         "count_if": {(1, 1), (1, 2), (0, 1)},
-        "max": {(1, 2), (0, 1)},
-        "min": {(1, 2), (0, 1)},
+        **dict.fromkeys(("max", "min"), {(1, 2), (0, 1)}),
         "which_if": {(1, 1), (1, 2)},
         "periods": {(0, 1), (0, 2), (1, 1), (1, 2)},
     }
@@ -227,7 +226,7 @@ def _plan_items(
     """The rows making up what the question names: those above its Total row (named last, for the
     statement), those under its heading or section, or every row of a table with one total and no heading."""
     texts = [str(v).strip() if v is not None else "" for v in column_values(info, label)]
-    held = [any(v is not None for v in row) for row in zip(*(column_values(info, c) for c in numbers), strict=True)]
+    held = figure_rows(info, numbers)
     ends = [i for i, t in enumerate(texts) if t and (not held[i] or is_total_label(t))]  # headings and totals
     asked = words(YEAR_IN_NAME.sub(" ", question))
     named = named_rows(
@@ -254,7 +253,7 @@ def _plan_items(
     if not 2 <= len(items) <= 11 or not numbers:
         return None
     args = {"table": info.name, "operation": "items", "label_column": label.name, "rows": items + total,
-            "columns": [max(numbers, key=lambda c: sum(column_values(info, c)[i] is not None for i in span)).name]}  # fmt: skip
+            "columns": [max(numbers, key=lambda c: sum(v is not None for i, v in enumerate(column_values(info, c)) if i in span)).name]}  # fmt: skip
     return TablePlan(table=info.name, args=args)
 
 

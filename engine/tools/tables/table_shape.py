@@ -52,20 +52,15 @@ def without_wholes(info: TableInfo, label: ColumnInfo, rows: list[str], column: 
     return [r for r in rows if r not in wholes]
 
 
-def year_rows(
-    info: TableInfo, label: ColumnInfo, numbers: list[ColumnInfo], years: list[str], asked: set[str]
-) -> list[str]:
+def year_rows(labels: list[str], years: list[str], asked: set[str]) -> list[str]:
     """The row of each year asked when a table runs its periods down its rows ("Fiscal Year
-    2018", "Fiscal Year 2019"), the later year first: one row a year holding figures, naming
-    nothing the question does not; [] when a year has no such row, or several."""
-    held = [any(v is not None for v in row) for row in zip(*(column_values(info, c) for c in numbers), strict=True)]
-    labels = [str(v).strip() for v, h in zip(column_values(info, label), held, strict=True) if v is not None and h]
+    2018", "Fiscal Year 2019"), the later year first: of ``labels`` (``row_labels``: each once,
+    on a row holding figures), one a year naming nothing the question does not; [] when a year
+    has no such row, or several."""
     out = []
     for year in sorted(set(years), reverse=True):
         found = [
-            row
-            for row in dict.fromkeys(labels)
-            if years_of(row) == [year] and words(YEAR_IN_NAME.sub(" ", label_text(row))) <= asked
+            row for row in labels if years_of(row) == [year] and words(YEAR_IN_NAME.sub(" ", label_text(row))) <= asked
         ]
         if len(found) != 1:
             return []
@@ -106,6 +101,11 @@ def label_column(info: TableInfo, catalog: TableCatalog) -> ColumnInfo | None:
     return catalog.memo[key]
 
 
+def figure_rows(info: TableInfo, numbers: list[ColumnInfo]) -> list[bool]:
+    """For each row, whether it holds a figure in one of ``numbers`` (a heading holds none)."""
+    return [any(v is not None for v in row) for row in zip(*(column_values(info, c) for c in numbers), strict=True)]
+
+
 def row_labels(info: TableInfo, label: ColumnInfo, numbers: list[ColumnInfo], catalog: TableCatalog) -> list[str]:
     """The row labels a question can name: each once in the table, on a row holding a figure."""
     key = ("labels", info.name)
@@ -116,7 +116,7 @@ def row_labels(info: TableInfo, label: ColumnInfo, numbers: list[ColumnInfo], ca
 
 def read_labels(info: TableInfo, label: ColumnInfo, numbers: list[ColumnInfo]) -> list[str]:
     texts = [str(v).strip() if v is not None else "" for v in column_values(info, label)]
-    held = [any(v is not None for v in row) for row in zip(*(column_values(info, c) for c in numbers), strict=True)]
+    held = figure_rows(info, numbers)
     counts: dict[str, int] = {}
     for text in texts:
         counts[text] = counts.get(text, 0) + 1
