@@ -339,8 +339,9 @@ def _pin_sentence(question: str, wanted: list[Found], clauses: dict[int, str]) -
         overlap = {id(f): len(own[id(f)] & asked) for f in wanted}
         best = max(overlap.values())
         top = [f for f in wanted if overlap[id(f)] == best]
-        # "€4.8m in 2018" after "Revenue was €5.2m in 2019" continues the same subject: no pin.
-        others_elsewhere = all(own[id(f)] - asked for f in wanted if f is not top[0])
+        # "€4.8m in 2018" after "Revenue was €5.2m in 2019" continues the same subject: no pin;
+        # so does "and $0.6 million during fiscal year 2018" after "… by $0.0 million during fiscal year 2019".
+        others_elsewhere = all(own[id(f)] - asked - own[id(top[0])] for f in wanted if f is not top[0])
         if best and len(top) == 1 and others_elsewhere:
             wanted = top
     return wanted

@@ -303,8 +303,14 @@ def _agrees(answer: str, report: GroundingReport, quote: Quote, question: str = 
     quoted = {f.value for f in found}
     if quoted:
         amounts = [f for f in found if f.kind != "date" and not _YEAR_FIGURE.fullmatch(f.text)]
-        if amounts and not _amounts(report) and answer_kind(question) != "date":
-            return False  # "… for 2019 and 2018 … was not significant": the question's periods agree with no figure
+        stated = _amounts(report)
+        if amounts and answer_kind(question) != "date":
+            # "… for 2019 and 2018 … was not significant": the question's periods agree with no
+            # figure; "$178.4 million … 2019 and 2018" of another sentence shares only its years
+            said = {
+                f.value.split(" ")[0] for f in report.figures if f.text in stated
+            }  # "178.4 million" is "$178.4 million"
+            return bool(said & {f.value.split(" ")[0] for f in amounts})
         return bool(quoted & {f.value for f in report.figures})
     names = names_in(quote.text)
     return not names or bool(names & names_in(answer))

@@ -65,6 +65,17 @@ def test_a_list_of_amounts_for_one_subject_is_not_pinned_by_its_first_clause():
     assert picked("What was revenue in 2018?", text) == "€4.8m"
 
 
+def test_clauses_that_repeat_the_first_clauses_words_continue_its_subject():
+    """ "and $0.6 million during fiscal year 2018" says no subject of its own: it is not pinned away."""
+    text = (
+        "The reductions in LIFO-valued inventories decreased cost of sales by $0.0 million during fiscal year 2019"
+        " and $0.6 million during fiscal year 2018 and $0.0 million during fiscal year 2017."
+    )
+    fact = stated_fact("What was the effect of reductions in LIFO-valued inventories?", quote(text))
+    assert fact.several and [c.text for c in fact.candidates] == ["$0.0 million", "$0.6 million", "$0.0 million"]
+    assert picked("What was the effect of reductions in LIFO-valued inventories in 2018?", text) == "$0.6 million"
+
+
 def test_a_clause_about_something_else_does_not_compete():
     text = "The hotel cap in Paris is 180 euros per night, and 120 euros elsewhere in France."
     assert picked("What is the hotel cap per night in Paris?", text) == "180 euros per night"

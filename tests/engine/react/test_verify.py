@@ -293,6 +293,25 @@ def test_a_small_models_words_that_only_repeat_the_years_asked_do_not_agree_with
     assert "242,874" in engine.result.answer and "not significant" not in engine.result.answer
 
 
+LIFO = (
+    "If the FIFO method of inventory had been used instead of the LIFO method, inventories would have been "
+    "$178.4 million and $210.3 million higher as of June 30, 2019 and 2018, respectively. The reductions in "
+    "LIFO-valued inventories decreased cost of sales by $0.0 million during fiscal year 2019 and $0.6 million "
+    "during fiscal year 2018."
+)
+
+
+def test_another_sentences_amounts_that_share_only_its_years_do_not_agree():
+    """The model quotes the FIFO sentence for a question about the reductions: the years match, no amount does."""
+    wrong = small_engine(["Answer: 178.4 million and $210.3 million higher as of June 30, 2019 and 2018."], LIFO)
+    text = run(wrong, "What was the effect of reductions in LIFO-valued inventories?")
+    assert blocks(text, ReActType.DRAFT) and "178.4" not in wrong.result.answer
+    right = small_engine(["Answer: Cost of sales decreased by 0.6 million in fiscal 2018."], LIFO)
+    text = run(right, "What was the effect of reductions in LIFO-valued inventories in 2018?")
+    assert not blocks(text, ReActType.DRAFT)  # "0.6 million" is the passage's "$0.6 million"
+    assert right.result.answer.startswith("Cost of sales decreased by 0.6 million")
+
+
 def test_the_year_the_question_names_picks_the_cell_and_its_footnote_opens_the_row():
     engine = small_engine(["Answer: Software revenue was 999."], REVENUE)
     run(engine, "What was the revenue of the Software segment in 2019?")
