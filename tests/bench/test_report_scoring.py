@@ -149,6 +149,13 @@ def test_scales_give_the_same_amount(answer_text, direct, implicit):
     assert scale_implicit(answer_text, gold) is implicit
 
 
+def test_a_gold_without_a_scale_is_met_by_its_number_in_the_reports_scale():
+    """TAT-QA leaves some golds of a table "(in thousands)" without a scale: "163,047 thousand" states them."""
+    assert stated_directly("163,047 thousand: Royalties, 2019", q(["163,047"]))
+    assert not stated_directly("163,048 thousand", q(["163,047"]))
+    assert not stated_directly("16,304.7 thousand", q(["163,047"]))
+
+
 def test_multi_span_text_items_all_stated():
     gold = q(["Software", "Hardware"], "multi-span")
     assert stated_directly("Software and Hardware", gold)

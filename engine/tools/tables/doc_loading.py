@@ -48,7 +48,7 @@ def document_tables(
     grids, problems = document_grids(path.name, path.suffix, data, limits, language)
     tables = []
     for grid in grids:
-        report = read_grid(grid.rows)
+        report = read_grid(grid.rows, grid.lead)
         if report is None or not report.rows:
             continue
         arrow, types = _arrow(report)

@@ -21,6 +21,8 @@ from engine.rag.readers import UnreadableFile, decode_text
 from engine.tools.tables.messages import say
 
 MAX_CELL_CHARS = 400
+LEAD_CHARS = 300  # of the text before a table: its introducing sentence
+PDF_LEAD_POINTS = 40.0  # the strip above a PDF table read as its lead (two or three lines)
 _MD_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 _MD_SPLIT = re.compile(r"(?<!\\)\|")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -43,6 +45,7 @@ class Grid:
     position: int  # 1-based, in the document's order
     location: str  # "table 2", "page 3, table 1"
     rows: list[list[str]]
+    lead: str = ""  # the text just before the table, which may state its unit ("… as follows (in thousands):")
 
 
 class _Refused(Exception):
@@ -68,7 +71,7 @@ class _Found:
         limit = getattr(self.limits, f"max_{_LIMIT[key]}", 0)
         self.problems.append(say(f"doc_{key}", self.language, name=self.name, limit=limit, **values))
 
-    def add(self, rows: Iterator[list[str]] | list[list[str]], page: int | None = None) -> None:
+    def add(self, rows: Iterator[list[str]] | list[list[str]], page: int | None = None, lead: str = "") -> None:
         if self.full:
             if self.count == self.limits.max_tables:
                 self.say("too_many")
@@ -86,7 +89,7 @@ class _Found:
             self.say(refused.key, where=where, **refused.values)
             return
         if grid:
-            self.grids.append(Grid(self.count, where, grid))
+            self.grids.append(Grid(self.count, where, grid, " ".join(lead.split())[-LEAD_CHARS:]))
 
 
 _LIMIT = {"too_wide": "columns", "too_big": "cells", "too_many": "tables", "pages": "pages"}
@@ -132,10 +135,34 @@ def markdown_grids(text: str, found: _Found) -> None:
         while end < len(lines) and "|" in lines[end] and lines[end].strip():
             end += 1
         block = [lines[i], *lines[i + 2 : end]]
-        found.add(_md_cells(line) for line in block)
+        found.add((_md_cells(line) for line in block), lead=_paragraph_before(lines, i))
         i = end
         if found.full and found.count > found.limits.max_tables:
             return
+
+
+def _paragraph_before(lines: list[str], at: int) -> str:
+    """The paragraph that ends just before line ``at`` (blank lines skipped), if it is no table."""
+    end = at
+    while end > 0 and not lines[end - 1].strip():
+        end -= 1
+    start = end
+    while start > 0 and lines[start - 1].strip() and "|" not in lines[start - 1]:
+        start -= 1
+    return " ".join(lines[start:end])
+
+
+def _text_before(element: object) -> str:
+    """The text of the element just before an HTML table (its caption first, if it has one)."""
+    caption = element.find("caption")  # type: ignore[attr-defined]
+    if caption is not None:
+        return " ".join(caption.itertext())
+    previous = element.getprevious()  # type: ignore[attr-defined]
+    while previous is not None and not isinstance(previous.tag, str):
+        previous = previous.getprevious()
+    if previous is None:
+        return element.getparent().text or "" if element.getparent() is not None else ""  # type: ignore[attr-defined]
+    return " ".join(previous.itertext())[-LEAD_CHARS:]
 
 
 def _span(cell: object, attr: str, cap: int) -> int:
@@ -195,7 +222,7 @@ def html_grids(text: str, found: _Found) -> None:
     for table in root.iter("table"):
         if table.find(".//table") is not None:
             continue
-        found.add(_html_rows(table, found.limits))
+        found.add(_html_rows(table, found.limits), lead=_text_before(table))
         if found.full and found.count > found.limits.max_tables:
             return
 
@@ -227,8 +254,10 @@ def pdf_grids(data: bytes, found: _Found) -> None:
                 if sum(len(st.get_data()) for st in streams) > limits.max_page_content:
                     oversized += 1
                     continue
-                for table in page.extract_tables():
-                    found.add([[c or "" for c in row] for row in table], page=number)
+                for table in page.find_tables():
+                    above = page.crop((0, max(0.0, table.bbox[1] - PDF_LEAD_POINTS), page.width, table.bbox[1]))
+                    lead = above.extract_text() or ""
+                    found.add([[c or "" for c in row] for row in table.extract()], page=number, lead=lead)
                 page.close()
                 if found.full and found.count > found.limits.max_tables:
                     return

@@ -45,14 +45,14 @@ _CURRENCIES = {"$": "$", "us$": "$", "usd": "$", "€": "€", "eur": "€", "£
 # Scale words in a corner, caption or header cell. Checked in this order: "$ in millions,
 # except per share data" is millions; "(in thousands of $)" thousands.
 _SCALE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("billion", re.compile(r"\bbillions?\b|\bbn\b|(?:[$€£¥]|S\$|US\$)\s?b\b", re.IGNORECASE)),
+    ("billion", re.compile(r"\bbillions?\b|\bmilliards?\b|\bbn\b|(?:[$€£¥]|S\$|US\$)\s?b\b", re.IGNORECASE)),
     (
         "million",
         re.compile(r"\bmillions?\b|\bmn\b|\bmio\b|\bmil\b|\bmm\b|(?:[$€£¥]|S\$|US\$|RMB)\s?m\b|\bm(?:[$€£])", re.I),
     ),
     (
         "thousand",
-        re.compile(r"\bthousands?\b|'000s?\b|’000s?\b|\b000s\b|(?:[$€£¥]|S\$|US\$)\s?k\b|\(000\)", re.IGNORECASE),
+        re.compile(r"\bthousands?\b|\bmilliers\b|'000s?\b|’000s?\b|\b000s\b|(?:[$€£¥]|S\$|US\$)\s?k\b|\(000\)", re.I),
     ),
 )
 _PERCENT_HEADER = re.compile(r"^\(?\s*(?:%|in %|percent(?:age)?s?|per cent)\s*\)?$", re.IGNORECASE)
@@ -163,6 +163,25 @@ def scale_in(text: str) -> Scale:
         if pattern.search(text):
             return scale  # type: ignore[return-value]
     return "percent" if _PERCENT_HEADER.match(text.strip()) else ""
+
+
+_PARENTHESES = re.compile(r"\(([^()]{1,120})\)")
+_SCALE_STATED = re.compile(  # "amounts in thousands", "dollars in millions", "en milliers d'euros"
+    r"\b(?:in|en)\s+(?:(?:[$€£¥]|S\$|US\$|u\.?s\.? dollars?|dollars?|euros?)\s*)?"
+    r"(?:thousands?|millions?|billions?|milliers|milliards?|'000s?|’000s?|000s)\b",
+    re.IGNORECASE,
+)
+
+
+def lead_unit(text: str) -> str:
+    """The unit statement of the sentence that introduces a table, the last one it makes:
+    "… are as follows (amounts in thousands, except percentages):" → "amounts in thousands,
+    except percentages". Only a parenthesised unit counts, or "in thousands" said outright
+    ("Dollars in millions"): "revenue rose by $3 million" states a figure, not a unit."""
+    stated = [g for g in _PARENTHESES.findall(text) if is_unit_only(g) or _SCALE_STATED.search(g)]
+    if not stated:
+        stated = [m.group(0) for m in _SCALE_STATED.finditer(text)]
+    return stated[-1] if stated else ""
 
 
 def currency_in(text: str) -> str:

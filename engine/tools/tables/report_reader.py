@@ -31,6 +31,7 @@ from engine.tools.tables.report_cells import (
     currency_in,
     is_period_header,
     is_unit_only,
+    lead_unit,
     periods_in,
     read_cell,
     scale_in,
@@ -235,8 +236,25 @@ def _row_units(labels: list[str], marks: list[list[str]], column_units: list[str
         elif _PERCENT_LABEL.search(label or ""):
             out.append("%")
         else:
-            out.append("")
+            out.append(_duration(label or ""))  # "Weighted average life (in years)"
     return out
+
+
+_DURATION_NAMED = re.compile(r"\(\s*(?:in\s+)?(year|month|day)s?\s*\)|\b(?:in|en)\s+(year|month|day)s\b", re.I)
+
+
+def _duration(name: str) -> str:
+    """ "years", "months" or "days" when ``name`` states its figures are in them, else ""."""
+    found = _DURATION_NAMED.search(name)
+    return f"{(found.group(1) or found.group(2)).lower()}s" if found else ""
+
+
+def _named_unit(name: str) -> str:
+    """The unit a column's name states for its figures: "%" ("Share (%)"), or a duration
+    ("Weighted average estimated life (in years)"), which the table's "(dollars in millions)" is not."""
+    if re.search(r"%|\bpercent", name, re.IGNORECASE):
+        return "%"
+    return _duration(name)
 
 
 def _period(parts: list[str]) -> str:
@@ -251,9 +269,10 @@ def _period(parts: list[str]) -> str:
     return f"{quarter.group(1).upper()} {years[0]}" if quarter else years[0]
 
 
-def read_grid(grid: list[list[Any]]) -> ReportTable | None:
+def read_grid(grid: list[list[Any]], lead: str = "") -> ReportTable | None:
     """The table a grid of cell texts holds; None when it holds no figure (a layout table,
-    a list of names), which is left to document search."""
+    a list of names), which is left to document search. ``lead`` is the text that introduces
+    the table: its unit ("… are as follows (in thousands):") holds when no cell states one."""
     rows = [_footnoted_years(r) for r in _clean(grid)]
     if len(rows) < 2 or len(rows[0]) < 2:
         return None
@@ -295,6 +314,9 @@ def read_grid(grid: list[list[Any]]) -> ReportTable | None:
             scales.append(scale_in(c) if is_unit_only(c) else "")
     scale = next((s for s in scales if s and s != "percent"), "")
     currency = next((c for c in currencies if c), "")
+    stated = lead_unit(lead) if not scale else ""
+    if scale_in(stated) not in ("", "percent"):
+        scale, currency = scale_in(stated), currency or currency_in(stated)
     labels = [r[0] for r in body] if first else [""] * len(body)
     sections: list[str] = []
     data_rows: list[list[str]] = []
@@ -330,7 +352,7 @@ def read_grid(grid: list[list[Any]]) -> ReportTable | None:
             numeric.append(values)
             texts.append(cells)
             row_marks.append(cell_marks)
-            mark = mark or units[j] or ("%" if re.search(r"%|\bpercent", name, re.IGNORECASE) else "")
+            mark = mark or units[j] or _named_unit(name)
             currency = currency or cell_currency
         role: Role = "total_value" if is_total_label(name) else "value"
         period = _period(names[j]) or caption_period

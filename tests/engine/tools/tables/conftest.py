@@ -31,20 +31,26 @@ def sales_csv(write_csv):
     return write_csv("sales_2025.csv", SALES)
 
 
-def table_pdf(rows: list[list[str]], col_width: int = 110, row_height: int = 18) -> bytes:
-    """A one-page PDF drawing ``rows`` as a ruled table (a line round every cell), in Helvetica."""
-    x0, top = 40, 760
+def _pdf_text(text: str, x: int, y: int) -> bytes:
+    safe = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode("cp1252")
+    return b"BT /F1 8 Tf %d %d Td (" % (x, y) + safe + b") Tj ET\n"
+
+
+def table_pdf(rows: list[list[str]], col_width: int = 110, row_height: int = 18, lead: str = "") -> bytes:
+    """A one-page PDF drawing ``rows`` as a ruled table (a line round every cell), in
+    Helvetica, with the line ``lead`` written just above it."""
+    x0, top = 40, 700
     width, height = col_width * len(rows[0]), row_height * len(rows)
     ops = ["0.5 w"]
     ops += [f"{x0} {top - i * row_height} m {x0 + width} {top - i * row_height} l S" for i in range(len(rows) + 1)]
     ops += [f"{x0 + j * col_width} {top} m {x0 + j * col_width} {top - height} l S" for j in range(len(rows[0]) + 1)]
     content = "\n".join(ops).encode() + b"\n"
+    if lead:
+        content += _pdf_text(lead, x0, top + 10)
     for i, row in enumerate(rows):
         for j, text in enumerate(row):
             if text:
-                safe = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode("cp1252")
-                x, y = x0 + j * col_width + 4, top - (i + 1) * row_height + 5
-                content += b"BT /F1 8 Tf %d %d Td (" % (x, y) + safe + b") Tj ET\n"
+                content += _pdf_text(text, x0 + j * col_width + 4, top - (i + 1) * row_height + 5)
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",

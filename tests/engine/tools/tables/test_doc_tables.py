@@ -58,6 +58,28 @@ def test_a_pdf_ruled_table_is_read_with_pdfplumber():
     assert grids[0].rows == rows
 
 
+def test_each_table_keeps_the_text_that_introduces_it_as_its_lead():
+    md = (
+        "Revenue rose in 2019.\n\nInventories are as follows\n(in thousands):\n\n"
+        "|  | 2019 |\n|---|---|\n| Raw materials | 169.8 |\n\n"
+        "| a | b |\n|---|---|\n| x | 1 |\n"
+    )
+    grids, _ = document_grids("report.md", ".md", md.encode())
+    assert [g.lead for g in grids] == ["Inventories are as follows (in thousands):", ""]  # the next table: none
+    html = (
+        "<p>Debt consisted of the following (dollars in millions):</p><table><tr><td>a</td><td>1</td></tr></table>"
+        "<table><caption>Leases (in thousands)</caption><tr><td>b</td><td>2</td></tr></table>"
+    )
+    grids, _ = document_grids("page.html", ".html", html.encode())
+    assert [g.lead for g in grids] == [
+        "Debt consisted of the following (dollars in millions):",
+        "Leases (in thousands)",
+    ]
+    rows = [["", "2019"], ["Revenue", "1,950"]]
+    grids, _ = document_grids("annual.pdf", ".pdf", table_pdf(rows, lead="Revenue is as follows (in thousands):"))
+    assert grids[0].rows == rows and grids[0].lead == "Revenue is as follows (in thousands):"
+
+
 def test_a_10000_column_html_table_is_refused_with_one_sentence_and_the_others_kept():
     wide = "<table><tr>" + "<td>1</td>" * 10_000 + "</tr></table>"
     good = "<table><tr><th></th><th>2019</th></tr><tr><td>Revenue</td><td>5</td></tr></table>"
@@ -129,8 +151,8 @@ def test_pages_sharing_one_content_stream_are_searched_once(monkeypatch):
     from tests.engine.rag.conftest import shared_stream_pdf
 
     searched = []
-    real = pdfplumber.page.Page.extract_tables
-    monkeypatch.setattr(pdfplumber.page.Page, "extract_tables", lambda self, *a: searched.append(1) or real(self, *a))
+    real = pdfplumber.page.Page.find_tables
+    monkeypatch.setattr(pdfplumber.page.Page, "find_tables", lambda self, *a: searched.append(1) or real(self, *a))
     document_grids("shared.pdf", ".pdf", shared_stream_pdf(40, lines=3))
     assert len(searched) == 1
 

@@ -881,3 +881,17 @@ def test_a_share_of_two_rows_that_are_already_percentages_is_refused(tmp_path):
             "rows": ["Supplier B", "Supplier A"], "columns": ["2019"]}  # fmt: skip
     with pytest.raises(ToolError, match="percentages already"):
         tool.run(ComputeArgs.model_validate(args))
+
+
+def test_a_change_states_the_unit_of_the_sentence_before_the_table(tmp_path):
+    report = (
+        "The table below sets forth net sales for fiscal 2018 and 2017 (amounts in thousands, except percentages):\n\n"
+        "|  | March 31, 2018 | March 31, 2017 |\n|---|---|---|\n"
+        "| Net sales | $201,977 | $182,228 |\n| Weighted average estimated life (in years) | 5 | 10 |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", report)
+    change = answer("How much did net sales change between 2017 and 2018?", catalog)
+    assert change.statement.startswith("19,749 thousand = 201,977 − 182,228: change in Net sales")
+    life = answer("What was the difference in the weighted average estimated life between 2017 and 2018?", catalog)
+    assert life.statement.startswith("5 ")  # years, not "5 thousand"
+    assert "thousand" not in life.statement

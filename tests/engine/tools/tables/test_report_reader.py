@@ -48,6 +48,31 @@ def test_the_unit_in_the_corner_cell_is_the_table_scale_and_dashes_are_zero():
     assert table.column("% Change").values[-1] == -9327.0
 
 
+FILM = [  # no unit in any cell: the sentence before the table states it
+    ["", "March 31, 2018", "March 31, 2017"],
+    ["Net sales (1)", "$201,977", "$182,228"],
+    ["Weighted average estimated life (in years)", "5", "10"],
+]
+
+
+def test_the_unit_the_lead_sentence_states_holds_when_no_cell_states_one():
+    lead = "The table below sets forth net sales for fiscal 2018 and 2017 (amounts in thousands, except percentages):"
+    assert (read_grid(FILM, lead).scale, read_grid(FILM, lead).currency) == ("thousand", "$")
+    assert read_grid(FILM, "Les montants sont les suivants (en milliers d'euros) :").scale == "thousand"
+    assert read_grid(FILM).scale == ""
+    assert read_grid(FILM, "Net sales rose by $19.7 million (10.8%) in fiscal 2018.").scale == ""  # a figure, no unit
+    assert read_grid(GOLAR, "Amounts (in millions):").scale == "thousand"  # the corner cell states its own
+
+
+def test_a_column_named_in_years_is_in_years_not_the_tables_scale():
+    grid = [["", "Gross carrying value", "Weighted average estimated life (in years)"],
+            ["Computer software", "$9.4", "5"], ["Client relationships", "19.1", "10"]]  # fmt: skip
+    table = read_grid(grid, "… consisted of the following (dollars in millions):")
+    assert table.scale == "million"
+    assert table.column("Weighted average estimated life (in years)").unit == "years"
+    assert table.column("Gross carrying value").unit == ""
+
+
 def test_an_unlabelled_row_that_sums_the_rows_above_is_a_total():
     table = read_grid(GOLAR)
     assert table.column("item").values[-1] == "Total"
