@@ -44,7 +44,14 @@ from engine.tools.tables.label_match import (
     named_rows,
     value_column,
 )
-from engine.tools.tables.question_reading import EACH_PERIOD, FROM_TO, Reading, quarters_in, read_question
+from engine.tools.tables.question_reading import (
+    EACH_PERIOD,
+    FROM_TO,
+    Reading,
+    operation_as_name,
+    quarters_in,
+    read_question,
+)
 from engine.tools.tables.table_shape import (
     PERIOD_COLUMN,
     QUARTER_VALUE,
@@ -75,7 +82,6 @@ class TablePlan(BaseModel):
 _PERIOD_DIMENSIONS = frozenset({"year", "years", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"})
 _ASKED_FOR = words("percentage percent amount value number figure rate ratio")  # "what percentage": no name asked
 _FISCAL_TOKEN = re.compile(r"(?i)FY'?(?:19|20)?\d\d")  # "FY2019", "FY19": a period, not a name
-_EXTREME = re.compile(r"(?i)\b(?:minimum|maximum|lowest|highest|largest|smallest|least|most)\b")
 _PERCENT_NAME = re.compile(r"(?i)%|percent|pct|rate|margin|ratio|taux|marge|pourcentage")
 
 
@@ -83,16 +89,6 @@ def _without(text: str, values: list[str]) -> str:
     """``text`` without the words of ``values`` (the rows or filter values it names)."""
     taken = {w for v in values for w in words(v)}
     return " ".join(t for t in text.split() if not words(t) & taken)
-
-
-def _extreme_as_name(question: str, reading: Reading, held: frozenset[str] | set[str]) -> Reading:
-    """The question read again without "minimum" (or "highest", …) where that word is part of a name the table
-    holds: "the Minimum Pension Liability balance in 2018" asks a value of that column, not its lowest row."""
-    named = [m.group(0) for m in _EXTREME.finditer(question) if words(m.group(0)) <= held]
-    if not named:
-        return reading
-    stripped = _EXTREME.sub(lambda m: "" if m.group(0) in named else m.group(0), question)
-    return replace(reading, operation=read_question(stripped).operation)
 
 
 def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: list[str] = ()) -> bool:
@@ -115,8 +111,8 @@ def _plan_labelled(
     held = frozenset(w for c in texts for v in column_values(info, c) if v is not None for w in label_words(str(v)))
     if unknown_names(question, info, held=held):
         return None  # "APRU from on-net": a name no row, heading or column of the table holds
-    if reading.operation in ("max", "min"):
-        reading = _extreme_as_name(question, reading, held | {w for c in info.columns for w in label_words(c.name)})
+    names = [str(v) for c in texts for v in column_values(info, c) if v is not None] + [c.name for c in info.columns]
+    reading = operation_as_name(question, reading, held | {w for c in info.columns for w in label_words(c.name)}, names)
     op = reading.operation
     numbers = [c for c in info.columns if c.kind == "number"]
     if op == "items":

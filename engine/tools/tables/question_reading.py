@@ -9,7 +9,7 @@ taken out (the row or column it is about). English and French, read accent-folde
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from engine.grounding.answer_kinds import aggregate_asked, answer_kind, asks_about_table, asks_for_words, fold
@@ -238,3 +238,29 @@ def read_question(question: str) -> Reading:
         percent=answer_kind(question) == "percent" or operation in ("percent_change", "share") or "%" in question,
         subject_text=" ".join(kept) or question,
     )
+
+
+_EXTREME = re.compile(r"(?i)\b(?:minimum|maximum|lowest|highest|largest|smallest|least|most)\b")
+_AVERAGE = re.compile(r"(?i)\b(?:average|mean)\b(?=\W+(\w+))")
+
+
+def operation_as_name(question: str, reading: Reading, held: frozenset[str] | set[str], names: list[str]) -> Reading:
+    """The question read again without the word of its operation where that word is part of
+    a name the table holds (``held``: the words of its labels and columns; ``names``: the
+    labels and columns): "the Minimum Pension Liability balance in 2018" asks a value, not
+    the lowest row; "the respective average price per megabit in 2017 and 2018" asks the
+    cells of "Average price per megabit", not their mean. "The average net loss" where a row
+    is "Weighted average common shares" still asks a mean: the words after differ."""
+    if reading.operation in ("max", "min"):
+        named = [m.group(0) for m in _EXTREME.finditer(question) if words(m.group(0)) <= held]
+        if not named:
+            return reading
+        stripped = _EXTREME.sub(lambda m: "" if m.group(0) in named else m.group(0), question)
+        return replace(reading, operation=read_question(stripped).operation)
+    if reading.operation != "mean":
+        return reading
+    after = {w for name in names for m in _AVERAGE.finditer(fold(name)) for w in words(m.group(1))}
+    said = list(_AVERAGE.finditer(question))
+    if not said or not all(words(m.group(1)) & after for m in said):
+        return reading
+    return read_question(_AVERAGE.sub("", question))

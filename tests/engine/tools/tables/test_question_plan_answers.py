@@ -895,3 +895,17 @@ def test_a_change_states_the_unit_of_the_sentence_before_the_table(tmp_path):
     life = answer("What was the difference in the weighted average estimated life between 2017 and 2018?", catalog)
     assert life.statement.startswith("5 ")  # years, not "5 thousand"
     assert "thousand" not in life.statement
+
+
+def test_average_that_is_part_of_a_rows_name_asks_its_cells_not_their_mean(tmp_path):
+    report = (
+        "|  | 2018 | 2017 |\n|---|---|---|\n| Average price per megabit | $ 0.82 | $ 1.11 |\n"
+        "| Net loss | 95,306 | 204,969 |\n| Weighted average common shares outstanding | 142,571 | 141,969 |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", report)
+    cells = answer("What are the respective average price per megabit in 2017 and 2018 respectively?", catalog)
+    assert cells.statement.startswith("1.11; 0.82: Average price per megabit, 2017 and 2018")
+    mean = answer("What is the average net loss in 2017 and 2018?", catalog)  # "average net": no row's words
+    assert mean.statement.startswith("150,137.5 = (")
+    twice = answer("What is the average of the average price per megabit in 2017 and 2018?", catalog)
+    assert twice.statement.startswith("0.97 = (")  # the first "average" names no row: a mean
