@@ -109,13 +109,23 @@ def column_scores(question: str, text: str, columns: list[ColumnInfo], sem: Sema
     """1 for a column the question names in words; else the embedding similarity."""
     asked = words(question)
     named = [
-        1.0 + 0.001 * len(label_words(c.name) & asked) if lexical(c.name, asked, asked)[0] >= COLUMN_MIN_WORDS else 0.0
+        1.0 + 0.001 * len(label_words(c.name) & asked)
+        if lexical(c.name, asked, asked)[0] >= COLUMN_MIN_WORDS or _symbol_named(c.name, question)
+        else 0.0
         for c in columns
     ]  # of two columns it names ("Total", "Less than 1 year"), the one it names more of
     if any(named):
         return named
     scores = sem.scores(text, [c.name for c in columns])
     return [0.0 if _GENERIC_NAME.fullmatch(c.name) else s for c, s in zip(columns, scores, strict=True)]
+
+
+def _symbol_named(name: str, question: str) -> bool:
+    """A column named by a symbol alone ("€", "US$") that the question writes ("in € in 2016")."""
+    symbol = name.strip()
+    return (
+        bool(symbol) and not label_words(name) and re.search(rf"(?<!\w){re.escape(symbol)}(?!\w)", question) is not None
+    )
 
 
 def named_columns(question: str, columns: list[ColumnInfo]) -> int:

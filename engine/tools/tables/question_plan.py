@@ -276,7 +276,7 @@ def unknown_names(
     """The names the question gives (capitalised words inside it) that are neither a filter value,
     a column, a month, a quarter nor one of the ``held`` words of this table."""
     known = {w for f in filters if "value" in f for w in words(f["value"])} | held
-    known |= {w for c in info.columns for w in words(label_text(c.name))} | words(info.source)
+    known |= {w for c in info.columns for w in words(label_text(c.name))} | words(info.source) | words(info.caption)
     out = []
     for token in re.findall(r"(?<=\s)[A-ZÀ-Ý][\w'-]{2,}", question):
         if (

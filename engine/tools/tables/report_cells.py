@@ -24,7 +24,9 @@ _CURRENCY_PREFIX = re.compile(
     r"^(?:US\$|USD|A\$|AU\$|C\$|CA\$|S\$|HK\$|NZ\$|R\$|RMB|CNY|EUR|GBP|CHF|JPY|INR|Rs\.?|[$€£¥₹])\s*", re.IGNORECASE
 )
 _CURRENCY_SUFFIX = re.compile(r"\s*(?:[$€£¥₹]|USD|EUR|GBP|CHF|RMB)$", re.IGNORECASE)
-_FOOTNOTE = re.compile(r"(?:\s*(?:\([a-z*]\)|\[\d{1,2}\]|[*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+)|(?<=[\d%)])\s?\(\d{1,2}\))+$")
+_FOOTNOTE = re.compile(  # "(a)", "[1]", "¹", "1.30 (1)", "1.73 (2), (3)"
+    r"(?:\s*(?:\([a-z*]\)|\[\d{1,2}\]|[*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+)|(?<=[\d%)])\s?\(\d{1,2}\)|(?<=\))\s*,\s*\(\d{1,2}\))+$"
+)
 _SUFFIX = re.compile(
     r"\s*(%|pts?\.?|pps?\.?|bps|basis points|x|times)$|(?<=\d)(st|nd|rd|th)$"
     r"|(?:(?<=\.\d)|(?<=\.\d\d)|(?<=\.\d\d\d))\s*(years?|months?|days?)$",

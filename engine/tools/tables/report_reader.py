@@ -302,11 +302,14 @@ def read_grid(grid: list[list[Any]], lead: str = "") -> ReportTable | None:
             currencies.append(currency_in(texts[0]) if scales[-1] else "")
             continue
         if all(is_unit_only(c) for c in texts):
+            apart = len({currency_in(c) for c in texts}) > 1  # "€ | US$": the currency is what tells the columns apart
             for j, c in enumerate(cells):
                 scales.append(scale_in(c))
                 currencies.append(currency_in(c))
                 if c and scale_in(c) == "percent":
                     units[j] = "%"
+                if c and apart:
+                    names[j].append(c)
             continue
         for j, c in enumerate(spread_header(cells)):
             if c and (not names[j] or names[j][-1] != c):

@@ -909,3 +909,13 @@ def test_average_that_is_part_of_a_rows_name_asks_its_cells_not_their_mean(tmp_p
     assert mean.statement.startswith("150,137.5 = (")
     twice = answer("What is the average of the average price per megabit in 2017 and 2018?", catalog)
     assert twice.statement.startswith("0.97 = (")  # the first "average" names no row: a mean
+
+
+def test_words_of_the_caption_are_names_the_table_holds_and_years_down_the_rows_are_read(tmp_path):
+    report = (
+        "|  | Dividend Paid per Ordinary Share |  |\n|---|---|---|\n| Year Ended December 31, | € | US$ |\n"
+        "| 2015 | 1.15 | 1.30 (1) |\n| 2016 | 1.25 | 1.37 (1) |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", report)
+    change = answer("What was the change in Dividend Paid per Ordinary Share in € in 2016 from 2015?", catalog)
+    assert change.statement.startswith("0.1 = 1.25 − 1.15")

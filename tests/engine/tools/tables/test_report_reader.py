@@ -73,6 +73,15 @@ def test_a_column_named_in_years_is_in_years_not_the_tables_scale():
     assert table.column("Gross carrying value").unit == ""
 
 
+def test_columns_told_apart_only_by_their_currency_are_named_by_it_and_footnote_marks_are_dropped():
+    grid = [["", "Dividend Paid per Ordinary Share", ""], ["Year Ended December 31,", "€", "US$"],
+            ["2015", "1.15", "1.30 (1)"], ["2019 (proposed)", "1.58 (2)", "1.73 (2), (3)"]]  # fmt: skip
+    table = read_grid(grid)
+    assert [c.name for c in table.columns][1:3] == ["€", "US$"]
+    assert table.caption.startswith("Dividend Paid per Ordinary Share")
+    assert table.column("US$").values == [1.30, 1.73]  # "(2), (3)" are the footnotes' numbers
+
+
 def test_an_unlabelled_row_that_sums_the_rows_above_is_a_total():
     table = read_grid(GOLAR)
     assert table.column("item").values[-1] == "Total"
