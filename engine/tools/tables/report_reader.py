@@ -325,12 +325,16 @@ def read_grid(grid: list[list[Any]], lead: str = "") -> ReportTable | None:
     data_rows: list[list[str]] = []
     data_labels: list[str] = []
     closing: list[bool] = []
-    section = ""
+    section = heading = ""
+    under = False  # the row before was a heading too: "June 30, 2019" over "Financial Assets:"
     for label, row in zip(labels, body, strict=True):
         if first and label and not any(row[first:]):
-            section = label.rstrip(":").strip()
+            heading = label.rstrip(":").strip()
+            section = f"{section}: {heading}" if under and section else heading
+            under = True
             continue
-        closes = bool(section) and _name(label) == _name(section)
+        under = False
+        closes = bool(section) and _name(label) == _name(heading)
         sections.append(section)
         closing.append(closes)
         data_rows.append(row[first:])

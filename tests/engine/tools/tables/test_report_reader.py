@@ -82,6 +82,18 @@ def test_columns_told_apart_only_by_their_currency_are_named_by_it_and_footnote_
     assert table.column("US$").values == [1.30, 1.73]  # "(2), (3)" are the footnotes' numbers
 
 
+def test_a_heading_under_a_heading_is_named_with_both():
+    grid = [["Recurring Fair Value Measurements", "Level 1", "Total Fair Value"],
+            ["June 30, 2019", "", ""], ["Financial Assets:", "", ""], ["Money market funds", "$81,945", "$81,945"],
+            ["June 30, 2018", "", ""], ["Financial Assets:", "", ""], ["Money market funds", "$14,918", "$14,918"]]  # fmt: skip
+    table = read_grid(grid)
+    assert table.column("section").values == ["June 30, 2019: Financial Assets", "June 30, 2018: Financial Assets"]
+    assert table.column("Recurring Fair Value Measurements").values == [
+        "June 30, 2019: Financial Assets: Money market funds",
+        "June 30, 2018: Financial Assets: Money market funds",
+    ]  # each row its own key
+
+
 def test_an_unlabelled_row_that_sums_the_rows_above_is_a_total():
     table = read_grid(GOLAR)
     assert table.column("item").values[-1] == "Total"
