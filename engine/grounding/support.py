@@ -40,6 +40,9 @@ ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of 
 _RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
 # A computation few reports state as such: a figure stated for it must be named by its word ("average price").
 _AVERAGE_NAMED = content_words("average mean moyenne")
+_SHARE_ASKED = re.compile(r"\b(?:percentage|percent|share|proportion|part|pourcentage) (?:of|de|du|des)\b")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_BETWEEN_FIGURES = frozenset({"and", "or", "to", "et", "ou", "respectively", "respectivement"})
 _RATIO_NAMED = content_words("ratio proportion rapport times")
 _CHANGE_ASKED = re.compile(
     r"\b(?:the|a|percentage|percent|%)\s+(?:change|difference|increase|decrease|growth|variation)\b|\bhow much\b"
@@ -170,6 +173,10 @@ class Support:
             _CHANGE_ASKED.search(fold(question))
         )
         self.computed = "average" if self.ops == ("average",) else "ratio" if ratio else "change" if change else None
+        # "what is the percentage of the loan that is outstanding": a share of what the question names
+        self.share = (
+            content_words(question) if self.ops[:1] == ("percentage",) and _SHARE_ASKED.search(fold(question)) else None
+        )
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
         self.extreme = extreme_asked(question)
@@ -219,7 +226,7 @@ class Support:
         if item.dates or _is_year(item, self.scope.years, self.layout):
             return None
         if not self.scope.active:  # nothing to place it against: found anywhere, as before
-            if hit is not None:
+            if hit is not None and not self._share_unmet(item):
                 return None
             derivation = self._derive(item)
             return Judgement(derivation=derivation)
@@ -275,6 +282,8 @@ class Support:
             return False
         if self.computed and not operand and place.kind in ("cell", "text") and not self._names(place, self.computed):
             return False  # "the ratio of A to B", "the change in A": A's figure as stated is none; computed, or unsupported
+        if self.share and place.kind == "text" and place.percent and not operand and not self._share_of_asked(place):
+            return False  # "a 0% interest loan" states the loan's rate, not the share of it outstanding
         if place.kind == "text" and not operand and not self._about_subject(place, beside):
             return False  # "Media advertising revenues decreased by 15%" states nothing of VAS revenues
         if place.kind != "cell" or not self.scope.subject_active or operand:
@@ -283,6 +292,23 @@ class Support:
             return True
         named = place.words & beside.words()
         return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
+
+    def _share_unmet(self, item: Found) -> bool:
+        """Whether a share is asked and every sentence that writes this percentage measures something else."""
+        if not self.share:
+            return False
+        places = [p for p in self._places(item) if p.kind == "text" and p.percent]
+        return bool(places) and not any(self._share_of_asked(p) for p in places)
+
+    def _share_of_asked(self, place: Place) -> bool:
+        """Whether a sentence's percentage measures what the question asks a share of: the word
+        after it ("40% of the revenue", "35% revenue growth") is one of the question's."""
+        after = _WORD.findall(self.index.texts[place.evidence][place.end : place.end + 80])
+        while after and fold(after[0]) in _BETWEEN_FIGURES:  # "12% and 10% of revenue", "10% to 12% of"
+            after = after[1:]
+        if after[:1] and fold(after[0]) in ("of", "de", "des", "du"):
+            return bool(content_words(" ".join(after[1:6])) & self.share)
+        return bool(after) and bool(content_words(after[0]) & self.share)
 
     def _names(self, place: Place, computed: str) -> bool:
         """Whether the row (label and column) or sentence of ``place`` names the computation."""

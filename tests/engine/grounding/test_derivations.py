@@ -476,3 +476,22 @@ def test_the_one_of_a_stated_percentage_change_is_a_constant():
     cells = " | 2019 | 2018\nEarnings allocated to participating securities | 462 | 810"
     question = "What is the percentage increase / (decrease) in the earnings allocated to participating securities from 2018 to 2019?"
     assert check_answer("-42.96% = (462 / 810 − 1) × 100", question, [table(cells)]).unsupported == []
+
+
+def test_a_share_asked_is_not_a_percentage_of_something_else_in_the_sentence():
+    """ "What percentage of the loan is outstanding?": "a 0% interest loan" states the loan's
+    rate, not the share; the share computed from the sentence's figures is, and so is a
+    percentage written of what the question names."""
+    loans = passage(
+        "On September 8, 2016, the Company entered into a loan agreement for the acquisition of a pile driver in the "
+        "principal amount of $174 bearing interest at 5.5%. The outstanding balance at December 31, 2019, is $36.\n\n"
+        "On November 14, 2016, the Company entered into a 0% interest loan agreement for the acquisition of an "
+        "excavator in the principal amount of $59. The outstanding balance at December 31, 2019, is $13."
+    )
+    question = "What is the percentage of loan for the acquisition of an excavator that is outstanding?"
+    assert check("0%", question, loans).grounding == "unsupported"
+    assert check("22.03% = 13 / 59 × 100", question, loans).unsupported == []
+    europe = passage("Customers in Europe accounted for 12% and 10% of revenue in 2019 and 2018, respectively.")
+    share = "What percentage of revenue came from customers in Europe in 2019?"
+    assert check("12%", share, europe).grounding not in ("unsupported", "partly")
+    assert check("12%", "What was the interest rate on the Europe facility?", europe).unsupported == []  # no share asked
