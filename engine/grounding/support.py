@@ -302,12 +302,15 @@ class Support:
 
     def _share_of_asked(self, place: Place) -> bool:
         """Whether a sentence's percentage measures what the question asks a share of: the word
-        after it ("40% of the revenue", "35% revenue growth") is one of the question's."""
+        after it ("40% of the revenue", "35% revenue growth") is one of the question's, or it
+        is a share "of" something, of what the sentence names before it ("Direct sales …
+        accounted for 41.3% of net revenues")."""
         after = _WORD.findall(self.index.texts[place.evidence][place.end : place.end + 80])
         while after and fold(after[0]) in _BETWEEN_FIGURES:  # "12% and 10% of revenue", "10% to 12% of"
             after = after[1:]
-        if after[:1] and fold(after[0]) in ("of", "de", "des", "du"):
-            return bool(content_words(" ".join(after[1:6])) & self.share)
+        if after[:1] and fold(after[0]) in ("of", "de", "des", "du"):  # "X accounted for 41.3% of net revenues"
+            before = content_words(self.index.texts[place.evidence][place.unit[0] : place.start])
+            return bool(content_words(" ".join(after[1:6])) & self.share) or len(before & self.share) >= 2
         return bool(after) and bool(content_words(after[0]) & self.share)
 
     def _names(self, place: Place, computed: str) -> bool:
