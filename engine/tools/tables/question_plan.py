@@ -82,6 +82,7 @@ class TablePlan(BaseModel):
 _PERIOD_DIMENSIONS = frozenset({"year", "years", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"})
 _ASKED_FOR = words("percentage percent amount value number figure rate ratio")  # "what percentage": no name asked
 _FISCAL_TOKEN = re.compile(r"(?i)FY'?(?:19|20)?\d\d")  # "FY2019", "FY19": a period, not a name
+_PERCENT_OF = re.compile(r"\b(?:percentage|percent|%) (?:to|of)\b")
 _PERCENT_NAME = re.compile(r"(?i)%|percent|pct|rate|margin|ratio|taux|marge|pourcentage")
 
 
@@ -140,7 +141,9 @@ def _plan_labelled(
     ):
         return None  # "which segment had the smallest percentage change": a name, not one computation
     text = _without(reading.subject_text, rows)
-    by_year = year_columns(numbers, question, percent=reading.percent)
+    # "the percentage change in X" is of X's amounts, not of its "% to Net Sales" column
+    amounts = op == "percent_change" and not _PERCENT_OF.search(fold(question))
+    by_year = year_columns(numbers, question, percent=reading.percent and not amounts)
     each = bool(EACH_PERIOD.search(fold(question)))  # "for each financial year listed": every period column
     op = "value" if each and op == "sum" else op  # "the total bookings for each year": the Total row's cells
     if op == "periods" or op == "value" and each and not reading.years:  # every period column, in the table's order

@@ -919,3 +919,16 @@ def test_words_of_the_caption_are_names_the_table_holds_and_years_down_the_rows_
     catalog = catalog_of(tmp_path, "report.md", report)
     change = answer("What was the change in Dividend Paid per Ordinary Share in € in 2016 from 2015?", catalog)
     assert change.statement.startswith("0.1 = 1.25 − 1.15")
+
+
+def test_a_percentage_change_is_of_the_amounts_not_of_the_years_percent_columns(tmp_path):
+    report = (
+        "|  | March 31, 2018 |  | March 31, 2017 |  |\n|---|---|---|---|---|\n"
+        "|  | Amount | % to Net Sales | Amount | % to Net Sales |\n"
+        "| Net sales | $201,977 |  | $182,228 |  |\n| Segment operating income (loss) | 3,622 | 1.8% | (9,028) | (5.0)% |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", report)
+    change = answer(
+        "What was the percentage change in the segment operating income (loss) between 2017 and 2018?", catalog
+    )
+    assert change.statement.startswith("-140.12% = (3,622 − (-9,028)) / (-9,028) × 100")
