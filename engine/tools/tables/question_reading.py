@@ -169,9 +169,18 @@ _ITEMS_ASKED = re.compile(
 )
 
 
+_COMPUTED_EXTREME = re.compile(
+    r"\b(?:lowest|highest|largest|smallest|greatest|biggest|least|most|plus (?:forte?|faible|grande?))\s+"
+    r"(?:(?:percentage|percent|net|absolute|annual|year-on-year|yoy)\s+)*"
+    r"(?:change|difference|increase|decrease|growth|ratio|variation|ecart|hausse|baisse|evolution)\b"
+)
+
+
 def operation_in(text: str, question: str) -> Operation | None:
     """The operation ``question`` (``text``: folded) asks for, or None when it asks no figure."""
     if (extreme := extreme_asked(question)) is not None:
+        if _COMPUTED_EXTREME.search(text):
+            return None  # "which year had the lowest percentage difference in A and B": no row holds it
         return extreme  # "in which year was X larger?": the period of the larger figure
     if condition_asked(question) is not None:
         return "which_if"  # "in which years was X less than 10,000?"

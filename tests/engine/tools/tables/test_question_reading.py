@@ -35,6 +35,7 @@ from engine.tools.tables.question_reading import read_question
         ("What are the dates that shares were issued?", None),  # dates, not a sum of the shares
         ("What is the date where shares issued is the greatest?", None),
         ("Which date had the highest sales?", "max"),  # the winner names its date
+        ("Which year had the lowest percentage difference in basic and diluted net earnings per share?", None),
     ],
 )
 def test_the_operation_asked(question, operation):
