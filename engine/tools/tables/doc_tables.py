@@ -227,6 +227,19 @@ def html_grids(text: str, found: _Found) -> None:
             return
 
 
+def _above(page: object, table: object) -> str:
+    """The text of the strip just above a PDF table, its introducing line; "" at the page's top."""
+    x0, top, x1, _ = page.bbox  # type: ignore[attr-defined]
+    bottom = table.bbox[1]  # type: ignore[attr-defined]
+    if bottom - top < 1:
+        return ""
+    try:
+        strip = page.crop((x0, max(top, bottom - PDF_LEAD_POINTS), x1, bottom))  # type: ignore[attr-defined]
+    except ValueError:  # a table drawn past the page's box: no strip to read
+        return ""
+    return strip.extract_text() or ""
+
+
 def pdf_grids(data: bytes, found: _Found) -> None:
     """The ruled tables pdfplumber finds on the first pages."""
     if not data.lstrip().startswith(b"%PDF"):
@@ -255,9 +268,9 @@ def pdf_grids(data: bytes, found: _Found) -> None:
                     oversized += 1
                     continue
                 for table in page.find_tables():
-                    above = page.crop((0, max(0.0, table.bbox[1] - PDF_LEAD_POINTS), page.width, table.bbox[1]))
-                    lead = above.extract_text() or ""
-                    found.add([[c or "" for c in row] for row in table.extract()], page=number, lead=lead)
+                    found.add(
+                        [[c or "" for c in row] for row in table.extract()], page=number, lead=_above(page, table)
+                    )
                 page.close()
                 if found.full and found.count > found.limits.max_tables:
                     return

@@ -36,10 +36,12 @@ def _pdf_text(text: str, x: int, y: int) -> bytes:
     return b"BT /F1 8 Tf %d %d Td (" % (x, y) + safe + b") Tj ET\n"
 
 
-def table_pdf(rows: list[list[str]], col_width: int = 110, row_height: int = 18, lead: str = "") -> bytes:
+def table_pdf(
+    rows: list[list[str]], col_width: int = 110, row_height: int = 18, lead: str = "", top: int = 700
+) -> bytes:
     """A one-page PDF drawing ``rows`` as a ruled table (a line round every cell), in
     Helvetica, with the line ``lead`` written just above it."""
-    x0, top = 40, 700
+    x0 = 40
     width, height = col_width * len(rows[0]), row_height * len(rows)
     ops = ["0.5 w"]
     ops += [f"{x0} {top - i * row_height} m {x0 + width} {top - i * row_height} l S" for i in range(len(rows) + 1)]

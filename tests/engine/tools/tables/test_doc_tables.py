@@ -78,6 +78,8 @@ def test_each_table_keeps_the_text_that_introduces_it_as_its_lead():
     rows = [["", "2019"], ["Revenue", "1,950"]]
     grids, _ = document_grids("annual.pdf", ".pdf", table_pdf(rows, lead="Revenue is as follows (in thousands):"))
     assert grids[0].rows == rows and grids[0].lead == "Revenue is as follows (in thousands):"
+    grids, problems = document_grids("top.pdf", ".pdf", table_pdf(rows, top=792))  # at the page's top: no strip
+    assert problems == [] and grids[0].rows == rows and grids[0].lead == ""
 
 
 def test_a_10000_column_html_table_is_refused_with_one_sentence_and_the_others_kept():
