@@ -22,6 +22,7 @@ from engine.tools.tables.messages import say
 
 MAX_CELL_CHARS = 400
 LEAD_CHARS = 300  # of the text before a table: its introducing sentence
+LEAD_LINES = 12  # lines of a Markdown paragraph read back from a table (a file of one long paragraph costs no more)
 PDF_LEAD_POINTS = 40.0  # the strip above a PDF table read as its lead (two or three lines)
 _MD_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 _MD_SPLIT = re.compile(r"(?<!\\)\|")
@@ -142,12 +143,13 @@ def markdown_grids(text: str, found: _Found) -> None:
 
 
 def _paragraph_before(lines: list[str], at: int) -> str:
-    """The paragraph that ends just before line ``at`` (blank lines skipped), if it is no table."""
+    """The paragraph that ends just before line ``at`` (blank lines skipped, its last
+    ``LEAD_LINES`` lines), if it is no table."""
     end = at
     while end > 0 and not lines[end - 1].strip():
         end -= 1
     start = end
-    while start > 0 and lines[start - 1].strip() and "|" not in lines[start - 1]:
+    while start > max(0, end - LEAD_LINES) and lines[start - 1].strip() and "|" not in lines[start - 1]:
         start -= 1
     return " ".join(lines[start:end])
 
