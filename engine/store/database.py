@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import os
+import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
@@ -147,10 +149,29 @@ def current_revision(engine: sa.Engine) -> str | None:
 
 
 MIGRATION_WAIT_MS = 120_000  # another process's schema upgrade at start, on a slow or loaded machine
+MIGRATION_RETRY_S = 0.2
 
 
 def migrate(engine: sa.Engine, revision: str = "head") -> None:
-    """Bring the schema to ``revision`` (default: the newest), keeping the data; idempotent."""
+    """Bring the schema to ``revision`` (default: the newest), keeping the data; idempotent.
+
+    SQLite: a lock met before the upgrade's own wait begins (two processes opening a new
+    file together: the second's switch to WAL needs the lock the first holds while it
+    upgrades) is waited out too, the whole upgrade tried again, up to ``MIGRATION_WAIT_MS``."""
+    deadline = time.monotonic() + MIGRATION_WAIT_MS / 1000
+    while True:
+        try:
+            _upgrade(engine, revision)
+            return
+        except sa.exc.OperationalError as exc:
+            locked = engine.dialect.name == "sqlite" and re.search(r"locked|busy", str(exc.orig), re.IGNORECASE)
+            if not locked or time.monotonic() > deadline:
+                raise
+            engine.dispose()  # a fresh connection reads the file's journal mode again
+            time.sleep(MIGRATION_RETRY_S)
+
+
+def _upgrade(engine: sa.Engine, revision: str) -> None:
     from alembic import command
 
     config = alembic_config()

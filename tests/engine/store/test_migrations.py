@@ -301,3 +301,25 @@ def test_an_upgrade_waits_for_another_processs_upgrade_longer_than_a_write_waits
     thread.join()
     engine.dispose()
     holder.dispose()
+
+
+def test_an_upgrade_waits_out_a_lock_met_before_its_own_wait_begins(tmp_path):
+    """Two processes open a new file together: while the first holds the lock, the second's
+    switch to WAL (at connect, with a write's short wait) meets it; the upgrade is tried again."""
+    import sqlite3
+    import threading
+    import time
+
+    path = tmp_path / "new.db"
+    holder = sqlite3.connect(path, check_same_thread=False)  # a file still in rollback mode
+    holder.execute("CREATE TABLE other (x)")
+    holder.commit()
+    holder.execute("BEGIN EXCLUSIVE")
+    threading.Timer(1.5, holder.rollback).start()  # longer than the engine's own 0.2 s wait
+    engine = make_engine(f"sqlite:///{path}", busy_timeout_s=0.2)
+    started = time.monotonic()
+    migrate(engine)
+    assert time.monotonic() - started >= 1.0  # it met the lock, waited, and did not fail
+    assert current_revision(engine) == head_revision()
+    engine.dispose()
+    holder.close()
