@@ -29,6 +29,7 @@ from engine.grounding.answer_kinds import (
 )
 from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.facts import cite_passage
+from engine.grounding.models import Figure
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
 from engine.grounding.restated import restates_question
 from engine.react.fact_answer import fact_answer, quoted
@@ -175,9 +176,13 @@ _EACH_ASKED = re.compile(rf"{_RESPECTIVE}.*\b(?:and|et)\b|\b(?:and|et)\b.*{_RESP
 _YEAR_FIGURE = re.compile(r"FY'?(?:19|20)?\d\d|(?:19|20)\d\d", re.IGNORECASE)
 
 
-def _amounts(report: GroundingReport) -> list[str]:
+def _amount_figures(report: GroundingReport) -> list[Figure]:
     """The figures of the answer that are no date and no bare year."""
-    return [f.text for f in report.figures if f.kind != "date" and not _YEAR_FIGURE.fullmatch(f.text)]
+    return [f for f in report.figures if f.kind != "date" and not _YEAR_FIGURE.fullmatch(f.text)]
+
+
+def _amounts(report: GroundingReport) -> list[str]:
+    return [f.text for f in _amount_figures(report)]
 
 
 _BARE_FIGURE = re.compile(r"\W*[$€£]?\s?[\d.,]+\s?(?:%|[a-z]{0,8})\W*", re.IGNORECASE)
@@ -303,13 +308,10 @@ def _agrees(answer: str, report: GroundingReport, quote: Quote, question: str = 
     quoted = {f.value for f in found}
     if quoted:
         amounts = [f for f in found if f.kind != "date" and not _YEAR_FIGURE.fullmatch(f.text)]
-        stated = _amounts(report)
         if amounts and answer_kind(question) != "date":
             # "… for 2019 and 2018 … was not significant": the question's periods agree with no
             # figure; "$178.4 million … 2019 and 2018" of another sentence shares only its years
-            said = {
-                f.value.split(" ")[0] for f in report.figures if f.text in stated
-            }  # "178.4 million" is "$178.4 million"
+            said = {f.value.split(" ")[0] for f in _amount_figures(report)}  # "178.4 million" is "$178.4 million"
             return bool(said & {f.value.split(" ")[0] for f in amounts})
         return bool(quoted & {f.value for f in report.figures})
     names = names_in(quote.text)

@@ -163,7 +163,8 @@ def _text_before(element: object) -> str:
     while previous is not None and not isinstance(previous.tag, str):
         previous = previous.getprevious()
     if previous is None:
-        return element.getparent().text or "" if element.getparent() is not None else ""  # type: ignore[attr-defined]
+        parent = element.getparent()  # type: ignore[attr-defined]
+        return (parent.text or "") if parent is not None else ""  # "<body>Text (in millions):<table>"
     return " ".join(previous.itertext())[-LEAD_CHARS:]
 
 

@@ -109,10 +109,11 @@ def _plan_labelled(
     question: str, reading: Reading, info: TableInfo, label: ColumnInfo, catalog: TableCatalog, sem: Semantic
 ) -> TablePlan | None:
     texts = [c for c in info.columns if c.kind != "number"]
-    held = frozenset(w for c in texts for v in column_values(info, c) if v is not None for w in label_words(str(v)))
+    values = [str(v) for c in texts for v in column_values(info, c) if v is not None]
+    held = frozenset(w for v in values for w in label_words(v))
     if unknown_names(question, info, held=held):
         return None  # "APRU from on-net": a name no row, heading or column of the table holds
-    names = [str(v) for c in texts for v in column_values(info, c) if v is not None] + [c.name for c in info.columns]
+    names = [*values, *(c.name for c in info.columns)]
     reading = operation_as_name(question, reading, held | {w for c in info.columns for w in label_words(c.name)}, names)
     op = reading.operation
     numbers = [c for c in info.columns if c.kind == "number"]

@@ -318,8 +318,8 @@ def read_grid(grid: list[list[Any]], lead: str = "") -> ReportTable | None:
     scale = next((s for s in scales if s and s != "percent"), "")
     currency = next((c for c in currencies if c), "")
     stated = lead_unit(lead) if not scale else ""
-    if scale_in(stated) not in ("", "percent"):
-        scale, currency = scale_in(stated), currency or currency_in(stated)
+    if (lead_scale := scale_in(stated)) not in ("", "percent"):
+        scale, currency = lead_scale, currency or currency_in(stated)
     labels = [r[0] for r in body] if first else [""] * len(body)
     sections: list[str] = []
     data_rows: list[list[str]] = []
