@@ -54,6 +54,7 @@ class Misplaced(BaseModel):
     evidence: int  # Evidence.n where it was found
     in_table: bool = True
     other_scale: bool = False  # the digits were found, at another scale ("8 thousand" for "$7.8 million")
+    as_change: bool = False  # found only written as a change ("increase by 2,000,000") for a question asking a level
 
 
 class GroundingReport(BaseModel):

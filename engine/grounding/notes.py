@@ -72,7 +72,15 @@ def derivation_text(figure: str, derivation: Derivation, evidence: Sequence[Evid
 def misplaced_note(item: Misplaced, language: str = "en") -> str:
     """ "56.7 is Other, 2018, not Total, 2019"."""
     expected = item.expected or say("the_question", language)
-    key = "misplaced_scale" if item.other_scale else "misplaced" if item.in_table else "misplaced_text"
+    key = (
+        "misplaced_change"
+        if item.as_change
+        else "misplaced_scale"
+        if item.other_scale
+        else "misplaced"
+        if item.in_table
+        else "misplaced_text"
+    )
     return say(key, language, figure=item.figure, found=item.found, expected=expected)
 
 

@@ -47,6 +47,12 @@ _RATIO_NAMED = content_words("ratio proportion rapport times")
 _CHANGE_ASKED = re.compile(
     r"\b(?:the|a|percentage|percent|%)\s+(?:change|difference|increase|decrease|growth|variation)\b|\bhow much\b"
 )
+# "increase by 2,000,000 the number of shares", "revenue rose 5%": the figure written is a change, not a level
+_STATED_AS_CHANGE = re.compile(
+    r"(?:increas|decreas|reduc|rose\b|rise|risen|grew|grow|fell\b|fall|declin|drop|jump|climb|up\b|down\b|hausse"
+    r"|baisse|augment|diminu)\w*\s+(?:by\s+|of\s+|de\s+)?(?:approximately\s+|about\s+|nearly\s+|roughly\s+"
+    r"|some\s+|environ\s+)?[$€£]?\s?$"
+)
 _CHANGE_NAMED = content_words(
     "change changed changes difference increase increased increases decrease decreased decreases growth grew rise "
     "rose fell fall declined decline variance variation versus vs compared higher lower more less up down reduction "
@@ -177,6 +183,8 @@ class Support:
         self.share = (
             content_words(question) if self.ops[:1] == ("percentage",) and _SHARE_ASKED.search(fold(question)) else None
         )
+        # "What is the authorized common stock?" asks a level: "increase by 2,000,000" is no support for it
+        self.level = not self.ops and not content_words(question) & _CHANGE_NAMED
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
         self.extreme = extreme_asked(question)
@@ -226,9 +234,12 @@ class Support:
         if item.dates or _is_year(item, self.scope.years, self.layout):
             return None
         if not self.scope.active:  # nothing to place it against: found anywhere, as before
-            if hit is not None and not self._share_unmet(item):
+            changes = self._only_as_change(item) if hit is not None else []
+            if hit is not None and not changes and not self._share_unmet(item):
                 return None
             derivation = self._derive(item)
+            if derivation is None and changes:
+                return Judgement(misplaced=self._misplaced(item, changes))
             return Judgement(derivation=derivation)
         beside = _Beside(self.answer, self._cuts, item)
         literal: list[Place] = []
@@ -284,6 +295,8 @@ class Support:
             return False  # "the ratio of A to B", "the change in A": A's figure as stated is none; computed, or unsupported
         if self.share and place.kind == "text" and place.percent and not operand and not self._share_of_asked(place):
             return False  # "a 0% interest loan" states the loan's rate, not the share of it outstanding
+        if self.level and place.kind == "text" and not operand and self._stated_as_change(place):
+            return False  # "increase by 2,000,000 the number of shares authorized" is not the number authorized
         if place.kind == "text" and not operand and not self._about_subject(place, beside):
             return False  # "Media advertising revenues decreased by 15%" states nothing of VAS revenues
         if place.kind != "cell" or not self.scope.subject_active or operand:
@@ -292,6 +305,20 @@ class Support:
             return True
         named = place.words & beside.words()
         return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
+
+    def _stated_as_change(self, place: Place) -> bool:
+        """Whether the sentence writes the figure as a change ("increase by 2,000,000", "rose 5%")."""
+        text = fold(self.index.texts[place.evidence][max(place.unit[0], place.start - 48) : place.start])
+        return bool(_STATED_AS_CHANGE.search(text))
+
+    def _only_as_change(self, item: Found) -> list[Place]:
+        """The sentences holding the figure when a level is asked and each writes it as a change."""
+        if not self.level:
+            return []
+        places = list(self._places(item))
+        if places and all(p.kind == "text" and self._stated_as_change(p) for p in places):
+            return places
+        return []
 
     def _share_unmet(self, item: Found) -> bool:
         """Whether a share is asked and every sentence that writes this percentage measures something else."""
@@ -378,5 +405,11 @@ class Support:
         where = where or ", ".join(x for x in (ev.source or ev.tool, ev.location or "") if x)
         beside = _Beside(self.answer, self._cuts, item)
         other_scale = beside.scale != 1 and found.scale not in (1, beside.scale)
+        changes = [p for p in literal if p.kind == "text" and self.level and self._stated_as_change(p)]
+        if changes and found in changes:  # "increase by 2,000,000": where it was found says less than how
+            text = self.index.texts[changes[0].evidence]
+            written = " ".join(text[max(changes[0].unit[0], changes[0].start - 48) : changes[0].end].split()[-4:])
+            return Misplaced(figure=item.text, found=written, expected=expected, evidence=evidence, in_table=False,
+                             as_change=True)  # fmt: skip
         return Misplaced(figure=item.text, found=found.text if other_scale else where, expected=expected,
                          evidence=evidence, in_table=found.kind == "cell", other_scale=other_scale)  # fmt: skip

@@ -326,6 +326,48 @@ def test_a_figure_the_answer_dates_itself_is_not_misplaced():
     assert report.misplaced == []
 
 
+PLAN = (
+    "On April 30, 2018, the shareholders approved an amendment to the Plan to increase by 2,000,000 the number of "
+    "shares of our common stock authorized for issuance under the Plan.\n\nWith the amendment, approximately "
+    "4,650,000 shares of our common stock are authorized for issuance under the Plan."
+)
+
+
+def test_a_figure_written_as_a_change_does_not_answer_a_question_asking_the_level():
+    docs = [Evidence(n=1, tool="search_docs", text=PLAN, source="report.md")]
+    asked = "What is the authorized common stock for issuance under the plan?"
+    report = check_answer("2,000,000", asked, docs)
+    assert report.unsupported == ["2,000,000"] and report.grounding == "unsupported"
+    assert report.notes == ["2,000,000 is written as a change (“to increase by 2,000,000”), not as the figure asked"]
+    assert check_answer("4,650,000", asked, docs).grounding == "verified"
+    increase = "What is the number of shares to be increased under the shareholders approved amendment?"
+    assert check_answer("2,000,000", increase, docs).grounding == "verified"
+
+
+@pytest.mark.parametrize(
+    ("question", "grounding"),
+    [
+        ("What was the licensing revenue in 2019?", "unsupported"),
+        ("By how much did licensing revenue increase in 2019?", "verified"),
+        ("What was the change in licensing revenue in 2019?", "verified"),
+        ("How much did licensing revenue grow in 2019?", "verified"),
+    ],
+)
+def test_a_change_stated_beside_a_level_supports_only_a_question_about_the_change(question, grounding):
+    text = "Licensing revenue increased by $5.2 million to $48.1 million in 2019. Service revenue was $12.0 million."
+    docs = [Evidence(n=1, tool="search_docs", text=text, source="report.md")]
+    assert check_answer("$5.2 million", question, docs).grounding == grounding
+    assert check_answer("$48.1 million", "What was the licensing revenue in 2019?", docs).grounding == "verified"
+
+
+def test_the_change_note_is_in_the_checks_language():
+    docs = [Evidence(n=1, tool="search_docs", text=PLAN, source="report.md")]
+    report = check_answer("2 000 000", "Quel est le nombre d'actions autorisées pour le plan ?", docs, language="fr")
+    assert report.notes == [
+        "2 000 000 est écrit comme une variation (« to increase by 2,000,000 »), et non comme le chiffre demandé"
+    ]
+
+
 @pytest.mark.parametrize("question", ["", "Summarise the table.", "What does it show?"])
 def test_a_question_with_no_subject_or_period_is_checked_as_before(question):
     report = check_answer("Other was 56.7 and Software 1,538.", question, [report_table()])
