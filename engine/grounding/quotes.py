@@ -59,6 +59,7 @@ COMMON_NAME_UNITS = 3
 SEMANTIC_ALONE_PENALTY = 0.05  # a close paraphrase that shares no word still fits: score = similarity - this
 MAX_EMBEDDED_UNITS = 48  # units sent to the embedding model, best lexical first
 REASON_BONUS = 0.08  # a reason asked: a sentence that gives one ("driven by", "due to") over one that states the change
+RESTATED_BONUS = 0.15  # "How is the inventory purchased?": a sentence that says "the inventory is purchased …"
 
 # A sentence that opens on what the one before it said ("The increase was mainly driven by …") is read with it.
 _CONTINUES = re.compile(
@@ -78,6 +79,13 @@ REASON_GIVEN = re.compile(
     r"du fait|grace a|s'explique)\b"
 )
 
+# "How is the inventory purchased?", "When are trade payables paid?": a question on a passive
+# clause, which the sentence answering it states ("The inventory is purchased under …")
+_PASSIVE_ASKED = re.compile(
+    r"^\W*(?:how|why|when|where|in what way)\s+(?:is|are|was|were|has|have|had)\s+(?:(?:the|our|its|their)\s+)?"
+    r"(.+?)\s+(?:been\s+)?([a-z]+(?:ed|en)|paid|made|held|sold|built|set|done|kept|met|bought|raised)\b"
+)
+_BE = r"(?:is|are|was|were|be|been|being)"
 _WORD_RE = re.compile(r"[a-z0-9]+")
 _TOOL_FAILURES = ("Error:", "Blocked:", "Not run:")  # what the engine writes when a tool did not answer
 _ASKS_FIGURE = re.compile(
@@ -203,6 +211,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
     common = _common_names(question, units) if kind == "person" else frozenset()
     words_asked = asks_for_words(question)
     reason = words_asked and bool(REASON_ASKED.search(fold(question)))
+    restated = _restatement(question)
     out = []
     for i, unit in enumerate(units):
         if embed is None:
@@ -220,6 +229,8 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             score += KIND_ADJUST[unit_fit] + (0.0 if met else CONSTRAINT_MISS)
             if reason and REASON_GIVEN.search(fold(unit.text)):
                 score += REASON_BONUS
+            if restated is not None and restated.search(fold(unit.text)):
+                score += RESTATED_BONUS
             if unit_fit == "any" and wants_figure and extract_figures(unit.text):
                 score += FIGURE_BONUS
             if unit.rank == 0:
@@ -242,6 +253,20 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             )
         )
     return out
+
+
+def _restatement(question: str) -> re.Pattern[str] | None:
+    """What a sentence answering a question on a passive clause writes: its subject's last
+    word, a form of "be" and the participle ("inventory is purchased", "payables are
+    generally paid"); None for another question."""
+    match = _PASSIVE_ASKED.match(fold(question))
+    if match is None:
+        return None
+    subject = _WORD_RE.findall(match.group(1))
+    if not subject:
+        return None
+    last, participle = re.escape(subject[-1]), re.escape(match.group(2))
+    return re.compile(rf"\b{last}\s+(?:\w+\s+){{0,3}}?{_BE}\s+(?:\w+\s+){{0,2}}?{participle}\b")
 
 
 def best_quotes(

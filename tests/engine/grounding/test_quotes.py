@@ -4,7 +4,7 @@ import pytest
 
 from engine.grounding import Evidence, best_quote, not_found_message, split_units
 from engine.grounding.figures import extract_figures
-from engine.grounding.quotes import asks_for_figure
+from engine.grounding.quotes import _restatement, asks_for_figure
 
 TRAVEL = (
     "Analysts book rail for any trip under four hours. Air travel needs the approval of the team lead. "
@@ -310,3 +310,41 @@ def test_a_cumulative_amount_the_passage_writes_is_its_figure_not_a_sum_to_compu
     assert quote is not None and quote.confident and "$1.4 million" in quote.text
     summed = best_quote("What is the total amount of net gains in fiscal 2019 and before?", evidence, embed)
     assert summed is None or not summed.confident  # a total no sentence writes is computed, not quoted
+
+
+SUPPLIERS = (
+    "We purchase a significant amount of our inventory from certain manufacturers or suppliers including "
+    "components, assemblies and electronic manufacturing parts. The inventory is purchased under standard supply "
+    "agreements that outline the terms of the product delivery. The title and risk of loss of the product "
+    "generally pass to us upon shipment from the manufacturers' plant or warehouse."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "start"),
+    [
+        ("How is the inventory purchased?", "The inventory is purchased under"),
+        ("What do we purchase from certain manufacturers or suppliers?", "We purchase a significant"),
+    ],
+)
+def test_a_question_on_a_passive_clause_is_answered_by_the_sentence_stating_it(embed, question, start):
+    """ "How is the inventory purchased?" is answered by "The inventory is purchased under …",
+    not by the sentence nearest in meaning ("We purchase … our inventory from …")."""
+    evidence = [Evidence(n=1, tool="search_docs", text=SUPPLIERS, source="report.md", rank=0)]
+    quote = best_quote(question, evidence, embed)
+    assert quote is not None and quote.text.startswith(start)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "restated"),
+    [
+        ("How is the inventory purchased?", "The inventory is purchased under supply agreements.", True),
+        ("When are trade payables paid?", "Trade payables are unsecured and are usually paid within 30 days.", True),
+        ("How were the company's inventories valued?", "Inventories were valued at the lower of cost.", True),
+        ("How is the inventory purchased?", "We purchase most of our inventory from suppliers.", False),
+        ("What is the inventory?", "The inventory is purchased under supply agreements.", None),
+    ],
+)
+def test_the_restatement_of_a_passive_question(question, sentence, restated):
+    pattern = _restatement(question)
+    assert (None if pattern is None else bool(pattern.search(sentence.lower()))) == restated
