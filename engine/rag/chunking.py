@@ -17,7 +17,6 @@ from engine.rag.readers import Section
 
 CHUNK_CHARS = 900
 OVERLAP_CHARS = 150
-OVERLAP_MAX_CHARS = 300  # the overlap is the last whole sentences (or lines) of the chunk before, up to this
 MAX_CHUNKS_PER_FILE = 4000  # ~3.6 M characters: a 1,000-page report fits; a 20 MB code dump does not
 
 _BREAK = re.compile(r"\n\s*\n")
@@ -77,7 +76,8 @@ def _texts(sections: Iterable[Section]) -> Iterator[tuple[str, str]]:
         for para in _paragraphs(section.text):
             if current and len(current) + len(para) + 2 > CHUNK_CHARS:
                 yield section.location, current
-                current = _overlap(current) + "\n\n" + para
+                overlap = _overlap(current)
+                current = f"{overlap}\n\n{para}" if overlap else para
             else:
                 current = f"{current}\n\n{para}" if current else para
         if current.strip():
@@ -86,15 +86,11 @@ def _texts(sections: Iterable[Section]) -> Iterator[tuple[str, str]]:
 
 def _overlap(text: str) -> str:
     """The start of the next chunk: the last whole sentences or lines of ``text`` within
-    ``OVERLAP_MAX_CHARS``, so a chunk does not open inside a sentence ("by 2,000,000 the
-    number of shares …" without its "increase"); else its last ``OVERLAP_CHARS`` from a word."""
-    window = text[-OVERLAP_MAX_CHARS:]
+    ``OVERLAP_CHARS``, so a chunk does not open inside a sentence ("by 2,000,000 the number
+    of shares …" without its "increase"); nothing when its last sentence is longer."""
+    window = text[-OVERLAP_CHARS:]
     start = _SENTENCE_START.search(window)
-    if start is not None:
-        return window[start.end() :]
-    tail = text[-OVERLAP_CHARS:]
-    space = tail.find(" ")
-    return tail[space + 1 :] if space >= 0 else tail
+    return window[start.end() :] if start is not None else ""
 
 
 def chunk_file(source: str, sections: Iterable[Section], max_chunks: int = MAX_CHUNKS_PER_FILE) -> Chunked:
