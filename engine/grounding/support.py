@@ -27,6 +27,7 @@ from engine.grounding.layout import YEAR_RE, Place, content_words, period_pairs,
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import GENERIC, Scope, scope_of
+from engine.grounding.written_as import SHARE_ASKED, as_change, change_phrase, share_of
 
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
 _POINTS = re.compile(r"\s?(?:pts?|points?|pp|percentage points?|points? de pourcentage)\b", re.IGNORECASE)
@@ -40,18 +41,9 @@ ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of 
 _RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
 # A computation few reports state as such: a figure stated for it must be named by its word ("average price").
 _AVERAGE_NAMED = content_words("average mean moyenne")
-_SHARE_ASKED = re.compile(r"\b(?:percentage|percent|share|proportion|part|pourcentage) (?:of|de|du|des)\b")
-_WORD = re.compile(r"[^\W\d_][\w'’-]*")
-_BETWEEN_FIGURES = frozenset({"and", "or", "to", "et", "ou", "respectively", "respectivement"})
 _RATIO_NAMED = content_words("ratio proportion rapport times")
 _CHANGE_ASKED = re.compile(
     r"\b(?:the|a|percentage|percent|%)\s+(?:change|difference|increase|decrease|growth|variation)\b|\bhow much\b"
-)
-# "increase by 2,000,000 the number of shares", "revenue rose 5%": the figure written is a change, not a level
-_STATED_AS_CHANGE = re.compile(
-    r"(?:increas|decreas|reduc|rose\b|rise|risen|grew|grow|fell\b|fall|declin|drop|jump|climb|up\b|down\b|hausse"
-    r"|baisse|augment|diminu)\w*\s+(?:by\s+|of\s+|de\s+)?(?:approximately\s+|about\s+|nearly\s+|roughly\s+"
-    r"|some\s+|environ\s+)?[$€£]?\s?$"
 )
 _CHANGE_NAMED = content_words(
     "change changed changes difference increase increased increases decrease decreased decreases growth grew rise "
@@ -181,7 +173,7 @@ class Support:
         self.computed = "average" if self.ops == ("average",) else "ratio" if ratio else "change" if change else None
         # "what is the percentage of the loan that is outstanding": a share of what the question names
         self.share = (
-            content_words(question) if self.ops[:1] == ("percentage",) and _SHARE_ASKED.search(fold(question)) else None
+            content_words(question) if self.ops[:1] == ("percentage",) and SHARE_ASKED.search(fold(question)) else None
         )
         # "What is the authorized common stock?" asks a level: "increase by 2,000,000" is no support for it
         self.level = not self.ops and not content_words(question) & _CHANGE_NAMED
@@ -293,9 +285,15 @@ class Support:
             return False
         if self.computed and not operand and place.kind in ("cell", "text") and not self._names(place, self.computed):
             return False  # "the ratio of A to B", "the change in A": A's figure as stated is none; computed, or unsupported
-        if self.share and place.kind == "text" and place.percent and not operand and not self._share_of_asked(place):
+        if (
+            self.share
+            and place.kind == "text"
+            and place.percent
+            and not operand
+            and not share_of(self.index.texts[place.evidence], place, self.share)
+        ):
             return False  # "a 0% interest loan" states the loan's rate, not the share of it outstanding
-        if self.level and place.kind == "text" and not operand and self._stated_as_change(place):
+        if self.level and place.kind == "text" and not operand and as_change(self.index.texts[place.evidence], place):
             return False  # "increase by 2,000,000 the number of shares authorized" is not the number authorized
         if place.kind == "text" and not operand and not self._about_subject(place, beside):
             return False  # "Media advertising revenues decreased by 15%" states nothing of VAS revenues
@@ -306,17 +304,12 @@ class Support:
         named = place.words & beside.words()
         return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
 
-    def _stated_as_change(self, place: Place) -> bool:
-        """Whether the sentence writes the figure as a change ("increase by 2,000,000", "rose 5%")."""
-        text = fold(self.index.texts[place.evidence][max(place.unit[0], place.start - 48) : place.start])
-        return bool(_STATED_AS_CHANGE.search(text))
-
     def _only_as_change(self, item: Found) -> list[Place]:
         """The sentences holding the figure when a level is asked and each writes it as a change."""
         if not self.level:
             return []
         places = list(self._places(item))
-        if places and all(p.kind == "text" and self._stated_as_change(p) for p in places):
+        if places and all(p.kind == "text" and as_change(self.index.texts[p.evidence], p) for p in places):
             return places
         return []
 
@@ -325,20 +318,7 @@ class Support:
         if not self.share:
             return False
         places = [p for p in self._places(item) if p.kind == "text" and p.percent]
-        return bool(places) and not any(self._share_of_asked(p) for p in places)
-
-    def _share_of_asked(self, place: Place) -> bool:
-        """Whether a sentence's percentage measures what the question asks a share of: the word
-        after it ("40% of the revenue", "35% revenue growth") is one of the question's, or it
-        is a share "of" something, of what the sentence names before it ("Direct sales …
-        accounted for 41.3% of net revenues")."""
-        after = _WORD.findall(self.index.texts[place.evidence][place.end : place.end + 80])
-        while after and fold(after[0]) in _BETWEEN_FIGURES:  # "12% and 10% of revenue", "10% to 12% of"
-            after = after[1:]
-        if after[:1] and fold(after[0]) in ("of", "de", "des", "du"):  # "X accounted for 41.3% of net revenues"
-            before = content_words(self.index.texts[place.evidence][place.unit[0] : place.start])
-            return bool(content_words(" ".join(after[1:6])) & self.share) or len(before & self.share) >= 2
-        return bool(after) and bool(content_words(after[0]) & self.share)
+        return bool(places) and not any(share_of(self.index.texts[p.evidence], p, self.share) for p in places)
 
     def _names(self, place: Place, computed: str) -> bool:
         """Whether the row (label and column) or sentence of ``place`` names the computation."""
@@ -405,11 +385,9 @@ class Support:
         where = where or ", ".join(x for x in (ev.source or ev.tool, ev.location or "") if x)
         beside = _Beside(self.answer, self._cuts, item)
         other_scale = beside.scale != 1 and found.scale not in (1, beside.scale)
-        changes = [p for p in literal if p.kind == "text" and self.level and self._stated_as_change(p)]
-        if changes and found in changes:  # "increase by 2,000,000": where it was found says less than how
-            text = self.index.texts[changes[0].evidence]
-            written = " ".join(text[max(changes[0].unit[0], changes[0].start - 48) : changes[0].end].split()[-4:])
-            return Misplaced(figure=item.text, found=written, expected=expected, evidence=evidence, in_table=False,
-                             as_change=True)  # fmt: skip
+        text = self.index.texts[found.evidence]
+        if self.level and found.kind == "text" and as_change(text, found):  # "increase by 2,000,000": how, not where
+            return Misplaced(figure=item.text, found=change_phrase(text, found), expected=expected, evidence=evidence,
+                             in_table=False, as_change=True)  # fmt: skip
         return Misplaced(figure=item.text, found=found.text if other_scale else where, expected=expected,
                          evidence=evidence, in_table=found.kind == "cell", other_scale=other_scale)  # fmt: skip

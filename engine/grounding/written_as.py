@@ -1,0 +1,49 @@
+"""How a sentence writes one of its figures: as a change ("to increase by 2,000,000"), or
+as a share of something ("41.3% of net revenues"). The answer check (support.py) reads
+these to tell a sentence that states the figure asked from one that states another."""
+
+from __future__ import annotations
+
+import re
+
+from engine.grounding.answer_kinds import fold
+from engine.grounding.layout import Place, content_words
+
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_BETWEEN_FIGURES = frozenset({"and", "or", "to", "et", "ou", "respectively", "respectivement"})
+SHARE_ASKED = re.compile(r"\b(?:percentage|percent|share|proportion|part|pourcentage) (?:of|de|du|des)\b")
+# "increase by 2,000,000 the number of shares", "revenue rose 5%": the figure written is a change, not a level
+_AS_CHANGE = re.compile(
+    r"(?:increas|decreas|reduc|rose\b|rise|risen|grew|grow|fell\b|fall|declin|drop|jump|climb|up\b|down\b|hausse"
+    r"|baisse|augment|diminu)\w*\s+(?:by\s+|of\s+|de\s+)?(?:approximately\s+|about\s+|nearly\s+|roughly\s+"
+    r"|some\s+|environ\s+)?[$€£]?\s?$"
+)
+_LOOK_BACK = 48  # characters before a figure read for the change that introduces it
+
+
+def _before(text: str, place: Place) -> str:
+    return text[max(place.unit[0], place.start - _LOOK_BACK) : place.start]
+
+
+def as_change(text: str, place: Place) -> bool:
+    """Whether the sentence of ``place`` (in ``text``) writes its figure as a change."""
+    return bool(_AS_CHANGE.search(fold(_before(text, place))))
+
+
+def change_phrase(text: str, place: Place) -> str:
+    """The change as the sentence writes it, up to the figure: "to increase by 2,000,000"."""
+    return " ".join((_before(text, place) + text[place.start : place.end]).split()[-4:])
+
+
+def share_of(text: str, place: Place, asked: frozenset[str]) -> bool:
+    """Whether a sentence's percentage measures what the question asks a share of (``asked``,
+    its content words): the word after it ("40% of the revenue", "35% revenue growth") is
+    one of the question's, or it is a share "of" something, of what the sentence names before
+    it ("Direct sales … accounted for 41.3% of net revenues")."""
+    after = _WORD.findall(text[place.end : place.end + 80])
+    while after and fold(after[0]) in _BETWEEN_FIGURES:  # "12% and 10% of revenue", "10% to 12% of"
+        after = after[1:]
+    if after[:1] and fold(after[0]) in ("of", "de", "des", "du"):  # "X accounted for 41.3% of net revenues"
+        before = content_words(text[place.unit[0] : place.start])
+        return bool(content_words(" ".join(after[1:6])) & asked) or len(before & asked) >= 2
+    return bool(after) and bool(content_words(after[0]) & asked)

@@ -1,0 +1,47 @@
+"""How a sentence writes a figure: as a change, or as a share of something."""
+
+import pytest
+
+from engine.grounding.layout import Place, content_words
+from engine.grounding.written_as import as_change, change_phrase, share_of
+
+
+def place_of(sentence: str, figure: str) -> Place:
+    start = sentence.index(figure)
+    return Place(value=0.0, scale=1, text=figure, evidence=0, start=start, end=start + len(figure), kind="text",
+                 unit=(0, len(sentence)))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("sentence", "figure", "change"),
+    [
+        ("The amendment is to increase by 2,000,000 the number of shares authorized.", "2,000,000", True),
+        ("Licensing revenue increased by $5.2 million to $48.1 million in 2019.", "5.2", True),
+        ("Licensing revenue increased by $5.2 million to $48.1 million in 2019.", "48.1", False),
+        ("Revenue rose 5% in 2019, reflecting growth of 7% in Wireless.", "5%", True),
+        ("Revenue rose 5% in 2019, reflecting growth of 7% in Wireless.", "7%", True),
+        ("Le chiffre d'affaires est en hausse de 3,4 millions d'euros.", "3,4", True),
+        ("Approximately 4,650,000 shares are authorized, and up to 300,000 may be options.", "300,000", False),
+        ("A down payment of $40,000 was made in 2019.", "40,000", False),
+    ],
+)
+def test_a_figure_written_as_a_change(sentence, figure, change):
+    assert as_change(sentence, place_of(sentence, figure)) == change
+
+
+def test_the_change_phrase_ends_on_the_figure():
+    sentence = "On April 30, 2018, the shareholders approved an amendment to increase by 2,000,000 the shares."
+    assert change_phrase(sentence, place_of(sentence, "2,000,000")) == "to increase by 2,000,000"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "figure", "measures"),
+    [
+        ("The company entered into a 0% interest loan agreement for an excavator.", "0%", False),
+        ("Direct sales accounted for 41.3% of net revenues in 2019.", "41.3%", True),
+        ("About 12% and 10% of the loan are outstanding.", "12%", True),
+    ],
+)
+def test_a_percentage_measures_the_share_asked_or_something_else(sentence, figure, measures):
+    asked = content_words("What percentage of the loan is outstanding?") | content_words("direct sales net revenues")
+    assert share_of(sentence, place_of(sentence, figure), asked) == measures
