@@ -20,6 +20,13 @@ def switcher(page, turn: str):
     return rows.first if turn == "question" else rows.last
 
 
+def shown(locator) -> bool:
+    """Whether the element is drawn, waiting out the rerun that draws it: under load the
+    answer's text can stand a moment before the run that adds its ‹ n/N › row ends."""
+    locator.wait_for(state="visible", timeout=30000)
+    return locator.is_visible()
+
+
 def test_switching_branches_after_an_edit_and_after_a_regenerate(streamlit_app, fake_server, page):
     fake_server.script.extend(
         [
@@ -42,14 +49,14 @@ def test_switching_branches_after_an_edit_and_after_a_regenerate(streamlit_app, 
     page.get_by_text("Lyon is 150 euros", exact=False).first.wait_for(timeout=60000)
     settle(page)
     assert visible(page, "Paris is 180 euros") == 0  # not drawn beside the new version
-    assert switcher(page, "question").get_by_text("2/2").is_visible()
+    assert shown(switcher(page, "question").get_by_text("2/2"))
     shot(page, 1, "edited")
     runs = len(fake_server.requests)
     switcher(page, "question").get_by_role("button", name="‹").click()
     page.get_by_text("Paris is 180 euros", exact=False).first.wait_for(timeout=30000)
     settle(page)
     assert visible(page, "Lyon is 150 euros") == 0 and visible(page, "Hotel cap in Lyon?") == 0
-    assert switcher(page, "question").get_by_text("1/2").is_visible()
+    assert shown(switcher(page, "question").get_by_text("1/2"))
     assert len(fake_server.requests) == runs  # switched, not run again
     assert "b=" in page.url
     shot(page, 2, "first-question")
@@ -59,7 +66,7 @@ def test_switching_branches_after_an_edit_and_after_a_regenerate(streamlit_app, 
     page.get_by_text("Paris is 181 euros", exact=False).first.wait_for(timeout=60000)
     settle(page)
     assert visible(page, "Paris is 180 euros") == 0
-    assert switcher(page, "answer").get_by_text("2/2").is_visible()
+    assert shown(switcher(page, "answer").get_by_text("2/2"))
     runs = len(fake_server.requests)
     switcher(page, "answer").get_by_role("button", name="‹").click()
     page.get_by_text("Paris is 180 euros", exact=False).first.wait_for(timeout=30000)
@@ -73,5 +80,5 @@ def test_switching_branches_after_an_edit_and_after_a_regenerate(streamlit_app, 
     page.get_by_text("Paris is 180 euros", exact=False).first.wait_for(timeout=60000)
     settle(page)
     assert visible(page, "Paris is 181 euros") == 0 and visible(page, "Lyon is 150 euros") == 0
-    assert switcher(page, "answer").get_by_text("1/2").is_visible()
+    assert shown(switcher(page, "answer").get_by_text("1/2"))
     shot(page, 4, "reloaded")
