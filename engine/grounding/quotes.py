@@ -227,9 +227,10 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             met = True  # a reason or a definition the report gives without a year is about its own period
         if score > 0:
             score += KIND_ADJUST[unit_fit] + (0.0 if met else CONSTRAINT_MISS)
-            if reason and REASON_GIVEN.search(fold(unit.text)):
+            folded = fold(unit.text) if reason or restated is not None else ""
+            if reason and REASON_GIVEN.search(folded):
                 score += REASON_BONUS
-            if restated is not None and restated.search(fold(unit.text)):
+            if restated is not None and restated.search(folded):
                 score += RESTATED_BONUS
             if unit_fit == "any" and wants_figure and extract_figures(unit.text):
                 score += FIGURE_BONUS

@@ -166,7 +166,7 @@ def _why_replace(
         return message("review_ignored", language)  # "what do the figures exclude?" answered by figures or a row
     if evidence and asks_for_name(question) and _BARE_FIGURE.fullmatch(_CITATION.sub("", answer)):
         return message("review_ignored", language)  # "which assets …?" answered "820" (of "ASC 820")
-    if evidence and _EACH_ASKED.search(fold(question)) and len(_amounts(report)) == 1:
+    if evidence and _EACH_ASKED.search(fold(question)) and len(_amount_figures(report)) == 1:
         return message("review_one_of_each", language)  # "the respective values of A and B" answered "108."
     return None
 
@@ -179,10 +179,6 @@ _YEAR_FIGURE = re.compile(r"FY'?(?:19|20)?\d\d|(?:19|20)\d\d", re.IGNORECASE)
 def _amount_figures(report: GroundingReport) -> list[Figure]:
     """The figures of the answer that are no date and no bare year."""
     return [f for f in report.figures if f.kind != "date" and not _YEAR_FIGURE.fullmatch(f.text)]
-
-
-def _amounts(report: GroundingReport) -> list[str]:
-    return [f.text for f in _amount_figures(report)]
 
 
 _BARE_FIGURE = re.compile(r"\W*[$€£]?\s?[\d.,]+\s?(?:%|[a-z]{0,8})\W*", re.IGNORECASE)
