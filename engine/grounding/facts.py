@@ -31,6 +31,7 @@ from engine.grounding.layout import RESPECTIVELY
 from engine.grounding.models import Citation, GroundingReport, Quote
 from engine.grounding.quotes import words
 from engine.grounding.report_table import spread_header
+from engine.grounding.written_as import signed_as_asked
 
 MAX_LABEL_WORDS = 8
 MAX_CANDIDATES = 6  # listed in a "not sure" answer; more are cut (the passage is behind the footnote)
@@ -246,22 +247,21 @@ def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
     asked = _asked_values(question)
     figures = [f for f in extract_figures(text) if f.value not in asked and not _footnote_mark(text, f)]
     wanted = [] if asks_for_words(question) or asks_for_name(question) else _answering(kind, figures, text)
-    if not wanted:
-        return Fact(candidates=[], statement=" ".join(text.split()))
     if kind == "count":  # "how many nights": "120 euros per night" is a rate, not a count of nights
         wanted = [f for f in wanted if not _rate_of(text, f, question)]
-        if not wanted:
-            return Fact(candidates=[], statement=" ".join(text.split()))
+    if not wanted:
+        return Fact(candidates=[], statement=" ".join(text.split()))
     periods = _respectively(text, wanted)
     clauses = {id(f): periods.get(id(f)) or _clause(text, f) for f in wanted}
     wanted = _pin_place(question, wanted, clauses)
     wanted = _pin_sentence(question, wanted, clauses)
     shown = [_with_unit_words(text, f) for f in wanted]
+    signed = [signed_as_asked(question, text, f.start, s) for f, s in zip(wanted, shown, strict=True)]
     if len(wanted) == 1:  # the question says what it is: no label needed
-        return Fact(candidates=[Candidate(text=shown[0], figure=wanted[0].text)])
+        return Fact(candidates=[Candidate(text=signed[0], figure=wanted[0].text)])
     candidates = [
-        Candidate(text=s, figure=f.text, label=periods.get(id(f)) or _label(clauses[id(f)], s))
-        for f, s in zip(wanted, shown, strict=True)
+        Candidate(text=t, figure=f.text, label=periods.get(id(f)) or _label(clauses[id(f)], s))
+        for f, s, t in zip(wanted, shown, signed, strict=True)
     ]
     return Fact(candidates=candidates[:MAX_CANDIDATES])
 

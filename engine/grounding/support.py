@@ -23,6 +23,7 @@ from engine.grounding.dates import DATE_RE, MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, operation_named, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, scale_factor
+from engine.grounding.initialisms import initialisms, initialisms_asked, names
 from engine.grounding.layout import YEAR_RE, Place, content_words, period_pairs, years_in
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
@@ -58,13 +59,9 @@ class Judgement:
     derivation: Derivation | None = None
     misplaced: Misplaced | None = None
     extreme: Place | None = None  # "which year … largest?": the row's extreme cell, of another year than the answer's
-    unmet: list[Place] | None = (
-        None  # "which year … less than 10?": the row's cells that meet it (the answer's does not)
-    )
+    unmet: list[Place] | None = None  # "which year … less than 10?": the row's cells that meet it, not the answer's
     uncompared: bool = False  # "which year … largest?" and no row of the evidence holds the years to compare
-    headed: frozenset[str] | None = (
-        None  # "which years does the table cover?": the years its headers give (not the answer's)
-    )
+    headed: frozenset[str] | None = None  # "which years does the table cover?": the years its headers give
 
 
 def layout_of(index: EvidenceIndex) -> Layout:
@@ -187,6 +184,7 @@ class Support:
         # "2018, 48,762: highest Total (report.md, Total, 2019 and 2018)": a year in parentheses cites, it is no answer
         self._asides = [m.span() for m in _ASIDE.finditer(answer)]
         self._key = _subject_key(self.scope)
+        self.initials = initialisms_asked(question, index.texts)  # "the U.K. facility": not the U.S. one's sentence
         self._sentence_words: dict[tuple[int, tuple[int, int]], frozenset[str]] = {}
 
     def judge(self, item: Found, hit: Hit | None, *, operand: bool = False) -> Judgement | None:
@@ -337,6 +335,9 @@ class Support:
         """A sentence states a figure of the subject when it names the words of the row most
         about the question that the question names ("VAS"); any sentence, when none; and the
         sentence the answer quotes around the figure (its clause's words are the sentence's)."""
+        a, b = place.unit
+        if not all(names(self.index.texts[place.evidence][a:b], short) for short in self.initials):
+            return False
         if not self._key:
             return True
         words = self._words_of(place)
@@ -386,6 +387,9 @@ class Support:
         beside = _Beside(self.answer, self._cuts, item)
         other_scale = beside.scale != 1 and found.scale not in (1, beside.scale)
         text = self.index.texts[found.evidence]
+        if found.kind == "text" and self.initials and not self._about_subject(found, beside):  # "the U.K. facility"
+            where = ", ".join(sorted(initialisms(text[found.unit[0] : found.unit[1]]) - self.initials)) or where
+            expected = ", ".join(sorted(self.initials))
         if self.level and found.kind == "text" and as_change(text, found):  # "increase by 2,000,000": how, not where
             return Misplaced(figure=item.text, found=change_phrase(text, found), expected=expected, evidence=evidence,
                              in_table=False, as_change=True)  # fmt: skip

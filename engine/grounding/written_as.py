@@ -1,6 +1,8 @@
-"""How a sentence writes one of its figures: as a change ("to increase by 2,000,000"), or
-as a share of something ("41.3% of net revenues"). The answer check (support.py) reads
-these to tell a sentence that states the figure asked from one that states another."""
+"""How a sentence writes one of its figures: as a change ("to increase by 2,000,000"), as
+a share of something ("41.3% of net revenues"), or as a loss ("gross profit was a loss of
+$3.5 million"). The answer check (support.py) reads the first two to tell a sentence that
+states the figure asked from one that states another; the evidence answer (facts.py) signs
+a loss stated for a profit asked."""
 
 from __future__ import annotations
 
@@ -47,3 +49,21 @@ def share_of(text: str, place: Place, asked: frozenset[str]) -> bool:
         before = content_words(text[place.unit[0] : place.start])
         return bool(content_words(" ".join(after[1:6])) & asked) or len(before & asked) >= 2
     return bool(after) and bool(content_words(after[0]) & asked)
+
+
+# "Medical segment gross profit was a loss of $3.5 million": the gross profit is −3.5
+_AS_LOSS = re.compile(
+    r"\b(?:a|une)?\s*(?:net\s+)?(?:loss|perte)\s+(?:of|de)\s+(?:approximately\s+|about\s+)?[$€£]?\s?$"
+)
+_GAIN_ASKED = re.compile(r"\b(?:profits?|income|earnings|gains?|margins?|benefices?|resultats?|marges?)\b")
+_LOSS_ASKED = re.compile(r"\b(?:loss(?:es)?|pertes?|deficits?)\b")
+
+
+def signed_as_asked(question: str, text: str, start: int, shown: str) -> str:
+    """``shown`` (the figure at ``start`` of ``text``) with a minus sign when the sentence
+    writes it as a loss and the question asks the profit it is: "−$3.5 million". A question
+    that names the loss ("what was the net loss?") asks the loss as written."""
+    asked = fold(re.sub(r"\([^)]*\)", " ", question))  # "Net income (loss)" asks the income
+    if not _GAIN_ASKED.search(asked) or _LOSS_ASKED.search(asked) or shown.startswith(("-", "−", "(")):
+        return shown
+    return "−" + shown if _AS_LOSS.search(fold(text[max(0, start - _LOOK_BACK) : start])) else shown

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTEFACTS, start_app, stop_app, wait_healthy
 
@@ -139,7 +140,7 @@ def test_the_conversation_list_journey(app_with_a_theme, fake_server, page, tmp_
     search.fill("harbour")
     search.press("Enter")
     row(page, first).first.wait_for(state="detached", timeout=30000)
-    assert row(page, second).first.is_visible()
+    expect(row(page, second).first).to_be_visible(timeout=30000)
     search.fill('NEAR( "*')
     search.press("Enter")
     page.get_by_text("No conversation matches this search.").wait_for(timeout=30000)

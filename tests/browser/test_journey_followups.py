@@ -6,6 +6,7 @@ again; after a reload both messages are there, read from the store."""
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTEFACTS
 
@@ -37,7 +38,7 @@ def test_a_follow_up_typed_during_a_run_changes_the_answer_and_both_messages_are
     box.fill(FOLLOWUP)
     box.press("Enter")
     page.get_by_text("sent during the run", exact=False).first.wait_for(timeout=30000)  # at once
-    assert page.locator(".st-key-run_stop button").first.is_visible()  # Stop is still there
+    expect(page.locator(".st-key-run_stop button").first).to_be_visible(timeout=30000)  # Stop is still there
     page.screenshot(path=str(ARTEFACTS / "followup-sent.png"), full_page=True)
 
     page.get_by_text(" tokens · ", exact=False).first.wait_for(timeout=120000)  # the footer

@@ -6,6 +6,7 @@ OpenAI-compatible API (the fake server), so the engine's own plan and check run.
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTEFACTS, start_app, stop_app, wait_healthy
 from tests.pages.test_french import ENGLISH_WORDS, english_values
@@ -142,7 +143,7 @@ def test_the_journey_in_french(fake_server, page, tmp_path):
         mark.click()
         page.wait_for_function(f"location.hash === '#{anchor}'", timeout=10000)
         target = page.locator(f"[id='{anchor}']")
-        assert target.count() == 1
+        expect(target).to_have_count(1, timeout=10000)
         footnote = target.locator("xpath=following::*[contains(., 'guide.md')][1]")
         footnote.first.wait_for(timeout=10000)
         assert footnote.first.is_visible()

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTEFACTS, ROOT, drop_file, start_app, stop_app, wait_healthy
 
@@ -88,8 +89,8 @@ def test_a_dropped_csv_answers_for_its_month_and_cautions_stay_visible_with_thou
     # Show Thoughts off: the answer and its cautions must stand without the trace
     toggle = page.get_by_test_id("stSidebar").locator("[data-testid='stCheckbox']", has_text="Show Thoughts")
     toggle.get_by_text("Show Thoughts").click()
-    page.wait_for_timeout(3000)
-    assert not toggle.locator("input").is_checked()
+    expect(toggle.locator("input")).not_to_be_checked(timeout=30000)
+    page.wait_for_timeout(3000)  # the rerun without the trace
     answer = answer_text(page)
     assert f"{march:,}" in answer  # the March sum of the dropped file
     assert "orders.csv" in answer and "March" in answer  # stated with the file and the month it filtered on
@@ -110,7 +111,7 @@ def test_a_dropped_csv_answers_for_its_month_and_cautions_stay_visible_with_thou
     box.press("Enter")
     ended(page, "What was the total revenue in March and April?")
     last = page.get_by_test_id("stChatMessage").last
-    assert last.get_by_text("does not filter on the period", exact=False).first.is_visible()
+    expect(last.get_by_text("does not filter on the period", exact=False).first).to_be_visible(timeout=30000)
     assert not last.get_by_text("Thought:", exact=False).count()  # the trace is hidden
     shot(page, 3, "caution-thoughts-off")
 

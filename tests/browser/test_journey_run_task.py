@@ -7,6 +7,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTEFACTS
 
@@ -46,7 +47,7 @@ def test_a_reload_or_a_page_switch_mid_run_draws_the_run_again_and_it_finishes(s
     assert 20 <= after_reload < WORDS - 1  # redrawn from where the run was
     wait_until(lambda: last_word(page) >= after_reload + 30, 30)  # and it goes on streaming, no click
     assert page.get_by_text("Running in another tab", exact=False).count() == 0  # drawn from the run itself
-    assert page.locator(".st-key-run_stop button").first.is_visible()  # with its own Stop
+    expect(page.locator(".st-key-run_stop button").first).to_be_visible(timeout=30000)  # with its own Stop
     page.screenshot(path=str(ARTEFACTS / "run-task-after-reload.png"), full_page=True)
 
     page.get_by_role("link", name="Settings").click()

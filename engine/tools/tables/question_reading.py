@@ -148,6 +148,9 @@ def _months(text: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(m for m in found if m))
 
 
+_INCREMENT = re.compile(
+    r"\b(?:additional|incremental|supplementaires?)\b(?![ -]paid)"
+)  # not "additional paid-in capital"
 _DATES_ASKED = re.compile(
     r"\b(?:what|which) (?:(?:is|are|was|were) )?(?:the )?(?:(?:maturity|expiry|expiration|due|effective|payment|"
     r"grant|vesting|issue|record) )?dates?\b|\bon what dates?\b"
@@ -215,6 +218,8 @@ def operation_in(text: str, question: str) -> Operation | None:
         return "min"
     if (op := aggregate_asked(question)) is not None:  # "the total X in 2018 and 2019 respectively": each total
         return "value" if op == "sum" and re.search(r"\brespective(?:ly)?\b|\brespectivement\b", text) else op
+    if _INCREMENT.search(text):
+        return None  # "how much additional revenue was contributed by the strategy?": a sentence states it, no cell
     return "value" if kind is not None or asks_for_figure(question) or _ASKS_VALUE.search(text) else None
 
 

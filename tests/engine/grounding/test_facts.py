@@ -5,6 +5,7 @@ import pytest
 
 from engine.grounding.facts import _sentence_fact, cite_passage, computed_fact, row_cells, stated_fact
 from engine.grounding.models import Citation, Figure, GroundingReport, Quote
+from engine.react.fact_answer import each_year
 
 
 def quote(text: str, **update) -> Quote:
@@ -182,3 +183,12 @@ def test_a_footnote_mark_is_no_figure_of_the_passage():
     ]
     loss = "The loss was (1) million."  # a figure in parentheses inside a sentence stays one
     assert [c.figure for c in _sentence_fact("What was the loss?", loss, "amount").candidates] == ["1"]
+
+
+def test_a_loss_stated_for_the_profit_asked_is_a_negative_profit_in_each_year():
+    text = "Segment gross profit was a loss of $3.5 million in fiscal 2018 compared to a loss of $3.1 million in fiscal 2017."
+    fact = each_year("What was the segment gross profit in fiscal 2018 and 2017 respectively?", stated_fact(
+        "What was the segment gross profit in fiscal 2018 and 2017 respectively?", quote(text)))  # fmt: skip
+    assert fact.each and [c.text for c in fact.candidates] == ["−$3.5 million", "−$3.1 million"]
+    loss = stated_fact("What was the segment loss in fiscal 2018 and 2017?", quote(text))
+    assert [c.text for c in loss.candidates] == ["$3.5 million", "$3.1 million"]  # the loss asked is the loss written

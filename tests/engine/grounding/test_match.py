@@ -417,3 +417,19 @@ def test_a_pair_of_periods_naming_one_year_twice_is_flagged_unless_the_evidence_
         check_answer("Expenditure incurred in the R&D centers during FY 2019 and FY 2018", question, docs).unsupported
         == []
     )
+
+
+def test_a_figure_of_a_sentence_about_another_initialism_is_misplaced():
+    text = (
+        "The Company's U.S. warehouse cost $41.8 million and $39.4 million in 2019 and 2018, respectively. "
+        "The U.K. warehouse cost $31.2 million in 2018."
+    )
+    docs = [Evidence(n=1, tool="search_docs", text=text, source="report.md")]
+    asked = "How much did the U.K. warehouse cost in 2018?"
+    report = check_answer("$39.4 million", asked, docs)
+    assert report.grounding == "unsupported" and report.notes == ["$39.4 million is in a passage about US, not UK"]
+    assert check_answer("$31.2 million", asked, docs).grounding == "verified"
+    assert (
+        check_answer("$31.2 million", "How much did the United Kingdom warehouse cost?", docs).grounding == "verified"
+    )
+    assert check_answer("$39.4 million", "How much did the U.S. warehouse cost in 2018?", docs).grounding == "verified"

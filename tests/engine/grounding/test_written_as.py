@@ -3,7 +3,7 @@
 import pytest
 
 from engine.grounding.layout import Place, content_words
-from engine.grounding.written_as import as_change, change_phrase, share_of
+from engine.grounding.written_as import as_change, change_phrase, share_of, signed_as_asked
 
 
 def place_of(sentence: str, figure: str) -> Place:
@@ -45,3 +45,23 @@ def test_the_change_phrase_ends_on_the_figure():
 def test_a_percentage_measures_the_share_asked_or_something_else(sentence, figure, measures):
     asked = content_words("What percentage of the loan is outstanding?") | content_words("direct sales net revenues")
     assert share_of(sentence, place_of(sentence, figure), asked) == measures
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "figure", "shown"),
+    [
+        ("What was the segment gross profit in 2018?", "Gross profit was a loss of $3.5 million in 2018.", "3.5",
+         "−$3.5 million"),
+        ("What was the net income (loss) in 2018?", "The company had a net loss of $2.0 million.", "2.0",
+         "−$2.0 million"),  # "(loss)" names the other direction of the income asked
+        ("What was the net loss in 2018?", "The company had a net loss of $2.0 million.", "2.0", "$2.0 million"),
+        ("What was the gross profit in 2018?", "Gross profit was $3.5 million in 2018.", "3.5", "$3.5 million"),
+        ("Quelle était la marge brute ?", "La marge brute est une perte de 3,5 millions d'euros.", "3,5",
+         "−3,5 millions"),
+    ],
+)  # fmt: skip
+def test_a_loss_stated_for_a_profit_asked_is_signed(question, sentence, figure, shown):
+    start = sentence.index(figure)
+    written = sentence[start - 1 : start + len(figure)] if sentence[start - 1] == "$" else figure
+    unsigned = shown.lstrip("−")
+    assert signed_as_asked(question, sentence, start - (written != figure), unsigned) == shown

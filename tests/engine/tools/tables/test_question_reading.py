@@ -36,6 +36,8 @@ from engine.tools.tables.question_reading import read_question
         ("What is the date where shares issued is the greatest?", None),
         ("Which date had the highest sales?", "max"),  # the winner names its date
         ("Which year had the lowest percentage difference in basic and diluted net earnings per share?", None),
+        ("How much additional revenue was contributed by the new stores in 2019?", None),  # a sentence states it
+        ("What was the additional paid-in capital in 2019?", "value"),
     ],
 )
 def test_the_operation_asked(question, operation):

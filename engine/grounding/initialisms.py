@@ -1,0 +1,45 @@
+"""The initialisms a question names ("U.K.", "U.S.", "AOCI"), and whether a sentence names one.
+
+"Includes amounts capitalized related to the Company's U.S. build-to-suit facility of $41.8
+million and $39.4 million" shares every word with a question about the Company's U.K.
+facility but one: the initialism is the whole of the difference. The answer check reads a
+question's initialisms as part of its subject, when the evidence writes them somewhere.
+
+A sentence names "U.K." when it writes it, with or without its dots ("UK"), or spells it
+out in as many words as it has letters, their initials in order: capitalised words for one
+of up to three letters ("United Kingdom", not "unique key"), any words for a longer one
+("accumulated other comprehensive income" for "AOCI")."""
+
+from __future__ import annotations
+
+import re
+
+_INITIALISM = re.compile(r"(?<![\w.])(?:[A-Z]\.){2,}|(?<![\w.&])[A-Z]{2,6}(?![\w&])")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+SHORT = 3  # letters of an initialism that only capitalised words spell out ("United Kingdom")
+
+
+def initialisms(text: str) -> frozenset[str]:
+    """The initialisms of ``text``, without their dots ("U.K." → "UK")."""
+    return frozenset(m.group(0).replace(".", "") for m in _INITIALISM.finditer(text))
+
+
+def names(text: str, short: str) -> bool:
+    """Whether ``text`` writes the initialism ``short`` (dots removed) or spells it out."""
+    if short in initialisms(text):
+        return True
+    initials = "".join(w[0] for w in _WORD.findall(text)).upper()
+    return short in initials and _spelled(text, short)
+
+
+def _spelled(text: str, short: str) -> bool:
+    found = _WORD.findall(text)
+    if len(short) <= SHORT:  # "unique key" is no "UK": a short one is spelled out in capitals
+        found = [w if w[0].isupper() else "_" for w in found]
+    n = len(short)
+    return any("".join(w[0] for w in found[i : i + n]).upper() == short for i in range(len(found) - n + 1))
+
+
+def initialisms_asked(question: str, texts: list[str]) -> frozenset[str]:
+    """The initialisms of ``question`` that some evidence text names: the ones a sentence must name too."""
+    return frozenset(s for s in initialisms(question) if any(names(t, s) for t in texts))
