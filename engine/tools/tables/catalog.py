@@ -118,7 +118,7 @@ class TableInfo:
     row_unit_column: str | None = None  # "%" on rows in percent inside a table of amounts
     scale: str = ""  # "", "thousand", "million", "billion", "percent"
     currency: str = ""
-    caption: str = ""  # the header text over every column ("Year Ended December 31,")
+    caption: str = ""  # the header text over every column ("Year Ended December 31,"), and a document table's lead
     preferred: bool = False  # from a file attached to the conversation
 
     def column_names(self) -> list[str]:
@@ -214,7 +214,7 @@ def _document_info(path: Path, table: DocumentTable, name: str, preferred: bool)
     return TableInfo(name, path.name, columns, report.rows, data, location=table.location,
                      label_column=role.get("label"), section_column=role.get("section"),
                      total_column=role.get("total_flag"), row_unit_column=role.get("row_unit"), scale=report.scale, currency=report.currency,
-                     caption=report.caption, preferred=preferred)  # fmt: skip
+                     caption=" ".join(x for x in (report.caption, table.lead) if x), preferred=preferred)  # fmt: skip
 
 
 def _csv_tables(

@@ -7,6 +7,7 @@ column as text, figures as doubles, and the boolean ``is_total``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ class DocumentTable:
     report: ReportTable
     data: Any  # a pyarrow.Table
     types: list[str]  # the DuckDB type of each column
+    lead: str = ""  # the sentence that introduces it ("Property and equipment, net … consists of the following:")
 
 
 def _arrow(report: ReportTable) -> tuple[Any, list[str]]:
@@ -52,5 +54,10 @@ def document_tables(
         if report is None or not report.rows:
             continue
         arrow, types = _arrow(report)
-        tables.append(DocumentTable(grid.position, grid.location, report, arrow, types))
+        tables.append(DocumentTable(grid.position, grid.location, report, arrow, types, last_sentence(grid.lead)))
     return tables, problems
+
+
+def last_sentence(text: str) -> str:
+    """The last sentence of ``text``: of the paragraph before a table, the one that introduces it."""
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z(])", text.strip())[-1] if text.strip() else ""

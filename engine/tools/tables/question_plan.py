@@ -81,7 +81,7 @@ class TablePlan(BaseModel):
 
 _PERIOD_DIMENSIONS = frozenset({"year", "years", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"})
 _ASKED_FOR = words("percentage percent amount value number figure rate ratio")  # "what percentage": no name asked
-_FISCAL_TOKEN = re.compile(r"(?i)FY'?(?:19|20)?\d\d")  # "FY2019", "FY19": a period, not a name
+_FISCAL_TOKEN = re.compile(r"(?i)FY'?(?:19|20)?\d\d|fiscal|years?|end(?:ed|ing)|quarters?|months?")  # periods, no names
 _PERCENT_OF = re.compile(r"\b(?:percentage|percent|%) (?:to|of)\b")
 _PERCENT_NAME = re.compile(r"(?i)%|percent|pct|rate|margin|ratio|taux|marge|pourcentage")
 

@@ -932,3 +932,17 @@ def test_a_percentage_change_is_of_the_amounts_not_of_the_years_percent_columns(
         "What was the percentage change in the segment operating income (loss) between 2017 and 2018?", catalog
     )
     assert change.statement.startswith("-140.12% = (3,622 − (-9,028)) / (-9,028) × 100")
+
+
+def test_the_sentence_that_introduces_a_table_and_period_words_name_nothing_it_lacks(tmp_path):
+    report = (
+        "Sales grew in Europe. Property and equipment, net by geographic location consists of the following:\n\n"
+        "|  | April 28, 2019 | April 29, 2018 |\n|---|---|---|\n"
+        "| United States | 62,455 | 62,064 |\n| South Africa | 6,170 | 6,512 |\n| Total | 68,625 | 68,576 |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", report)
+    asked = "What is the change in Property and equipment, net in South Africa from Fiscal Year Ended April 29, 2018 to 2019?"
+    assert answer(asked, catalog).statement.startswith("-342 = 6,170 − 6,512")
+    assert (
+        plan("What is the change in Building rental in South Africa from 2018 to 2019?", catalog, FakeEncode()) is None
+    )
