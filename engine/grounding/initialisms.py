@@ -3,7 +3,8 @@
 "Includes amounts capitalized related to the Company's U.S. build-to-suit facility of $41.8
 million and $39.4 million" shares every word with a question about the Company's U.K.
 facility but one: the initialism is the whole of the difference. The answer check reads a
-question's initialisms as part of its subject, when the evidence writes them somewhere.
+question's initialisms as part of its subject, when the evidence writes them somewhere: a
+sentence that names another initialism and not the question's is about something else.
 
 A sentence names "U.K." when it writes it, with or without its dots ("UK"), or spells it
 out in as many words as it has letters, their initials in order: capitalised words for one
@@ -33,7 +34,7 @@ def names(text: str, short: str) -> bool:
 
 
 def _spelled(text: str, short: str) -> bool:
-    found = _WORD.findall(text)
+    found = _WORD.findall(_INITIALISM.sub(" ", text))  # the letters of "U.K." spell nothing out
     if len(short) <= SHORT:  # "unique key" is no "UK": a short one is spelled out in capitals
         found = [w if w[0].isupper() else "_" for w in found]
     n = len(short)
@@ -41,5 +42,6 @@ def _spelled(text: str, short: str) -> bool:
 
 
 def initialisms_asked(question: str, texts: list[str]) -> frozenset[str]:
-    """The initialisms of ``question`` that some evidence text names: the ones a sentence must name too."""
-    return frozenset(s for s in initialisms(question) if any(names(t, s) for t in texts))
+    """The initialisms of ``question`` that some evidence text names: the ones a sentence must name too.
+    One the question spells out itself ("the Share Incentive Plan ('SIP')") is named by its words."""
+    return frozenset(s for s in initialisms(question) if not _spelled(question, s) and any(names(t, s) for t in texts))

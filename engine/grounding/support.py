@@ -335,9 +335,9 @@ class Support:
         """A sentence states a figure of the subject when it names the words of the row most
         about the question that the question names ("VAS"); any sentence, when none; and the
         sentence the answer quotes around the figure (its clause's words are the sentence's)."""
-        a, b = place.unit
-        if not all(names(self.index.texts[place.evidence][a:b], short) for short in self.initials):
-            return False
+        sentence = self.index.texts[place.evidence][place.unit[0] : place.unit[1]]
+        if initialisms(sentence) - self.initials and not all(names(sentence, short) for short in self.initials):
+            return False  # a sentence about the U.S. facility, for the U.K. one
         if not self._key:
             return True
         words = self._words_of(place)

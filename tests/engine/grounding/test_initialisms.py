@@ -29,3 +29,5 @@ def test_only_the_initialisms_some_evidence_names_are_asked():
     texts = ["The U.S. facility cost $41.8 million.", "The U.K. facility cost $31.2 million."]
     assert initialisms_asked("What did the U.K. facility cost?", texts) == {"UK"}
     assert initialisms_asked("What did the EMEA facility cost?", texts) == frozenset()  # no evidence writes it
+    defined = "What is the Share Incentive Plan ('SIP')?"  # spelled out in the question: its words name it
+    assert initialisms_asked(defined, ["Under the SIP, staff buy shares.", "Staff may invest up to 1,800."]) == set()
