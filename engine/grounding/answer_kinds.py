@@ -53,7 +53,7 @@ _QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
         "percent",
         re.compile(
             r"\b(?:percent|percentage|pourcentage|pour ?cent|what share|quelle part|what proportion|"
-            r"quelle proportion|what fraction|quel taux|what rate)\b"
+            r"quelle proportion|what fraction|quel taux|what rate)\b|(?<![\d ])(?<!\d )\s?%\s(?:of|de|du|des)\b"  # "the % of revenue", not "5% of 200"
         ),
     ),
     (
@@ -112,7 +112,7 @@ _WORDS_ASKED = re.compile(
     r"segments|countries|items)(?: in the table)? (?:(?:factored|included) )?(?:of|in|making up|that make up|which make up)\b"
     r"|\bwhat (?:method|methods|approach|basis|assumptions?)\b|\b(?:comprised? of|consists? of|raisons?|methode)\b"
     r"|^\W*how (?:do|does|did) (?:the )?(?:company|group|entity|we|it|management) (?:derive|calculate|determine|"
-    r"estimate|measure|compute|assess|arrive at)\b"
+    r"estimate|measure|compute|assess|arrive at|convert|hedge|manage|mitigate|fund|finance|define|account for)\b"
     r"|^\W*how (?:is|are|was|were|do|does|did) .*\b(?:determined|calculated|measured|defined|recogni[sz]ed|"
     r"accounted|treated|classified|valued|estimated|presented|allocated|computed)\b"
     r"|\bqu'est-ce qui (?:explique|a cause)|\bcomment (?:est|sont) (?:calcule|determine|mesure|defini)"
@@ -172,7 +172,7 @@ def asks_about_table(question: str) -> bool:
 _TABLE_INTRO = re.compile(
     r"(?:\b(?:the following table|table below|tableau (?:ci-dessous|suivant))\b"
     r"|\b(?:is|are|were|was) (?:\w+ )?(?:as follows|(?:presented|summari[sz]ed|shown|set out) below)\b"
-    r"|\b(?:consists?|comprises?|include[sd]?) (?:of )?the following\b)[^|]*$"
+    r"|\b(?:consist(?:s|ed)?|comprise[sd]?|include[sd]?) (?:of )?the following\b)[^|]*$"
 )
 
 

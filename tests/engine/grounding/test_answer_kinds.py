@@ -28,6 +28,8 @@ from engine.grounding.answer_kinds import (
         ("Sous combien de jours les factures sont-elles payées ?", "duration"),
         ("Quelle est la surface de l'entrepôt ?", "area"),
         ("Quelle part des véhicules sera électrique ?", "percent"),
+        ("What was the % of revenue for research and development in 2019?", "percent"),
+        ("What is 5% of 200?", None),  # a figure given, not asked
         ("What is 17% of 2,340?", None),  # a percentage given, not asked for
         ("Above what amount must the CFO approve?", "amount"),
         ("What is the hotel cap per night?", "amount"),
@@ -145,6 +147,8 @@ def test_asks_aggregate(question, aggregate):
         ("What is the number of shares the options can be exercised for?", False),
         ("Which year does the information relate to?", False),
         ("How does the company derive the dividend yield?", True),  # a method, though a rate names it
+        ("How did the company convert the facility's variable rate into a fixed rate?", True),  # a means
+        ("How did the company's revenue change in 2019?", False),
         ("How many warrants did the company issue altogether?", False),
         ("What are the geographic areas in the table making up the total revenue?", True),  # names asked
         ("What type of granted shares was excluded from the table?", True),
@@ -198,6 +202,7 @@ def test_questions_asking_for_a_name_or_a_place(question, name):
         ("The geographic distribution of pretax income is as follows:", True),
         ("These assumptions are estimated as follows:", True),
         ("The following table sets forth revenue by segment:", True),
+        ("The Company's trade accounts receivable, net, consisted of the following (in thousands):", True),
         ("Revenue was $5.2 million in 2019, as follows from the new contracts.", False),
         ("Domestic | (20,597) | 22,325", False),
     ],
