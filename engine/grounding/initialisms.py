@@ -27,10 +27,7 @@ def initialisms(text: str) -> frozenset[str]:
 
 def names(text: str, short: str) -> bool:
     """Whether ``text`` writes the initialism ``short`` (dots removed) or spells it out."""
-    if short in initialisms(text):
-        return True
-    initials = "".join(w[0] for w in _WORD.findall(text)).upper()
-    return short in initials and _spelled(text, short)
+    return short in initialisms(text) or _spelled(text, short)
 
 
 def _spelled(text: str, short: str) -> bool:
@@ -45,3 +42,11 @@ def initialisms_asked(question: str, texts: list[str]) -> frozenset[str]:
     """The initialisms of ``question`` that some evidence text names: the ones a sentence must name too.
     One the question spells out itself ("the Share Incentive Plan ('SIP')") is named by its words."""
     return frozenset(s for s in initialisms(question) if not _spelled(question, s) and any(names(t, s) for t in texts))
+
+
+def others_named(sentence: str, asked: frozenset[str]) -> frozenset[str]:
+    """The initialisms ``sentence`` names in place of the ``asked`` ones ("US" in a sentence
+    about the U.S. facility, for a question about the U.K. one); empty when it names them all."""
+    if all(names(sentence, short) for short in asked):
+        return frozenset()
+    return initialisms(sentence) - asked

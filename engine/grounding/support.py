@@ -23,7 +23,7 @@ from engine.grounding.dates import DATE_RE, MONTH_BEFORE_RE
 from engine.grounding.derive import Derivation, derive, operation_named, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, scale_factor
-from engine.grounding.initialisms import initialisms, initialisms_asked, names
+from engine.grounding.initialisms import initialisms_asked, others_named
 from engine.grounding.layout import YEAR_RE, Place, content_words, period_pairs, years_in
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
@@ -335,8 +335,7 @@ class Support:
         """A sentence states a figure of the subject when it names the words of the row most
         about the question that the question names ("VAS"); any sentence, when none; and the
         sentence the answer quotes around the figure (its clause's words are the sentence's)."""
-        sentence = self.index.texts[place.evidence][place.unit[0] : place.unit[1]]
-        if initialisms(sentence) - self.initials and not all(names(sentence, short) for short in self.initials):
+        if others_named(self.index.texts[place.evidence][place.unit[0] : place.unit[1]], self.initials):
             return False  # a sentence about the U.S. facility, for the U.K. one
         if not self._key:
             return True
@@ -387,9 +386,8 @@ class Support:
         beside = _Beside(self.answer, self._cuts, item)
         other_scale = beside.scale != 1 and found.scale not in (1, beside.scale)
         text = self.index.texts[found.evidence]
-        if found.kind == "text" and self.initials and not self._about_subject(found, beside):  # "the U.K. facility"
-            where = ", ".join(sorted(initialisms(text[found.unit[0] : found.unit[1]]) - self.initials)) or where
-            expected = ", ".join(sorted(self.initials))
+        if found.kind == "text" and (others := others_named(text[found.unit[0] : found.unit[1]], self.initials)):
+            where, expected = ", ".join(sorted(others)), ", ".join(sorted(self.initials))  # "US, not UK"
         if self.level and found.kind == "text" and as_change(text, found):  # "increase by 2,000,000": how, not where
             return Misplaced(figure=item.text, found=change_phrase(text, found), expected=expected, evidence=evidence,
                              in_table=False, as_change=True)  # fmt: skip

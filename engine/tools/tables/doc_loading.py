@@ -7,11 +7,11 @@ column as text, figures as doubles, and the boolean ``is_total``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.grounding.units import sentence_spans
 from engine.rag.readers import UnreadableFile, read_bytes
 from engine.tools.tables.doc_tables import DocumentLimits, document_grids
 from engine.tools.tables.report_reader import ReportTable, read_grid
@@ -60,4 +60,5 @@ def document_tables(
 
 def last_sentence(text: str) -> str:
     """The last sentence of ``text``: of the paragraph before a table, the one that introduces it."""
-    return re.split(r"(?<=[.!?])\s+(?=[A-Z(])", text.strip())[-1] if text.strip() else ""
+    spans = [(a, b) for a, b in sentence_spans(text, 0, len(text)) if text[a:b].strip()]
+    return text[spans[-1][0] : spans[-1][1]].strip() if spans else ""
