@@ -109,11 +109,12 @@ def column_scores(question: str, text: str, columns: list[ColumnInfo], sem: Sema
     """1 for a column the question names in words; else the embedding similarity."""
     asked = words(question)
     named = [
-        1.0 + 0.001 * len(label_words(c.name) & asked)
-        if lexical(c.name, asked, asked)[0] >= COLUMN_MIN_WORDS or _symbol_named(c.name, question)
+        1.0 + 0.001 * len(label_words(c.name) & asked) + 0.0001 * share
+        if (share := lexical(c.name, asked, asked)[0]) >= COLUMN_MIN_WORDS or _symbol_named(c.name, question)
         else 0.0
         for c in columns
-    ]  # of two columns it names ("Total", "Less than 1 year"), the one it names more of
+    ]  # of two columns it names ("Total", "Less than 1 year"), the one it names more of, then more fully
+    # ("total compensation": "Total" before "All Other Compensation")
     if any(named):
         return named
     scores = sem.scores(text, [c.name for c in columns])

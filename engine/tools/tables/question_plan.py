@@ -120,19 +120,14 @@ def _plan_labelled(
     if op == "items":
         return _plan_items(question, reading, info, label, numbers, catalog, sem)
     section = next((c for c in info.columns if c.name == info.section_column), None)
-    heads = (
-        {
-            str(a).strip(): str(b)
-            for a, b in zip(column_values(info, label), column_values(info, section), strict=True)
-            if a and b
-        }
-        if section is not None
-        else {}
-    )
+    pairs = zip(column_values(info, label), column_values(info, section), strict=True) if section else ()
+    heads = {str(a).strip(): str(b) for a, b in pairs if a and b}
     asked = words(YEAR_IN_NAME.sub(" ", question))
     rows = named_rows(question, asked, reading, labels := row_labels(info, label, numbers, catalog), sem, heads)
-    if op in ("max", "min") and reading.dimension and reading.dimension not in _PERIOD_DIMENSIONS:
-        rows = []  # "which segment …": the rows are what is compared
+    ranked = op in ("max", "min") and reading.dimension and reading.dimension not in _PERIOD_DIMENSIONS
+    if ranked:  # "which segment …": the rows are what is compared, those of the section it names
+        head = best_named(list(heads.values()), asked, reading.subject)
+        rows = [r for r in labels if head is not None and heads.get(r) == head and not is_total_label(r)]
     elif (
         reading.dimension
         and reading.dimension not in _PERIOD_DIMENSIONS
@@ -167,6 +162,9 @@ def _plan_labelled(
         cols = sorted(dict.fromkeys(by_year.values()), key=lambda c: years_of(c.name)[0], reverse=True)
     else:
         return None  # which column the question is about is not said
+    if ranked and rows:  # "which non-returning director …": the section's rows with a figure
+        cells = zip(column_values(info, label), column_values(info, cols[0]), strict=True)
+        rows = [str(r).strip() for r, v in cells if str(r).strip() in rows and v is not None]
     if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
     dated = year_rows(labels, reading.years, asked) if reading.years and not by_year else []
@@ -185,7 +183,7 @@ def _plan_labelled(
         "share": {(2, 1)},
         **dict.fromkeys(("mean", "sum"), {(1, 2), (2, 1), (0, 1)}),
         "count_if": {(1, 1), (1, 2), (0, 1)},
-        **dict.fromkeys(("max", "min"), {(1, 2), (0, 1)}),
+        **dict.fromkeys(("max", "min"), {(1, 2), (0, 1), *([(2, 1)] if ranked else [])}),
         "which_if": {(1, 1), (1, 2)},
         "periods": {(0, 1), (0, 2), (1, 1), (1, 2)},
     }

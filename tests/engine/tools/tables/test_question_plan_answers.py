@@ -802,6 +802,23 @@ def test_a_segment_in_several_sections_with_none_named_is_no_one_row(tmp_path):
     assert plan("What was the change in Cable between 2017 and 2018?", catalog, FakeEncode()) is None
 
 
+DIRECTORS = (
+    "| Name | Fees Earned | All Other Compensation | Total |\n|---|---|---|---|\n| Continuing Directors: | | | |\n"
+    "| Martha Bejar | $120,000 | $4,000 | $270,472 |\n| Virginia Boulet | $135,000 | — | $200,000 |\n"
+    "| Non-Returning Directors: | | | |\n| Mary Landrieu | $110,000 | $3,000 | $259,472 |\n"
+    "| Glen Post | $150,000 | $4,436 | $471,422 |\n"
+)
+
+
+def test_which_row_of_a_named_section_is_lowest_ranks_that_sections_rows_by_the_column_named_most_fully(tmp_path):
+    catalog = catalog_of(tmp_path, "directors.md", DIRECTORS)
+    result = answer("Which non-returning director has the lowest amount of total compensation?", catalog)
+    # "Total", named in full, not "All Other Compensation"; Virginia Boulet (lower) is a continuing director
+    assert result.statement.startswith("Mary Landrieu, 259,472: lowest Total by Name")
+    result = answer("Which director has the lowest amount of total compensation?", catalog)
+    assert result.statement.startswith("Virginia Boulet, 200,000: lowest Total by Name")
+
+
 def test_rows_under_a_heading_that_opens_with_total_are_summed_as_the_rows_they_are(tmp_path):
     report = (
         "| (Dollars in millions) | 2019 | 2018 |\n|---|---|---|\n| Total Revenues by Business: | | |\n"
