@@ -37,6 +37,25 @@ def label_words(label: str) -> set[str]:
     return words(label_text(_FOOTNOTES.sub(" ", label)))
 
 
+def _sequence(text: str) -> list[str]:
+    """The content words of ``text`` in their order."""
+    return [w for token in re.findall(r"\w+", label_text(_FOOTNOTES.sub(" ", text))) for w in words(token)]
+
+
+def longest_run(label: str, asked: list[str]) -> int:
+    """How many of the label's words the question writes in a row, in the label's order
+    ("net deferred tax" in "the total net deferred taxes": 3 for "Net deferred tax assets", 2 for
+    "Total deferred tax assets")."""
+    own, best = _sequence(label), 0
+    for i in range(len(own)):
+        for j in range(len(asked)):
+            n = 0
+            while i + n < len(own) and j + n < len(asked) and own[i + n] == asked[j + n]:
+                n += 1
+            best = max(best, n)
+    return best
+
+
 def lexical(label: str, asked: frozenset[str] | set[str], subject: frozenset[str] | set[str]) -> tuple[float, float]:
     """(share of the label's words that stand in the question, share of the question's
     subject words the label holds). A remark in parentheses ("Cash paid for income taxes
@@ -171,6 +190,7 @@ def named_rows(
     heading (``heads``: "Net loss per share:" over "Basic") adds to how much of the
     question it covers, never to whether the question names it."""
     scored, full, shares = [], [], []
+    in_order = _sequence(question)
     for label in labels:
         if len(label) <= 3:  # "IT" must stand as written
             share = 1.0 if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", question) else 0.0
@@ -187,8 +207,10 @@ def named_rows(
         # "the current state provision": a row whose section the question names too ("Current: State")
         # before the table's bottom line whose words it also holds ("Provision for income taxes")
         sectioned = HEAD_NAMED if share == 1.0 and head and head <= asked else 0.0
-        # of two labels the question names whole ("Revenue", "Revenue growth"), the one it names more of
-        scored.append(0.75 * share + 0.25 * cover + 0.001 * hits + sectioned if share >= ROW_MIN_WORDS else 0.0)
+        # of two labels the question names whole ("Revenue", "Revenue growth"), the one it names more of,
+        # then the one whose words it writes in a row
+        run = 0.0001 * longest_run(label, in_order) if share >= ROW_MIN_WORDS else 0.0
+        scored.append(0.75 * share + 0.25 * cover + 0.001 * hits + run + sectioned if share >= ROW_MIN_WORDS else 0.0)
         own = _without_head(label, heads or {})  # "Total revenues by business: Hardware" is no Total row
         if share == 1.0 and not (is_total_label(own) and reading.operation in ("sum", "mean")):
             full.append(label)  # a Total row is never added again

@@ -2,7 +2,10 @@
 
 import pytest
 
-from engine.tools.tables.label_match import asked_direction
+from engine.grounding.quotes import words
+from engine.tools.tables.catalog import TableCatalog
+from engine.tools.tables.label_match import Semantic, _sequence, asked_direction, longest_run, named_rows
+from engine.tools.tables.question_reading import read_question
 
 
 @pytest.mark.parametrize(
@@ -18,3 +21,26 @@ from engine.tools.tables.label_match import asked_direction
 )
 def test_the_direction_a_question_asks_of_an_either_way_row(question, rows, direction):
     assert asked_direction(question, rows) == direction
+
+
+@pytest.mark.parametrize(
+    ("label", "question", "run"),
+    [
+        ("Net deferred tax assets", "What is the total net deferred taxes between 2018 to 2019?", 3),
+        ("Total deferred tax assets", "What is the total net deferred taxes between 2018 to 2019?", 2),
+        ("Revenue(1)", "What was revenue in 2019?", 1),  # the footnote mark is no word
+        ("Goodwill", "What was revenue in 2019?", 0),
+    ],
+)
+def test_how_many_of_a_labels_words_a_question_writes_in_a_row(label, question, run):
+    assert longest_run(label, _sequence(question)) == run
+
+
+def test_of_two_rows_sharing_as_many_words_the_one_named_in_a_row_is_taken():
+    labels = ["Total deferred tax assets", "Net deferred tax assets"]
+    question = "What is the total net deferred taxes between 2018 to 2019?"
+    reading = read_question(question)
+    asked = words(question) - {"2018", "2019"}
+    assert named_rows(question, asked, reading, labels, Semantic(TableCatalog.from_paths([]), None)) == [
+        "Net deferred tax assets"
+    ]
