@@ -34,7 +34,7 @@ from engine.grounding.answer_kinds import (
 from engine.grounding.figures import extract_figures
 from engine.grounding.messages import say
 from engine.grounding.models import Evidence, Quote, Unit
-from engine.grounding.units import MAX_QUOTE_CHARS, bounded, split_units
+from engine.grounding.units import MAX_QUOTE_CHARS, bounded, evidence_units, split_units, without_engine_notes
 
 if TYPE_CHECKING:
     import numpy as np
@@ -66,6 +66,19 @@ _CONTINUES = re.compile(
     r"^\W*(?:the|this|these|that|such|it|cette|ces|ceci|cela)\s+(?:(?:\w+\s+)?(?:increases?|decreases?|changes?|"
     r"growth|declines?|improvements?|reductions?|rises?|hausses?|baisses?|augmentations?|diminutions?|variations?)\b"
     r"|(?:was|were|is|are|reflects?|reflected|resulted|s'explique)\b)"
+)
+
+
+def continues(sentence: str) -> bool:
+    """Whether ``sentence`` opens on what the one before it said ("The increase was mainly driven by …")."""
+    return _CONTINUES.match(fold(sentence)) is not None
+
+
+# "The remaining increase was principally the result of …": the rest of a change whose main cause the sentence
+# before gives; it answers "what caused the increase" only read with that sentence.
+_REMAINDER = re.compile(
+    r"^\W*(?:the|a)\s+(?:remaining|remainder of the|rest of the|balance of the|other)\s+(?:\w+\s+)?"
+    r"(?:increases?|decreases?|changes?|growth|declines?)\b|^\W*(?:le reste|le solde) de (?:la|l')"
 )
 # A question asking why (EN and FR, accent-folded), and the words a sentence gives a reason with
 # (also what engine/grounding/restated.py reads as a cause restated).
@@ -228,7 +241,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
         if score > 0:
             score += KIND_ADJUST[unit_fit] + (0.0 if met else CONSTRAINT_MISS)
             folded = fold(unit.text) if reason or restated is not None else ""
-            if reason and REASON_GIVEN.search(folded):
+            if reason and REASON_GIVEN.search(folded) and not _REMAINDER.match(folded):
                 score += REASON_BONUS
             if restated is not None and restated.search(folded):
                 score += RESTATED_BONUS
@@ -276,9 +289,10 @@ def best_quotes(
     """The evidence units that best answer ``question``, verbatim, best first: at most
     ``limit``, each above the fit threshold (empty when nothing fits)."""
     usable = [ev for ev in evidence if not ev.text.lstrip().startswith(_TOOL_FAILURES)]
-    units = split_units(usable)
-    if asks_for_words(question):
-        units = _with_continuations(units, {ev.n: ev.text for ev in usable})
+    if asks_for_words(question):  # per passage: the passages of one search share its number
+        units = [u for ev in usable for u in _with_continuations(evidence_units(ev), without_engine_notes(ev.text))]
+    else:
+        units = split_units(usable)
     if not units:
         return []
     scored = rank_units(question, units, embed)
@@ -306,22 +320,21 @@ def best_quotes(
     return quotes
 
 
-def _with_continuations(units: list[Unit], texts: dict[int, str]) -> list[Unit]:
-    """``units`` and, after each sentence that the next one continues ("Selling expenses
-    increased by 17%." then "The increase was mainly driven by …"), both read as one unit:
-    what the reason is about stands in the sentence before it."""
+def _with_continuations(units: list[Unit], text: str) -> list[Unit]:
+    """``units`` of one passage (``text``) and, after each sentence that the next one continues
+    ("Selling expenses increased by 17%." then "The increase was mainly driven by …"), both read
+    as one unit: what the reason is about stands in the sentence before it."""
     out: list[Unit] = []
     for before, unit in zip([None, *units], units, strict=False):
         out.append(unit)
         if (
             before is not None
-            and before.evidence == unit.evidence
             and before.end <= unit.start
             and "|" not in before.text + unit.text
-            and not texts[unit.evidence][before.end : unit.start].strip()
-            and _CONTINUES.match(fold(unit.text))
+            and not text[before.end : unit.start].strip()
+            and continues(unit.text)
         ):
-            joined = texts[unit.evidence][before.start : unit.end]
+            joined = text[before.start : unit.end]
             out.append(
                 unit.model_copy(
                     update={"text": " ".join(joined.split()), "start": before.start, "period": before.period}

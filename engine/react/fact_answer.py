@@ -17,6 +17,7 @@ from engine.grounding.derive import preferred_ops
 from engine.grounding.facts import Candidate, Fact, stated_fact
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Quote
+from engine.grounding.quotes import continues
 from engine.react.prompts import message
 
 
@@ -118,8 +119,14 @@ def quoted(quote: Quote) -> str:
 
 
 def first_sentence(text: str) -> str:
-    """The first sentence of a quote (a brief answer), or the quote when it is one sentence or a row."""
+    """The first sentence of a quote (a brief answer), or the quote when it is one sentence or a row;
+    with the sentence after it when that one continues it ("… increased by $19.1 million. The
+    increase was primarily due to …": the reason a quote was chosen for)."""
     import re
 
-    match = re.search(r"(?<=[.!?])\s+(?=[A-ZÀ-Ý])", text)
-    return text[: match.start()] if match and "\n" not in text[: match.start()] else text
+    ends = [m for m in re.finditer(r"(?<=[.!?])\s+(?=[A-ZÀ-Ý])", text) if "\n" not in text[: m.start()]]
+    if not ends:
+        return text
+    if len(ends) > 1 and continues(text[ends[0].end() :]):
+        return text[: ends[1].start()]
+    return text[: ends[0].start()] if len(ends) > 1 or not continues(text[ends[0].end() :]) else text

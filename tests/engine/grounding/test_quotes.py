@@ -279,6 +279,38 @@ def test_a_reason_that_opens_on_the_sentence_before_it_is_quoted_with_it(embed):
     )  # a figure asked: one sentence
 
 
+RESEARCH = (
+    "Research and development expense increased by $19.1 million in 2018 compared to 2017. The increase was "
+    "primarily due to a $18.1 million increase in employee-related costs. The remaining increase was principally "
+    "the result of a $2.9 million increase in hosting and software related cost to support research and "
+    "development activities."
+)
+
+
+def test_a_reason_is_quoted_with_its_sentence_when_the_search_returns_several_passages(embed):
+    # the passages of one search share its number: each is read apart, the one holding the reason first
+    evidence = [
+        Evidence(n=1, tool="search_docs", text=RESEARCH, source="report.md", rank=0),
+        Evidence(
+            n=1, tool="search_docs", text="| Research and development | $ 41,305 | $ 22,241 |", source="report.md"
+        ),
+    ]
+    quote = best_quote("What caused the increase in research and development expense?", evidence, embed)
+    assert quote is not None
+    assert quote.text.startswith("Research and development expense increased by $19.1 million")
+    assert "primarily due to a $18.1 million" in quote.text  # "the remaining increase" is the rest, not the cause
+
+
+def test_a_brief_answer_keeps_the_sentence_that_continues_its_first():
+    from engine.react.fact_answer import first_sentence
+
+    assert first_sentence(RESEARCH) == (
+        "Research and development expense increased by $19.1 million in 2018 compared to 2017. The increase was "
+        "primarily due to a $18.1 million increase in employee-related costs."
+    )
+    assert first_sentence("Revenue was 5. Costs were 4.") == "Revenue was 5."
+
+
 def test_a_reason_given_without_a_year_answers_a_question_naming_one(embed):
     text = (
         "Cable adjusted EBITDA increased by 3% in 2018 on higher revenue.\n\n"
