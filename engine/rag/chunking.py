@@ -20,6 +20,9 @@ OVERLAP_CHARS = 150
 MAX_CHUNKS_PER_FILE = 4000  # ~3.6 M characters: a 1,000-page report fits; a 20 MB code dump does not
 
 _BREAK = re.compile(r"\n\s*\n")
+_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")  # a Markdown table's "|---|---|" line
+_NOT_YEAR_DIGIT = re.compile(r"(?<!\d)(?!(?:19|20)\d\d(?!\d))\d")  # a digit outside a year: a figure, not a header
+HEAD_CHARS = 400  # a longer table head is not repeated
 _SENTENCE_START = re.compile(r"(?:[.!?]\s+|\n\s*)(?=\S)")
 _SPACE = " \t\n\r\f\v"
 
@@ -50,23 +53,43 @@ def _blocks(text: str) -> Iterator[str]:
         yield block
 
 
+def table_head(block: str) -> str:
+    """The header lines of a Markdown table that opens ``block``: its lines down to the rule,
+    and the lines after it that hold no figure but years ("| ($ in millions) | 2019 | 2018 |");
+    "" for another block, or a head longer than ``HEAD_CHARS``. A piece of the table cut from
+    its head repeats it, so its rows keep their periods."""
+    lines = block[: HEAD_CHARS * 2].split("\n")
+    if not lines[0].lstrip().startswith("|"):
+        return ""
+    rule = next((i for i, line in enumerate(lines[:4]) if _RULE.match(line)), None)
+    if rule is None:
+        return ""
+    end = rule + 1
+    while end < len(lines) - 1 and lines[end].lstrip().startswith("|") and not _NOT_YEAR_DIGIT.search(lines[end]):
+        end += 1
+    head = "\n".join(lines[:end])
+    return head if len(head) <= HEAD_CHARS else ""
+
+
 def _paragraphs(text: str) -> Iterator[str]:
     """Paragraphs of at most ``CHUNK_CHARS``: a longer one is split at sentence ends
-    (else at the limit), walking it once with a cursor."""
+    (else at the limit), walking it once with a cursor; each piece of a table after the
+    first opens with the table's head."""
     for part in _blocks(text):
         pos, end = 0, len(part)
+        head = table_head(part)
         while end - pos > CHUNK_CHARS:
             limit = pos + CHUNK_CHARS
             cut = max(part.rfind(". ", pos, limit), part.rfind("\n", pos, limit))
             cut = cut + 1 if cut - pos > CHUNK_CHARS // 3 else limit
             piece = part[pos:cut].strip()
             if piece:
-                yield piece
+                yield f"{head}\n{piece}" if head and pos > 0 else piece
             pos = cut
             while pos < end and part[pos] in _SPACE:
                 pos += 1
         if pos < end:
-            yield part[pos:]
+            yield f"{head}\n{part[pos:]}" if head and pos > 0 else part[pos:]
 
 
 def _texts(sections: Iterable[Section]) -> Iterator[tuple[str, str]]:
@@ -77,7 +100,13 @@ def _texts(sections: Iterable[Section]) -> Iterator[tuple[str, str]]:
             if current and len(current) + len(para) + 2 > CHUNK_CHARS:
                 yield section.location, current
                 overlap = _overlap(current)
-                current = f"{overlap}\n\n{para}" if overlap else para
+                head = table_head(current.rsplit("\n\n", 1)[-1]) if overlap.lstrip().startswith("|") else ""
+                if head and para.startswith(f"{head}\n"):  # the table goes on: its last rows, then the next ones
+                    current = f"{head}\n{overlap}\n{para[len(head) + 1 :]}"
+                elif head:  # the last rows of a table, under their head
+                    current = f"{head}\n{overlap}\n\n{para}"
+                else:
+                    current = f"{overlap}\n\n{para}" if overlap else para
             else:
                 current = f"{current}\n\n{para}" if current else para
         if current.strip():

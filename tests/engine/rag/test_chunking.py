@@ -54,3 +54,32 @@ def test_a_last_sentence_longer_than_the_overlap_is_not_repeated_in_part():
     )
     assert len(long) > OVERLAP_CHARS and len(chunks) == 2 and chunks[0].text.endswith(long)
     assert chunks[1].text.startswith("With the amendment")
+
+
+REPORT_HEAD = "|  | Fiscal Year |  |\n|---|---|---|\n| ($ in millions) | 2019 | 2018 |"
+
+
+def test_every_piece_of_a_long_table_opens_with_its_head_so_its_rows_keep_their_years():
+    rows = "\n".join(f"| Item {i} | {i * 100:,} | {i * 90:,} |" for i in range(1, 60))
+    text = (
+        f"Gross Profit\n\n{REPORT_HEAD}\n{rows}\n\nGross profit in fiscal year 2019 increased. " + "Sales rose. " * 60
+    )
+    chunks = [c.text for c in chunk_sections("report.md", [Section(text, "top")])]
+    held = [c for c in chunks if "| Item " in c]
+    assert len(held) >= 3
+    assert all(c.startswith(REPORT_HEAD + "\n| Item ") for c in held)  # the head once, then rows
+    assert all(c.count("Fiscal Year") == 1 for c in held)
+    joined = "\n".join(held)
+    assert all(f"| Item {i} |" in joined for i in range(1, 60))  # nothing lost
+    # the rows a chunk carries over from a table stand under the head too, before the paragraph after it
+    last = next(c for c in chunks if "Gross profit in fiscal year 2019" in c)
+    assert last.startswith(REPORT_HEAD) or "| Item" not in last
+
+
+def test_a_table_head_is_its_lines_to_the_rule_and_the_lines_of_years_after_it():
+    from engine.rag.chunking import table_head
+
+    assert table_head(f"{REPORT_HEAD}\n| Net sales | $2,380.2 | $2,157.7 |") == REPORT_HEAD
+    assert table_head("| A | 2019 |\n|---|---|\n| Revenue | 5 |") == "| A | 2019 |\n|---|---|"
+    assert table_head("Revenue was 5.\n|---|") == ""  # no table opens the block
+    assert table_head("| a | b |\n| c | d |") == ""  # no rule: not a Markdown table
