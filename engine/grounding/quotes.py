@@ -134,7 +134,12 @@ def _stem(word: str) -> str:
 
 def words(text: str) -> set[str]:
     """Content words, accent-folded and crudely stemmed ("Hotels" and "hôtel" meet)."""
-    return {_stem(w) for w in _WORD_RE.findall(fold(text)) if w not in _STOP and (len(w) > 1 or w.isdigit())}
+    return set(word_sequence(text))
+
+
+def word_sequence(text: str) -> list[str]:
+    """The content words of ``text`` (as ``words`` reads them), in their order."""
+    return [_stem(w) for w in _WORD_RE.findall(fold(text)) if w not in _STOP and (len(w) > 1 or w.isdigit())]
 
 
 def asks_for_figure(question: str) -> bool:

@@ -127,6 +127,5 @@ def first_sentence(text: str) -> str:
     ends = [m for m in re.finditer(r"(?<=[.!?])\s+(?=[A-ZÀ-Ý])", text) if "\n" not in text[: m.start()]]
     if not ends:
         return text
-    if len(ends) > 1 and continues(text[ends[0].end() :]):
-        return text[: ends[1].start()]
-    return text[: ends[0].start()] if len(ends) > 1 or not continues(text[ends[0].end() :]) else text
+    last = 1 if continues(text[ends[0].end() :]) else 0  # the end of the sentence kept last
+    return text[: ends[last].start()] if last < len(ends) else text

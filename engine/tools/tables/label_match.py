@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from difflib import SequenceMatcher
 from typing import Any
 
 import numpy as np
 
 from engine.grounding.answer_kinds import fold
-from engine.grounding.quotes import words
+from engine.grounding.quotes import word_sequence, words
 from engine.grounding.totals import is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog
 from engine.tools.tables.question_reading import Reading
@@ -38,22 +39,16 @@ def label_words(label: str) -> set[str]:
 
 
 def _sequence(text: str) -> list[str]:
-    """The content words of ``text`` in their order."""
-    return [w for token in re.findall(r"\w+", label_text(_FOOTNOTES.sub(" ", text))) for w in words(token)]
+    """A label's or question's words in their order, without footnote marks."""
+    return word_sequence(label_text(_FOOTNOTES.sub(" ", text)))
 
 
 def longest_run(label: str, asked: list[str]) -> int:
     """How many of the label's words the question writes in a row, in the label's order
     ("net deferred tax" in "the total net deferred taxes": 3 for "Net deferred tax assets", 2 for
     "Total deferred tax assets")."""
-    own, best = _sequence(label), 0
-    for i in range(len(own)):
-        for j in range(len(asked)):
-            n = 0
-            while i + n < len(own) and j + n < len(asked) and own[i + n] == asked[j + n]:
-                n += 1
-            best = max(best, n)
-    return best
+    own = _sequence(label)
+    return SequenceMatcher(None, own, asked, autojunk=False).find_longest_match(0, len(own), 0, len(asked)).size
 
 
 def lexical(label: str, asked: frozenset[str] | set[str], subject: frozenset[str] | set[str]) -> tuple[float, float]:

@@ -163,8 +163,8 @@ def _plan_labelled(
     else:
         return None  # which column the question is about is not said
     if ranked and rows:  # "which non-returning director …": the section's rows with a figure
-        cells = zip(column_values(info, label), column_values(info, cols[0]), strict=True)
-        rows = [str(r).strip() for r, v in cells if str(r).strip() in rows and v is not None]
+        held = zip(column_values(info, label), figure_rows(info, cols[:1]), strict=True)
+        rows = [str(r).strip() for r, h in held if h and str(r).strip() in rows]
     if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
     dated = year_rows(labels, reading.years, asked) if reading.years and not by_year else []
