@@ -17,7 +17,8 @@ the default embedding model, and the planned computation is run. Each question i
 
 Figures are by answer type and source. Contexts with an even index are the tuning part;
 ``--part heldout`` reports the odd ones as totals only, without the failures, so they
-stay unread.
+stay unread. ``--dataset`` names another file of the same form (another split of the
+benchmark) and ``--part all`` takes its contexts in order, a slice at a time.
 
     .venv/bin/python bench/bench_plans.py [--part tune|heldout] [--skip-contexts N]
         [--limit-contexts N] [--show 40]
@@ -36,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report_qa.dataset import Question, load_contexts, select  # noqa: E402
+from bench.report_qa.dataset import DATASET_FILE, SELECTIONS, Question, load_contexts, select  # noqa: E402
 from bench.report_qa.scoring import stated_directly  # noqa: E402
 from bench.report_qa.themes import write_theme  # noqa: E402
 from engine.context import EngineContext  # noqa: E402
@@ -63,14 +64,15 @@ def classify(question: Question, tool: ComputeTable, encode: object) -> tuple[st
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", choices=["tune", "heldout"], default="tune")
+    parser.add_argument("--part", choices=SELECTIONS, default="tune", help="all: every context of --dataset")
+    parser.add_argument("--dataset", type=Path, default=DATASET_FILE)
     parser.add_argument("--skip-contexts", type=int, default=0)
     parser.add_argument("--limit-contexts", type=int, default=None, help="default: every context of the part")
     parser.add_argument("--show", type=int, default=40, help="failures listed (tuning part only)")
     parser.add_argument("--out", type=Path, help="write each question's class as JSON lines to this file")
     parser.add_argument("--show-none", action="store_true", help="also list the arithmetic questions left unplanned")
     args = parser.parse_args()
-    contexts = select(load_contexts(), args.part, args.limit_contexts, skip_contexts=args.skip_contexts)
+    contexts = select(load_contexts(args.dataset), args.part, args.limit_contexts, skip_contexts=args.skip_contexts)
     encode = EngineContext().embed
     counts: dict[tuple[str, str], Counter] = {}
     failures: list[str] = []
@@ -105,7 +107,7 @@ def main() -> None:
     print(f"plan and run: p50 {1000 * seconds[len(seconds) // 2]:.1f} ms, worst {1000 * seconds[-1]:.1f} ms")
     if args.out:
         args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    if args.part == "tune":
+    if args.part != "heldout":  # "all" is a slice chosen to be read (--dataset, --skip-contexts)
         for line in failures[: args.show]:
             print(line)
 

@@ -305,7 +305,9 @@ def rescore(path: Path, limit: int) -> int:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--part", choices=["tune", "heldout"], default="heldout")
+    parser.add_argument(
+        "--part", choices=dataset.SELECTIONS, default="heldout", help="all: every context of --dataset, in order"
+    )
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--limit-contexts", type=int, default=DEFAULT_CONTEXTS, help=f"default {DEFAULT_CONTEXTS}")
     size.add_argument("--all", action="store_true", help="every context of the part")

@@ -1,7 +1,8 @@
 """The TAT-QA test gold (``/work/shared/datasets/report-qa/``) as pydantic models, split and ordered.
 
 The split is fixed by position: contexts whose index in the JSON list is even are the
-tuning part, odd ones are held out (never tuned on). The order is the file's, contexts by
+tuning part, odd ones are held out (never tuned on). ``all`` takes both, for a file that is
+unseen as a whole (another split of the benchmark, cut into slices with ``skip_contexts``). The order is the file's, contexts by
 index and questions by their ``order`` field: no seed, the same run every time.
 """
 
@@ -19,6 +20,8 @@ AnswerType = Literal["span", "multi-span", "arithmetic", "count"]
 AnswerFrom = Literal["table", "text", "table-text"]
 Scale = Literal["", "thousand", "million", "billion", "percent"]
 Part = Literal["tune", "heldout"]
+Selection = Literal["tune", "heldout", "all"]
+SELECTIONS: tuple[Selection, ...] = ("tune", "heldout", "all")
 ANSWER_TYPES: tuple[AnswerType, ...] = ("span", "multi-span", "arithmetic", "count")
 ANSWER_FROMS: tuple[AnswerFrom, ...] = ("table", "text", "table-text")
 
@@ -72,7 +75,7 @@ def load_contexts(path: Path = DATASET_FILE) -> list[Context]:
 
 def select(
     contexts: list[Context],
-    part: Part,
+    part: Selection,
     limit_contexts: int | None = None,
     limit_questions: int | None = None,
     skip_contexts: int = 0,
@@ -90,7 +93,7 @@ def select(
     if matching is not None and part != "tune":
         raise ValueError("--questions-matching reads the questions: it is for the tuning part only")
     pattern = re.compile(matching, re.I) if matching is not None else None
-    of_part = [c for c in contexts if c.part == part][skip_contexts:]
+    of_part = [c for c in contexts if part in ("all", c.part)][skip_contexts:]
     chosen = of_part[:limit_contexts]
     out: list[Context] = []
     left = limit_questions

@@ -266,6 +266,7 @@ def test_even_contexts_tune_odd_ones_are_held_out_in_file_order():
     contexts = [context(i, 3) for i in range(6)]
     assert [c.index for c in select(contexts, "heldout")] == [1, 3, 5]
     assert [c.index for c in select(contexts, "tune", limit_contexts=2)] == [0, 2]
+    assert [c.index for c in select(contexts, "all", limit_contexts=3, skip_contexts=2)] == [2, 3, 4]
     chosen = select(contexts, "heldout", limit_questions=4)
     assert [len(c.questions) for c in chosen] == [3, 1]
     assert [x.order for x in chosen[0].questions] == [1, 2, 3]
