@@ -17,12 +17,14 @@ from engine.grounding.figures import SPLIT_YEAR_RE, scale_factor, scan_numbers
 from engine.grounding.quotes import words
 
 YEAR_RE = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,]?\d)")
+# A year whose digits a PDF extraction set apart ("2 0 1 8" in a header cell): no prose writes a year so
+SPACED_YEAR_RE = re.compile(r"(?<![\d.,])(1 9|2 0) (\d) (\d)(?![\d.,]?\d)")
 RESPECTIVELY = re.compile(r"(?i)\brespectively\b|\brespectivement\b")  # figures paired in order with the periods listed
 # Scale words of a table's heading, header or corner cell: "(In thousands)", "$'000", "$M", "in millions".
 _SCALE_WORDS = (
     (10**9, re.compile(r"(?i)\bin\s+billions\b|\bbillions\s+of\b|[$€£]\s?(?:bn|b)\b|\ben\s+milliards\b|\bmds?\s*€")),
     (10**6, re.compile(r"(?i)\bin\s+millions\b|\bmillions\s+of\b|[$€£]\s?(?:m|mn|mm)\b|\ben\s+millions\b|\bm€")),
-    (10**3, re.compile(r"(?i)\bin\s+thousands\b|\bthousands\s+of\b|[$€£]?\s?'000s?\b|\(000s?\)|\ben\s+milliers\b|k€")),
+    (10**3, re.compile(r"(?i)\bin\s+thousands\b|\bthousands\s+of\b|[$€£]?\s?['’]000s?\b|\(000s?\)|\ben\s+milliers\b|k€")),
 )
 _DASHES = "-−–"
 DIGIT_RE = re.compile(r"\d")
@@ -105,8 +107,10 @@ class Place:
 
 
 def years_in(text: str) -> frozenset[str]:
-    """The years a text names; a fiscal year "2018/19" or "2018-19" names both, "FY19" names 2019."""
+    """The years a text names; a fiscal year "2018/19" or "2018-19" names both, "FY19" names 2019,
+    "2 0 1 8" (a PDF's spaced digits) names 2018."""
     years = set(YEAR_RE.findall(text))
+    years.update(m.group(1).replace(" ", "") + m.group(2) + m.group(3) for m in SPACED_YEAR_RE.finditer(text))
     if "FY" in text or "fy" in text:
         years.update("20" + short for short in FISCAL_SHORT_RE.findall(text))
     if "/" in text or "-" in text:

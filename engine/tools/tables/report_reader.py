@@ -10,9 +10,8 @@ first column holds the row labels unless it holds figures. A row with a label an
 figure opens a section ("Deferred tax assets:"), kept in a ``section`` column. A row whose
 figures carry a unit their column does not ("Margin", "12.5%") says so in ``row_unit``.
 
-A row is a Total or subtotal when ``engine.grounding.totals.is_total_label`` says so,
-or when it has no label and each of its figures is the sum of the rows above it since
-the last total (it is then labelled "Total"). Every row gets ``is_total``.
+Which rows are Totals or subtotals, and how an unlabelled one is named, is
+``report_totals.py``. Every row gets ``is_total``.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from engine.grounding.layout import YEAR_RE
+from engine.grounding.layout import SPACED_YEAR_RE, YEAR_RE
 from engine.grounding.report_table import spread_header
 from engine.grounding.totals import is_total_label
 from engine.tools.tables.naming import column_labels
@@ -36,13 +35,13 @@ from engine.tools.tables.report_cells import (
     read_cell,
     scale_in,
 )
+from engine.tools.tables.report_totals import totals, unlabelled_totals
 
 Role = Literal["label", "section", "row_unit", "value", "total_value", "total_flag"]
 LABEL = "item"
 SECTION = "section"
 HEADER_JOIN = " · "  # the lines of a header over several rows, in a column name: a pipe would read as a table column
 TOTAL = "is_total"
-TOTAL_LABEL = "Total"
 _FOOTNOTE_MARK = re.compile(r"\s*\((?:\d{1,2}|[a-z])\)$")
 _QUARTER = re.compile(r"\b(Q[1-4]|H[12])\b", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
@@ -50,6 +49,7 @@ _MAX_LABEL_HEADER = 60
 _RATIOS = ("%", "pts", "bps", "x", "th", "years", "months", "days")  # units whose figures do not add up
 _FISCAL = re.compile(r"(?<!\d)((?:19|20)\d{2})\s?/\s?((?:19|20)?\d{2})(?!\d)")
 ROW_UNIT = "row_unit"
+_NOTE_COLUMN = re.compile(r"(?i)\s*(?:notes?|note\s+ref(?:erence)?|ref(?:erence)?|notes? no\.?)\s*")
 _PERCENT_LABEL = re.compile(r"\(%\)|\(percent\)|\bin %|%$", re.IGNORECASE)
 
 
@@ -79,9 +79,14 @@ class ReportTable:
         return next(c for c in self.columns if c.name == name)
 
 
+def _unspaced(cell: str) -> str:
+    """A year cell whose digits a PDF extraction set apart ("2 0 1 8") as the year it is."""
+    return SPACED_YEAR_RE.sub(lambda m: m.group(1).replace(" ", "") + m.group(2) + m.group(3), cell)
+
+
 def _clean(grid: list[list[Any]]) -> list[list[str]]:
     """Cells as single-spaced text, rows padded, empty rows and columns dropped."""
-    rows = [[" ".join(str(c).split()) if c is not None else "" for c in row] for row in grid]
+    rows = [[_unspaced(" ".join(str(c).split())) if c is not None else "" for c in row] for row in grid]
     width = max((len(r) for r in rows), default=0)
     rows = [r + [""] * (width - len(r)) for r in rows if any(r)]
     keep = [j for j in range(width) if any(r[j] for r in rows)]
@@ -170,50 +175,6 @@ def _keyed(labels: list[str], sections: list[str]) -> list[str]:
         f"{section}: {label}" if label and section and len(where[_name(label)]) > 1 else label
         for label, section in zip(labels, sections, strict=True)
     ]
-
-
-def _decimals(text: str) -> int:
-    digits = re.sub(r"[^\d.]", "", text)
-    return len(digits) - digits.rfind(".") - 1 if "." in digits else 0
-
-
-def _sums(values: list[list[float | None]], texts: list[list[str]], row: int, parts: list[int]) -> bool:
-    """Whether every figure of ``row`` is the sum of the rows ``parts`` (within rounding).
-    ``values`` holds the additive columns only (not percentages)."""
-    if len(parts) < 2:
-        return False
-    checked = 0
-    for col, column in enumerate(values):
-        value = column[row]
-        if value is None:
-            continue
-        summed = [column[i] for i in parts if column[i] is not None]
-        if not summed:
-            return False
-        tolerance = 0.5 * 10.0 ** -_decimals(texts[col][row]) * (len(summed) + 1) + 1e-9
-        if abs(sum(summed) - value) > tolerance:
-            return False
-        checked += value != 0
-    return checked > 0
-
-
-def _totals(
-    labels: list[str], numeric: list[list[float | None]], texts: list[list[str]], closing: list[bool]
-) -> list[bool]:
-    """Total rows: by their label, as the row that closes its section (``closing``), or,
-    unlabelled, as the sum of the rows since the last total, or of every row above that is
-    not a total (a grand total under a subtotal)."""
-    marks: list[bool] = []
-    since = 0
-    for i, label in enumerate(labels):
-        total = is_total_label(label) or closing[i]
-        if not total and not label and numeric:
-            parts = [j for j in range(i) if not marks[j]]
-            total = _sums(numeric, texts, i, list(range(since, i))) or _sums(numeric, texts, i, parts)
-        marks.append(total)
-        if total:
-            since = i + 1
-    return marks
 
 
 # A column comparing two periods ("2019 vs. 2018", "% Change", "Variance"): its "28.7%"
@@ -353,8 +314,10 @@ def read_grid(grid: list[list[Any]], lead: str = "") -> ReportTable | None:
     for j in range(n_values):
         cells = [r[j] for r in data_rows]
         kind, values, mark, cell_currency, bad, cell_marks = _column_values(cells, continental)
-        unparsed += bad
         name = HEADER_JOIN.join(_FOOTNOTE_MARK.sub("", p) for p in names[j]) or f"column_{j + first + 1}"
+        if _NOTE_COLUMN.fullmatch(name):  # "Note | 3": where a row is explained, no figure of it
+            kind, values, bad = "text", [c or None for c in cells], []
+        unparsed += bad
         if kind == "number":
             numeric.append(values)
             texts.append(cells)
@@ -368,8 +331,8 @@ def read_grid(grid: list[list[Any]], lead: str = "") -> ReportTable | None:
         return None
     additive = [i for i, c in enumerate(c for c in value_columns if c.kind == "number") if c.unit not in _RATIOS]
     additive = additive if first else []  # without row labels, no row is "unlabelled"
-    marks = _totals(data_labels, [numeric[i] for i in additive], [texts[i] for i in additive], closing)
-    data_labels = [TOTAL_LABEL if m and not label else label for m, label in zip(marks, data_labels, strict=True)]
+    marks = totals(data_labels, [numeric[i] for i in additive], [texts[i] for i in additive], closing)
+    data_labels, sections = unlabelled_totals(data_labels, marks, sections)
     data_labels = _keyed(data_labels, sections)
     columns: list[ReportColumn] = []
     if first:

@@ -60,6 +60,14 @@ def test_fiscal_years_name_both_calendar_years():
     assert years_in("1,2019 units") == frozenset()
 
 
+def test_a_year_a_pdf_wrote_with_spaced_digits_is_that_year_and_a_curly_thousands_mark_is_a_scale():
+    assert years_in("| | 2019 | 2 0 1 8 |") == {"2019", "2018"}
+    assert years_in("1 2 3 4 and 2 0 1") == frozenset()
+    table = "| | 30 June 2019 | 30 June 2018 |\n|---|---|---|\n| | $’000 | $’000 |\n| Net profit | (9,819) | 6,639 |"
+    profit = next(p for p in cells(table, computed=False) if p.label == "Net profit")
+    assert (profit.value, profit.scale, profit.years) == (-9819.0, 10**3, frozenset({"2019"}))
+
+
 def test_accented_words_are_found_in_the_evidence():
     from engine.grounding import Evidence, check_answer
 

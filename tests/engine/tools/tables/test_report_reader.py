@@ -252,3 +252,59 @@ def test_a_year_with_its_footnote_mark_glued_on_is_still_that_years_column():
     table = read_grid(grid)
     assert [c.name for c in table.columns if c.kind == "number"] == ["2015", "2016", "2017", "2018", "2019"]
     assert read_grid([["Units", "20181", "20190"], ["Pallets", "5", "6"]]) is not None  # no plain year: figures
+
+
+def test_a_year_whose_digits_a_pdf_set_apart_is_that_years_column():
+    grid = [
+        ["", "December 31", ""],
+        ["", "2019", "2 0 1 8"],
+        ["", "U.S. $ in thousands", ""],
+        ["Operating loss carryforward", "73,260", "57,768"],
+        ["Valuation allowance", "(19,911)", "(15,916)"],
+    ]
+    table = read_grid(grid)
+    assert [c.period for c in table.columns if c.kind == "number"] == ["2019", "2018"]
+    assert table.scale == "thousand"
+
+
+CHARGES = [  # an unlabelled subtotal closing its section, rows after it, an unlabelled one-row section total
+    ["", "", "Fiscal"],
+    ["", "2019", "2018"],
+    ["", "", "(in millions)"],
+    ["Acquisition-related charges:", "", ""],
+    ["Acquisition and integration costs", "$ 27", "$ 14"],
+    ["Amortization of acquisition related fair value adjustments", "3", "8"],
+    ["", "30", "22"],
+    ["Restructuring and other charges, net", "255", "126"],
+    ["Other items(1)", "17", "—"],
+    ["Total", "$ 302", "$ 148"],
+]
+
+
+def test_an_unlabelled_subtotal_inside_a_section_is_that_sections_total_and_its_end():
+    """Two rows both named "Total" could not be told apart, and the rows under the subtotal
+    are no longer the section's own."""
+    table = read_grid(CHARGES)
+    items = table.column("item").values
+    assert items[2] == "Total Acquisition-related charges" and items[-1] == "Total"
+    assert table.column("is_total").values == [False, False, True, False, False, True]
+    assert table.column("section").values == ["Acquisition-related charges"] * 3 + [None] * 3
+
+
+def test_an_unlabelled_row_writing_again_the_one_row_of_its_section_is_its_total():
+    grid = [
+        ["", "Note", "2019 £m", "2018 £m"],
+        ["Fixed assets", "", "", ""],
+        ["Investments", "3", "1,216.0", "1,212.9"],
+        ["", "", "1,216.0", "1,212.9"],
+        ["Current assets", "", "", ""],
+        ["Debtors", "4", "415.9", "440.7"],
+        ["Cash and cash equivalents", "5", "–", "0.2"],
+        ["", "", "415.9", "440.9"],
+    ]
+    table = read_grid(grid)
+    assert table.column("item").values == [
+        "Investments", "Total Fixed assets", "Debtors", "Cash and cash equivalents", "Total Current assets",
+    ]  # fmt: skip
+    assert table.column("Note").kind == "text"  # where a row is explained, not a figure of it
+    assert [c.name for c in table.columns if c.kind == "number"] == ["2019 £m", "2018 £m"]
