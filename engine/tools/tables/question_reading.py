@@ -231,6 +231,8 @@ def read_question(question: str) -> Reading:
     if operation in ("mean", "sum") and (span := _RANGE.search(text)):  # "from 2017 to 2019": every year
         first, last = sorted(int(y) for y in span.groups() if y)
         years = tuple(str(y) for y in range(last, first - 1, -1)) if last - first < 12 else years
+    elif operation == "mean" and len(years) == 1 and (closing := _YEAR_AVERAGE.search(text)):
+        years = (closing.group(1), str(int(closing.group(1)) - 1))  # "the 2019 average X": its opening and closing
     which = _WHICH.search(text)
     subject = {w for w in words(_YEAR.sub(" ", text)) - _ASKING if not w.isdigit()}
     named = _WHAT_THE.search(text) or _EXTREME_THING.search(text)
@@ -255,7 +257,11 @@ def read_question(question: str) -> Reading:
 
 
 _EXTREME = re.compile(r"(?i)\b(?:minimum|maximum|lowest|highest|largest|smallest|least|most)\b")
-_AVERAGE = re.compile(r"(?i)\b(?:average|mean)\b(?=\W+(\w+))")
+_AVERAGE = re.compile(r"(?i)\b(?:average|mean|moyenne)\b(?=\W+(\w+))")
+# "the 2019 average free cash flow": as an average balance is, the mean of the year's closing
+# figure and the one before (the year before's closing is the year's opening)
+_YEAR_AVERAGE = re.compile(r"\b((?:19|20)\d\d) (?:average|mean)\b")
+_OF_TWO_CELLS = frozenset({"change", "decrease", "difference", "percent_change", "ratio", "share"})
 
 
 def operation_as_name(question: str, reading: Reading, held: frozenset[str] | set[str], names: list[str]) -> Reading:
@@ -264,17 +270,20 @@ def operation_as_name(question: str, reading: Reading, held: frozenset[str] | se
     labels and columns): "the Minimum Pension Liability balance in 2018" asks a value, not
     the lowest row; "the respective average price per megabit in 2017 and 2018" asks the
     cells of "Average price per megabit", not their mean. "The average net loss" where a row
-    is "Weighted average common shares" still asks a mean: the words after differ."""
+    is "Weighted average common shares" still asks a mean: the words after differ. A change,
+    difference or ratio of averages no name holds ("the difference between 2019 average A and
+    2019 average B") is no one computation of two cells: the reading asks none."""
     if reading.operation in ("max", "min"):
         named = [m.group(0) for m in _EXTREME.finditer(question) if words(m.group(0)) <= held]
         if not named:
             return reading
         stripped = _EXTREME.sub(lambda m: "" if m.group(0) in named else m.group(0), question)
         return replace(reading, operation=read_question(stripped).operation)
-    if reading.operation != "mean":
-        return reading
     after = {w for name in names for m in _AVERAGE.finditer(fold(name)) for w in words(m.group(1))}
     said = list(_AVERAGE.finditer(question))
-    if not said or not all(words(m.group(1)) & after for m in said):
+    named = bool(said) and all(words(m.group(1)) & after for m in said)  # every "average" said is a name's
+    if reading.operation in _OF_TWO_CELLS and said and not named:
+        return replace(reading, operation=None)  # "the change between 2018 and 2019 average X": of two means
+    if reading.operation != "mean" or not named:
         return reading
     return read_question(_AVERAGE.sub("", question))

@@ -519,6 +519,13 @@ def test_an_average_between_two_years_takes_every_year_of_the_span(tables):
     assert result.statement.startswith("98.33 = (120 + 95 + 80) / 3")
 
 
+def test_the_average_of_a_year_is_of_its_closing_and_opening_figures(tables):
+    """ "The 2019 average X", as an average balance is: X at the end of 2019 and of 2018."""
+    result = answer("What is the 2019 average Software revenue?", tables)
+    assert result.statement.startswith("1,744 = (1,950 + 1,538) / 2: average of Software, 2019 and 2018")
+    assert plan("What is the 2017 average Software revenue?", tables, FakeEncode()) is None  # no 2016 column
+
+
 @pytest.mark.parametrize(
     "question",
     [
@@ -527,6 +534,8 @@ def test_an_average_between_two_years_takes_every_year_of_the_span(tables):
         "Which segment had the smallest percentage change from 2018 to 2019?",
         "What was the maturity date of the Software revenue?",
         "What was the Software revenue in 2019 related to?",
+        "What is the change between 2018 and 2019 average Software revenue?",  # of two averages
+        "What is the difference between 2019 average Software revenue and 2019 average Hardware revenue?",
     ],
 )
 def test_a_question_one_computation_cannot_answer_plans_nothing(tables, question):
