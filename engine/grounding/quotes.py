@@ -60,6 +60,7 @@ SEMANTIC_ALONE_PENALTY = 0.05  # a close paraphrase that shares no word still fi
 MAX_EMBEDDED_UNITS = 48  # units sent to the embedding model, best lexical first
 REASON_BONUS = 0.08  # a reason asked: a sentence that gives one ("driven by", "due to") over one that states the change
 RESTATED_BONUS = 0.15  # "How is the inventory purchased?": a sentence that says "the inventory is purchased …"
+METHOD_BONUS = 0.08  # a method asked: a sentence that gives one ("using", "based on") over one that names the figure
 
 # A sentence that opens on what the one before it said ("The increase was mainly driven by …") is read with it.
 _CONTINUES = re.compile(
@@ -90,6 +91,19 @@ REASON_GIVEN = re.compile(
     r"\b(?:due to|driven by|because|as a result of|result(?:ed|ing)? from|result of|attributable to|attributed to|"
     r"owing to|caused by|reflect(?:s|ed|ing)?|primarily from|mainly from|largely from|led by|thanks to|en raison|"
     r"du fait|grace a|s'explique)\b"
+)
+
+# A question asking how a figure is arrived at ("how is X calculated?", "how does the company
+# estimate X?"), and the words a sentence gives its method with ("using the Black-Scholes model",
+# "based upon", "by dividing"); also what engine/grounding/restated.py reads as a method restated.
+_METHOD_VERBS = r"(?:calculat|determin|measur|comput|estimat|deriv|valu|assess)\w*"
+METHOD_ASKED = re.compile(
+    rf"^\W*how (?:is|are|was|were) .*\b{_METHOD_VERBS}\b"
+    rf"|^\W*how (?:do|does|did) (?:the )?(?:\w+ ){{1,3}}?{_METHOD_VERBS}\b"
+)
+METHOD_GIVEN = re.compile(
+    r"\b(?:based (?:up)?on|by (?:dividing|multiplying|subtracting|adding|applying|using|comparison|reference)|"
+    r"using|with reference to|by means of)\b"
 )
 
 # "How is the inventory purchased?", "When are trade payables paid?": a question on a passive
@@ -229,6 +243,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
     common = _common_names(question, units) if kind == "person" else frozenset()
     words_asked = asks_for_words(question)
     reason = words_asked and bool(REASON_ASKED.search(fold(question)))
+    method = bool(METHOD_ASKED.search(fold(question)))
     restated = _restatement(question)
     out = []
     for i, unit in enumerate(units):
@@ -245,11 +260,13 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             met = True  # a reason or a definition the report gives without a year is about its own period
         if score > 0:
             score += KIND_ADJUST[unit_fit] + (0.0 if met else CONSTRAINT_MISS)
-            folded = fold(unit.text) if reason or restated is not None else ""
+            folded = fold(unit.text) if reason or method or restated is not None else ""
             if reason and REASON_GIVEN.search(folded) and not _REMAINDER.match(folded):
                 score += REASON_BONUS
-            if restated is not None and restated.search(folded):
-                score += RESTATED_BONUS
+            if method and METHOD_GIVEN.search(folded):
+                score += METHOD_BONUS
+            if restated is not None and restated.search(folded) and (not method or METHOD_GIVEN.search(folded)):
+                score += RESTATED_BONUS  # "how were X estimated?": not "X were estimated at the grant dates"
             if unit_fit == "any" and wants_figure and extract_figures(unit.text):
                 score += FIGURE_BONUS
             if unit.rank == 0:

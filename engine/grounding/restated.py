@@ -10,11 +10,9 @@ that names X and gives a cause ("X increased …, primarily due to …"): its as
 
 from __future__ import annotations
 
-import re
-
 from engine.grounding.answer_kinds import answer_kind, asks_for_words, fit, fold, is_prose
 from engine.grounding.layout import YEAR_RE, content_words
-from engine.grounding.quotes import REASON_ASKED, REASON_GIVEN, asks_for_figure, words
+from engine.grounding.quotes import METHOD_ASKED, METHOD_GIVEN, REASON_ASKED, REASON_GIVEN, asks_for_figure, words
 
 _ASKING_ONLY = frozenset(words("have has had will would shall under company group"))  # its answer need not repeat
 RESTATED_ADDS = 2  # content words the sentence must add to the question's for an answer
@@ -23,13 +21,7 @@ _CAUSE_WORDS = frozenset(
 )
 
 
-_METHOD_ASKED = re.compile(
-    r"^\W*how (?:is|are|was|were) .*\b(?:calculated|determined|measured|computed|estimated|derived|valued)\b"
-)
-_METHOD_WORDS = frozenset(words("calculated determined measured computed estimated derived valued"))
-_METHOD_GIVEN = re.compile(
-    r"\b(?:based (?:up)?on|by (?:dividing|multiplying|subtracting|adding|applying|using)|using)\b"
-)
+_METHOD_WORDS = frozenset(words("calculated determined measured computed estimated derived valued estimate determine"))
 
 
 def restates_question(question: str, sentence: str) -> bool:
@@ -49,7 +41,7 @@ def restates_question(question: str, sentence: str) -> bool:
     own = content_words(text)
     if REASON_ASKED.search(fold(question)) and REASON_GIVEN.search(fold(text)) and not asked <= own:
         asked -= _CAUSE_WORDS  # "what led to X?" answered by "X …, due to …"
-    if _METHOD_ASKED.search(fold(question)) and _METHOD_GIVEN.search(fold(text)) and not asked <= own:
+    if METHOD_ASKED.search(fold(question)) and METHOD_GIVEN.search(fold(text)) and not asked <= own:
         asked -= _METHOD_WORDS  # "how is X calculated?" answered by "X is based upon …"
     if not asked or not asked <= own or len(own - asked) < RESTATED_ADDS:
         return False

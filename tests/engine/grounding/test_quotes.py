@@ -380,3 +380,26 @@ def test_a_question_on_a_passive_clause_is_answered_by_the_sentence_stating_it(e
 def test_the_restatement_of_a_passive_question(question, sentence, restated):
     pattern = _restatement(question)
     assert (None if pattern is None else bool(pattern.search(sentence.lower()))) == restated
+
+
+OPTIONS = (
+    "The fair values of our stock options were estimated at the grant dates or at the acquisition dates for options "
+    "assumed in a business combination. We estimated the fair values of our stock options that were solely subject "
+    "to service-based vesting requirements using the Black-Scholes-Merton option-pricing model, which was developed "
+    "for use in estimating the fair values of stock options."
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does the company estimate the fair value of their stock options?",
+        "How were the fair values of the stock options estimated?",
+    ],
+)
+def test_a_method_asked_is_answered_by_the_sentence_that_gives_one(embed, question):
+    """ "How does the company estimate X?" is answered by the sentence that says how ("using
+    the Black-Scholes-Merton model"), not by the one that says when X was estimated."""
+    evidence = [Evidence(n=1, tool="search_docs", text=OPTIONS, source="report.md", rank=0)]
+    quote = best_quote(question, evidence, embed)
+    assert quote is not None and "Black-Scholes-Merton" in quote.text
