@@ -27,12 +27,13 @@ from engine.grounding.answer_kinds import (
     is_prose,
     names_in,
 )
-from engine.grounding.evidence_index import EvidenceIndex
+from engine.grounding.evidence_index import CUT_NOTE_RE, SEARCH_HEADER_RE, EvidenceIndex
 from engine.grounding.facts import cite_passage
 from engine.grounding.models import Figure
 from engine.grounding.quotes import asks_for_figure, best_quotes, computed_quote
 from engine.grounding.restated import restates_question
 from engine.react.fact_answer import fact_answer, quoted
+from engine.react.plan_check import sentence_against_plan
 from engine.react.prompts import message
 from engine.react.run_state import Caution, CautionKind
 from engine.react.step import Observation, ObservationStatus, Step, observations
@@ -187,11 +188,14 @@ DUMP_FIGURES = 5  # a small model's answer of this many figures, and no derivati
 
 
 def _dumps(answer: str, report: GroundingReport) -> bool:
-    """Whether a small model's answer dumps evidence (a row "label: 57.5, label: 27.6, …", or
-    a Markdown row's cells) instead of stating a fact: many figures, none derived from the others."""
+    """Whether a small model's answer dumps evidence (a row "label: 57.5, label: 27.6, …", a
+    Markdown row's cells, or an Observation copied with the notes only the engine writes)
+    instead of stating a fact: many figures, none derived from the others."""
     first = answer.strip().split("\n", 1)[0]
     if _TABLE_ROW.search(first):
         return True  # "2019 | 8,841,166 |": cells of a table, not a statement
+    if CUT_NOTE_RE.search(answer) or SEARCH_HEADER_RE.search(answer):
+        return True  # "10.0 billion [… 2019 more characters cut] …": an Observation copied, with the engine's notes
     return len([f for f in report.figures if f.start < len(first)]) >= DUMP_FIGURES and " = " not in first
 
 
@@ -236,9 +240,11 @@ def review(
     computation = _engine_computation(steps)
     reason = _why_replace(answer, report, evidence, question, language, computation)
     stated = computation.statement if computation is not None else None  # the engine computed what is asked
+    against = None  # a sentence stating the planned cell's subject more fully, and otherwise
     if stated:
         quote = computed_quote(stated, computation.n, computation.tool, language)
         quotes = [quote.model_copy(update={"confident": not _engine_step(steps).unsure})]
+        against = sentence_against_plan(question, computation.args, computation.value or stated, evidence)
     else:
         quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
     if reason is None and quotes and not _agrees(answer, report, quotes[0], question):
@@ -249,8 +255,9 @@ def review(
         about_table = asks_about_table(question)  # the model's words about a table: nothing quotes what it shows
         said = "review_unsure_period" if ignored else "review_unsure_table" if about_table else None
         unsure = message(said, language) if said else None
+        unsure = message("review_plan_disagrees", language, sentence=against) if against else unsure
         kept = Review(report=report, answer=answer + added, added=added, unsure=unsure)
-        return _reviewed(kept, language, "filter" if ignored else "unsure")
+        return _reviewed(kept, language, "filter" if ignored and not against else "unsure")
     if not quotes:
         text = not_found_message(question, evidence, language)
         checked = check_answer(text, question, evidence, language=language)
@@ -264,7 +271,7 @@ def review(
     about_table = asks_about_table(question) and not stated and not intro
     # "These assumptions are estimated as follows:" says a table follows; of any other question it answers nothing
     leads_in = not stated and not asks_about_table(question) and introduces_table(quotes[0].text)
-    doubt = stated_answer.fact.several or not stated_answer.sure or about_table or leads_in
+    doubt = stated_answer.fact.several or not stated_answer.sure or about_table or leads_in or bool(against)
     fact = stated_answer.fact
     figure = stated is not None or fact.picked is not None or fact.each  # a result, one figure, one a year asked
     restated = not stated and quotes[0].confident and restates_question(question, _CITATION.sub("", stated_answer.text))
@@ -275,9 +282,10 @@ def review(
         answer=stated_answer.text,
         draft_reason=reason,
         verified_fact=(figure or restated) and not doubt and not checked.unsupported,
-        unsure=message(doubt_key, language) if doubt else None,
-    )
-    return _reviewed(review, language, kind)
+        unsure=message("review_plan_disagrees", language, sentence=against) if against else
+        message(doubt_key, language) if doubt else None,
+    )  # fmt: skip
+    return _reviewed(review, language, "unsure" if against else kind)
 
 
 def _passages(quotes: list[Quote]) -> str:
@@ -317,9 +325,12 @@ def _agrees(answer: str, report: GroundingReport, quote: Quote, question: str = 
 def replacement_text(checked: Review, writer: StreamWriter) -> str:
     """The stream text of a replaced answer: the Draft marker with its reason, then the
     evidence answer (document text: no line of it can open a block); of an answer that
-    stands, the passages a detailed answer adds below it."""
-    if checked.draft_reason is None:  # the model's answer stands, with the passages detail adds
-        return writer.untrusted(checked.added) if checked.added else ""
+    stands, the passages a detailed answer adds below it, then the doubt about it as a
+    Warning (a filter the plan ignored, a sentence that states the planned cell otherwise),
+    so the raw stream and every view of it show it."""
+    if checked.draft_reason is None:  # the model's answer stands, with the passages detail adds and its doubt
+        added = writer.untrusted(checked.added) if checked.added else ""
+        return added + (writer.block(ReActType.WARNING, checked.unsure) if checked.unsure else "")
     first, _, rest = checked.answer.partition("\n")
     out = writer.block(ReActType.DRAFT, checked.draft_reason) + writer.block(ReActType.ANSWER, first, end=False)
     out += writer.untrusted("\n" + rest) if rest else ""

@@ -191,10 +191,55 @@ def test_a_draft_that_states_a_result_ignoring_the_period_keeps_the_caution(tmp_
         tools=[*general_toolkit(), *table_toolkit([tmp_path], small_model=True)],
     )
     engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
-    run(engine, "What is the total number of pallets shipped by Gdansk in February 2025?")
+    text = run(engine, "What is the total number of pallets shipped by Gdansk in February 2025?")
     assert engine.result.answer == "Gdansk shipped 4,445 pallets."  # kept: it states the computed result
     assert [c.kind for c in engine.result.cautions] == ["filter"]
     assert "does not filter on the period" in engine.result.cautions[0].text
+    assert "does not filter on the period" in blocks(text, ReActType.WARNING)[-1]  # the raw stream (CLI text) too
+
+
+REPORT_NOTE = (
+    "Stock-based compensation. The following table presents total stock-based compensation cost.\n\n"
+    "| ($ in millions) | 2019 | 2018 |\n|---|---|---|\n| Cost | $100 | $82 |\n"
+    "| Selling, general and administrative | 453 | 361 |\n\n"
+    "Total unrecognized compensation cost related to non-vested awards at December 31, 2019 was $1.2 billion.\n\n"
+    "Capitalized stock-based compensation cost was not material at December 31, 2019."
+)
+
+
+def _report_engine(tmp_path, answer: str):
+    from engine.tools.tables import table_toolkit
+
+    (tmp_path / "report.md").write_text(REPORT_NOTE, encoding="utf-8")
+    tools = [*general_toolkit(), *table_toolkit([tmp_path], small_model=True), docs_tool(REPORT_NOTE)]
+    engine = make_engine([f"Thought: done\nAnswer: {answer}"], tools=tools)
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    return engine
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the Total unrecognized compensation cost related to non-vested awards at December 31, 2019?",
+        "What was the amount of capitalized stock-based compensation cost in December 31, 2019?",
+    ],
+)
+def test_a_planned_cell_a_sentence_states_otherwise_is_not_sure(tmp_path, question):
+    """The plan reads the row "Cost" for a subject a sentence names in full, with another figure
+    (or none): the planned figure is cautioned with that sentence, in the stream and on record."""
+    engine = _report_engine(tmp_path, "100 million: Cost, 2019")
+    text = run(engine, question)
+    assert blocks(text, ReActType.ACTION)[0] == "compute_table"
+    warning = blocks(text, ReActType.WARNING)[-1]
+    assert "states otherwise" in warning and "December 31, 2019" in warning
+    assert [c.kind for c in engine.result.cautions if c.about_answer] == ["unsure"]
+
+
+def test_a_planned_cell_of_the_questions_own_row_is_not_questioned_by_a_sentence(tmp_path):
+    engine = _report_engine(tmp_path, "453 million: Selling, general and administrative, 2019")
+    text = run(engine, "What was the selling, general and administrative cost in 2019?")
+    assert engine.result.answer.startswith("453 million")
+    assert not blocks(text, ReActType.WARNING) and not [c for c in engine.result.cautions if c.about_answer]
 
 
 def test_a_small_model_answer_without_the_kind_asked_for_is_replaced():
@@ -574,6 +619,21 @@ def test_a_small_model_answering_with_cells_of_a_markdown_row_is_replaced():
     text = run(engine, "What is the total number of exercisable shares excluded for 2019 and 2018 altogether?")
     assert "lists figures without saying which one" in blocks(text, ReActType.NOTE)[0]
     assert "| 8,841,166 |" not in engine.result.answer
+
+
+def test_a_small_model_copying_an_observation_with_the_engines_notes_is_replaced():
+    """The cut note and the search header are written by the engine alone: an answer holding
+    one copied an Observation, even when its first figure stands in the evidence."""
+    notes = (
+        "Borrowings. Notes payable increased due to the fiscal 2018 issuance of long-term senior notes of "
+        "$10.0 billion, and the fiscal 2017 issuance of long-term senior notes of $14.0 billion."
+    )
+    for copied in ("10.0 billion [… 2017 more characters cut]", "10.0 billion\n[1] source: travel/policy.md · 2017 · score 14.0"):
+        engine = make_engine([f"Answer: {copied}\nNotes payable increased"], tools=[*general_toolkit(), docs_tool(notes)])
+        engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+        text = run(engine, "What was the total value of long-term senior notes issued in fiscal 2018 and fiscal 2017?")
+        assert "lists figures without saying which one" in blocks(text, ReActType.NOTE)[0], copied
+        assert "characters cut" not in engine.result.answer and "score" not in engine.result.answer
 
 
 def test_a_which_year_question_stated_by_a_row_without_its_years_is_not_sure():
