@@ -24,7 +24,10 @@ RESPECTIVELY = re.compile(r"(?i)\brespectively\b|\brespectivement\b")  # figures
 _SCALE_WORDS = (
     (10**9, re.compile(r"(?i)\bin\s+billions\b|\bbillions\s+of\b|[$€£]\s?(?:bn|b)\b|\ben\s+milliards\b|\bmds?\s*€")),
     (10**6, re.compile(r"(?i)\bin\s+millions\b|\bmillions\s+of\b|[$€£]\s?(?:m|mn|mm)\b|\ben\s+millions\b|\bm€")),
-    (10**3, re.compile(r"(?i)\bin\s+thousands\b|\bthousands\s+of\b|[$€£]?\s?['’]000s?\b|\(000s?\)|\ben\s+milliers\b|k€")),
+    (
+        10**3,
+        re.compile(r"(?i)\bin\s+thousands\b|\bthousands\s+of\b|[$€£]?\s?['’]000s?\b|\(000s?\)|\ben\s+milliers\b|k€"),
+    ),
 )
 _DASHES = "-−–"
 DIGIT_RE = re.compile(r"\d")

@@ -4,10 +4,11 @@ cell was taken for.
 A small model's table computation is planned by the engine from the question's words, and a
 row named by one of them ("Cost") can be taken for a subject the question names in full ("the
 total unrecognized compensation cost related to non-vested awards"), which a sentence states
-("… was $1.2 billion"). When one sentence of the evidence holds every word of the question's
-subject, the planned cells' rows and columns hold fewer than half of them, and no such
-sentence states the planned figure, the plan is not vouched for: ``review`` cautions the
-answer with that sentence (``engine/react/verify.py``)."""
+("… was $1.2 billion"). When the plan reads a cell, one sentence of the evidence holds every
+word of the question's subject and every year it names, the planned cell's row and column
+hold fewer than half of those words, and no such sentence states the planned figure (as
+written or rounded), the plan is not vouched for: ``review`` cautions the answer with that
+sentence (``engine/react/verify.py``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 from engine.grounding.answer_kinds import is_prose
 from engine.grounding.dates import MONTHS
 from engine.grounding.figures import extract_figures
-from engine.grounding.layout import YEAR_RE
+from engine.grounding.layout import YEAR_RE, years_in
 from engine.grounding.models import Evidence
 from engine.grounding.quotes import words
 from engine.grounding.units import bounded, evidence_units
@@ -26,21 +27,37 @@ _MONTH_WORDS = frozenset(words(" ".join(MONTHS)))  # "at December 31, 2019" date
 SUBJECT_LEAST = 3  # content words a subject needs before a sentence is said to restate it
 
 
-def _numbers(text: str) -> set[str]:
-    """The leading numbers of the amounts ``text`` states ("100 million" is 100), no date or year."""
-    return {f.value.split(" ")[0] for f in extract_figures(text) if f.kind != "date" and not YEAR_RE.fullmatch(f.text)}
+def _numbers(text: str) -> list[float]:
+    """The amounts ``text`` states, at their scale ("$1.2 billion" is 1.2e9, "11.3%" is 11.3), no date or year."""
+    out = []
+    for f in extract_figures(text):
+        if f.kind == "date" or YEAR_RE.fullmatch(f.text):
+            continue
+        try:
+            out.append(float(f.value.split(" ")[0].rstrip("%")))
+        except ValueError:
+            continue
+    return out
+
+
+def _states(said: list[float], planned: list[float]) -> bool:
+    """Whether a sentence's amounts hold a planned one, as written or rounded (within 1%)."""
+    return any(abs(a - b) <= 0.01 * max(abs(a), abs(b)) for a in said for b in planned)
 
 
 def sentence_against_plan(question: str, args: dict[str, Any], result: str, evidence: list[Evidence]) -> str | None:
     """The sentence (bounded) that restates the question's subject more fully than the planned
-    cells name it and states another figure or none, or None when no sentence does, or one
+    cell names it and states another figure or none, or None when no sentence does, or one
     that does states the planned ``result``."""
-    subject = read_question(question).subject - _MONTH_WORDS
+    if args.get("operation") != "value":
+        return None  # a change or a mean is of the row named for it; a sentence of the change states it otherwise
+    reading = read_question(question)
+    subject = reading.subject - _MONTH_WORDS
     if len(subject) < SUBJECT_LEAST:
         return None
     named = words(" ".join(str(x) for x in [*args.get("rows", []), *args.get("columns", [])]))
     if 2 * len(subject & named) >= len(subject):
-        return None  # the cells name half the subject or more: the plan read the question's own row
+        return None  # the cell names half the subject or more: the plan read the question's own row
     planned = _numbers(result)
     against: str | None = None
     for ev in evidence:
@@ -49,7 +66,9 @@ def sentence_against_plan(question: str, args: dict[str, Any], result: str, evid
         for unit in evidence_units(ev):
             if "|" in unit.text or not is_prose(unit.text) or not subject <= words(unit.text):
                 continue
-            if planned & _numbers(unit.text):
+            if not set(reading.years) <= years_in(unit.text):
+                continue  # "Basic EPS is calculated by dividing …": no sentence of the period asked
+            if _states(_numbers(unit.text), planned):
                 return None  # a sentence of the subject states the planned figure
             against = against or bounded(unit.text)
     return against

@@ -628,8 +628,13 @@ def test_a_small_model_copying_an_observation_with_the_engines_notes_is_replaced
         "Borrowings. Notes payable increased due to the fiscal 2018 issuance of long-term senior notes of "
         "$10.0 billion, and the fiscal 2017 issuance of long-term senior notes of $14.0 billion."
     )
-    for copied in ("10.0 billion [… 2017 more characters cut]", "10.0 billion\n[1] source: travel/policy.md · 2017 · score 14.0"):
-        engine = make_engine([f"Answer: {copied}\nNotes payable increased"], tools=[*general_toolkit(), docs_tool(notes)])
+    for copied in (
+        "10.0 billion [… 2017 more characters cut]",
+        "10.0 billion\n[1] source: travel/policy.md · 2017 · score 14.0",
+    ):
+        engine = make_engine(
+            [f"Answer: {copied}\nNotes payable increased"], tools=[*general_toolkit(), docs_tool(notes)]
+        )
         engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
         text = run(engine, "What was the total value of long-term senior notes issued in fiscal 2018 and fiscal 2017?")
         assert "lists figures without saying which one" in blocks(text, ReActType.NOTE)[0], copied

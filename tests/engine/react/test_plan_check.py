@@ -1,0 +1,41 @@
+"""A planned cell is questioned only by a sentence that names the question's subject (and
+period) more fully than the cell does and states another figure or none."""
+
+import pytest
+
+from engine.grounding.models import Evidence
+from engine.react.plan_check import sentence_against_plan
+
+NOTE = (
+    "The following table presents total stock-based compensation cost.\n\n"
+    "| ($ in millions) | 2019 |\n|---|---|\n| Cost | $100 |\n\n"
+    "Total unrecognized compensation cost related to non-vested awards at December 31, 2019 was $1.2 billion. "
+    "Basic earnings per share is calculated by dividing net income by the weighted-average number of shares. "
+    "Our 28nm and below technologies contributed approximately 15.2% and 11.3% of our foundry revenue in 2018 "
+    "and 2019 respectively."
+)
+EVIDENCE = [Evidence(n=2, tool="search_docs", text=NOTE, source="report.md")]
+QUESTION = "What was the Total unrecognized compensation cost related to non-vested awards at December 31, 2019?"
+
+
+def cell(row: str, operation: str = "value") -> dict:
+    return {"operation": operation, "rows": [row], "columns": ["2019"]}
+
+
+def test_a_sentence_naming_the_subject_in_full_with_another_figure_questions_the_cell():
+    said = sentence_against_plan(QUESTION, cell("Cost"), "100000000", EVIDENCE)
+    assert said is not None and said.startswith("Total unrecognized compensation cost") and "$1.2 billion" in said
+
+
+@pytest.mark.parametrize(
+    ("question", "args", "result"),
+    [
+        (QUESTION, cell("Cost", "change"), "18000000"),  # a change is of the row named for it
+        (QUESTION, cell("Total unrecognized compensation cost"), "100000000"),  # the cell names the subject
+        (QUESTION, cell("Cost"), "1200000000"),  # the sentence states the planned figure
+        ("What was the basic net loss per share in 2019?", cell("Basic"), "-0.28"),  # no sentence of 2019
+        ("What was the contribution of the 28nm and below technologies in 2019?", cell("28 nanometers"), "11.3"),
+    ],
+)
+def test_a_cell_no_sentence_states_otherwise_is_not_questioned(question, args, result):
+    assert sentence_against_plan(question, args, result, EVIDENCE) is None
