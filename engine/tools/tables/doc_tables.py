@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from engine.rag.cuts import MAX_FILE_SECONDS
 from engine.rag.readers import UnreadableFile, decode_text
 from engine.tools.tables.messages import say
+from engine.tools.tables.report_cells import lead_unit
 
 MAX_CELL_CHARS = 400
 LEAD_CHARS = 300  # of the text before a table: its introducing sentence
@@ -27,6 +28,8 @@ PDF_LEAD_POINTS = 40.0  # the strip above a PDF table read as its lead (two or t
 _MD_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 _MD_SPLIT = re.compile(r"(?<!\\)\|")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+# A note's own statement of the unit of every table in it: "(Tabular amounts in millions, unless otherwise disclosed)"
+_TABULAR = re.compile(r"(?i)\btabular (?:dollar )?(?:amounts|figures) (?:are )?in (?:thousands|millions|billions)\b")
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".html", ".htm", ".pdf")
 
 
@@ -136,7 +139,10 @@ def markdown_grids(text: str, found: _Found) -> None:
         while end < len(lines) and "|" in lines[end] and lines[end].strip():
             end += 1
         block = [lines[i], *lines[i + 2 : end]]
-        found.add((_md_cells(line) for line in block), lead=_paragraph_before(lines, i))
+        lead = _paragraph_before(lines, i)
+        if not lead_unit(lead) and (stated := _TABULAR.findall("\n".join(lines[:i]))):
+            lead = f"{lead} ({stated[-1]})"  # "(Tabular amounts in millions, unless otherwise disclosed)" above
+        found.add((_md_cells(line) for line in block), lead=lead)
         i = end
         if found.full and found.count > found.limits.max_tables:
             return

@@ -82,6 +82,20 @@ def test_each_table_keeps_the_text_that_introduces_it_as_its_lead():
     assert problems == [] and grids[0].rows == rows and grids[0].lead == ""
 
 
+def test_a_notes_statement_of_its_tables_unit_is_the_lead_unit_of_a_table_that_states_none():
+    md = (
+        "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (Tabular amounts in millions, unless otherwise disclosed)\n\n"
+        "17. OTHER OPERATING EXPENSE\n\nOther operating expenses included the following:\n\n"
+        "|  | 2019 |\n|---|---|\n| Impairment charges | $94.2 |\n\n"
+        "Debt is as follows (in thousands):\n\n|  | 2019 |\n|---|---|\n| Notes | 12 |\n"
+    )
+    grids, _ = document_grids("report.md", ".md", md.encode())
+    assert [g.lead for g in grids] == [
+        "Other operating expenses included the following: (Tabular amounts in millions)",
+        "Debt is as follows (in thousands):",  # its own unit stands
+    ]
+
+
 def test_a_10000_column_html_table_is_refused_with_one_sentence_and_the_others_kept():
     wide = "<table><tr>" + "<td>1</td>" * 10_000 + "</tr></table>"
     good = "<table><tr><th></th><th>2019</th></tr><tr><td>Revenue</td><td>5</td></tr></table>"
