@@ -51,6 +51,7 @@ from engine.tools.tables.question_reading import (
     operation_as_name,
     quarters_in,
     read_question,
+    whole_as_column,
 )
 from engine.tools.tables.table_shape import (
     PERIOD_COLUMN,
@@ -122,6 +123,7 @@ def _plan_labelled(
     section = next((c for c in info.columns if c.name == info.section_column), None)
     pairs = zip(column_values(info, label), column_values(info, section), strict=True) if section else ()
     heads = {str(a).strip(): str(b) for a, b in pairs if a and b}
+    question, reading = whole_as_column(question, reading, [c.name for c in numbers])  # "% of total sales"
     asked = words(YEAR_IN_NAME.sub(" ", question))
     rows = named_rows(question, asked, reading, labels := row_labels(info, label, numbers, catalog), sem, heads)
     ranked = op in ("max", "min") and reading.dimension and reading.dimension not in _PERIOD_DIMENSIONS

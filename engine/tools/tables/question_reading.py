@@ -110,6 +110,9 @@ _ASKING = frozenset(
 )
 
 
+# "the percent of total sales from APAC": the whole a share is of, which a table's "% of Total"
+# column names, not its Total row
+_OF_TOTAL = re.compile(r"(?i)(?:\b(?:percent|percentage|share|proportion)|%) of (?:the )?(total)\b")
 _TOTAL = frozenset(words("total totale totaux"))  # a Total row's word, but no subject for the embedding model
 
 
@@ -221,6 +224,16 @@ def operation_in(text: str, question: str) -> Operation | None:
     if _INCREMENT.search(text):
         return None  # "how much additional revenue was contributed by the strategy?": a sentence states it, no cell
     return "value" if kind is not None or asks_for_figure(question) or _ASKS_VALUE.search(text) else None
+
+
+def whole_as_column(question: str, reading: Reading, names: list[str]) -> tuple[str, Reading]:
+    """The question and its reading without the Total a share is of ("the percent of total
+    sales" → "the percent of sales") when columns give each row's share of the total
+    ("Fiscal Year 2018 · % of Total", among ``names``): that column is named, no Total row."""
+    if not any(_OF_TOTAL.search(name) for name in names):
+        return question, reading
+    without = _OF_TOTAL.sub(lambda m: m.group(0)[: m.start(1) - m.start(0)], question)
+    return without, replace(reading, subject=reading.subject - _TOTAL)
 
 
 def read_question(question: str) -> Reading:

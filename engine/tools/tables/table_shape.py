@@ -188,7 +188,7 @@ def year_columns(
     """The column of each year; None when several columns hold a year ("Pension 2018",
     "Other 2018") and the question's words do not pick one. When ``percent`` is False (the
     question asks no percentage), a year's percent columns ("2019 · % of revenues") are
-    left out first, so "2019 · RMB" is its column."""
+    left out first, so "2019 · RMB" is its column; when it is True, they are the ones kept."""
     held: dict[str, list[ColumnInfo]] = {}
     for col in numbers:
         if COMPARISON_COLUMN.search(col.name):
@@ -200,6 +200,8 @@ def year_columns(
     for year, cols in held.items():
         if len(cols) > 1 and percent is False:  # an amount asked: not the year's percent column
             cols = [c for c in cols if not (c.unit == "%" or "%" in c.name)] or cols
+        elif len(cols) > 1 and percent:  # "the percent of total sales": the year's percent column
+            cols = [c for c in cols if c.unit == "%" or "%" in c.name] or cols
         if len(cols) > 1:
             named = [c for c in cols if words(YEAR_IN_NAME.sub(" ", label_text(c.name))) & asked]
             cols = named if len(named) == 1 else [None]

@@ -972,3 +972,18 @@ def test_the_sentence_that_introduces_a_table_and_period_words_name_nothing_it_l
     assert (
         plan("What is the change in Building rental in South Africa from 2018 to 2019?", catalog, FakeEncode()) is None
     )
+
+
+def test_the_percent_of_total_is_the_share_column_not_the_total_row(tmp_path):
+    """ "The percent of total sales from APAC" names the "% of Total" columns; a question
+    with no such column ("as a percentage of the total") still divides by the Total row."""
+    report = (
+        "Net sales by region were as follows (dollars in thousands):\n\n"
+        "|  | Fiscal Year 2018 |  | Fiscal Year 2017 |  |\n|---|---|---|---|---|\n"
+        "|  | Net Sales | % of Total | Net Sales | % of Total |\n"
+        "| APAC | $479,987 | 40.0% | $288,764 | 38.1% |\n| EMEA | 277,898 | 23.1% | 237,437 | 31.4% |\n"
+        "| Total | $ 757,885 |  | $ 526,201 |  |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", report)
+    result = answer("What was the change in the percent of total sales from APAC between 2017 and 2018?", catalog)
+    assert result.statement.startswith("1.9% = 40 − 38.1: change in APAC")
