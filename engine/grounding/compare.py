@@ -59,7 +59,9 @@ _THRESHOLD = re.compile(
     r"\b(?:than|exceed\w*|above|below|under|over|plus de|moins de)\b"
     r"|(?<!\bage )(?<!\baged )(?<!\bnote )(?<!\blevel )(?<!\btier )(?<![\d(])-?\d[\d,.]*(?![\d)])"
 )  # a number of a name ("life expectancy at age 65", "Note 12", "Level 2") is no threshold
-_WHICH_YEAR = re.compile(r"\b(?:which|what) (?:fiscal )?years?\b|\ben quelles? annees?\b|\bquelles? annees?\b")
+_WHICH_YEAR = re.compile(
+    r"\b(?:which|what) (?:(?:fiscal )?years?|fy|financial years?)\b|\ben quelles? annees?\b|\bquelles? annees?\b"
+)
 _MAX = re.compile(
     r"\b(?:largest|larger|highest|higher|greatest|greater|biggest|bigger|maximum|most|longest|longer"
     r"|plus (?:elevee?s?|grande?s?|forte?s?|importante?s?))\b"

@@ -80,7 +80,7 @@ class TablePlan(BaseModel):
     ignores_period: bool = False  # the question names a period the call does not filter on
 
 
-_PERIOD_DIMENSIONS = frozenset({"year", "years", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"})
+_PERIOD_DIMENSIONS = frozenset({"year", "years", "fy", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"})
 _ASKED_FOR = words("percentage percent amount value number figure rate ratio")  # "what percentage": no name asked
 _FISCAL_TOKEN = re.compile(r"(?i)FY'?(?:19|20)?\d\d|fiscal|years?|end(?:ed|ing)|quarters?|months?")  # periods, no names
 _PERCENT_OF = re.compile(r"\b(?:percentage|percent|%) (?:to|of)\b")

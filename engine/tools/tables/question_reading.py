@@ -81,7 +81,7 @@ _EXTREME_THING = re.compile(
 _NOT_NAMED_THING = frozenset(
     "amount value number figure percentage percent rate ratio total sum change difference average year period".split()
 )
-_YEAR = re.compile(r"(?<![\d.,])(?:fy\s?|fiscal\s)?((?:19|20)\d\d)(?![\d.,]\d)")
+_YEAR = re.compile(r"(?<![\d.,])(?:fy\s?|fiscal\s)?((?:19|20)\d\d)(?![\d.,]\d)|\bfy\s?'?(\d\d)\b(?![.,]\d)")  # "FY19"
 _QUARTER = re.compile(
     r"\b(?:q([1-4])|t([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th) quarter|"
     r"(premier|1er|deuxieme|second|2e|troisieme|3e|quatrieme|4e) trimestre)\b"
@@ -238,7 +238,8 @@ def whole_as_column(question: str, reading: Reading, names: list[str]) -> tuple[
 
 def read_question(question: str) -> Reading:
     text = fold(question)
-    years = tuple(dict.fromkeys(_YEAR.findall(pairs_as_end_years(text))))  # "2018/2019" is fiscal 2019
+    found = _YEAR.findall(pairs_as_end_years(text))  # "2018/2019" is fiscal 2019
+    years = tuple(dict.fromkeys(full or f"20{short}" for full, short in found))
     operation = operation_in(text, question)
     months = _months(text)
     if operation in ("mean", "sum") and (span := _RANGE.search(text)):  # "from 2017 to 2019": every year

@@ -69,6 +69,10 @@ def test_periods_condition_and_dimension():
     assert read_question("Change in revenue from 2017 to 2019?").years == ("2017", "2019")  # the two ends
     assert read_question("Total from January to June?").month_range
     assert read_question("Which month had the most deliveries in a single month?").single
+    fy = read_question("What was the underlying EBITDA in FY19 and FY'18?")
+    assert fy.years == ("2019", "2018") and "fy19" not in fy.subject  # a two-digit fiscal year is a year
+    assert read_question("Which FY has a higher EBITDA?").operation == "max"
+    assert read_question("What is the 2019 average free cash flow?").years == ("2019", "2018")  # with its opening
 
 
 def test_the_subject_leaves_out_what_is_asked():
