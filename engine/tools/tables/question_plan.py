@@ -80,7 +80,9 @@ class TablePlan(BaseModel):
     ignores_period: bool = False  # the question names a period the call does not filter on
 
 
-_PERIOD_DIMENSIONS = frozenset({"year", "years", "fy", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"})
+_PERIOD_DIMENSIONS = frozenset(
+    {"year", "years", "fy", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"}
+)
 _ASKED_FOR = words("percentage percent amount value number figure rate ratio")  # "what percentage": no name asked
 _FISCAL_TOKEN = re.compile(r"(?i)FY'?(?:19|20)?\d\d|fiscal|years?|end(?:ed|ing)|quarters?|months?")  # periods, no names
 _PERCENT_OF = re.compile(r"\b(?:percentage|percent|%) (?:to|of)\b")
@@ -160,7 +162,7 @@ def _plan_labelled(
             return None  # "the net of the unrealized gains and losses": two columns named, not one cell
     elif len(numbers) == 1:
         cols = numbers
-    elif by_year and None not in by_year.values() and (op in ("count_if", "max", "min") or len(by_year) == 2):
+    elif by_year and None not in by_year.values() and (op in ("count_if", "max", "min", "mean") or len(by_year) == 2):
         cols = sorted(dict.fromkeys(by_year.values()), key=lambda c: years_of(c.name)[0], reverse=True)
     else:
         return None  # which column the question is about is not said

@@ -519,6 +519,11 @@ def test_an_average_between_two_years_takes_every_year_of_the_span(tables):
     assert result.statement.startswith("98.33 = (120 + 95 + 80) / 3")
 
 
+def test_an_average_naming_no_year_is_of_every_year_the_row_holds(tables):
+    result = answer("What is the average annual Services revenue?", tables)
+    assert result.statement.startswith("98.33 = (120 + 95 + 80) / 3: average of Services, 2019, 2018 and 2017")
+
+
 def test_the_average_of_a_year_is_of_its_closing_and_opening_figures(tables):
     """ "The 2019 average X", as an average balance is: X at the end of 2019 and of 2018."""
     result = answer("What is the 2019 average Software revenue?", tables)
