@@ -19,7 +19,10 @@ _CONDITION = re.compile(
     r"\b(?P<word>exceed(?:ed|s|ing)?|above|over|more than|greater than|higher than|at least|below|under|less than|"
     r"lower than|fewer than|superieure?s? a|au-dessus de|au dessus de|plus de|depasse\w*|inferieure?s? a|"
     r"au-dessous de|en dessous de|moins de)\s*(?:[$€£]\s*)?(?P<number>-?\d[\d,.\s]*\d|\d)"
+    r"(?:\s*(?P<scale>thousands?|millions?|billions?|milliers|milliards?|bn|m|k)\b)?"
 )
+SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}  # a table's scale words, as the catalog holds them
+_SCALE_WORDS = {"milliard": 10**9, "milli": 10**3, "k": 10**3, "m": 10**6, "bn": 10**9}  # "milliers", "5m"
 # "Over 2 months overdue", "more than 60 days": an age band a row is named for, no threshold of figures
 _AGE_BAND = re.compile(
     r"\b(?:over|above|under|below|more than|less than|within)\s+\d+\s+(?:days?|weeks?|months?|years?)\b"
@@ -31,6 +34,15 @@ _BELOW = re.compile(r"below|under|less|lower|fewer|inferieur|dessous|moins")
 class Condition:
     comparison: Comparison
     threshold: float
+    scale: int = 1  # the scale word written after it ("$50 million": 10**6), 1 when none is
+
+    def in_scale(self, table_scale: str) -> dict[str, object]:
+        """The condition as compute_table takes it, its threshold in a table's unit: "$50 million"
+        over a table in thousands is 50,000; as written when either says no scale (the question
+        then uses the table's unit)."""
+        unit = SCALES.get(table_scale, 1)
+        threshold = self.threshold * self.scale / unit if self.scale > 1 and unit > 1 else self.threshold
+        return {"comparison": self.comparison, "threshold": threshold}
 
 
 def _number(text: str) -> float | None:
@@ -45,14 +57,17 @@ _SIGN = re.compile(r"\b(?:(?P<neg>negative|negatif)|positive|positif)\b")  # acc
 
 
 def condition_in(text: str) -> Condition | None:
-    """ "exceed $200 million" → (>, 200): the scale word is left out, as a report's table
-    states its figures in the unit the question uses. "negative" is below 0, "positive" above."""
+    """ "exceed $200 million" → (>, 200, 10**6): the scale word is kept apart, and
+    ``Condition.in_scale`` gives the threshold in a table's unit. "negative" is below 0,
+    "positive" above."""
     match = _CONDITION.search(_AGE_BAND.sub(" ", text))
     if match is None and (sign := _SIGN.search(text)):
         return Condition("<" if sign.group("neg") else ">", 0.0)
     if match is None or (threshold := _number(match.group("number"))) is None:
         return None
-    return Condition("<" if _BELOW.search(match.group("word")) else ">", threshold)
+    word = (match.group("scale") or "").rstrip("s")
+    scale = SCALES.get(word) or next((v for k, v in _SCALE_WORDS.items() if word.startswith(k) and word), 1)
+    return Condition("<" if _BELOW.search(match.group("word")) else ">", threshold, scale)
 
 
 _THRESHOLD = re.compile(

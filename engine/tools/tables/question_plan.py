@@ -80,9 +80,7 @@ class TablePlan(BaseModel):
     ignores_period: bool = False  # the question names a period the call does not filter on
 
 
-_PERIOD_DIMENSIONS = frozenset(
-    {"year", "years", "fy", "annee", "month", "mois", "quarter", "trimestre", "period", "periode"}
-)
+_PERIOD_DIMENSIONS = frozenset("year years fy annee month mois quarter trimestre period periode".split())
 _ASKED_FOR = words("percentage percent amount value number figure rate ratio")  # "what percentage": no name asked
 _FISCAL_TOKEN = re.compile(r"(?i)FY'?(?:19|20)?\d\d|fiscal|years?|end(?:ed|ing)|quarters?|months?")  # periods, no names
 _PERCENT_OF = re.compile(r"\b(?:percentage|percent|%) (?:to|of)\b")
@@ -216,7 +214,7 @@ def _plan_labelled(
     if direction := asked_direction(question, rows):
         args["as_named"] = direction  # "what was the net loss": the loss of "Net income (loss)"
     if op in ("count_if", "which_if"):
-        args["condition"] = {"comparison": reading.condition.comparison, "threshold": reading.condition.threshold}
+        args["condition"] = reading.condition.in_scale(info.scale)  # "above $50 million": in the table's unit
     unmet = _period_unmet(reading, info, bool(by_year), [f"{r} {c.name}" for r in rows or [""] for c in cols])
     return TablePlan(table=info.name, args=args, ignores_period=unmet)
 

@@ -263,3 +263,16 @@ def test_the_extreme_of_a_computation_is_not_the_extreme_of_a_row():
     question = "Which year had the lowest percentage difference in basic and diluted net earnings per share?"
     report = check_answer("2018", question, [table(eps)])  # the diluted row is lowest in 2018; the gap is not
     assert report.unsupported == ["2018"] and "not checked" in report.notes[0]
+
+
+def test_a_threshold_with_its_scale_word_is_read_in_the_tables_unit():
+    from engine.grounding.compare import condition_in
+
+    millions = condition_in("how many segments were above $50 million")
+    assert (millions.threshold, millions.scale) == (50.0, 10**6)
+    assert millions.in_scale("thousand") == {"comparison": ">", "threshold": 50_000.0}  # a table in thousands
+    assert millions.in_scale("million")["threshold"] == 50.0
+    assert millions.in_scale("")["threshold"] == 50.0  # a table stating no unit: the question's words
+    plain = condition_in("in which years was it less than 10,000")
+    assert (plain.threshold, plain.scale) == (10_000.0, 1) and plain.in_scale("thousand")["threshold"] == 10_000.0
+    assert condition_in("exceed 2 milliards").scale == 10**9 and condition_in("plus de 5 milliers").scale == 10**3

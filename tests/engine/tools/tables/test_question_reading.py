@@ -24,6 +24,7 @@ from engine.tools.tables.question_reading import read_question
         ("What is the proportion of finished goods over total inventories in 2019?", "ratio"),  # A over B, as named
         ("How many % does provisions make up out of the total deferred tax assets?", "share"),
         ("How many years did Accounts receivable exceed $50,000 thousand?", "count_if"),
+        ("How many expenses segments in 2019 were above $50 million?", "count_if"),  # rows counted, in one year
         ("Combien d'années le chiffre d'affaires a-t-il dépassé 100 ?", "count_if"),
         ("Which region had the lowest revenue in Q2 2025?", "min"),
         ("Quelle région a le chiffre d'affaires le plus bas ?", "min"),
