@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal
 
 from engine.grounding.answer_kinds import fold
@@ -21,8 +22,8 @@ _CONDITION = re.compile(
     r"au-dessous de|en dessous de|moins de)\s*(?:[$€£]\s*)?(?P<number>-?\d[\d,.\s]*\d|\d)"
     r"(?:\s*(?P<scale>thousands?|millions?|billions?|milliers|milliards?|bn|m|k)\b)?"
 )
-SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}  # a table's scale words, as the catalog holds them
-_SCALE_WORDS = {"milliard": 10**9, "milli": 10**3, "k": 10**3, "m": 10**6, "bn": 10**9}  # "milliers", "5m"
+SCALES = MappingProxyType({"thousand": 10**3, "million": 10**6, "billion": 10**9})  # a table's scale words
+_SCALE_WORDS = (("milliard", 10**9), ("milli", 10**3), ("k", 10**3), ("m", 10**6), ("bn", 10**9))  # "milliers", "5m"
 # "Over 2 months overdue", "more than 60 days": an age band a row is named for, no threshold of figures
 _AGE_BAND = re.compile(
     r"\b(?:over|above|under|below|more than|less than|within)\s+\d+\s+(?:days?|weeks?|months?|years?)\b"
@@ -66,7 +67,7 @@ def condition_in(text: str) -> Condition | None:
     if match is None or (threshold := _number(match.group("number"))) is None:
         return None
     word = (match.group("scale") or "").rstrip("s")
-    scale = SCALES.get(word) or next((v for k, v in _SCALE_WORDS.items() if word.startswith(k) and word), 1)
+    scale = SCALES.get(word) or next((v for k, v in _SCALE_WORDS if word.startswith(k) and word), 1)
     return Condition("<" if _BELOW.search(match.group("word")) else ">", threshold, scale)
 
 
