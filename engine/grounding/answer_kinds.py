@@ -36,8 +36,8 @@ _QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
     (
         "date",
         re.compile(
-            r"\b(?:when|what date|which date|what years?|which years?|since when|on what day|quand|quelle date|"
-            r"quel jour|en quelle annee|depuis quand|a quelle date)\b"
+            r"\b(?:when|what date|which date|what years?|which years?|since when|on what day|how often|how frequently|"
+            r"quand|quelle date|quel jour|en quelle annee|depuis quand|a quelle date|a quelle frequence)\b"
         ),
     ),
     (
@@ -86,6 +86,10 @@ _NOT_NAMES = frozenset(
     votre leur leurs son sa ses il elle ils elles en dans sur pour par avec depuis apres avant pendant si quand""".split()
     + _WEEKDAYS.split()
     + _MONTHS_EN
+)
+_BODY = re.compile(
+    r"\b(?:Board of Directors|[A-Z][a-z]+ Committee|Supervisory Board|Management Board|[Ss]hareholders|[Ss]tockholders|"
+    r"conseil d'administration|[Cc]omité \w+)\b"
 )
 _LABEL_WORDS = frozenset({"Action", "Input", "Thought", "Observation", "Answer", "Final", "Question"})  # ReAct labels
 _RANGE_WORDS = re.compile(r"\b(?:to|through|until|between|jusqu|entre)\b|\bde \w+ (?:a|au) \w+")
@@ -226,8 +230,8 @@ def fit(kind: AnswerKind | None, text: str, common_names: frozenset[str] = froze
         return "any"
     if computed and kind != "person":  # a tool's result answers the computation it was asked for
         return "match" if extract_figures(text) else "none"
-    if kind == "person":
-        return "match" if names_in(text) - common_names else "none"
+    if kind == "person":  # a name, or a body that decides ("approved by the Board of Directors")
+        return "match" if names_in(text) - common_names or _BODY.search(text) else "none"
     figures = extract_figures(text)
     kinds = {f.kind for f in figures}
     matched = {

@@ -22,6 +22,7 @@ from engine.grounding.answer_kinds import (
         ("Who approves a restatement?", "person"),
         ("Qui dirige l'antenne de Lyon ?", "person"),
         ("When did the Lyon office open?", "date"),
+        ("How often does the company review the assumptions the benefit cost is based on?", "date"),  # not "cost"
         ("Depuis quand le site est-il ouvert ?", "date"),
         ("How many unused days of paid leave can be carried over?", "duration"),
         ("Au bout de combien de temps l'écran se verrouille-t-il ?", "duration"),
@@ -49,6 +50,8 @@ def test_answer_kind(question, kind):
         ("person", "Cette note présente l'antenne régionale de Lyon.", "none"),
         ("person", "Solène Marchetti manages the site.", "match"),
         ("person", "The Lyon Office opened in 2023.", "none"),
+        ("person", "The financial statements were approved by the Board of Directors on 6 June 2019.", "match"),
+        ("date", "The assumptions are reviewed on an annual basis.", "match"),
         ("person", 'Reply with "Action Input: <JSON>".', "none"),
         ("date", "L'antenne a ouvert ses portes le 14 avril 2023.", "match"),
         ("date", "The monthly close happens on the fifth business day.", "match"),
