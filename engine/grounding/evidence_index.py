@@ -22,6 +22,7 @@ from engine.grounding.models import Evidence
 
 CUT_NOTE_RE = re.compile(r"\[(?:…|\.\.\.) ?\d[\d,.\u202f\u00a0 ]* more characters cut\]")
 SEARCH_HEADER_RE = re.compile(r"(?m)^\[\d+\] source: [^\n]*· score [\d.]+[ \t]*$|^Cite the sources you use[^\n]*$")
+_MONEY_NEAR = re.compile(r"[$€£¥]|\b(?:thousand|million|billion|bn|mn)s?\b", re.IGNORECASE)  # around a number
 _CELL_COMMA = re.compile(r",(?!\d{3}(?:\D|$))[^\s,]")  # a comma that delimits cells, not thousands
 # Entries of the sorted number array: (value, evidence position, start, end, kind, in_input).
 _Entry = tuple[float, int, int, int, str, bool]
@@ -125,15 +126,17 @@ class EvidenceIndex:
     def of_text(cls, text: str) -> EvidenceIndex:
         return cls([Evidence(n=0, tool="question", text=text)] if text else [])
 
-    def around(self, value: float, tolerance: float, limit: int = 64) -> list[tuple[int, int]]:
+    def around(self, value: float, tolerance: float, limit: int = 64, kind: str = "") -> list[tuple[int, int]]:
         """(evidence position, start) of the numbers within ``tolerance`` of ``value``, signs
-        aside, a tool's input left out, the closest values first: where a figure may be stated."""
+        aside, a tool's input left out, the closest values first: where a figure (of ``kind``)
+        may be stated."""
         self._ensure_sorted()
         centre = abs(value)
         tolerance = rounding_tolerance(centre, tolerance)
         lo = bisect_left(self._values, centre - tolerance)
         hi = bisect_right(self._values, centre + tolerance, lo)
-        near = sorted((abs(e[0] - centre), e[1], e[2]) for e in self._entries[lo : min(hi, lo + limit)] if not e[5])
+        entries = [e for e in self._entries[lo : min(hi, lo + limit)] if not e[5] and self._may_be(e, kind)]
+        near = sorted((abs(e[0] - centre), e[1], e[2]) for e in entries)
         return list(dict.fromkeys((pos, start) for _, pos, start in near))
 
     def find(self, figure: Found) -> Hit | None:
@@ -150,9 +153,18 @@ class EvidenceIndex:
             for margin, exact in ((tiny, True), (rounding_tolerance(value, reading.tolerance), False)):  # exact first
                 lo = bisect_left(self._values, value - margin)
                 hi = bisect_right(self._values, value + margin, lo)
-                if lo < hi:
-                    return self._best(self._entries[lo : min(hi, lo + 32)], figure.kind, exact)
+                entries = [e for e in self._entries[lo : min(hi, lo + 32)] if self._may_be(e, figure.kind)]
+                if entries:
+                    return self._best(entries, figure.kind, exact)
         return self._find_word(figure)
+
+    def _may_be(self, entry: _Entry, kind: str) -> bool:
+        """Whether an evidence number may be a figure of ``kind``: a percentage is never an
+        amount of money ("1.8%" is not "$1,788 million" read as 1.788)."""
+        if kind != "percent" or entry[4] == "percent":
+            return True
+        text = self.texts[entry[1]]
+        return not _MONEY_NEAR.search(text[max(0, entry[2] - 2) : entry[3] + 1])
 
     @staticmethod
     def _best(entries: list[_Entry], kind: str, exact: bool) -> Hit:

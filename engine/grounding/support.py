@@ -252,7 +252,7 @@ class Support:
     def _places(self, item: Found) -> Iterator[Place]:
         """The places holding the figure, the closest values first. A sentence that names no
         year is taken as it stands when only the period is checked: nothing of it is parsed."""
-        spots = [spot for reading in item.readings for spot in self.index.around(reading.value, reading.tolerance)]
+        spots = [spot for r in item.readings for spot in self.index.around(r.value, r.tolerance, kind=item.kind)]
         seen: set[int] = set()
         for pos, start in dict.fromkeys(spots):
             if day_of_date(self.index.texts[pos], start):

@@ -433,3 +433,17 @@ def test_a_figure_of_a_sentence_about_another_initialism_is_misplaced():
         check_answer("$31.2 million", "How much did the United Kingdom warehouse cost?", docs).grounding == "verified"
     )
     assert check_answer("$39.4 million", "How much did the U.S. warehouse cost in 2018?", docs).grounding == "verified"
+
+
+def test_a_percentage_is_never_supported_by_an_amount_of_money_read_the_continental_way():
+    """ "$1,788 million" may read 1.788 (a decimal comma); "1.8%" is no amount of money."""
+    from engine.grounding import Evidence, check_answer
+
+    sentence = "Cash flows from operating activities were $2,091 million in Q4 2019 compared to $1,788 million in Q4 2018."
+    evidence = [Evidence(n=1, tool="search_docs", text=sentence, source="report.md")]
+    wrong = check_answer("1.8%", "What is the percentage change in operating revenues in 2019?", evidence)
+    assert wrong.unsupported == ["1.8%"]
+    right = check_answer("$1,788 million", "What were the cash flows from operating activities in Q4 2018?", evidence)
+    assert right.grounding == "verified"
+    rate = [Evidence(n=1, tool="search_docs", text="The rate was 1,8 % in 2019.", source="note.md")]
+    assert check_answer("1.8%", "What was the rate in 2019?", rate).grounding == "verified"  # a decimal comma, no money
