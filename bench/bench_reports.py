@@ -26,12 +26,16 @@ each question is asked twice, once answered rightly and once with a figure about
 It reports false alarms (right answers flagged) and misses (wrong answers not flagged).
 
 The split: contexts with an even index are the tuning part, odd ones are held out (the default;
-never tune on them). The order is the file's: no seed.
+never tune on them). The order is the file's: no seed. ``--dataset`` names another file of the
+same form, another split of the benchmark that is unseen as a whole (TAT-QA's dev split, from its
+public repository, kept outside the project), and ``--part all`` takes its contexts in order, a
+slice at a time (``--skip-contexts``, ``--limit-contexts``): run a slice once, then read it.
 
     python bench/bench_reports.py                          # held out, the first 4 contexts, embedded
     python bench/bench_reports.py --all                    # every held-out context (138, ~830 questions)
     python bench/bench_reports.py --strong --limit-contexts 10
     python bench/bench_reports.py --part tune --limit-contexts 2 --limit-questions 5 --out r.json
+    python bench/bench_reports.py --dataset DEV.json --part all --skip-contexts 20 --limit-contexts 20
 """
 
 from __future__ import annotations
