@@ -31,10 +31,11 @@ from engine.grounding.answer_kinds import (
     names_in,
     years_in_order,
 )
+from engine.grounding.evidence_index import without_engine_notes
 from engine.grounding.figures import extract_figures
 from engine.grounding.messages import say
 from engine.grounding.models import Evidence, Quote, Unit
-from engine.grounding.units import MAX_QUOTE_CHARS, bounded, evidence_units, split_units, without_engine_notes
+from engine.grounding.units import MAX_QUOTE_CHARS, bounded, evidence_units, is_head_row, split_units
 
 if TYPE_CHECKING:
     import numpy as np
@@ -320,7 +321,12 @@ def best_quotes(
     scored = rank_units(question, units, embed)
     # A unit without the kind of answer asked for, or about another year, is never quoted:
     # "not found", with what was searched, says more than a passage that cannot answer.
-    eligible = [i for i in range(len(units)) if scored[i].fit != "none" and scored[i].constraints_met]
+    dated = answer_kind(question) == "date"  # "which years does the table cover?" is answered by its head
+    eligible = [
+        i
+        for i in range(len(units))
+        if scored[i].fit != "none" and scored[i].constraints_met and (dated or not is_head_row(units[i].text))
+    ]
     ranked = sorted(eligible, key=lambda i: -scored[i].score)
     quotes: list[Quote] = []
     for i in ranked[:limit]:

@@ -284,3 +284,17 @@ def is_rule(line: str) -> bool:
 def sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The sentences of ``text[start:end]``, as spans."""
     return list(_sentences(text, start, end))
+
+
+# a year, words without a figure, or a balance date ("September 30,", "31 March 2019")
+_HEAD_CELL = re.compile(r"(?:19|20)\d\d|[^\d]*|(?:[A-Za-z]+ \d{1,2}|\d{1,2} [A-Za-z]+),?(?: (?:19|20)\d\d)?")
+
+
+def is_head_row(text: str) -> bool:
+    """Whether a table unit's row is a line of its head read as a row ("|  | 2019 | 2018 |",
+    "|  | September 30, |"): no label, and no figure but years. Its cells answer nothing."""
+    row = text.rsplit("\n", 1)[-1].strip()
+    if "|" not in row:
+        return False
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    return len(cells) > 1 and not cells[0] and all(_HEAD_CELL.fullmatch(c) for c in cells[1:])

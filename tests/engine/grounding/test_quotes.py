@@ -403,3 +403,19 @@ def test_a_method_asked_is_answered_by_the_sentence_that_gives_one(embed, questi
     evidence = [Evidence(n=1, tool="search_docs", text=OPTIONS, source="report.md", rank=0)]
     quote = best_quote(question, evidence, embed)
     assert quote is not None and "Black-Scholes-Merton" in quote.text
+
+
+RATES = """|  | Domestic |  | International |  |
+|---|---|---|---|---|
+|  | September 30, |  | September 30, |  |
+|  | 2019 | 2018 | 2019 | 2018 |
+| Discount rate | 4.00% | 3.75% | 1.90% | 2.80% |"""
+
+
+def test_a_line_of_a_tables_head_is_never_quoted_as_the_answer_to_a_figure(embed):
+    """ "|  | 2019 | 2018 | 2019 | 2018 |" has no label and no figure but years: quoting it
+    ("Not sure: , 2019, 2018, 2019, 2018") answers nothing."""
+    evidence = [Evidence(n=1, tool="search_docs", text=RATES, source="table.csv", rank=0)]
+    question = "What is the difference between the domestic and international discount rates as at September 30, 2019?"
+    quote = best_quote(question, evidence, embed)
+    assert quote is None or "Discount rate" in quote.text
