@@ -439,7 +439,9 @@ def test_a_percentage_is_never_supported_by_an_amount_of_money_read_the_continen
     """ "$1,788 million" may read 1.788 (a decimal comma); "1.8%" is no amount of money."""
     from engine.grounding import Evidence, check_answer
 
-    sentence = "Cash flows from operating activities were $2,091 million in Q4 2019 compared to $1,788 million in Q4 2018."
+    sentence = (
+        "Cash flows from operating activities were $2,091 million in Q4 2019 compared to $1,788 million in Q4 2018."
+    )
     evidence = [Evidence(n=1, tool="search_docs", text=sentence, source="report.md")]
     wrong = check_answer("1.8%", "What is the percentage change in operating revenues in 2019?", evidence)
     assert wrong.unsupported == ["1.8%"]

@@ -1,5 +1,3 @@
-
-
 def test_a_line_of_a_tables_head_read_as_a_row_is_told_apart():
     from engine.grounding.units import is_head_row
 
