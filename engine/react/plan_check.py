@@ -24,7 +24,8 @@ from engine.grounding.units import bounded, evidence_units
 from engine.tools.tables.question_reading import read_question
 
 _MONTH_WORDS = frozenset(words(" ".join(MONTHS)))  # "at December 31, 2019" dates the figure; it names no subject
-SUBJECT_LEAST = 3  # content words a subject needs before a sentence is said to restate it
+SUBJECT_LEAST = 3
+_SCALES = (1.0, 1e3, 1e6, 1e9)  # content words a subject needs before a sentence is said to restate it
 
 
 def _numbers(text: str) -> list[float]:
@@ -41,34 +42,50 @@ def _numbers(text: str) -> list[float]:
 
 
 def _states(said: list[float], planned: list[float]) -> bool:
-    """Whether a sentence's amounts hold a planned one, as written or rounded (within 1%)."""
-    return any(abs(a - b) <= 0.01 * max(abs(a), abs(b)) for a in said for b in planned)
+    """Whether a sentence's amounts hold a planned one, as written or rounded (within 1%), at
+    any scale ("$4.3 million" states the cell 4.3 of a table in millions)."""
+    return any(
+        abs(a / scale - b) <= 0.01 * max(abs(a / scale), abs(b)) for a in said for b in planned for scale in _SCALES
+    )
 
 
-def sentence_against_plan(question: str, args: dict[str, Any], result: str, evidence: list[Evidence]) -> str | None:
+def sentence_against_plan(
+    question: str, args: dict[str, Any], result: str, evidence: list[Evidence], statement: str = ""
+) -> str | None:
     """The sentence (bounded) that restates the question's subject more fully than the planned
-    cell names it and states another figure or none, or None when no sentence does, or one
-    that does states the planned ``result``."""
-    if args.get("operation") != "value":
-        return None  # a change or a mean is of the row named for it; a sentence of the change states it otherwise
+    cells name it and states another figure or none, or None when no sentence does, or one
+    that does states a planned figure (``statement`` gives a computation's cells).
+
+    A cell read (``value``) is checked against a sentence of the whole subject and every year
+    asked. A computation over cells (a change, a mean) is checked against a sentence of the
+    words its cells leave out ("2. Before exceptional items, acquisition related costs … $4.3
+    million in total (2018 $19.6 million)", a note on the row "Adjusted operating costs2")
+    that names a year asked and states two figures or more (a pair of periods), none of them
+    the computation's."""
     reading = read_question(question)
     subject = reading.subject - _MONTH_WORDS
     if len(subject) < SUBJECT_LEAST:
         return None
     named = words(" ".join(str(x) for x in [*args.get("rows", []), *args.get("columns", [])]))
     if 2 * len(subject & named) >= len(subject):
-        return None  # the cell names half the subject or more: the plan read the question's own row
-    planned = _numbers(result)
+        return None  # the cells name half the subject or more: the plan read the question's own row
+    one_cell = args.get("operation") == "value"
+    wanted = subject if one_cell else subject - named
+    if len(wanted) < SUBJECT_LEAST:
+        return None
+    planned = _numbers(result) if one_cell else _numbers(f"{result} {statement}")  # the result and its cells
     against: str | None = None
     for ev in evidence:
         if ev.computed:
             continue
         for unit in evidence_units(ev):
-            if "|" in unit.text or not is_prose(unit.text) or not subject <= words(unit.text):
+            if "|" in unit.text or not is_prose(unit.text) or not wanted <= words(unit.text):
                 continue
-            if not set(reading.years) <= years_in(unit.text):
+            years = years_in(unit.text)
+            if not (set(reading.years) <= years if one_cell else set(reading.years) & years):
                 continue  # "Basic EPS is calculated by dividing …": no sentence of the period asked
-            if _states(_numbers(unit.text), planned):
+            said = _numbers(unit.text)
+            if _states(said, planned) or not one_cell and len(said) < 2:
                 return None  # a sentence of the subject states the planned figure
             against = against or bounded(unit.text)
     return against

@@ -244,7 +244,7 @@ def review(
     if stated:
         quote = computed_quote(stated, computation.n, computation.tool, language)
         quotes = [quote.model_copy(update={"confident": not _engine_step(steps).unsure})]
-        against = sentence_against_plan(question, computation.args, computation.value or stated, evidence)
+        against = sentence_against_plan(question, computation.args, computation.value or stated, evidence, stated)
     else:
         quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
     if reason is None and quotes and not _agrees(answer, report, quotes[0], question):

@@ -30,7 +30,7 @@ def test_a_sentence_naming_the_subject_in_full_with_another_figure_questions_the
 @pytest.mark.parametrize(
     ("question", "args", "result"),
     [
-        (QUESTION, cell("Cost", "change"), "18000000"),  # a change is of the row named for it
+        (QUESTION, cell("Cost", "change"), "18000000"),  # the sentence states one figure, not a pair to change
         (QUESTION, cell("Total unrecognized compensation cost"), "100000000"),  # the cell names the subject
         (QUESTION, cell("Cost"), "1200000000"),  # the sentence states the planned figure
         ("What was the basic net loss per share in 2019?", cell("Basic"), "-0.28"),  # no sentence of 2019
@@ -39,3 +39,27 @@ def test_a_sentence_naming_the_subject_in_full_with_another_figure_questions_the
 )
 def test_a_cell_no_sentence_states_otherwise_is_not_questioned(question, args, result):
     assert sentence_against_plan(question, args, result, EVIDENCE) is None
+
+
+SUMMARY = (
+    "| $ million | 2019 | 2018 |\n|---|---|---|\n| Adjusted operating costs2 | 275.7 | 267.4 |\n\n"
+    "2. Before exceptional items, acquisition related costs, acquired intangible asset amortisation and share-based "
+    "payment amounting to $4.3 million in total (2018 $19.6 million)."
+)
+NOTED = [Evidence(n=2, tool="search_docs", text=SUMMARY, source="report.md")]
+FOOTNOTE_QUESTION = (
+    "For adjusted operating costs, what was the percentage change in the amount of before exceptional items, "
+    "acquisition related costs, acquired intangible asset amortisation and share-based payment between 2018 and 2019?"
+)
+CHANGE = {"operation": "percent_change", "rows": ["Adjusted operating costs2"], "columns": ["2019", "2018"]}
+
+
+def test_a_note_stating_the_words_a_computation_left_out_questions_it():
+    statement = "3.1% = (275.7 − 267.4) / 267.4 × 100: percentage change in Adjusted operating costs2, 2018 to 2019"
+    said = sentence_against_plan(FOOTNOTE_QUESTION, CHANGE, "3.1%", NOTED, statement)
+    assert said is not None and "$4.3 million" in said
+
+
+def test_a_note_stating_the_computed_cells_does_not_question_it():
+    statement = "-78.06% = (4.3 − 19.6) / 19.6 × 100: percentage change in Before exceptional items, 2018 to 2019"
+    assert sentence_against_plan(FOOTNOTE_QUESTION, CHANGE, "-78.06%", NOTED, statement) is None
