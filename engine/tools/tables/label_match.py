@@ -234,10 +234,30 @@ def named_rows(
         spots = [position(label, folded) for label in ranked]
         if reading.operation != "value" or len(set(spots)) == len(spots):  # each row named in its own words
             return ranked
+    if reading.operation == "sum" and len(parts := qualified_parts(labels, asked)) >= 2:
+        return parts  # "the total deferred revenue": "Deferred revenue (current)" and "(non-current)"
     best = max(range(len(labels)), key=scored.__getitem__, default=None)
     if best is None or scored[best] <= 0 or _section_unnamed(labels[best], labels, heads or {}, asked):
         return []
     return [labels[best]]
+
+
+def qualified_parts(labels: list[str], asked: set[str]) -> list[str]:
+    """The rows that write one item the question names in parts it does not name: "Deferred
+    revenue (current)" and "Deferred revenue (non-current)" for "the total deferred revenue"."""
+    bases: dict[frozenset[str], list[str]] = {}
+    for label in labels:
+        base, inside = _INSIDE.sub(" ", label), " ".join(_INSIDE.findall(label))
+        named = frozenset(label_words(base))
+        if (
+            inside.strip()
+            and named
+            and named <= asked
+            and not label_words(inside) & asked
+            and not is_total_label(label)
+        ):
+            bases.setdefault(named, []).append(label)
+    return max(bases.values(), key=len) if len(bases) == 1 else []
 
 
 def _without_head(label: str, heads: dict[str, str]) -> str:

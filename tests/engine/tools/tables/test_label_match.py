@@ -44,3 +44,20 @@ def test_of_two_rows_sharing_as_many_words_the_one_named_in_a_row_is_taken():
     assert named_rows(question, asked, reading, labels, Semantic(TableCatalog.from_paths([]), None)) == [
         "Net deferred tax assets"
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "rows"),
+    [
+        (
+            "What is the total deferred revenue at the end of the period?",
+            ["Deferred revenue (current)", "Deferred revenue (non-current)"],
+        ),  # a total of the parts the question does not name
+        ("What is the current deferred revenue at the end of the period?", ["Deferred revenue (current)"]),
+    ],
+)
+def test_a_total_of_an_item_written_in_parts_adds_the_parts(question, rows):
+    labels = ["Accounts receivable", "Deferred revenue (current)", "Deferred revenue (non-current)"]
+    reading = read_question(question)
+    asked = words(question)
+    assert named_rows(question, asked, reading, labels, Semantic(TableCatalog.from_paths([]), None)) == rows
