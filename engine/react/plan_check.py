@@ -8,7 +8,14 @@ total unrecognized compensation cost related to non-vested awards"), which a sen
 word of the question's subject and every year it names, the planned cell's row and column
 hold fewer than half of those words, and no such sentence states the planned figure (as
 written or rounded), the plan is not vouched for: ``review`` cautions the answer with that
-sentence (``engine/react/verify.py``)."""
+sentence (``engine/react/verify.py``). A cell whose row names half the subject or more but
+leaves a word out ("State income tax (benefit)" for "the federal state income tax") is
+questioned only by such a sentence that states a figure of the cell's kind (an amount for an
+amount, a percentage for a percentage).
+
+Measured over every planned question (the plan check alone, each context's report as
+evidence): tuning part 3 wrong plans caught and 1 right plan questioned, held-out part 8
+and 3, where the rule for cells naming less than half caught 1 and 0, and 7 and 1."""
 
 from __future__ import annotations
 
@@ -21,18 +28,21 @@ from engine.grounding.layout import YEAR_RE, years_in
 from engine.grounding.models import Evidence
 from engine.grounding.quotes import words
 from engine.grounding.units import bounded, evidence_units
-from engine.tools.tables.question_reading import read_question
+from engine.tools.tables.question_reading import TOTAL_WORDS, read_question
 
 _MONTH_WORDS = frozenset(words(" ".join(MONTHS)))  # "at December 31, 2019" dates the figure; it names no subject
 SUBJECT_LEAST = 3
 _SCALES = (1.0, 1e3, 1e6, 1e9)  # content words a subject needs before a sentence is said to restate it
 
 
-def _numbers(text: str) -> list[float]:
-    """The amounts ``text`` states, at their scale ("$1.2 billion" is 1.2e9, "11.3%" is 11.3), no date or year."""
+def _numbers(text: str, percent: bool | None = None) -> list[float]:
+    """The amounts ``text`` states, at their scale ("$1.2 billion" is 1.2e9, "11.3%" is 11.3), no date or year;
+    only its percentages, or only its other amounts, when ``percent`` says which."""
     out = []
     for f in extract_figures(text):
         if f.kind == "date" or YEAR_RE.fullmatch(f.text):
+            continue
+        if percent is not None and f.value.endswith("%") != percent:
             continue
         try:
             out.append(float(f.value.split(" ")[0].rstrip("%")))
@@ -67,9 +77,13 @@ def sentence_against_plan(
     if len(subject) < SUBJECT_LEAST:
         return None
     named = words(" ".join(str(x) for x in [*args.get("rows", []), *args.get("columns", [])]))
-    if 2 * len(subject & named) >= len(subject):
-        return None  # the cells name half the subject or more: the plan read the question's own row
     one_cell = args.get("operation") == "value"
+    # the cells name half the subject or more: the plan read the question's own row, unless a cell read leaves
+    # out a word a sentence states with a figure of its kind ("Federal and state income taxes of $36.5 million …
+    # in fiscal years 2019" against the row "State income tax (benefit)", where another row names "federal")
+    partial = 2 * len(subject & named) >= len(subject)
+    if partial and not (one_cell and subject - named - TOTAL_WORDS):
+        return None
     wanted = subject if one_cell else subject - named
     if len(wanted) < SUBJECT_LEAST:
         return None
@@ -87,5 +101,7 @@ def sentence_against_plan(
             said = _numbers(unit.text)
             if _states(said, planned) or not one_cell and len(said) < 2:
                 return None  # a sentence of the subject states the planned figure
+            if partial and not _numbers(unit.text, percent="%" in result):
+                continue  # "revenues grew by 1.6% … in Bell Wireless": no rival to the amount of its row
             against = against or bounded(unit.text)
     return against

@@ -113,7 +113,7 @@ _ASKING = frozenset(
 # "the percent of total sales from APAC": the whole a share is of, which a table's "% of Total"
 # column names, not its Total row
 _OF_TOTAL = re.compile(r"(?i)(?:\b(?:percent|percentage|share|proportion)|%) of (?:the )?(total)\b")
-_TOTAL = frozenset(words("total totale totaux"))  # a Total row's word, but no subject for the embedding model
+TOTAL_WORDS = frozenset(words("total totale totaux"))  # a Total row's word, but no subject for the embedding model
 
 
 @dataclass(frozen=True)
@@ -233,7 +233,7 @@ def whole_as_column(question: str, reading: Reading, names: list[str]) -> tuple[
     if not any(_OF_TOTAL.search(name) for name in names):
         return question, reading
     without = _OF_TOTAL.sub(lambda m: m.group(0)[: m.start(1) - m.start(0)], question)
-    return without, replace(reading, subject=reading.subject - _TOTAL)
+    return without, replace(reading, subject=reading.subject - TOTAL_WORDS)
 
 
 def read_question(question: str) -> Reading:
@@ -253,7 +253,7 @@ def read_question(question: str) -> Reading:
     dimension = (
         which.group(1) if which else named.group(1) if named and named.group(1) not in _NOT_NAMED_THING else None
     )
-    kept = [t for t in re.findall(r"[^\W_]+", question) if words(t) & subject - _TOTAL and fold(t) != dimension]
+    kept = [t for t in re.findall(r"[^\W_]+", question) if words(t) & subject - TOTAL_WORDS and fold(t) != dimension]
     return Reading(
         operation=operation,
         years=years,

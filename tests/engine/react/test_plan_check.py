@@ -31,7 +31,7 @@ def test_a_sentence_naming_the_subject_in_full_with_another_figure_questions_the
     ("question", "args", "result"),
     [
         (QUESTION, cell("Cost", "change"), "18000000"),  # the sentence states one figure, not a pair to change
-        (QUESTION, cell("Total unrecognized compensation cost"), "100000000"),  # the cell names the subject
+        (QUESTION, cell("Unrecognized compensation cost related to non-vested awards"), "100000000"),  # named in full
         (QUESTION, cell("Cost"), "1200000000"),  # the sentence states the planned figure
         ("What was the basic net loss per share in 2019?", cell("Basic"), "-0.28"),  # no sentence of 2019
         ("What was the contribution of the 28nm and below technologies in 2019?", cell("28 nanometers"), "11.3"),
@@ -63,3 +63,26 @@ def test_a_note_stating_the_words_a_computation_left_out_questions_it():
 def test_a_note_stating_the_computed_cells_does_not_question_it():
     statement = "-78.06% = (4.3 − 19.6) / 19.6 × 100: percentage change in Before exceptional items, 2018 to 2019"
     assert sentence_against_plan(FOOTNOTE_QUESTION, CHANGE, "-78.06%", NOTED, statement) is None
+
+
+TAXES = (
+    "| | June 1, 2019 | June 2, 2018 |\n|---|---|---|\n| Statutory federal income tax (benefit) | $14,694 | $34,105 |\n"
+    "| State income tax (benefit) | 2,164 | 3,200 |\n\n"
+    "Federal and state income taxes of $36.5 million, $2.1 million, and $3.7 million were paid in fiscal years 2019, "
+    "2018, and 2017, respectively. BCE operating revenues grew by 1.6% in 2019, driven by growth in Bell Wireless."
+)
+TAXED = [Evidence(n=2, tool="search_docs", text=TAXES, source="report.md")]
+STATE = {"operation": "value", "rows": ["State income tax (benefit)"], "columns": ["June 1, 2019"]}
+
+
+def test_a_cell_leaving_out_a_word_a_sentence_states_with_an_amount_is_questioned():
+    said = sentence_against_plan("What was the federal state income tax in fiscal year 2019?", STATE, "2,164", TAXED)
+    assert said is not None and said.startswith("Federal and state income taxes of $36.5 million")
+
+
+def test_a_cell_leaving_out_a_word_a_sentence_states_only_with_a_percentage_is_not_questioned():
+    args = {"operation": "value", "rows": ["Bell Wireless"], "columns": ["2019"]}
+    assert (
+        sentence_against_plan("What were the operating revenues for 2019 for Bell Wireless?", args, "2,493", TAXED)
+        is None
+    )
