@@ -101,10 +101,10 @@ def preferred_ops(question: str, labels: Sequence[str] = (), sentences: Sequence
     … totalled €17 million") is a name too."""
     text = " ".join(_WORD.findall(fold(question)))
     whole = text
-    for label in sorted(set(labels), key=len, reverse=True):
-        phrase = " ".join(_WORD.findall(fold(label)))
-        if phrase and f" {phrase} " in f" {text} ":  # the label is named as a phrase: its words are no operation
-            text = f" {text} ".replace(f" {phrase} ", " ").strip()
+    for phrase in sorted({p for label in set(labels) for p in _label_phrases(label)}, key=len, reverse=True):
+        # the label is named as a phrase: its words are no operation, nor a "ratio" written after a row that is
+        # one ("the net debt to EBITDA ratio" of the row "Net debt to EBITDA")
+        text = re.sub(rf"(?<!\S){re.escape(phrase)}(?: ratio)?(?!\S)", " ", text).strip()
     written = [f" {' '.join(_WORD.findall(fold(s)))} " for s in sentences]
     for named in {m.group(0) for m in NAMED_AGGREGATE.finditer(text)}:
         if any(f" {named} " in sentence for sentence in written):  # a name, not an operation, wherever it is read
@@ -123,6 +123,16 @@ def preferred_ops(question: str, labels: Sequence[str] = (), sentences: Sequence
     if _COMPARE.search(text) or text != whole and any(p.search(whole) for p in computes):
         return OPS  # a comparison, or a row named for what it computes ("Revenue growth"): every operation
     return ()
+
+
+def _label_phrases(label: str) -> list[str]:
+    """How a question names a row: its words, and without or by its bracketed short form
+    ("Loan-to-value (LTV) ratio": "loan to value ltv ratio", "loan to value ratio", "ltv ratio")."""
+    folded = fold(label)
+    phrases = [folded, re.sub(r"\([^()]*\)", " ", folded)]
+    if short := re.search(r"\(([^()]*)\)(.*)$", folded):
+        phrases.append(f"{short.group(1)} {short.group(2)}")
+    return [p for p in dict.fromkeys(" ".join(_WORD.findall(p)) for p in phrases) if p]
 
 
 def operation_named(ops: Sequence[Op]) -> bool:

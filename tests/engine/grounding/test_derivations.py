@@ -8,7 +8,7 @@ negatives, "—" for zero, a Total row; and the paragraphs around it)."""
 import pytest
 
 from engine.grounding import Evidence, check_answer
-from engine.grounding.derive import preferred_ops
+from engine.grounding.derive import operation_named, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex
 
 SEGMENTS = """Revenue by segment:
@@ -503,3 +503,22 @@ def test_a_share_asked_is_not_a_percentage_of_something_else_in_the_sentence():
     )
     asked = "What was the percentage of Direct sales to contract manufacturers in 2019, 2018 and 2017 respectively?"
     assert check("41.3%; 34.9%; 39.0%", asked, direct).unsupported == []  # the share of revenue Direct sales are
+
+
+RATIOS = """USDm | 2019 | 2018 | 2017
+Net debt to EBITDA | 0.9 | 0.8 | 0.7
+Loan-to-value (LTV) ratio | 46.0% | 52.9% | 55.8%"""
+
+
+@pytest.mark.parametrize(
+    ("question", "right", "wrong"),
+    [
+        ("In which year was the LTV ratio the largest?", "2017", "2019"),  # the row's short form
+        ("In which year was the net debt to EBITDA ratio larger?", "2019", "2017"),  # "ratio" after a row that is one
+    ],
+)
+def test_a_ratio_a_row_names_is_compared_by_its_cells(question, right, wrong):
+    labels = ["Net debt to EBITDA", "Loan-to-value (LTV) ratio"]
+    assert not operation_named(preferred_ops(question, labels))  # a row named, no computation asked
+    assert check(right, question, table(RATIOS)).grounding == "verified"
+    assert check(wrong, question, table(RATIOS)).unsupported == [wrong]
