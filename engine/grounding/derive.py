@@ -140,6 +140,10 @@ def operation_named(ops: Sequence[Op]) -> bool:
     return bool(ops) and len(ops) != len(OPS)
 
 
+# "the 2019 average X", an average balance: of the year's closing and opening, 2019 and 2018
+YEAR_AVERAGE = re.compile(r"\b((?:19|20)\d\d) (?:average|mean)\b")
+
+
 def asks_change(question: str) -> bool:
     """Whether the question asks how a figure moved (so the period before the one it names counts)."""
     text = fold(question)

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.grounding.answer_kinds import fold, years_named
-from engine.grounding.derive import asks_change
+from engine.grounding.derive import YEAR_AVERAGE, asks_change
 from engine.grounding.layout import Place, content_words, years_in
 from engine.grounding.places import FULL_READ_CHARS, Layout
 
@@ -96,8 +96,10 @@ def question_terms(question: str) -> dict[str, float]:
 def scope_of(question: str, layout: Layout) -> Scope:
     """The question's scope over ``layout``: which cells and sentences are about its subject and period."""
     years = asked_years(question)
-    if len(years) == 1 and asks_change(question):  # "the change in capitalized interest in 2019": from 2018
-        years |= {str(int(next(iter(years))) - 1)}
+    if len(years) == 1 and asks_change(question) or YEAR_AVERAGE.search(fold(question)):
+        # "the change in capitalized interest in 2019": from 2018; "the 2019 average X", an average balance:
+        # of 2019 and 2018 ("the change between 2018 and 2019 average X": of 2017 too)
+        years |= {str(int(y) - 1) for y in years}
     scope = Scope(terms=question_terms(question), years=years)
     if not scope.terms and not scope.years:
         return scope

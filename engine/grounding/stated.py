@@ -170,7 +170,8 @@ def _constants(tokens: list[tuple[str, float, bool, int, int]]) -> tuple[tuple[i
             out.append((start, end))
         elif before == "/" and value == int(value) and 2 <= value <= MAX_DIVISOR and i >= 2 and tokens[i - 2][0] == ")":
             out.append((start, end))
-        elif value == 1 and before == "-" and after == ")":  # "(462 / 810 − 1) × 100": a percentage change's one
+        elif value == 1 and before == "-" and after in (")", "") and any(t[0] == "/" for t in tokens[:i]):
+            # "(462 / 810 − 1) × 100", "126 / 67 − 1": a percentage change's one
             out.append((start, end))
     return tuple(out)
 

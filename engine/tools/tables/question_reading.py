@@ -15,6 +15,7 @@ from typing import Literal
 from engine.grounding.answer_kinds import aggregate_asked, answer_kind, asks_about_table, asks_for_words, fold
 from engine.grounding.compare import Condition, condition_asked, condition_in, extreme_asked
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
+from engine.grounding.derive import YEAR_AVERAGE
 from engine.grounding.layout import pairs_as_end_years
 from engine.grounding.quotes import asks_for_figure, words
 
@@ -245,7 +246,7 @@ def read_question(question: str) -> Reading:
     if operation in ("mean", "sum") and (span := _RANGE.search(text)):  # "from 2017 to 2019": every year
         first, last = sorted(int(y) for y in span.groups() if y)
         years = tuple(str(y) for y in range(last, first - 1, -1)) if last - first < 12 else years
-    elif operation == "mean" and len(years) == 1 and (closing := _YEAR_AVERAGE.search(text)):
+    elif operation == "mean" and len(years) == 1 and (closing := YEAR_AVERAGE.search(text)):
         years = (closing.group(1), str(int(closing.group(1)) - 1))  # "the 2019 average X": its opening and closing
     which = _WHICH.search(text)
     subject = {w for w in words(_YEAR.sub(" ", text)) - _ASKING if not w.isdigit()}
@@ -274,7 +275,6 @@ _EXTREME = re.compile(r"(?i)\b(?:minimum|maximum|lowest|highest|largest|smallest
 _AVERAGE = re.compile(r"(?i)\b(?:average|mean|moyenne)\b(?=\W+(\w+))")
 # "the 2019 average free cash flow": as an average balance is, the mean of the year's closing
 # figure and the one before (the year before's closing is the year's opening)
-_YEAR_AVERAGE = re.compile(r"\b((?:19|20)\d\d) (?:average|mean)\b")
 _OF_TWO_CELLS = frozenset({"change", "decrease", "difference", "percent_change", "ratio", "share"})
 
 

@@ -522,3 +522,29 @@ def test_a_ratio_a_row_names_is_compared_by_its_cells(question, right, wrong):
     assert not operation_named(preferred_ops(question, labels))  # a row named, no computation asked
     assert check(right, question, table(RATIOS)).grounding == "verified"
     assert check(wrong, question, table(RATIOS)).unsupported == [wrong]
+
+
+SCHEMES = """€m | 2019 | 2018 | 2017
+Defined contribution schemes | 166 | 178 | 150
+Research, development and engineering | 126 | 67 | 60"""
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "holds"),
+    [
+        ("What is the 2019 average defined contribution schemes?", "172 million = (166 + 178) / 2", True),
+        ("What is the 2019 average defined contribution schemes?", "192.6 million = (166 + 178) / 2", False),
+        (
+            "What is the change between 2018 and 2019 average defined contribution schemes?",
+            "8 million = [(166 + 178) / 2] − [(178 + 150) / 2]",
+            True,
+        ),
+        ("What is the percentage change of Research, development and engineering from 2018 to 2019?",
+         "88.06% = 126 / 67 − 1", True),  # the one of a percentage change, without brackets
+        ("What is the percentage change of Research, development and engineering from 2018 to 2019?",
+         "98.63% = 126 / 67 − 1", False),
+    ],
+)  # fmt: skip
+def test_an_average_balance_and_a_percentage_change_written_as_a_quotient_less_one(question, answer, holds):
+    report = check(answer, question, table(SCHEMES))
+    assert (report.grounding == "verified") is holds
