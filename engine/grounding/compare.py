@@ -6,13 +6,16 @@ by any year the evidence names."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from engine.grounding.answer_kinds import fold
-from engine.grounding.layout import Place, period_pairs
+from engine.grounding.answer_kinds import fold, is_prose
+from engine.grounding.layout import YEAR_RE, Place, content_words, period_pairs, years_in
+from engine.grounding.models import Evidence
 from engine.grounding.scope import Scope
+from engine.grounding.units import evidence_units
 
 Extreme = Literal["max", "min"]
 Comparison = Literal[">", "<"]
@@ -155,3 +158,32 @@ def extreme_cell(scope: Scope, extreme: Extreme, magnitude: bool = False) -> Pla
     if abs(ranked[0].absolute) == abs(ranked[1].absolute) if size else ranked[0].absolute == ranked[1].absolute:
         return None
     return ranked[0]
+
+
+def year_stated(terms: Mapping[str, float], evidence: Sequence[Evidence], year: str) -> bool | None:
+    """Whether the sentences most about the question's ``terms`` (weighted words; two at least)
+    state ``year``; None when no sentence is about them. A "when" answered by a year found in
+    another sentence ("IMFT sales … for 2019, 2018, and 2017") is no answer."""
+    best, about = 0.0, []
+    for ev in evidence:
+        if ev.computed:
+            continue
+        for unit in evidence_units(ev):
+            if "|" in unit.text or not is_prose(unit.text):
+                continue
+            cover = sum(w for t, w in terms.items() if t in content_words(fold(unit.text)))
+            if cover > best:
+                best, about = cover, [unit.text]
+            elif cover == best and cover:
+                about.append(unit.text)
+    if best < max(2.0, 0.5 * sum(terms.values())):
+        return None
+    return any(year in years_in(text) for text in about)
+
+
+_WHEN = re.compile(r"\s*(?:when|in (?:which|what) (?:fiscal )?year|quand|en quelle annee)\b")
+
+
+def when_asked(question: str, answer: str) -> bool:
+    """ "When did …?" answered by one year (not the years a table is for: "2017; 2018; 2019")."""
+    return bool(_WHEN.match(fold(question))) and len(YEAR_RE.findall(answer)) == 1

@@ -156,3 +156,11 @@ def month_of(key: str) -> int:
     """The month of a date key ("2025-03-12", "2025-03", "--03-12"), 0 when it has none."""
     part = key[2:4] if key.startswith("--") else key[5:7]
     return int(part) if part.isdigit() else 0
+
+
+def day_of_date(text: str, start: int) -> bool:
+    """Whether the number at ``start`` is the day of a date: "September 29", "31 December 2019"."""
+    if MONTH_BEFORE_RE.search(text, max(0, start - 16), start):
+        return True
+    date = DATE_RE.match(text, start)
+    return date is not None and bool(date.group("dmy") or date.group("dm"))

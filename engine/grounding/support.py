@@ -17,9 +17,18 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.grounding.answer_kinds import asks_table_years, fold, is_prose
-from engine.grounding.compare import by_magnitude, condition_asked, extreme_asked, extreme_cell, meets, row_by_year
-from engine.grounding.dates import DATE_RE, MONTH_BEFORE_RE
+from engine.grounding.answer_kinds import asks_table_years, fold
+from engine.grounding.compare import (
+    by_magnitude,
+    condition_asked,
+    extreme_asked,
+    extreme_cell,
+    meets,
+    row_by_year,
+    when_asked,
+    year_stated,
+)
+from engine.grounding.dates import MONTH_BEFORE_RE, day_of_date
 from engine.grounding.derive import Derivation, derive, operation_named, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, scale_factor
@@ -28,7 +37,6 @@ from engine.grounding.layout import YEAR_RE, Place, content_words, period_pairs,
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import GENERIC, Scope, scope_of
-from engine.grounding.units import evidence_units
 from engine.grounding.written_as import SHARE_ASKED, as_change, change_phrase, share_of
 
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
@@ -40,7 +48,6 @@ SMALL_POOL = 12
 MAX_DERIVATIONS = 32  # figures of one answer looked for as derivations  # with no subject to match, derivations are tried only when the evidence holds this few figures
 QUOTED_WORDS = 4  # an answer quotes a sentence around a figure when its clause has this many words …
 ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
-_WHEN = re.compile(r"\s*(?:when|in (?:which|what) (?:fiscal )?year|quand|en quelle annee)\b")
 _RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
 # A computation few reports state as such: a figure stated for it must be named by its word ("average price").
 _AVERAGE_NAMED = content_words("average mean moyenne")
@@ -77,14 +84,6 @@ def held(index: EvidenceIndex, hit: Hit | None) -> bool:
     if hit.in_input or hit.kind == "date":
         return True
     return not day_of_date(index.texts[hit.evidence], hit.start)
-
-
-def day_of_date(text: str, start: int) -> bool:
-    """Whether the number at ``start`` is the day of a date: "September 29", "31 December 2019"."""
-    if MONTH_BEFORE_RE.search(text, max(0, start - 16), start):
-        return True
-    date = DATE_RE.match(text, start)
-    return date is not None and bool(date.group("dmy") or date.group("dm"))
 
 
 def year_of(item: Found) -> str:
@@ -182,13 +181,7 @@ class Support:
         self.magnitude = by_magnitude(question)
         self.condition = condition_asked(question) if self.extreme is None else None
         self.table_years = asks_table_years(question)
-        # "when did …?" answered by one year (not the years a table is for: "2017; 2018; 2019")
-        self.when = (
-            bool(_WHEN.match(fold(question)))
-            and self.extreme is None
-            and self.condition is None
-            and len(YEAR_RE.findall(answer)) == 1
-        )
+        self.when = self.extreme is None and self.condition is None and when_asked(question, answer)
         self._pairs = period_pairs(answer)  # "2017/2019": a period the evidence must name as such
         # "2018, 48,762: highest Total (report.md, Total, 2019 and 2018)": a year in parentheses cites, it is no answer
         self._asides = [m.span() for m in _ASIDE.finditer(answer)]
@@ -224,7 +217,7 @@ class Support:
             if headed and year_of(item) not in headed:
                 return Judgement(headed=headed)  # a year of a row label or a sentence: not one the table covers
         if self.when and _is_year(item, frozenset(), self.layout) and not self._aside(item):
-            if self._subject_states_year(year_of(item)) is False:
+            if year_stated(self.scope.terms, self.index.evidence, year_of(item)) is False:
                 return Judgement()  # "When has IMFT discontinued production of NAND?": "In 2018, IMFT discontinued …"
         if not item.dates and (month := MONTH_BEFORE_RE.search(self.answer, max(0, item.start - 16), item.start)):
             # "June 30" answers a date: a 30 anywhere is no support, "June 30" written in the evidence is
@@ -257,27 +250,6 @@ class Support:
         if literal:
             return Judgement(misplaced=self._misplaced(item, literal))
         return Judgement()
-
-    def _subject_states_year(self, year: str) -> bool | None:
-        """Whether the sentences most about the question's words (two of them at least) state
-        ``year``; None when no sentence is about them. A "when" answered by a year found in
-        another sentence ("IMFT sales … for 2019, 2018, and 2017") is no answer."""
-        terms = self.scope.terms
-        best, about = 0.0, []
-        for ev in self.index.evidence:
-            if ev.computed:
-                continue
-            for unit in evidence_units(ev):
-                if "|" in unit.text or not is_prose(unit.text):
-                    continue
-                cover = sum(w for t, w in terms.items() if t in content_words(fold(unit.text)))
-                if cover > best:
-                    best, about = cover, [unit.text]
-                elif cover == best and cover:
-                    about.append(unit.text)
-        if best < max(2.0, 0.5 * sum(terms.values())):
-            return None
-        return any(year in years_in(text) for text in about)
 
     def _aside(self, item: Found) -> bool:
         return any(a <= item.start < b for a, b in self._asides)
