@@ -35,17 +35,15 @@ SUBJECT_LEAST = 3
 _SCALES = (1.0, 1e3, 1e6, 1e9)  # content words a subject needs before a sentence is said to restate it
 
 
-def _numbers(text: str, percent: bool | None = None) -> list[float]:
-    """The amounts ``text`` states, at their scale ("$1.2 billion" is 1.2e9, "11.3%" is 11.3), no date or year;
-    only its percentages, or only its other amounts, when ``percent`` says which."""
+def _numbers(text: str) -> list[tuple[float, bool]]:
+    """The amounts ``text`` states, at their scale ("$1.2 billion" is 1.2e9, "11.3%" is 11.3), no date or year,
+    each with whether it is a percentage."""
     out = []
     for f in extract_figures(text):
         if f.kind == "date" or YEAR_RE.fullmatch(f.text):
             continue
-        if percent is not None and f.value.endswith("%") != percent:
-            continue
         try:
-            out.append(float(f.value.split(" ")[0].rstrip("%")))
+            out.append((float(f.value.split(" ")[0].rstrip("%")), f.value.endswith("%")))
         except ValueError:
             continue
     return out
@@ -87,7 +85,7 @@ def sentence_against_plan(
     wanted = subject if one_cell else subject - named
     if len(wanted) < SUBJECT_LEAST:
         return None
-    planned = _numbers(result) if one_cell else _numbers(f"{result} {statement}")  # the result and its cells
+    planned = [v for v, _ in _numbers(result if one_cell else f"{result} {statement}")]  # the result and its cells
     against: str | None = None
     for ev in evidence:
         if ev.computed:
@@ -98,10 +96,11 @@ def sentence_against_plan(
             years = years_in(unit.text)
             if not (set(reading.years) <= years if one_cell else set(reading.years) & years):
                 continue  # "Basic EPS is calculated by dividing …": no sentence of the period asked
-            said = _numbers(unit.text)
+            figures = _numbers(unit.text)
+            said = [v for v, _ in figures]
             if _states(said, planned) or not one_cell and len(said) < 2:
                 return None  # a sentence of the subject states the planned figure
-            if partial and not _numbers(unit.text, percent="%" in result):
+            if partial and not any(percent == ("%" in result) for _, percent in figures):
                 continue  # "revenues grew by 1.6% … in Bell Wireless": no rival to the amount of its row
             against = against or bounded(unit.text)
     return against
