@@ -15,6 +15,7 @@ from engine.tools.tables.messages import say
 
 MAX_NAME = 48
 MAX_COLUMN = 64
+HEADER_JOIN = " · "  # the lines of a header over several rows, in a column name: a pipe would read as a table column
 _SIMPLE = re.compile(r"[a-z_][a-z0-9_]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
@@ -55,7 +56,7 @@ def column_labels(names: list[str]) -> list[str]:
     out: list[str] = []
     used: set[str] = set()
     for i, raw in enumerate(names):
-        label = " ".join(_CONTROL.sub(" ", raw).split())[:MAX_COLUMN].strip() or f"column_{i + 1}"
+        label = _bounded(" ".join(_CONTROL.sub(" ", raw).split())) or f"column_{i + 1}"
         candidate, n = label, 2
         while candidate.lower() in used:
             candidate = f"{label}_{n}"
@@ -63,6 +64,19 @@ def column_labels(names: list[str]) -> list[str]:
         used.add(candidate.lower())
         out.append(candidate)
     return out
+
+
+def _bounded(label: str) -> str:
+    """``label`` cut to MAX_COLUMN characters. A name joined from several header lines keeps
+    its lowest line whole ("… (in thousand NT dollars) · 2019"), cutting the lines above it:
+    the lowest line is the one that tells a group's columns apart."""
+    if len(label) <= MAX_COLUMN:
+        return label
+    head, join, last = label.rpartition(HEADER_JOIN)
+    room = MAX_COLUMN - len(join) - len(last)
+    if join and room >= 8:
+        return f"{head[:room].rstrip()}{join}{last}"
+    return label[:MAX_COLUMN].strip()
 
 
 def _key(text: str) -> str:

@@ -23,7 +23,7 @@ from typing import Any, Literal
 from engine.grounding.layout import SPACED_YEAR_RE, YEAR_RE
 from engine.grounding.report_table import spread_header
 from engine.grounding.totals import is_total_label
-from engine.tools.tables.naming import column_labels
+from engine.tools.tables.naming import HEADER_JOIN, column_labels
 from engine.tools.tables.report_cells import (
     CONTINENTAL,
     Scale,
@@ -40,7 +40,6 @@ from engine.tools.tables.report_totals import totals, unlabelled_totals
 Role = Literal["label", "section", "row_unit", "value", "total_value", "total_flag"]
 LABEL = "item"
 SECTION = "section"
-HEADER_JOIN = " · "  # the lines of a header over several rows, in a column name: a pipe would read as a table column
 TOTAL = "is_total"
 _FOOTNOTE_MARK = re.compile(r"\s*\((?:\d{1,2}|[a-z])\)$")
 _QUARTER = re.compile(r"\b(Q[1-4]|H[12])\b", re.IGNORECASE)
@@ -110,6 +109,14 @@ def _footnoted_years(row: list[str]) -> list[str]:
     if not all(YEAR_RE.fullmatch(c) or _FOOTNOTED_YEAR.fullmatch(c) for c in texts[1:]):
         return row
     return [_FOOTNOTED_YEAR.sub(r"\1 (\2)", c) if _FOOTNOTED_YEAR.fullmatch(c) else c for c in row]
+
+
+def _once(text: str) -> str:
+    """A header text written twice in one cell ("Appropriation of earnings Appropriation of
+    earnings"), as an extraction writes a cell merged over two columns, read once."""
+    words = text.split()
+    half = len(words) // 2
+    return " ".join(words[:half]) if half and len(words) % 2 == 0 and words[:half] == words[half:] else text
 
 
 def _header_rows(rows: list[list[str]], first_value: int) -> int:
@@ -248,7 +255,7 @@ def read_grid(grid: list[list[Any]], lead: str = "") -> ReportTable | None:
     scales: list[str] = []
     currencies: list[str] = []
     for row in header:
-        cells = row[first:]
+        cells = [_once(c) for c in row[first:]]
         texts = [c for c in cells if c]
         if first and row[0]:
             scales.append(scale_in(row[0]))

@@ -89,3 +89,13 @@ def test_document_table_names_keep_kind_and_position():
     assert long.endswith("_pdf_t12") and len(long) <= 48
     assert document_table_name('"; DROP TABLE x; --', ".md", 1, []) == "drop_table_x_md_t1"
     assert document_table_name("2019", ".md", 1, []) == "t_2019_md_t1"
+
+
+def test_a_long_name_of_several_header_lines_keeps_its_lowest_line_whole():
+    """Two groups' years ("… · 2018", "… · 2019") stay apart when the group's line is cut."""
+    group = "Appropriation of retained earnings of the parent company (in thousand NT dollars)"
+    labels = column_labels([f"{group} · 2018", f"{group} · 2019", "y" * 80])
+    assert [len(x) <= 64 for x in labels] == [True, True, True]
+    assert labels[0].endswith(" · 2018") and labels[1].endswith(" · 2019")
+    assert labels[0].startswith("Appropriation of retained earnings")
+    assert labels[2] == "y" * 64
