@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from engine.errors import ToolError
 from engine.grounding.totals import is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableInfo
-from engine.tools.tables.table_shape import period_name
+from engine.tools.tables.table_shape import period_name, years_of
 
 if TYPE_CHECKING:
     from engine.tools.tables.compute_tool import ComputeArgs
@@ -47,6 +47,17 @@ def joined(items: list[str], w: Mapping[str, str]) -> str:
 def currency_of(column: str) -> str:
     parts = {p for p in column.lower().replace("-", "_").split("_")}
     return next((sign for word, sign in _CURRENCY.items() if word in parts), "")
+
+
+def _years_spanned(column: str) -> int | None:
+    """How many years a period column covers: 1 for "2020", 2 for "2021-2022"; None when it
+    names no year. An average over columns of unequal spans is an average a year: the
+    2020, 2021-2022 and 2023-2024 obligations of a row, over five years, not three columns."""
+    years = years_of(column)
+    if not years:
+        return None
+    span = int(years[-1]) - int(years[0]) + 1
+    return span if 1 <= span <= 10 else None
 
 
 def cells_statement(
@@ -136,6 +147,11 @@ def cells_statement(
         terms = " + ".join(_paren(v) for v in values)
         if op == "sum":
             return _said("sum", sign + show(sum(values)) + scale, what=what, terms=terms, cites=cites)
+        spans = [span for c in cols if (span := _years_spanned(c))] if one_row else []
+        if len(spans) == len(values) and sum(spans) > len(values):
+            n_years = sum(spans)
+            mean = sign + show(round(sum(values) / n_years, 2)) + scale
+            return _said("mean_yearly", mean, what=what, terms=terms, n=n_years, cites=cites)
         mean = sign + show(round(sum(values) / len(values), 2)) + scale
         return _said("mean", mean, what=what, terms=terms, n=len(values), cites=cites)
     if op == "items":  # the rows making up the Total named last, or a heading's rows
