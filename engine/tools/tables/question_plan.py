@@ -60,6 +60,7 @@ from engine.tools.tables.table_shape import (
     column_values,
     date_column,
     figure_rows,
+    filled_at,
     label_column,
     month_value,
     named_values,
@@ -106,6 +107,21 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: li
     return bool(reading.years) and not held
 
 
+_TOTAL_OF = re.compile(r"\btotal (?:amount of |value of )?(?:the )?([a-z][\w -]*)")
+
+
+def _row_whole(question: str, rows: list[str], part: ColumnInfo, numbers: list[ColumnInfo]) -> ColumnInfo | None:
+    """The row's own Total column, when a share is of "the total <the row>": in "the operating
+    leases of more than 5 years in the total operating leases" the whole is Operating leases'
+    Total, not the Total row's figure in the same column."""
+    named = [r for r in rows if not is_total_label(r)]
+    said = _TOTAL_OF.search(fold(question))
+    if len(named) != 1 or not said or not label_words(named[0]) <= words(said.group(1)):
+        return None
+    wholes = [c for c in numbers if is_total_label(c.name) and c is not part]
+    return wholes[0] if len(wholes) == 1 and not is_total_label(part.name) else None
+
+
 def _plan_labelled(
     question: str, reading: Reading, info: TableInfo, label: ColumnInfo, catalog: TableCatalog, sem: Semantic
 ) -> TablePlan | None:
@@ -141,7 +157,13 @@ def _plan_labelled(
     text = _without(reading.subject_text, rows)
     # "the percentage change in X" is of X's amounts, not of its "% to Net Sales" column
     amounts = op == "percent_change" and not _PERCENT_OF.search(fold(question))
-    by_year = year_columns(numbers, question, percent=reading.percent and not amounts)
+    by_year = year_columns(
+        numbers,
+        question,
+        percent=reading.percent and not amounts,
+        row_words=frozenset(w for r in rows for w in label_words(r)),
+        filled=filled_at(info, label, rows),
+    )
     each = bool(EACH_PERIOD.search(fold(question)))  # "for each financial year listed": every period column
     op = "value" if each and op == "sum" else op  # "the total bookings for each year": the Total row's cells
     if op == "periods" or op == "value" and each and not reading.years:  # every period column, in the table's order
@@ -164,6 +186,11 @@ def _plan_labelled(
         cols = sorted(dict.fromkeys(by_year.values()), key=lambda c: years_of(c.name)[0], reverse=True)
     else:
         return None  # which column the question is about is not said
+    whole = (
+        _row_whole(question, rows, cols[0], numbers) if op == "share" and len(rows) == 2 and len(cols) == 1 else None
+    )
+    if whole is not None:  # "… of more than 5 years in the total operating leases": the row's own Total
+        rows, cols = [r for r in rows if not is_total_label(r)], [cols[0], whole]
     if ranked and rows:  # "which non-returning director …": the section's rows with a figure
         held = zip(column_values(info, label), figure_rows(info, cols[:1]), strict=True)
         rows = [str(r).strip() for r, h in held if h and str(r).strip() in rows]
@@ -182,7 +209,7 @@ def _plan_labelled(
     fits = {
         "value": {(1, 1), (2, 1), (1, 2)},  # one cell, or the cells of the rows or years it names
         **dict.fromkeys(("change", "decrease", "difference", "percent_change", "ratio"), {(1, 2), (2, 1)}),
-        "share": {(2, 1)},
+        "share": {(2, 1), *([(1, 2)] if whole is not None else [])},
         **dict.fromkeys(("mean", "sum"), {(1, 2), (2, 1), (0, 1)}),
         "count_if": {(1, 1), (1, 2), (0, 1)},
         **dict.fromkeys(("max", "min"), {(1, 2), (0, 1), *([(2, 1)] if ranked else [])}),
@@ -192,7 +219,7 @@ def _plan_labelled(
     if (
         op is None
         or shape not in fits[op]
-        or len(cols) > 2
+        or max(len(cols), len(rows)) > 2
         and op in ("change", "decrease", "difference", "percent_change", "ratio", "share")
     ):
         return None
@@ -348,6 +375,8 @@ def _plan_records(question: str, reading: Reading, info: TableInfo, sem: Semanti
         unmet = True
     if unknown_names(question, info, filters):
         return None  # "Software revenue" of a table that has no Software
+    if op == "value" and not filters and group is None and info.rows > 1:
+        return None  # "the number of shares outstanding as of September 30, 2018": one cell, and no filter finds it
     args: dict[str, Any] = {"table": info.name, "operation": op, "columns": [measure.name], "filters": filters}
     if group is not None:
         args["group_by"] = group.name

@@ -7,6 +7,7 @@ the data is kept in the catalog's ``memo``, once per catalog."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from engine.grounding.answer_kinds import fold
@@ -106,6 +107,17 @@ def figure_rows(info: TableInfo, numbers: list[ColumnInfo]) -> list[bool]:
     return [any(v is not None for v in row) for row in zip(*(column_values(info, c) for c in numbers), strict=True)]
 
 
+def filled_at(info: TableInfo, label: ColumnInfo, rows: list[str]) -> Callable[[ColumnInfo], bool]:
+    """Whether a column holds a figure at each of ``rows`` (none named: no column does)."""
+    keys = [str(v).strip() if v is not None else "" for v in column_values(info, label)]
+
+    def filled(col: ColumnInfo) -> bool:
+        held = {k for k, v in zip(keys, column_values(info, col), strict=True) if v is not None}
+        return bool(rows) and all(r in held for r in rows)
+
+    return filled
+
+
 def row_labels(info: TableInfo, label: ColumnInfo, numbers: list[ColumnInfo], catalog: TableCatalog) -> list[str]:
     """The row labels a question can name: each once in the table, on a row holding a figure."""
     key = ("labels", info.name)
@@ -182,13 +194,26 @@ def period_columns(numbers: list[ColumnInfo]) -> list[ColumnInfo]:
     return [c for c in numbers if years_of(c.name) and not COMPARISON_COLUMN.search(c.name)]
 
 
+def _column_words(col: ColumnInfo) -> set[str]:
+    return words(YEAR_IN_NAME.sub(" ", label_text(col.name)))
+
+
 def year_columns(
-    numbers: list[ColumnInfo], question: str = "", percent: bool | None = None
+    numbers: list[ColumnInfo],
+    question: str = "",
+    percent: bool | None = None,
+    row_words: frozenset[str] = frozenset(),
+    filled: Callable[[ColumnInfo], bool] | None = None,
 ) -> dict[str, ColumnInfo | None]:
     """The column of each year; None when several columns hold a year ("Pension 2018",
     "Other 2018") and the question's words do not pick one. When ``percent`` is False (the
     question asks no percentage), a year's percent columns ("2019 · % of revenues") are
-    left out first, so "2019 · RMB" is its column; when it is True, they are the ones kept."""
+    left out first, so "2019 · RMB" is its column; when it is True, they are the ones kept.
+
+    Words the rows hold (``row_words``) do not pick a column: in "Cash dividends within
+    Appropriation of earnings", "cash dividends" names the row, not the column "Cash
+    dividend per share". When no word picks one, the one column ``filled`` at the rows
+    asked is the year's ("Legal reserve" has a 2019 figure only under "Appropriation")."""
     held: dict[str, list[ColumnInfo]] = {}
     for col in numbers:
         if COMPARISON_COLUMN.search(col.name):
@@ -203,7 +228,11 @@ def year_columns(
         elif len(cols) > 1 and percent:  # "the percent of total sales": the year's percent column
             cols = [c for c in cols if c.unit == "%" or "%" in c.name] or cols
         if len(cols) > 1:
-            named = [c for c in cols if words(YEAR_IN_NAME.sub(" ", label_text(c.name))) & asked]
+            named = [c for c in cols if _column_words(c) & asked]
+            if len(named) > 1:
+                named = [c for c in named if (_column_words(c) - row_words) & asked] or named
+            if len(named) != 1 and filled is not None:
+                named = [c for c in (named or cols) if filled(c)]
             cols = named if len(named) == 1 else [None]
         by_year[year] = cols[0]
     return by_year

@@ -992,3 +992,79 @@ def test_the_percent_of_total_is_the_share_column_not_the_total_row(tmp_path):
     catalog = catalog_of(tmp_path, "report.md", report)
     result = answer("What was the change in the percent of total sales from APAC between 2017 and 2018?", catalog)
     assert result.statement.startswith("1.9% = 40 − 38.1: change in APAC")
+
+
+# A header cell merged over two columns, written twice by the extraction, over two years.
+GROUPED = (
+    "|  | Distribution of profits (in thousand euros) Distribution of profits (in thousand euros) |  "
+    "| Dividend per share (euros) |  |\n|---|---|---|---|---|\n"
+    "|  | 2018 | 2019 | 2018 | 2019 |\n"
+    "| Statutory reserve | 512,300 | 640,100 |  |  |\n"
+    "| Dividends paid | 4,200,000 | 5,100,000 | 0.42 | 0.51 |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "start"),
+    [
+        # the row's own words ("dividends") do not pick the per-share column the group header names
+        (
+            "What is the increase/ (decrease) in Dividends paid within Distribution of profits from 2018 to 2019?",
+            "900,000 = 5,100,000 − 4,200,000",
+        ),
+        ("What were the dividends paid per share in 2019?", "0.51: Dividends paid, Dividend per share (euros) · 2019"),
+        # no word picks a 2019 column: the one holding the row's figure is its column
+        ("What was the statutory reserve in 2019?", "640,100: Statutory reserve, Distribution of profits"),
+    ],
+)
+def test_a_year_held_by_two_column_groups_is_read_in_the_group_the_question_names(tmp_path, question, start):
+    catalog = catalog_of(tmp_path, "report.md", GROUPED)
+    info, _ = catalog.table(catalog.names()[0])
+    assert "Distribution of profits (in thousand euros) · 2019" in info.column_names()
+    assert answer(question, catalog).statement.startswith(start)
+
+
+CONTRACTUAL = (
+    "|  | Total | Less than 1 year | 1-3 years | More than 3 years |\n|---|---|---|---|---|\n"
+    "| Office leases | 40,000 | 10,000 | 25,000 | 5,000 |\n"
+    "| Purchase commitments | 60,000 | 30,000 | 20,000 | 10,000 |\n"
+    "| Total | 100,000 | 40,000 | 45,000 | 15,000 |\n"
+)
+
+
+def test_a_share_of_the_total_of_the_row_itself_divides_by_its_total_column(tmp_path):
+    """ "In the total office leases" is the row's Total, not the Total row's figure in the band's column."""
+    catalog = catalog_of(tmp_path, "report.md", CONTRACTUAL)
+    own = answer("What is the percentage of office leases of more than 3 years in the total office leases?", catalog)
+    assert own.statement.startswith("12.5% = 5,000 / 40,000 × 100")
+    whole = answer("What is the percentage of office leases in the total contractual obligations?", catalog)
+    assert whole.statement.startswith("40% = 40,000 / 100,000 × 100")
+
+
+def test_an_average_over_columns_of_several_years_is_an_average_a_year(tmp_path):
+    report = (
+        "|  | Total | 2020 | 2021-2022 | 2023-2024 |\n|---|---|---|---|---|\n"
+        "| Operating leases | 1,500 | 300 | 700 | 500 |\n| Finance leases | 90 | 30 | 60 | — |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", report)
+    result = answer("What is the average annual Operating leases obligations for 2020-2024?", catalog)
+    assert result.statement.startswith("300 = (500 + 700 + 300) / 5 years: average a year of Operating leases")
+    one_year = answer("What is the average operating leases in 2020 and 2019?", catalog_of(tmp_path, "report.md",
+        "|  | 2020 | 2019 |\n|---|---|---|\n| Operating leases | 300 | 100 |\n"))  # fmt: skip
+    assert one_year.statement.startswith("200 = (300 + 100) / 2: average of")
+
+
+def test_a_value_asked_of_records_no_filter_narrows_is_not_their_sum(tmp_path):
+    """A roll-forward read as records: "the number of shares outstanding as of September 30, 2018" is one
+    row's cell, which no filter finds; adding up every row's shares is no answer."""
+    report = (
+        "The following table summarizes stock option activity:\n\n"
+        "|  | Number of Shares | Weighted-Average Exercise Price |\n|---|---|---|\n"
+        "| Outstanding at September 30, 2017 | 2,000 | $4.00 |\n| Granted | 300 | $8.00 |\n| Exercised | (200) | $3.00 |\n"
+        "| Outstanding at September 30, 2018 | 2,100 | $4.50 |\n| Granted | 400 | $9.00 |\n| Exercised | (100) | $3.50 |\n"
+        "| Outstanding at September 30, 2019 | 2,400 | $6.00 |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", report)
+    asked = "What is the number of shares outstanding as of September 30, 2018?"
+    planned = plan(asked, catalog, FakeEncode())
+    assert planned is None or planned.args.get("rows") == ["Outstanding at September 30, 2018"]
