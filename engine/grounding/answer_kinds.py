@@ -44,6 +44,8 @@ _QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
         "duration",
         re.compile(
             rf"\b(?:how long|combien de temps|quel delai|dans quel delai|au bout de combien|within how many|"
+            r"over what (?:\w+ )?(?:duration|period|term|timeframe|time frame|length of time)|what duration|"
+            r"period over which|sur quelle duree|quelle duree|"
             rf"how many (?:\w+ ){{0,2}}{_TIME_WORDS}|combien de (?:\w+ ){{0,1}}{_TIME_WORDS}|"
             rf"sous combien de {_TIME_WORDS})\b"
         ),
@@ -62,6 +64,9 @@ _QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
             r"\b(?:how much|combien (?:coute|coutent|paie|verse|rembourse|rapporte)|what amount|quel montant|"
             r"up to what amount|above what amount|what sum|budget|montant|amount|price|prix|cout|cost|fee|salary|"
             r"salaire|allowance|indemnite|spending limit|plafond|cap|ceiling)\b"
+            # "what was the company's goodwill at the end of 2018?": a balance, unless a reason or a policy is asked
+            r"|^\W*what (?:is|was|are|were) (?!.*\b(?:reason|cause|purpose|policy|strategy|nature|basis|method|status)\b)"
+            r"(?:the |\w+['’]s )(?:[\w'’-]+ ){1,4}at the end of (?:fiscal )?(?:19|20)\d\d\b"
         ),
     ),
     ("count", re.compile(r"\b(?:how many|combien d[e']|number of|nombre d[e']|quel nombre)")),

@@ -27,6 +27,10 @@ from engine.grounding.answer_kinds import (
         ("How many unused days of paid leave can be carried over?", "duration"),
         ("Au bout de combien de temps l'écran se verrouille-t-il ?", "duration"),
         ("Sous combien de jours les factures sont-elles payées ?", "duration"),
+        ("Over what duration will the unrecognized compensation cost be recognized?", "duration"),  # not "cost"
+        ("What is the weighted average period over which the cost is recognized?", "duration"),
+        ("What was the company's goodwill at the end of 2018?", "amount"),  # a balance
+        ("What was the reason for the change at the end of 2019?", None),
         ("Quelle est la surface de l'entrepôt ?", "area"),
         ("Quelle part des véhicules sera électrique ?", "percent"),
         ("What was the % of revenue for research and development in 2019?", "percent"),
