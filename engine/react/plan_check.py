@@ -82,7 +82,7 @@ def sentence_against_plan(
     partial = 2 * len(subject & named) >= len(subject)
     if partial and not (one_cell and subject - named - TOTAL_WORDS):
         return None
-    wanted = subject if one_cell else subject - named
+    wanted = subject if one_cell else subject - named - TOTAL_WORDS  # "the total amount capitalized": the sum asked
     if len(wanted) < SUBJECT_LEAST:
         return None
     planned = [v for v, _ in _numbers(result if one_cell else f"{result} {statement}")]  # the result and its cells

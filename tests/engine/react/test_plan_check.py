@@ -86,3 +86,24 @@ def test_a_cell_leaving_out_a_word_a_sentence_states_only_with_a_percentage_is_n
         sentence_against_plan("What were the operating revenues for 2019 for Bell Wireless?", args, "2,493", TAXED)
         is None
     )
+
+
+SOFTWARE = (
+    "| | 2019 | 2018 |\n|---|---|---|\n| Internal use software | 33,351 | 31,565 |\n\n"
+    "Amounts capitalized to internal use software related to continuing operations for the years ended December 31, "
+    "2019 and 2018 were $3,800 and $6,690, respectively."
+)
+
+
+def test_a_sum_is_questioned_by_a_sentence_of_the_subject_that_does_not_say_total():
+    """ "The total amount capitalized …": "total" asks for the sum, the sentence need not write it."""
+    question = (
+        "What is the total amount capitalized to internal use software related to continuing operations "
+        "for the years ended December 31, 2019 and 2018?"
+    )
+    args = {"operation": "sum", "rows": ["Internal use software"], "columns": ["2019", "2018"]}
+    statement = "64,916 = 33,351 + 31,565: sum of Internal use software, 2019 and 2018"
+    evidence = [Evidence(n=2, tool="search_docs", text=SOFTWARE, source="report.md")]
+    said = sentence_against_plan(question, args, "64,916", evidence, statement)
+    assert said is not None and said.startswith("Amounts capitalized to internal use software")
+    assert sentence_against_plan(question, args, "10,490", evidence, "10,490 = 3,800 + 6,690: sum") is None
