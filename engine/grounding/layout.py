@@ -109,6 +109,15 @@ class Place:
         return short
 
 
+_YEARS_UNSPACED = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?:,(?:19|20)\d\d)+(?![\d.,]?\d)")
+
+
+def spaced_years(text: str) -> str:
+    """``text`` with years listed without a space ("for 2017,2018 and 2019") spaced, so each
+    reads as a year: "2017,2018" is no number (a thousands group has three digits)."""
+    return _YEARS_UNSPACED.sub(lambda m: m.group(0).replace(",", ", "), text)
+
+
 def years_in(text: str) -> frozenset[str]:
     """The years a text names; a fiscal year "2018/19" or "2018-19" names both, "FY19" names 2019,
     "2 0 1 8" (a PDF's spaced digits) names 2018."""

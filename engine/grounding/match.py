@@ -21,7 +21,7 @@ from engine.grounding.counts import one_year_twice, repeated_items, stated_count
 from engine.grounding.derive import Derivation
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
-from engine.grounding.layout import Place
+from engine.grounding.layout import Place, spaced_years
 from engine.grounding.misquote import misquoted
 from engine.grounding.models import Citation, Evidence, Figure, Grounding, GroundingReport, Misplaced, Unit
 from engine.grounding.notes import (
@@ -240,6 +240,7 @@ def check_answer(
     (a retry, a rewrite) against the same evidence without indexing it again.
     ``language`` is that of the derivations and notes written ("en", "fr")."""
     skip = {item.strip() for item in ignore}
+    question = spaced_years(question)  # "2017,2018 and 2019": three years asked
     if index is None or index.evidence != evidence:
         index = EvidenceIndex(evidence)
     asked: EvidenceIndex | None = None

@@ -16,7 +16,7 @@ from engine.grounding.answer_kinds import aggregate_asked, answer_kind, asks_abo
 from engine.grounding.compare import Condition, condition_asked, condition_in, extreme_asked
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
 from engine.grounding.derive import YEAR_AVERAGE
-from engine.grounding.layout import pairs_as_end_years
+from engine.grounding.layout import pairs_as_end_years, spaced_years
 from engine.grounding.quotes import asks_for_figure, words
 
 Operation = Literal[
@@ -238,6 +238,7 @@ def whole_as_column(question: str, reading: Reading, names: list[str]) -> tuple[
 
 
 def read_question(question: str) -> Reading:
+    question = spaced_years(question)  # "for 2017,2018 and 2019": three years
     text = fold(question)
     found = _YEAR.findall(pairs_as_end_years(text))  # "2018/2019" is fiscal 2019
     years = tuple(dict.fromkeys(full or f"20{short}" for full, short in found))

@@ -548,3 +548,13 @@ Research, development and engineering | 126 | 67 | 60"""
 def test_an_average_balance_and_a_percentage_change_written_as_a_quotient_less_one(question, answer, holds):
     report = check(answer, question, table(SCHEMES))
     assert (report.grounding == "verified") is holds
+
+
+def test_years_listed_without_spaces_are_each_asked():
+    """ "For 2017,2018 and 2019" asks three years: the 2017 cell is in the period asked."""
+    costs = " | 2019 | 2018 | 2017\nTotal costs | $8,455 | $10,647 | $3,631"
+    answer = "7,577.67 = (3,631 + 10,647 + 8,455) / 3"
+    spaced = check(answer, "What is the average total costs for 2017, 2018 and 2019?", table(costs))
+    unspaced = check(answer, "What is the average total costs for 2017,2018 and 2019?", table(costs))
+    assert spaced.grounding == unspaced.grounding == "verified"
+    assert unspaced.misplaced == []

@@ -1,8 +1,10 @@
 """Where each evidence figure sits: table cells with their row, column, period and scale;
 sentence figures with the years of their clause."""
 
+import pytest
+
 from engine.grounding.evidence_layout import evidence_places
-from engine.grounding.layout import years_in
+from engine.grounding.layout import spaced_years, years_in
 
 REPORT = """Notes to the accounts (in millions)
  | Year ended June 30, |
@@ -77,3 +79,17 @@ def test_accented_words_are_found_in_the_evidence():
     report = check_answer("91", question, evidence, language="fr")
     assert report.grounding == "verified"
     assert report.citations[0].derivation == "91 = 2 816 − 2 725 (tableau.csv, Dépenses de personnel, 2019 et 2018)"
+
+
+@pytest.mark.parametrize(
+    ("text", "spaced"),
+    [
+        ("for 2017,2018 and 2019?", "for 2017, 2018 and 2019?"),
+        ("in 2019,2018,2017.", "in 2019, 2018, 2017."),
+        ("2,017,000 shares", "2,017,000 shares"),  # a number, its groups of three digits
+        ("12,2019.5", "12,2019.5"),
+        ("2017,20180", "2017,20180"),
+    ],
+)
+def test_years_listed_without_spaces_are_spaced(text, spaced):
+    assert spaced_years(text) == spaced
