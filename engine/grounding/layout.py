@@ -11,6 +11,7 @@ tables, ``evidence_layout`` one evidence text, ``places`` the run's evidence.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.grounding.figures import SPLIT_YEAR_RE, scale_factor, scan_numbers
@@ -46,6 +47,11 @@ def period_pairs(text: str) -> dict[int, tuple[str, str]]:
         pair = (first, second if len(second) == 4 else first[:2] + second)
         out[m.start(1)] = out[m.start(2)] = pair
     return out
+
+
+def pairs_named(texts: Iterable[str]) -> frozenset[tuple[str, str]]:
+    """The two-year periods ``texts`` write ("2017/2018"), each once."""
+    return frozenset(pair for text in texts for pair in period_pairs(text).values())
 
 
 def pairs_as_end_years(text: str) -> str:

@@ -33,7 +33,7 @@ from engine.grounding.derive import Derivation, derive, operation_named, preferr
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, scale_factor
 from engine.grounding.initialisms import initialisms_asked, others_named
-from engine.grounding.layout import YEAR_RE, Place, content_words, period_pairs, years_in
+from engine.grounding.layout import YEAR_RE, Place, content_words, pairs_named, period_pairs, years_in
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import GENERIC, Scope, scope_of
@@ -108,10 +108,6 @@ def _subject_key(scope: Scope) -> frozenset[str]:
     if not scope.subject_active or best is None or best.kind != "cell":
         return frozenset()
     return frozenset(w for w in best.label_words if w in scope.terms and w not in _NOT_SUBJECT)
-
-
-def _named_pairs(index: EvidenceIndex) -> frozenset[tuple[str, str]]:
-    return frozenset(pair for text in index.texts for pair in period_pairs(text).values())
 
 
 class _Beside:
@@ -189,26 +185,30 @@ class Support:
         self.initials = initialisms_asked(question, index.texts)  # "the U.K. facility": not the U.S. one's sentence
         self._sentence_words: dict[tuple[int, tuple[int, int]], frozenset[str]] = {}
 
+    def _years(self, item: Found) -> set[str]:
+        """The years a year of the answer names: "2018", or both of "2018/2019" ("2018" alone is of 2017/18 too)."""
+        return set(self._pairs.get(item.start, (year_of(item),)))
+
     def judge(self, item: Found, hit: Hit | None, *, operand: bool = False) -> Judgement | None:
         """The figure's support; None when this check does not place it (a date, a year, a
         figure the index holds (``hit``) somewhere the layout has no place for, such as a
         label): the caller judges it as before. The day of a date ("September 29") supports
         nothing when the question has a scope."""
         if self.extreme is not None and _is_year(item, frozenset(), self.layout) and not self._aside(item):
-            # "which year had the lowest percentage difference in basic and diluted EPS?": the
-            # extreme of a computation, not of a row's cells: no row says which year
-            # ("the average price", "the total revenue" name a row)
+            # "which year had the lowest percentage difference in basic and diluted EPS?": the extreme of a
+            # computation, no row's: no row says which year ("the average price", "the total revenue" name a row)
             computed = operation_named(self.ops) and self.ops[0] not in ("sum", "average")
             winner = None if computed else extreme_cell(self.scope, self.extreme, self.magnitude)
-            if winner is not None:  # the year is the answer: it must be the year of the row's extreme
-                return Judgement(place=winner) if year_of(item) in winner.years else Judgement(extreme=winner)
+            if winner is not None:  # the year is the answer: it must name the row's extreme, and only it
+                named = [p for p in (row_by_year(self.scope) or {}).values() if self._years(item) <= set(p.years)]
+                return Judgement(place=winner) if named == [winner] else Judgement(extreme=winner)
             return Judgement(uncompared=True)  # a year found anywhere says nothing of which is largest
         if self.condition is not None and _is_year(item, frozenset(), self.layout) and not self._aside(item):
             by_year = row_by_year(self.scope)
             if by_year is not None:  # the year is the answer: its cell must meet the condition
                 met = [p for p in by_year.values() if meets(p, self.condition)]
-                holding = [p for p in met if year_of(item) in p.years]
-                if holding:
+                holding = [p for p in by_year.values() if self._years(item) <= set(p.years)]
+                if holding and all(p in met for p in holding):
                     return Judgement(place=holding[0])
                 return Judgement(unmet=met)
             return Judgement(uncompared=True)
@@ -224,7 +224,7 @@ class Support:
             day = re.compile(rf"(?i)(?<!\w){re.escape(month.group(0).strip())}\.?[\s·]+{re.escape(item.text)}(?!\d)")
             return None if any(day.search(text) for text in self.index.texts) else Judgement()
         pair = self._pairs.get(item.start)
-        if pair is not None and pair not in self.index.memo("period_pairs", _named_pairs):
+        if pair is not None and pair not in self.index.memo("period_pairs", lambda index: pairs_named(index.texts)):
             return Judgement()  # "2017/2019" when the evidence's periods are 2017/2018 and 2018/2019
         if item.dates or _is_year(item, self.scope.years, self.layout):
             return None

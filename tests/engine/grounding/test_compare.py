@@ -78,7 +78,12 @@ def test_fiscal_years_over_two_calendar_years_are_compared_as_periods():
     question = "In which year was the amount of personnel expenses larger?"
     assert check_answer("2018/2019", question, [table(FISCAL)]).grounding == "verified"
     wrong = check_answer("2017/2019", question, [table(FISCAL)])
-    assert wrong.unsupported == ["2017"]
+    assert wrong.unsupported == ["2017", "2019"]  # no period of the table, though 2019 ends the larger one
+    assert check_answer("2019", question, [table(FISCAL)]).grounding == "verified"  # fiscal 2019 is 2018/2019
+    # "2018" is of 2017/2018 (the smaller) as much as of 2018/2019: it does not name the larger
+    assert check_answer("2018", question, [table(FISCAL)]).unsupported == ["2018"]
+    smaller = "In which year was the amount of personnel expenses smaller?"
+    assert check_answer("2018", smaller, [table(FISCAL)]).unsupported == ["2018"]
 
 
 def test_a_period_the_evidence_never_names_is_unsupported():
