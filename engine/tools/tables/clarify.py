@@ -17,9 +17,10 @@ from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.compute_tool import ComputeArgs, ComputeTable
 from engine.tools.tables.label_match import Semantic
 from engine.tools.tables.messages import say
-from engine.tools.tables.question_plan import TablePlan, named_tables, plans, records_measure, unknown_names
+from engine.tools.tables.question_plan import TablePlan, named_tables, plans
 from engine.tools.tables.question_reading import read_question
-from engine.tools.tables.table_shape import QUARTER_VALUE, label_column
+from engine.tools.tables.records_plan import records_measure
+from engine.tools.tables.table_shape import QUARTER_VALUE, label_column, unknown_names
 
 Encode = Callable[[list[str]], Any]
 MAX_CHOICES = 8

@@ -10,7 +10,8 @@ operation, periods and condition) and plans one ``compute_table`` call:
   year of the larger figure, the years meeting a condition or holding figures; the rows
   making up a total;
 - a table of records (one row per sale): the value column it asks about, the values,
-  months, quarters and years it names as filters, and the dimension of a "which …".
+  months, quarters and years it names as filters, and the dimension of a "which …"
+  (``records_plan``).
 
 Tables are tried in catalog order (the conversation's attachments first); the first that fits the question
 and every period it names wins, else the first that fits the rest. Nothing is planned when no table fits the
@@ -33,7 +34,6 @@ from engine.grounding.quotes import words
 from engine.grounding.totals import is_balance_label, is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.label_match import (
-    ROW_MIN_SIMILARITY,
     Encode,
     Semantic,
     asked_direction,
@@ -53,21 +53,19 @@ from engine.tools.tables.question_reading import (
     read_question,
     whole_as_column,
 )
+from engine.tools.tables.records_plan import records_args
 from engine.tools.tables.table_shape import (
-    PERIOD_COLUMN,
-    QUARTER_VALUE,
+    PERIOD_DIMENSIONS,
     YEAR_IN_NAME,
     column_values,
-    date_column,
     figure_rows,
     filled_at,
     label_column,
-    month_value,
-    named_values,
     period_columns,
-    quarter_column,
     row_labels,
+    unknown_names,
     without_wholes,
+    without_words,
     year_columns,
     year_rows,
     years_of,
@@ -81,17 +79,9 @@ class TablePlan(BaseModel):
     ignores_period: bool = False  # the question names a period the call does not filter on
 
 
-_PERIOD_DIMENSIONS = frozenset("year years fy annee month mois quarter trimestre period periode".split())
 _ASKED_FOR = words("percentage percent amount value number figure rate ratio")  # "what percentage": no name asked
-_FISCAL_TOKEN = re.compile(r"(?i)FY'?(?:19|20)?\d\d|fiscal|years?|end(?:ed|ing)|quarters?|months?")  # periods, no names
 _PERCENT_OF = re.compile(r"\b(?:percentage|percent|%) (?:to|of)\b")
 _PERCENT_NAME = re.compile(r"(?i)%|percent|pct|rate|margin|ratio|taux|marge|pourcentage")
-
-
-def _without(text: str, values: list[str]) -> str:
-    """``text`` without the words of ``values`` (the rows or filter values it names)."""
-    taken = {w for v in values for w in words(v)}
-    return " ".join(t for t in text.split() if not words(t) & taken)
 
 
 def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: list[str] = ()) -> bool:
@@ -142,19 +132,19 @@ def _plan_labelled(
     question, reading = whole_as_column(question, reading, [c.name for c in numbers])  # "% of total sales"
     asked = words(YEAR_IN_NAME.sub(" ", question))
     rows = named_rows(question, asked, reading, labels := row_labels(info, label, numbers, catalog), sem, heads)
-    ranked = op in ("max", "min") and reading.dimension and reading.dimension not in _PERIOD_DIMENSIONS
+    ranked = op in ("max", "min") and reading.dimension and reading.dimension not in PERIOD_DIMENSIONS
     if ranked:  # "which segment …": the rows are what is compared, those of the section it names
         head = best_named(list(heads.values()), asked, reading.subject)
         rows = [r for r in labels if head is not None and heads.get(r) == head and not is_total_label(r)]
     elif (
         reading.dimension
-        and reading.dimension not in _PERIOD_DIMENSIONS
+        and reading.dimension not in PERIOD_DIMENSIONS
         and op not in ("value", "count_if", "periods", "which_if")
         and re.search(rf"\b(?:which|quel(?:le)?s?) {re.escape(reading.dimension)}\b", fold(question))
         and not words(reading.dimension) <= _ASKED_FOR
     ):
         return None  # "which segment had the smallest percentage change": a name, not one computation
-    text = _without(reading.subject_text, rows)
+    text = without_words(reading.subject_text, rows)
     # "the percentage change in X" is of X's amounts, not of its "% to Net Sales" column
     amounts = op == "percent_change" and not _PERCENT_OF.search(fold(question))
     by_year = year_columns(
@@ -284,107 +274,6 @@ def _plan_items(
     return TablePlan(table=info.name, args=args)
 
 
-def _group_column(dimension: str | None, info: TableInfo, sem: Semantic) -> ColumnInfo | None:
-    """The column a "which region / quel produit" question groups by."""
-    if dimension is None:
-        return None
-    candidates = [c for c in info.columns if c.kind != "number"]
-    if dimension in _PERIOD_DIMENSIONS:
-        return next(
-            (c for c in candidates if PERIOD_COLUMN.search(fold(c.name)) and dimension[:4] in fold(c.name)), None
-        )
-    for col in candidates:
-        if words(dimension) & words(label_text(col.name)):
-            return col
-    scores = sem.scores(dimension, [c.name for c in candidates])
-    best = max(range(len(candidates)), key=scores.__getitem__, default=None)
-    return candidates[best] if best is not None and scores[best] >= ROW_MIN_SIMILARITY else None
-
-
-def unknown_names(
-    question: str, info: TableInfo, filters: list[dict[str, Any]] = (), held: frozenset[str] = frozenset()
-) -> list[str]:
-    """The names the question gives (capitalised words inside it) that are neither a filter value,
-    a column, a month, a quarter nor one of the ``held`` words of this table."""
-    known = {w for f in filters if "value" in f for w in words(f["value"])} | held
-    known |= {w for c in info.columns for w in words(label_text(c.name))} | words(info.source) | words(info.caption)
-    out = []
-    for token in re.findall(r"(?<=\s)[A-ZÀ-Ý][\w'-]{2,}", question):
-        if (
-            fold(token) not in MONTHS
-            and not words(token) <= known
-            and not QUARTER_VALUE.search(token)
-            and not _FISCAL_TOKEN.fullmatch(token)
-        ):
-            out.append(token)
-    return out
-
-
-def records_measure(question: str, info: TableInfo, sem: Semantic) -> ColumnInfo | None:
-    """The value column of a table of records that the question asks about, if it names one."""
-    values = [v for c in info.columns for v in c.examples]
-    reading = read_question(question)
-    return value_column(
-        question, _without(reading.subject_text, values), [c for c in info.columns if c.kind == "number"], sem
-    )
-
-
-def _plan_records(question: str, reading: Reading, info: TableInfo, sem: Semantic) -> TablePlan | None:
-    op = reading.operation
-    if op not in ("value", "sum", "mean", "max", "min"):
-        return None  # a change or ratio of records is not planned: the question names no two cells
-    values = [v for c in info.columns for v in c.examples]
-    measure = value_column(
-        question, _without(reading.subject_text, values), [c for c in info.columns if c.kind == "number"], sem
-    )
-    if measure is None:
-        return None
-    group = _group_column(reading.dimension, info, sem) if op in ("max", "min") else None
-    if op in ("max", "min") and reading.dimension is not None and group is None:
-        return None  # "which desk …" of a table without desks: no winner to name
-    filters: list[dict[str, Any]] = []
-    for col, value in named_values(question, info):
-        if (group is None or col.name != group.name) and all(f["column"] != col.name for f in filters):
-            filters.append({"column": col.name, "value": value})
-    date = date_column(info)
-    unmet = len(reading.months) > 1 and not reading.month_range or len(reading.quarters) > 1
-    quarters = quarter_column(info)
-    if len(reading.quarters) == 1 and (column := quarters or date) is not None:
-        filters = [f for f in filters if f["column"] != column.name]
-        filters.append({"column": column.name, "quarter": reading.quarters[0]})
-    elif reading.quarters:
-        unmet = True
-    if reading.month_range and date is not None:
-        first, last = sorted(reading.months)
-        filters.append({"column": date.name, "month": first, "month_to": last})
-    elif reading.month_range:
-        unmet = True
-    elif len(reading.months) == 1:
-        named_month = month_value(info, reading.months[0])
-        if named_month is not None:
-            filters = [f for f in filters if f["column"] != named_month[0].name]
-            filters.append({"column": named_month[0].name, "value": named_month[1]})
-        elif date is not None:
-            filters.append({"column": date.name, "month": reading.months[0]})
-        else:
-            unmet = True
-    years = [y for y in reading.years if y not in info.source]
-    if len(years) == 1 and date is not None:
-        filters.append({"column": date.name, "year": int(years[0])})
-    elif years:
-        unmet = True
-    if unknown_names(question, info, filters):
-        return None  # "Software revenue" of a table that has no Software
-    if op == "value" and not filters and group is None and info.rows > 1:
-        return None  # "the number of shares outstanding as of September 30, 2018": one cell, and no filter finds it
-    args: dict[str, Any] = {"table": info.name, "operation": op, "columns": [measure.name], "filters": filters}
-    if group is not None:
-        args["group_by"] = group.name
-        if reading.single:
-            args["single_row"] = True
-    return TablePlan(table=info.name, args=args, ignores_period=unmet)
-
-
 def named_tables(question: str, catalog: TableCatalog) -> list[TableInfo]:
     """The tables the question names, by their name or their file's name."""
     asked = words(question)
@@ -408,7 +297,8 @@ def _each_plan(question: str, catalog: TableCatalog, encode: Encode | None) -> I
         if label is not None:
             planned = _plan_labelled(question, reading, info, label, catalog, sem)
         else:
-            planned = _plan_records(question, reading, info, sem)
+            found = records_args(question, reading, info, sem)
+            planned = TablePlan(table=info.name, args=found[0], ignores_period=found[1]) if found else None
         if planned is not None:
             yield planned
 

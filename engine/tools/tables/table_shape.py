@@ -236,3 +236,32 @@ def year_columns(
             cols = named if len(named) == 1 else [None]
         by_year[year] = cols[0]
     return by_year
+
+
+PERIOD_DIMENSIONS = frozenset("year years fy annee month mois quarter trimestre period periode".split())
+_FISCAL_TOKEN = re.compile(r"(?i)FY'?(?:19|20)?\d\d|fiscal|years?|end(?:ed|ing)|quarters?|months?")  # periods, no names
+
+
+def without_words(text: str, values: list[str]) -> str:
+    """``text`` without the words of ``values`` (the rows or filter values it names)."""
+    taken = {w for v in values for w in words(v)}
+    return " ".join(t for t in text.split() if not words(t) & taken)
+
+
+def unknown_names(
+    question: str, info: TableInfo, filters: list[dict[str, Any]] = (), held: frozenset[str] = frozenset()
+) -> list[str]:
+    """The names the question gives (capitalised words inside it) that are neither a filter value,
+    a column, a month, a quarter nor one of the ``held`` words of this table."""
+    known = {w for f in filters if "value" in f for w in words(f["value"])} | held
+    known |= {w for c in info.columns for w in words(label_text(c.name))} | words(info.source) | words(info.caption)
+    out = []
+    for token in re.findall(r"(?<=\s)[A-ZÀ-Ý][\w'-]{2,}", question):
+        if (
+            fold(token) not in MONTHS
+            and not words(token) <= known
+            and not QUARTER_VALUE.search(token)
+            and not _FISCAL_TOKEN.fullmatch(token)
+        ):
+            out.append(token)
+    return out
