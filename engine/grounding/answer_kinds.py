@@ -299,3 +299,29 @@ def constraints_met(question: str, text: str) -> bool:
         return True
     held = {f.value[:7] for f in extract_figures(text) if f.kind == "date" and len(f.value) >= 7}
     return not held or months[0] in held
+
+
+# A question asking why (EN and FR, accent-folded), and the words a sentence gives a reason with
+# (also what engine/grounding/restated.py and quotes.py read as a cause restated).
+REASON_ASKED = re.compile(
+    r"^\W*(?:why|pourquoi)\b|\bwhat (?:caused|causes|led to|leads to|drove|drives|contributed to|resulted in|"
+    r"results in|explains?)\b|\breasons?\b|\bdrivers?\b|\bdriven\b|\bqu'est-ce qui (?:explique|a cause)|\braisons?\b"
+)
+REASON_GIVEN = re.compile(
+    r"\b(?:due to|driven by|because|as a result of|result(?:ed|ing)? from|result of|attributable to|attributed to|"
+    r"owing to|caused by|reflect(?:s|ed|ing)?|primarily from|mainly from|largely from|led by|thanks to|en raison|"
+    r"du fait|grace a|s'explique)\b"
+)
+
+# A question asking how a figure is arrived at ("how is X calculated?", "how does the company
+# estimate X?"), and the words a sentence gives its method with ("using the Black-Scholes model",
+# "based upon", "by dividing"); also what engine/grounding/restated.py and quotes.py read as a method restated.
+_METHOD_VERBS = r"(?:calculat|determin|measur|comput|estimat|deriv|valu|assess)\w*"
+METHOD_ASKED = re.compile(
+    rf"^\W*how (?:is|are|was|were) .*\b{_METHOD_VERBS}\b"
+    rf"|^\W*how (?:do|does|did) (?:the )?(?:\w+ ){{1,3}}?{_METHOD_VERBS}\b"
+)
+METHOD_GIVEN = re.compile(
+    r"\b(?:based (?:up)?on|by (?:dividing|multiplying|subtracting|adding|applying|using|comparison|reference)|"
+    r"using|with reference to|by means of)\b"
+)

@@ -18,7 +18,11 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from engine.grounding.answer_kinds import (
+    METHOD_ASKED,
+    METHOD_GIVEN,
     NAMED_AGGREGATE,
+    REASON_ASKED,
+    REASON_GIVEN,
     Fit,
     aggregate_asked,
     answer_kind,
@@ -35,7 +39,7 @@ from engine.grounding.evidence_index import without_engine_notes
 from engine.grounding.figures import extract_figures
 from engine.grounding.messages import say
 from engine.grounding.models import Evidence, Quote, Unit
-from engine.grounding.units import MAX_QUOTE_CHARS, bounded, evidence_units, is_head_row, split_units
+from engine.grounding.units import MAX_QUOTE_CHARS, bounded, evidence_units, is_head_row, located, split_units
 
 if TYPE_CHECKING:
     import numpy as np
@@ -82,31 +86,6 @@ _REMAINDER = re.compile(
     r"^\W*(?:the|a)\s+(?:remaining|remainder of the|rest of the|balance of the|other)\s+(?:\w+\s+)?"
     r"(?:increases?|decreases?|changes?|growth|declines?)\b|^\W*(?:le reste|le solde) de (?:la|l')"
 )
-# A question asking why (EN and FR, accent-folded), and the words a sentence gives a reason with
-# (also what engine/grounding/restated.py reads as a cause restated).
-REASON_ASKED = re.compile(
-    r"^\W*(?:why|pourquoi)\b|\bwhat (?:caused|causes|led to|leads to|drove|drives|contributed to|resulted in|"
-    r"results in|explains?)\b|\breasons?\b|\bdrivers?\b|\bdriven\b|\bqu'est-ce qui (?:explique|a cause)|\braisons?\b"
-)
-REASON_GIVEN = re.compile(
-    r"\b(?:due to|driven by|because|as a result of|result(?:ed|ing)? from|result of|attributable to|attributed to|"
-    r"owing to|caused by|reflect(?:s|ed|ing)?|primarily from|mainly from|largely from|led by|thanks to|en raison|"
-    r"du fait|grace a|s'explique)\b"
-)
-
-# A question asking how a figure is arrived at ("how is X calculated?", "how does the company
-# estimate X?"), and the words a sentence gives its method with ("using the Black-Scholes model",
-# "based upon", "by dividing"); also what engine/grounding/restated.py reads as a method restated.
-_METHOD_VERBS = r"(?:calculat|determin|measur|comput|estimat|deriv|valu|assess)\w*"
-METHOD_ASKED = re.compile(
-    rf"^\W*how (?:is|are|was|were) .*\b{_METHOD_VERBS}\b"
-    rf"|^\W*how (?:do|does|did) (?:the )?(?:\w+ ){{1,3}}?{_METHOD_VERBS}\b"
-)
-METHOD_GIVEN = re.compile(
-    r"\b(?:based (?:up)?on|by (?:dividing|multiplying|subtracting|adding|applying|using|comparison|reference)|"
-    r"using|with reference to|by means of)\b"
-)
-
 # "How is the inventory purchased?", "When are trade payables paid?": a question on a passive
 # clause, which the sentence answering it states ("The inventory is purchased under …")
 _PASSIVE_ASKED = re.compile(
@@ -256,7 +235,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             score = max(blended, semantic[i] - SEMANTIC_ALONE_PENALTY)
             closeness = semantic[i]
         unit_fit = fit(kind, unit.text, common, unit.computed)
-        met = constraints_met(question, " ".join((read[i], unit.source or "", unit.location or "")))
+        met = constraints_met(question, " ".join((read[i], unit.source or "", located(unit.location)[0])))
         if not met and words_asked and not years_in_order(read[i]):
             met = True  # a reason or a definition the report gives without a year is about its own period
         if score > 0:
@@ -306,6 +285,13 @@ def _restatement(question: str) -> re.Pattern[str] | None:
     return re.compile(rf"\b{last}\s+(?:\w+\s+){{0,3}}?{_BE}\s+(?:\w+\s+){{0,2}}?{participle}\b")
 
 
+_INTRO_WORDS = frozenset(
+    words("as follows following table below presented summarized summarised shown set out consist consists consisted "
+          "comprise comprises comprised include includes included thousands millions billions dollars components "
+          "details summary breakdown")
+)  # fmt: skip
+
+
 def best_quotes(
     question: str, evidence: list[Evidence], embed: Embed | None, *, language: str = "en", limit: int = 1
 ) -> list[Quote]:
@@ -322,10 +308,17 @@ def best_quotes(
     # A unit without the kind of answer asked for, or about another year, is never quoted:
     # "not found", with what was searched, says more than a passage that cannot answer.
     dated = answer_kind(question) == "date"  # "which years does the table cover?" is answered by its head
+    # the sentence over a table that only restates the question ("The components of accounts receivable are
+    # as follows (in thousands):") gives none of what the table holds: it answers only what the table shows
+    bare = not asks_about_table(question)
+    asked = words(question) | _INTRO_WORDS
     eligible = [
         i
         for i in range(len(units))
-        if scored[i].fit != "none" and scored[i].constraints_met and (dated or not is_head_row(units[i].text))
+        if scored[i].fit != "none"
+        and scored[i].constraints_met
+        and (dated or not is_head_row(units[i].text))
+        and not (bare and introduces_table(units[i].text) and words(units[i].text) <= asked)
     ]
     ranked = sorted(eligible, key=lambda i: -scored[i].score)
     quotes: list[Quote] = []

@@ -10,9 +10,19 @@ that names X and gives a cause ("X increased …, primarily due to …"): its as
 
 from __future__ import annotations
 
-from engine.grounding.answer_kinds import answer_kind, asks_for_words, fit, fold, is_prose
+from engine.grounding.answer_kinds import (
+    METHOD_ASKED,
+    METHOD_GIVEN,
+    REASON_ASKED,
+    REASON_GIVEN,
+    answer_kind,
+    asks_for_words,
+    fit,
+    fold,
+    is_prose,
+)
 from engine.grounding.layout import YEAR_RE, content_words
-from engine.grounding.quotes import METHOD_ASKED, METHOD_GIVEN, REASON_ASKED, REASON_GIVEN, asks_for_figure, words
+from engine.grounding.quotes import asks_for_figure, words
 
 _ASKING_ONLY = frozenset(words("have has had will would shall under company group"))  # its answer need not repeat
 RESTATED_ADDS = 2  # content words the sentence must add to the question's for an answer

@@ -20,7 +20,8 @@ MAX_QUOTE_CHARS = 300
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+\S")
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]")
 _MD_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
-_SENTENCE_END = re.compile(r"[.!?…]+[\"'»”)\]]*(?=\s+[\"'«“(\[]?[A-ZÀ-ÖØ-Þ0-9])")
+# a sentence's end, also before a bullet written inline ("… in Phone cost of revenue. • Research and development …")
+_SENTENCE_END = re.compile(r"[.!?…]+[\"'»”)\]]*(?=\s+(?:[•▪]\s*)?[\"'«“(\[]?[A-ZÀ-ÖØ-Þ0-9])")
 _NEWLINE = re.compile("\n")
 _ABBREVIATIONS = frozenset("e.g i.e p pp cf etc vs no nr fig dr mr mrs ms st m mme env art ch sect approx".split())
 
@@ -163,12 +164,40 @@ def evidence_units(ev: Evidence, text: str | None = None) -> list[Unit]:
     text = without_engine_notes(ev.text) if text is None else text
     if ev.computed and (unit := computed_unit(ev, text)) is not None:
         return [unit]
-    return [unit for span in unit_spans(text) if (unit := _unit(ev, text, *span))]
+    return [unit for span in unit_spans(text, located(ev.location)[1]) if (unit := _unit(ev, text, *span))]
 
 
-def unit_spans(text: str) -> list[tuple[int, int, str, str]]:
-    """(start, end, header, period) of every unit of a document text, in order."""
-    return [span for block in _blocks(text) for span in _block_spans(text, block)]
+# A line over a part of a report comparing two periods: "Fiscal Year 2018 Compared with Fiscal Year 2017"
+PERIOD_HEADING = re.compile(
+    r"(?i)[#\s]*(?:[a-z]+\s+|\d\d?,\s+){0,5}?((?:19|20)\d\d)\s+(?:compared\s+(?:with|to)|versus|vs\.?)\s+"
+    r"(?:[a-z]+\s+|\d\d?,\s+){0,5}?(?:19|20)\d\d\s*:?"
+)
+
+
+def located(location: str | None) -> tuple[str, str]:
+    """(``location`` with a comparison of two periods read as its first period, that period):
+    "top > Fiscal Year 2018 Compared with Fiscal Year 2017" is "top > 2018", about 2018."""
+    head, _, last = (location or "").rpartition(" > ")
+    found = PERIOD_HEADING.fullmatch(last.strip())
+    if found is None:
+        return location or "", ""
+    return f"{head} > {found.group(1)}" if head else found.group(1), found.group(1)
+
+
+def unit_spans(text: str, heading: str = "") -> list[tuple[int, int, str, str]]:
+    """(start, end, header, period) of every unit of a document text, in order. A sentence that
+    names no year, under a line comparing two periods ("Fiscal Year 2018 Compared with Fiscal
+    Year 2017"), or in a part of the document so headed (``heading``), is about that line's first
+    period until the next such line, when its own paragraph names none: "Research and development
+    expenses increased $1.7 billion" there is 2018's."""
+    out: list[tuple[int, int, str, str]] = []
+    for block in _blocks(text):
+        if len(block) == 1 and (found := PERIOD_HEADING.fullmatch(text[block[0][0] : block[0][1]].strip())):
+            heading = found.group(1)
+        for s, e, header, period in _block_spans(text, block):
+            bare = heading and not header and not period and not years_in_order(text[s:e])
+            out.append((s, e, header, heading if bare else period))
+    return out
 
 
 def block_bounds(text: str) -> list[tuple[int, int]]:

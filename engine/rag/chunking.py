@@ -1,5 +1,6 @@
 """Structure-aware chunking: paragraphs grouped up to a size, with overlap, never
-across a section (heading or page) boundary.
+across a section (heading or page) boundary, nor across a line that opens a comparison of
+two periods ("Fiscal Year 2018 Compared with Fiscal Year 2017"), which joins the location.
 
 Linear in the text: a long paragraph is walked with a cursor (never re-sliced), and a
 file stops at ``MAX_CHUNKS_PER_FILE`` chunks (the ingest says so in one line).
@@ -13,6 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from pydantic import BaseModel
 
+from engine.grounding.units import PERIOD_HEADING
 from engine.rag.readers import Section
 
 CHUNK_CHARS = 900
@@ -95,10 +97,16 @@ def _paragraphs(text: str) -> Iterator[str]:
 def _texts(sections: Iterable[Section]) -> Iterator[tuple[str, str]]:
     """(location, chunk text) in order."""
     for section in sections:
-        current = ""
+        current, location = "", section.location
         for para in _paragraphs(section.text):
+            if PERIOD_HEADING.fullmatch(para.strip()):  # "Fiscal Year 2018 Compared with Fiscal Year 2017": a part
+                if current.strip():
+                    yield location, current
+                heading = " ".join(para.split()).lstrip("# ")
+                current, location = para, f"{section.location} > {heading}" if section.location else heading
+                continue
             if current and len(current) + len(para) + 2 > CHUNK_CHARS:
-                yield section.location, current
+                yield location, current
                 overlap = _overlap(current)
                 head = table_head(current.rsplit("\n\n", 1)[-1]) if overlap.lstrip().startswith("|") else ""
                 if head and para.startswith(f"{head}\n"):  # the table goes on: its last rows, then the next ones
@@ -110,7 +118,7 @@ def _texts(sections: Iterable[Section]) -> Iterator[tuple[str, str]]:
             else:
                 current = f"{current}\n\n{para}" if current else para
         if current.strip():
-            yield section.location, current
+            yield location, current
 
 
 def _overlap(text: str) -> str:

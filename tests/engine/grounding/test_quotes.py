@@ -419,3 +419,15 @@ def test_a_line_of_a_tables_head_is_never_quoted_as_the_answer_to_a_figure(embed
     question = "What is the difference between the domestic and international discount rates as at September 30, 2019?"
     quote = best_quote(question, evidence, embed)
     assert quote is None or "Discount rate" in quote.text
+
+
+def test_a_reason_asked_of_a_year_is_quoted_from_the_part_about_that_year():
+    text = (
+        "Fiscal Year 2019 Compared with Fiscal Year 2018\n\n"
+        "Research and development expenses increased $2.2 billion or 15%, driven by investments in AI.\n\n"
+        "Fiscal Year 2018 Compared with Fiscal Year 2017\n\n"
+        "Research and development expenses increased $1.7 billion or 13%, primarily due to cloud engineering."
+    )
+    ev = Evidence(n=1, tool="search_docs", text=text, source="report.md")
+    quote = best_quote("Why did research and development expenses increase in 2018?", [ev], None)
+    assert quote is not None and "$1.7 billion" in quote.text

@@ -83,3 +83,19 @@ def test_a_table_head_is_its_lines_to_the_rule_and_the_lines_of_years_after_it()
     assert table_head("| A | 2019 |\n|---|---|\n| Revenue | 5 |") == "| A | 2019 |\n|---|---|"
     assert table_head("Revenue was 5.\n|---|") == ""  # no table opens the block
     assert table_head("| a | b |\n| c | d |") == ""  # no rule: not a Markdown table
+
+
+def test_a_line_comparing_two_periods_opens_a_chunk_and_joins_its_location():
+    text = (
+        "Fiscal Year 2019 Compared with Fiscal Year 2018\n\nResearch expenses increased $2.2 billion or 15%.\n\n"
+        "Fiscal Year 2018 Compared with Fiscal Year 2017\n\nResearch expenses increased $1.7 billion or 13%."
+    )
+    chunks = chunk_sections("report.md", [Section(text, "Results")])
+    assert [c.location for c in chunks] == [
+        "Results > Fiscal Year 2019 Compared with Fiscal Year 2018",
+        "Results > Fiscal Year 2018 Compared with Fiscal Year 2017",
+    ]
+    assert chunks[1].text.endswith("$1.7 billion or 13%.") and "2.2 billion" not in chunks[1].text
+    # a sentence that compares two years is no such line: it stays in its chunk
+    plain = chunk_sections("report.md", [Section("Revenue in 2019 compared with 2018 rose 5%.\n\nCosts fell.", "")])
+    assert len(plain) == 1 and plain[0].location == ""
