@@ -122,6 +122,7 @@ _WORDS_ASKED = re.compile(
     r"|\bwhat (?:method|methods|approach|basis|assumptions?)\b|\b(?:comprised? of|consists? of|raisons?|methode)\b"
     r"|^\W*how (?:do|does|did) (?:the )?(?:company|group|entity|we|it|management) (?:derive|calculate|determine|"
     r"estimate|measure|compute|assess|arrive at|convert|hedge|manage|mitigate|fund|finance|define|account for)\b"
+    r"|^\W*how (?:is|are|was|were) (?!much\b|many\b)[^?]*\b[a-z]+ed\s*\??\s*$"  # "how is the revenue diversified?"
     r"|^\W*how (?:is|are|was|were|do|does|did) .*\b(?:determined|calculated|measured|defined|recogni[sz]ed|"
     r"accounted|treated|classified|valued|estimated|presented|allocated|computed)\b"
     r"|\bqu'est-ce qui (?:explique|a cause)|\bcomment (?:est|sont) (?:calcule|determine|mesure|defini)"

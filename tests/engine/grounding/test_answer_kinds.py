@@ -124,6 +124,9 @@ def test_asks_aggregate(question, aggregate):
         ("What information does note 3 provide?", True),
         ("What method did the company use when the standard was adopted?", True),
         ("How is the fair value of these instruments determined?", True),
+        ("How is the Group's revenue diversified?", True),  # a manner, in words
+        ("How much was the revenue recorded?", False),
+        ("How many shares were issued?", False),
         ("Pourquoi le chiffre d'affaires a-t-il baissé ?", True),
         ("What are the two forms of revenue generated from contracts with customers?", True),
         ("What are the types of leases the company holds?", True),
