@@ -10,10 +10,12 @@ them answer it). The detail level chooses how much follows the first line.
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel
 
 from engine.grounding.answer_kinds import answer_kind, asks_for_words, fit, years_in_order
-from engine.grounding.derive import preferred_ops
+from engine.grounding.derive import operation_named, preferred_ops
 from engine.grounding.facts import Candidate, Fact, stated_fact
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Quote
@@ -93,8 +95,16 @@ def _sure(question: str, quote: Quote, fact: Fact, stated: str) -> bool:
     words = asks_for_words(question)
     if fact.row and (words or not fact.candidates):
         return False  # "What does X represent?" is not answered by X's row of figures, nor any question by a row dump
+    if "|" in quote.text and operation_named(preferred_ops(question)) and not _COMPUTED_LABEL.search(stated):
+        return False  # "the difference between the low and high price": no one cell of a row states it
     kind = None if words else answer_kind(question)
     return quote.confident and (kind is None or fit(kind, stated) == "match")
+
+
+# a cell whose row or column is itself a computation ("% Change", "Variance", "Average price") may state one asked
+_COMPUTED_LABEL = re.compile(
+    r"(?i)(?:change|variance|difference|increase|decrease|growth|ratio|average|mean|total|margin)|%"
+)
 
 
 def fact_answer(question: str, quotes: list[Quote], language: str, detail: str) -> FactAnswer:

@@ -143,10 +143,10 @@ def _symbol_named(name: str, question: str) -> bool:
     )
 
 
-def named_columns(question: str, columns: list[ColumnInfo]) -> int:
-    """How many of ``columns`` the question names in words."""
+def named_columns(question: str, columns: list[ColumnInfo]) -> list[ColumnInfo]:
+    """The ``columns`` the question names in words."""
     asked = words(question)
-    return sum(1 for c in columns if lexical(c.name, asked, asked)[0] >= COLUMN_MIN_WORDS)
+    return [c for c in columns if lexical(c.name, asked, asked)[0] >= COLUMN_MIN_WORDS]
 
 
 def value_column(question: str, text: str, columns: list[ColumnInfo], sem: Semantic) -> ColumnInfo | None:

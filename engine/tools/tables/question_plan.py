@@ -93,7 +93,7 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: li
     months = set(reading.months)  # each cell of a month asked, each month asked in a cell ("November 2018 and …")
     if months and not (named and all(n & months for n in named) and months <= set().union(*named)):
         return True
-    held = years_held or all(y in info.source or any(y in c for c in cells) for y in reading.years)
+    held = years_held or all(y in info.source or y in info.caption or any(y in c for c in cells) for y in reading.years)
     return bool(reading.years) and not held
 
 
@@ -168,8 +168,11 @@ def _plan_labelled(
             cols = sorted(cols, key=lambda c: years_of(c.name)[0], reverse=True)  # later − earlier
     elif (measure := value_column(question, text, [c for c in numbers if not years_of(c.name)], sem)) is not None:
         cols = [measure]
-        if op == "value" and named_columns(question, [c for c in numbers if not years_of(c.name)]) > 1:
+        named = named_columns(question, [c for c in numbers if not years_of(c.name)])
+        if op == "value" and len(named) > 1:
             return None  # "the net of the unrealized gains and losses": two columns named, not one cell
+        if op == "difference" and len(named) == 2:
+            cols = named  # "the difference between the low and high price": of the two columns named
     elif len(numbers) == 1:
         cols = numbers
     elif by_year and None not in by_year.values() and (op in ("count_if", "max", "min", "mean") or len(by_year) == 2):

@@ -192,3 +192,18 @@ def test_a_loss_stated_for_the_profit_asked_is_a_negative_profit_in_each_year():
     assert fact.each and [c.text for c in fact.candidates] == ["−$3.5 million", "−$3.1 million"]
     loss = stated_fact("What was the segment loss in fiscal 2018 and 2017?", quote(text))
     assert [c.text for c in loss.candidates] == ["$3.5 million", "$3.1 million"]  # the loss asked is the loss written
+
+
+def test_an_operation_asked_is_not_stated_by_one_cell_of_a_row():
+    """ "The difference between the low and high price" is computed: a row's one cell, quoted, is not sure."""
+    from engine.react.fact_answer import fact_line
+
+    row = Quote(text="|  | Low | High |\n| First Quarter | $ 5.50 | $ 8.00 |", evidence=1, source="table.csv",
+                score=1.0, preface="From table.csv:")  # fmt: skip
+    asked = "In the first quarter, what is the difference between the low and high price?"
+    line, _, _ = fact_line(asked, row, "en")
+    assert line.startswith("Not sure")
+    changed = Quote(text="|  | 2019 | % Change |\n| Revenue | $ 8.00 | 12% |", evidence=1, source="table.csv",
+                    score=1.0, preface="From table.csv:")  # fmt: skip
+    line, _, _ = fact_line("What was the percentage change in revenue?", changed, "en")
+    assert not line.startswith("Not sure") and "12%" in line

@@ -1068,3 +1068,16 @@ def test_a_value_asked_of_records_no_filter_narrows_is_not_their_sum(tmp_path):
     asked = "What is the number of shares outstanding as of September 30, 2018?"
     planned = plan(asked, catalog, FakeEncode())
     assert planned is None or planned.args.get("rows") == ["Outstanding at September 30, 2018"]
+
+
+def test_a_difference_of_the_two_columns_named_in_a_table_of_the_year_asked(tmp_path):
+    report = (
+        "|  | Share price range 2018 |  |\n|---|---|---|\n|  | Low | High |\n"
+        "| First Quarter | $ 5.50 | $ 8.00 |\n| Second Quarter | $ 4.00 | $ 6.25 |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", report)
+    planned = plan("In the first quarter of 2018, what is the difference between the low and high price?", catalog,
+                   FakeEncode())  # fmt: skip
+    assert planned is not None and not planned.ignores_period  # 2018 is the year the whole table is of
+    result = ComputeTable(catalog).run(ComputeTable.Args(**planned.args))
+    assert result.statement.startswith("2.5 = 8 − 5.5: difference of First Quarter, High and Low")
