@@ -45,7 +45,8 @@ _QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
         re.compile(
             rf"\b(?:how long|combien de temps|quel delai|dans quel delai|au bout de combien|within how many|"
             r"over what (?:\w+ )?(?:duration|period|term|timeframe|time frame|length of time)|what duration|"
-            r"period over which|sur quelle duree|quelle duree|"
+            r"period over which|sur quelle duree|quelle duree|(?:remaining|amortization|useful|contractual) "
+            r"(?:\w+ )?(?:period|life|lives|term)\b(?! (?:ended|ending))|"
             rf"how many (?:\w+ ){{0,2}}{_TIME_WORDS}|combien de (?:\w+ ){{0,1}}{_TIME_WORDS}|"
             rf"sous combien de {_TIME_WORDS})\b"
         ),
@@ -255,7 +256,10 @@ def fit(kind: AnswerKind | None, text: str, common_names: frozenset[str] = froze
 
 Aggregate = Literal["mean", "max", "min", "sum"]
 _AGGREGATES: tuple[tuple[Aggregate, re.Pattern[str]], ...] = (
-    ("mean", re.compile(r"\b(?:average|mean|moyenne|moyen)\b")),
+    (
+        "mean",
+        re.compile(r"(?<!weighted )(?<!weighted-)\b(?:average|mean|moyenne|moyen)\b"),
+    ),  # "weighted average …": a name
     ("max", re.compile(r"\b(?:most|highest|largest|biggest|maximum|le plus|la plus|les plus|maximal)\b")),
     ("min", re.compile(r"\b(?:least|lowest|smallest|fewest|minimum|le moins|la moins|les moins|minimal)\b")),
     ("sum", re.compile(r"\b(?:total|sum|in all|altogether|somme|au total|en tout|cumul\w*|tous les|toutes les)\b")),

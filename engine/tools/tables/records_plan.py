@@ -96,8 +96,10 @@ def records_args(question: str, reading: Reading, info: TableInfo, sem: Semantic
         unmet = True
     if unknown_names(question, info, filters):
         return None  # "Software revenue" of a table that has no Software
-    if op == "value" and not filters and group is None and info.rows > 1:
-        return None  # "the number of shares outstanding as of September 30, 2018": one cell, and no filter finds it
+    if not filters and group is None and info.rows > 1 and (op == "value" or info.total_column is not None):
+        # "the number of shares outstanding as of September 30, 2018": one cell, and no filter finds it; the
+        # whole column of a report, its Total rows among its items, is no sum or average asked
+        return None
     args: dict[str, Any] = {"table": info.name, "operation": op, "columns": [measure.name], "filters": filters}
     if group is not None:
         args["group_by"] = group.name

@@ -29,6 +29,8 @@ from engine.grounding.answer_kinds import (
         ("Sous combien de jours les factures sont-elles payées ?", "duration"),
         ("Over what duration will the unrecognized compensation cost be recognized?", "duration"),  # not "cost"
         ("What is the weighted average period over which the cost is recognized?", "duration"),
+        ("What is the weighted average remaining amortization period for the customer relationships?", "duration"),
+        ("What is the estimated useful life of buildings?", "duration"),
         ("What was the company's goodwill at the end of 2018?", "amount"),  # a balance
         ("What was the reason for the change at the end of 2019?", None),
         ("Quelle est la surface de l'entrepôt ?", "area"),
@@ -108,6 +110,7 @@ def test_constraints(question, text, met):
         ("Quel est le budget 2026 total de tous les départements ?", True),
         ("Which warehouse shipped the most pallets in a month?", True),
         ("Quelle est la moyenne des retards ?", True),
+        ("What was the weighted average exercise price in 2019?", False),  # a name, no average to compute
         ("How many pallets did Rotterdam ship in March 2025?", False),
     ],
 )

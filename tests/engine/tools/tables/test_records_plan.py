@@ -60,3 +60,19 @@ def test_one_value_no_filter_narrows_is_not_planned(sales):
     """ "What is the revenue?" of six sales names no row: adding them up answers another question."""
     assert args_of("What is the revenue?", sales) is None
     assert args_of("What is the revenue of France in March?", sales) is not None
+
+
+def test_the_whole_column_of_a_report_read_as_records_is_no_average(tmp_path):
+    """Labels written twice (one block of rows a year) make a report read as records: its column holds Total rows
+    among its items, so "the average accumulated amortization" of the whole column is not planned."""
+    report = (
+        "|  | Gross | Accumulated Amortization |\n|---|---|---|\n| June 30, 2019 | | |\n| Customers | 1,597 | (498) |\n"
+        "| Other | 3 | (1) |\n| Total | 1,600 | (499) |\n| June 30, 2018 | | |\n| Customers | 1,590 | (405) |\n"
+        "| Other | 2 | (1) |\n| Total | 1,592 | (406) |\n"
+    )
+    (tmp_path / "report.md").write_text(report, encoding="utf-8")
+    catalog = TableCatalog.from_paths([tmp_path])
+    info, _ = catalog.table(catalog.names()[0])
+    question = "What is the average accumulated amortization?"
+    assert info.total_column is not None
+    assert records_args(question, read_question(question), info, Semantic(catalog, FarEncode())) is None
