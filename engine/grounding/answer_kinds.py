@@ -45,8 +45,8 @@ _QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
         re.compile(
             rf"\b(?:how long|combien de temps|quel delai|dans quel delai|au bout de combien|within how many|"
             r"over what (?:\w+ )?(?:duration|period|term|timeframe|time frame|length of time)|what duration|"
-            r"period over which|sur quelle duree|quelle duree|(?:remaining|amortization|useful|contractual) "
-            r"(?:\w+ )?(?:period|life|lives|term)\b(?! (?:ended|ending))|"
+            r"period over which|sur quelle duree|quelle duree|(?:remaining|amortization) "
+            r"(?:\w+ )?period\b(?! (?:ended|ending))|"
             rf"how many (?:\w+ ){{0,2}}{_TIME_WORDS}|combien de (?:\w+ ){{0,1}}{_TIME_WORDS}|"
             rf"sous combien de {_TIME_WORDS})\b"
         ),

@@ -30,7 +30,6 @@ from engine.grounding.answer_kinds import (
         ("Over what duration will the unrecognized compensation cost be recognized?", "duration"),  # not "cost"
         ("What is the weighted average period over which the cost is recognized?", "duration"),
         ("What is the weighted average remaining amortization period for the customer relationships?", "duration"),
-        ("What is the estimated useful life of buildings?", "duration"),
         ("What was the company's goodwill at the end of 2018?", "amount"),  # a balance
         ("What was the reason for the change at the end of 2019?", None),
         ("Quelle est la surface de l'entrepôt ?", "area"),
