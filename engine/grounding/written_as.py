@@ -67,3 +67,20 @@ def signed_as_asked(question: str, text: str, start: int, shown: str) -> str:
     if not _GAIN_ASKED.search(asked) or _LOSS_ASKED.search(asked) or shown.startswith(("-", "−", "(")):
         return shown
     return "−" + shown if _AS_LOSS.search(fold(text[max(0, start - _LOOK_BACK) : start])) else shown
+
+
+_CHANGE_ASKED = re.compile(r"\bchange[sd]?\b|\bvariation\b|\bmove[sd]?\b|\bevol\w*")  # no direction asked
+_DIRECTION_ASKED = re.compile(r"\b(?:increase|decrease|rise|fall|grow|growth|decline|drop|hausse|baisse)\w*")
+_DIRECTED = re.compile(
+    r"\b(increased|decreased|declined|rose|fell|grew|dropped|improved|deteriorated|augmente|diminue|baisse)\s+(?:by\s+|de\s+)?$"
+)
+
+
+def with_direction(question: str, text: str, start: int, shown: str) -> str:
+    """``shown`` with the way it moved ("decreased $352 million") when the question asks how much a
+    figure changed without saying which way, and the sentence writes the direction right before it."""
+    asked = fold(question)
+    if not _CHANGE_ASKED.search(asked) or _DIRECTION_ASKED.search(asked):
+        return shown
+    found = _DIRECTED.search(fold(text[max(0, start - _LOOK_BACK) : start]))
+    return f"{found.group(1)} {shown}" if found else shown

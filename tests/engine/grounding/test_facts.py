@@ -207,3 +207,17 @@ def test_an_operation_asked_is_not_stated_by_one_cell_of_a_row():
                     score=1.0, preface="From table.csv:")  # fmt: skip
     line, _, _ = fact_line("What was the percentage change in revenue?", changed, "en")
     assert not line.startswith("Not sure") and "12%" in line
+
+
+@pytest.mark.parametrize(
+    ("question", "stated"),
+    [
+        ("How much did operating income in the segment change by in 2019?", "decreased $352 million"),
+        ("How much did operating income in the segment decrease by in 2019?", "$352 million"),  # the way is asked
+        ("What was the operating income in 2019?", "$352 million"),
+    ],
+)
+def test_a_change_asked_without_its_way_is_stated_with_the_way_it_moved(question, stated):
+    text = "Operating income in the segment decreased $352 million in fiscal 2019 as compared to fiscal 2018."
+    fact = _sentence_fact(question, text, None)
+    assert [c.text for c in fact.candidates] == [stated]
