@@ -143,7 +143,7 @@ class Layout:
         for pos in range(len(self.index.evidence)):
             if "\n" in self.index.texts[pos].strip():
                 for table in self.of(pos).tables:
-                    years.update(y for column in table.column_years for y in column)
+                    years.update(y for _, header in table.blocks for column in header[2] for y in column)
                     years.update(years_in(table.header))
         return frozenset(years)
 

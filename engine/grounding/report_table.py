@@ -96,6 +96,14 @@ def spread_header(cells: list[str]) -> list[str]:
     return out
 
 
+_Header = tuple[list[str], list[frozenset[str]], list[frozenset[str]], list[str], list[int]]
+
+
+def _figures(row: list[str]) -> bool:
+    """Whether a row's cells after its label hold a figure that is no year."""
+    return any(is_numeric_cell(c) and not YEAR_RE.fullmatch(c.strip()) for c in row[1:])
+
+
 class Table:
     """One table run of an evidence: its header read once, its rows read when asked."""
 
@@ -131,18 +139,45 @@ class Table:
             header_rows.pop()  # "Revenue:" over the first rows is a section of the body, not a header line
             first -= 1
         self.first = first
-        width = max((len(self.cells(k)) for k in range(min(len(lines), first + 8))), default=0)
+        self.width = max((len(self.cells(k)) for k in range(min(len(lines), first + 8))), default=0)
+        self.header = "\n".join(original[lines[i][0] : lines[i][1]].strip() for i in range(first))
+        self._scale = scale_of(heading + "\n" + self.header)
+        self.blocks = [(first, self._read_header(header_rows))]  # (first row, its columns), in order
+        self.blocks += self._headers_within()
+        self.columns, self.column_words, self.column_years, self.shorts, self.scales = self.blocks[0][1]
+
+    def _read_header(self, header_rows: list[list[str]]) -> _Header:
+        """(columns, their words, their years, their short names, their scales) of header lines."""
         for row in header_rows[:-1]:  # a header cell merged over the columns to its right ("Year ended", "", "")
             row[1:] = spread_header([c.strip() for c in row[1:]])
-        self.columns = [
-            " ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(width)
+        columns = [
+            " ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(self.width)
         ]
-        self.column_words = [content_words(c) for c in self.columns]
-        self.column_years = [years_in(c) for c in self.columns]
-        self.shorts = [_short(header_rows, i) for i in range(width)]
-        self.header = "\n".join(original[lines[i][0] : lines[i][1]].strip() for i in range(first))
-        scale = scale_of(heading + "\n" + self.header)
-        self.scales = [scale_of(c) if scale_of(c) != 1 else scale for c in self.columns]
+        scales = [scale_of(c) if scale_of(c) != 1 else self._scale for c in columns]
+        shorts = [_short(header_rows, i) for i in range(self.width)]
+        return columns, [content_words(c) for c in columns], [years_in(c) for c in columns], shorts, scales
+
+    def _headers_within(self) -> list[tuple[int, _Header]]:
+        """The header lines written again inside the body, each over the rows below it: a line
+        without a label or a figure that names a date ("|  | As of December 31, 2018 |"), and the
+        unlabelled lines without figures after it ("|  | Amortized Cost | Fair Value |")."""
+        out: list[tuple[int, _Header]] = []
+        k = self.first
+        while k < len(self.lines):
+            row = self.cells(k)
+            if row and not row[0].strip() and any(years_in(c) for c in row[1:]) and not _figures(row):
+                rows, k = [row], k + 1
+                while k < len(self.lines) and (nxt := self.cells(k)) and not nxt[0].strip() and not _figures(nxt):
+                    rows.append(nxt)
+                    k += 1
+                out.append((k, self._read_header(rows)))
+            else:
+                k += 1
+        return out
+
+    def _block(self, k: int) -> _Header:
+        """The header that stands over body row ``k``."""
+        return next(header for first, header in reversed(self.blocks) if first <= k)
 
     def cells(self, k: int) -> list[str]:
         s, e = self.lines[k]
@@ -215,7 +250,8 @@ class Table:
         if total and label_words <= _TOTAL_WORDS:  # a bare "Total" totals the rows above: it is about their subject
             row_words |= self.totalled_words(k)
         out: list[Place] = []
-        width = len(self.columns)
+        columns, column_words, column_years, shorts, scales = self._block(k)
+        width = len(columns)
         above: list[frozenset[str]] = []
 
         def dated() -> frozenset[str]:  # read once per row, only for a cell whose column names no year
@@ -227,8 +263,8 @@ class Table:
             zero = bool(i and labels and is_zero(cell))  # "—" is zero in a report table
             if not zero and (not is_numeric_cell(cell) or (i == 0 and YEAR_RE.fullmatch(cell.strip()))):
                 continue
-            column = self.columns[i] if i < width else ""
-            scale = self.scales[i] if i < width else 1
+            column = columns[i] if i < width else ""
+            scale = scales[i] if i < width else 1
             if zero:
                 numbers = [(0.0, offsets[i], offsets[i] + len(cell), False, 1)]
             else:
@@ -245,10 +281,10 @@ class Table:
                         kind="cell",
                         label=label,
                         column=column,
-                        years=(self.column_years[i] if i < width else frozenset()) or label_years or dated(),
-                        words=row_words | (self.column_words[i] if i < width else frozenset()),
+                        years=(column_years[i] if i < width else frozenset()) or label_years or dated(),
+                        words=row_words | (column_words[i] if i < width else frozenset()),
                         label_words=label_words,
-                        short_column=self.shorts[i] if i < width else "",
+                        short_column=shorts[i] if i < width else "",
                         unit=(s, e),
                         header=self.header,
                         total=total,

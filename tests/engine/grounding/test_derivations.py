@@ -558,3 +558,21 @@ def test_years_listed_without_spaces_are_each_asked():
     unspaced = check(answer, "What is the average total costs for 2017,2018 and 2019?", table(costs))
     assert spaced.grounding == unspaced.grounding == "verified"
     assert unspaced.misplaced == []
+
+
+BLOCKS = """|  |  | As of December 31, 2019 |
+|  | Amortized Cost | Fair Value |
+| Government obligations | $129,499 | $126,066 |
+| Total | $229,199 | $223,785 |
+|  |  | As of December 31, 2018 |
+|  | Amortized Cost | Fair Value |
+| Government obligations | $73,798 | $87,797 |
+| Total | $171,021 | $179,000 |"""
+
+
+def test_a_header_written_again_inside_a_table_dates_the_rows_below_it():
+    """The 2018 block's "Total" is 2018's, not the 2019 header's."""
+    asked = "What is the difference between the total fair value amount and total amortized amount at 2018?"
+    assert check("7,979 thousand = 179,000 − 171,021", asked, table(BLOCKS)).grounding == "verified"
+    wrong = check("5,414 thousand = 229,199 − 223,785", asked, table(BLOCKS))  # the 2019 block's cells
+    assert wrong.grounding != "verified" and wrong.misplaced
