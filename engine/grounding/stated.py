@@ -5,7 +5,7 @@ The expression is read by a small recursive-descent parser (numbers, + − × * 
 parentheses; nothing is ever executed) and compared with the stated result at the
 result's precision. A percent result may be written with or without × 100, and
 percentages inside the expression may be read as written or as hundredths ("(32.0% −
-31.8%) × 100"). Scale words ("million", "thousand") and currency signs are read as
+31.8%) × 100"), and a lone figure in parentheses as grouped or as negative ("−114 − (71)"). Scale words ("million", "thousand") and currency signs are read as
 written: the result and its operands are compared in the answer's own unit.
 """
 
@@ -128,6 +128,16 @@ def _tokens(text: str, offset: int) -> list[tuple[str, float, bool, int, int]] |
             op = m.group("op")
             out.append((_OPS.get(op, op), 0.0, False, offset + m.start("op"), offset + m.end("op")))
         pos = m.end()
+    return out
+
+
+def _accounting(tokens: list[tuple[str, float, bool, int, int]]) -> list[tuple[str, float, bool, int, int]]:
+    """The tokens with a lone number in parentheses read as a report writes a negative one:
+    "−114 − (71)" is −114 − (−71). Grouping one figure says nothing, so an annotator's "(71)" is −71."""
+    out = list(tokens)
+    for i in range(len(out) - 2):
+        if out[i][0] == "(" and out[i + 1][0] == "n" and out[i + 2][0] == ")":
+            out[i + 1] = ("n", -out[i + 1][1], *out[i + 1][2:])
     return out
 
 
@@ -255,7 +265,8 @@ def _one(answer: str, result: tuple[int, int], expression: tuple[int, int]) -> S
         return None
     magnitude, decimals, percent = stated
     tolerance = 0.5 * 10.0**-decimals
-    values = [v for v in (_evaluate(tokens, False), _evaluate(tokens, True)) if v is not None]
+    readings = (_evaluate(tokens, False), _evaluate(tokens, True), _evaluate(_accounting(tokens), False))
+    values = [v for v in readings if v is not None]
     if not values:
         return None
     holds, actual = _holds(magnitude, tolerance, percent, values)

@@ -34,6 +34,9 @@ def table(text, n=1):
         ("0.2% = (32.0% − 31.8%) × 100", True, 0.2),  # percentages read as hundredths
         ("3,977 thousand = ($4,905 + $3,049) / 2", True, 3977.0),
         ("1.15 = 277.3 / 270.3", False, 1.026),
+        ("-43 million = -114 − (71)", True, 43.0),  # a lone figure in parentheses is a negative one
+        ("-185 million = -114 − (71)", True, 185.0),  # or grouped
+        ("-48 million = -114 − (71)", False, 43.0),
     ],
 )
 def test_the_stated_expression_is_evaluated_at_the_results_precision(answer, holds, actual):
