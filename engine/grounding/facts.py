@@ -31,7 +31,7 @@ from engine.grounding.layout import RESPECTIVELY
 from engine.grounding.models import Citation, GroundingReport, Quote
 from engine.grounding.quotes import words
 from engine.grounding.report_table import spread_header
-from engine.grounding.written_as import signed_as_asked, with_direction
+from engine.grounding.written_as import as_asked
 
 MAX_LABEL_WORDS = 8
 MAX_CANDIDATES = 6  # listed in a "not sure" answer; more are cut (the passage is behind the footnote)
@@ -256,10 +256,7 @@ def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
     wanted = _pin_place(question, wanted, clauses)
     wanted = _pin_sentence(question, wanted, clauses)
     shown = [_with_unit_words(text, f) for f in wanted]
-    signed = [
-        with_direction(question, text, f.start, signed_as_asked(question, text, f.start, s))
-        for f, s in zip(wanted, shown, strict=True)
-    ]
+    signed = [as_asked(question, text, f.start, s) for f, s in zip(wanted, shown, strict=True)]
     if len(wanted) == 1:  # the question says what it is: no label needed
         return Fact(candidates=[Candidate(text=signed[0], figure=wanted[0].text)])
     candidates = [

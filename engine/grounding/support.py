@@ -37,7 +37,7 @@ from engine.grounding.layout import YEAR_RE, Place, content_words, pairs_named, 
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import GENERIC, Scope, scope_of
-from engine.grounding.written_as import SHARE_ASKED, as_change, change_phrase, share_of
+from engine.grounding.written_as import SHARE_ASKED, as_change, change_phrase, share_of, written_as_change
 
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
 _POINTS = re.compile(r"\s?(?:pts?|points?|pp|percentage points?|points? de pourcentage)\b", re.IGNORECASE)
@@ -297,7 +297,9 @@ class Support:
         ):
             return False  # "a 0% interest loan" states the loan's rate, not the share of it outstanding
         if self.level and place.kind == "text" and not operand and as_change(self.index.texts[place.evidence], place):
-            return False  # "increase by 2,000,000 the number of shares authorized" is not the number authorized
+            # "increase by 2,000,000 the number of shares authorized" is no number authorized: unless the answer
+            # writes it as the change it is too ("LinkedIn operating loss increased $63 million to $987 million")
+            return written_as_change(self.answer, beside.item.start) and self._about_subject(place, beside)
         if place.kind == "text" and not operand and not self._about_subject(place, beside):
             return False  # "Media advertising revenues decreased by 15%" states nothing of VAS revenues
         if place.kind != "cell" or not self.scope.subject_active or operand:
@@ -309,12 +311,9 @@ class Support:
 
     def _only_as_change(self, item: Found) -> list[Place]:
         """The sentences holding the figure when a level is asked and each writes it as a change."""
-        if not self.level:
-            return []
-        places = list(self._places(item))
-        if places and all(p.kind == "text" and as_change(self.index.texts[p.evidence], p) for p in places):
-            return places
-        return []
+        places = [] if not self.level or written_as_change(self.answer, item.start) else list(self._places(item))
+        changed = all(p.kind == "text" and as_change(self.index.texts[p.evidence], p) for p in places)
+        return places if changed else []
 
     def _share_unmet(self, item: Found) -> bool:
         """Whether a share is asked and every sentence that writes this percentage measures something else."""

@@ -32,6 +32,11 @@ def as_change(text: str, place: Place) -> bool:
     return bool(_AS_CHANGE.search(fold(_before(text, place))))
 
 
+def written_as_change(text: str, start: int) -> bool:
+    """Whether ``text`` (an answer) writes the figure at ``start`` as a change ("increased $63 million to …")."""
+    return bool(_AS_CHANGE.search(fold(text[max(0, start - _LOOK_BACK) : start])))
+
+
 def change_phrase(text: str, place: Place) -> str:
     """The change as the sentence writes it, up to the figure: "to increase by 2,000,000"."""
     return " ".join((_before(text, place) + text[place.start : place.end]).split()[-4:])
@@ -84,3 +89,8 @@ def with_direction(question: str, text: str, start: int, shown: str) -> str:
         return shown
     found = _DIRECTED.search(fold(text[max(0, start - _LOOK_BACK) : start]))
     return f"{found.group(1)} {shown}" if found else shown
+
+
+def as_asked(question: str, text: str, start: int, shown: str) -> str:
+    """``shown`` signed as the question asks it (``signed_as_asked``), with the way it moved when a change is asked."""
+    return with_direction(question, text, start, signed_as_asked(question, text, start, shown))

@@ -65,3 +65,16 @@ def test_a_loss_stated_for_a_profit_asked_is_signed(question, sentence, figure, 
     written = sentence[start - 1 : start + len(figure)] if sentence[start - 1] == "$" else figure
     unsigned = shown.lstrip("−")
     assert signed_as_asked(question, sentence, start - (written != figure), unsigned) == shown
+
+
+def test_a_change_the_answer_writes_as_a_change_is_not_taken_for_the_level():
+    """ "The operating loss increased $63 million to $987 million" quoted whole states the level (987) and says the
+    63 is the change; the 63 alone, stated as the loss, is flagged as before."""
+    from engine.grounding import Evidence, check_answer
+
+    sentence = "LinkedIn operating loss increased $63 million to $987 million in 2018, including amortization."
+    evidence = [Evidence(n=1, tool="search_docs", text=sentence, source="report.md")]
+    asked = "How much was the LinkedIn operating loss in 2018?"
+    assert check_answer(sentence, asked, evidence).grounding == "verified"
+    alone = check_answer("The LinkedIn operating loss was $63 million in 2018.", asked, evidence)
+    assert alone.unsupported == ["$63 million"]
