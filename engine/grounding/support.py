@@ -37,7 +37,7 @@ from engine.grounding.layout import YEAR_RE, Place, content_words, pairs_named, 
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import GENERIC, Scope, scope_of
-from engine.grounding.written_as import SHARE_ASKED, as_change, change_phrase, share_of, written_as_change
+from engine.grounding.written_as import SHARE_ASKED, as_change, bare_money, change_beside_level, change_phrase, share_of
 
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
 _POINTS = re.compile(r"\s?(?:pts?|points?|pp|percentage points?|points? de pourcentage)\b", re.IGNORECASE)
@@ -282,8 +282,8 @@ class Support:
             return True
         if place.percent and beside.points():
             return False  # "0.4 pts" is a change in percentage points, not the "(0.4%)" of a percent change
-        if beside.scale != 1 and place.scale != 1 and place.scale != beside.scale:
-            return False  # "8 thousand" is not the "$7.8 million" of a sentence, whatever its digits
+        if beside.scale != 1 and (place.scale not in (1, beside.scale) or bare_money(self.index.texts, place)):
+            return False  # "8 thousand" is not "$7.8 million", nor "$1.7 billion" a sentence's "$1.75" (per share)
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
         if self.computed and not operand and place.kind in ("cell", "text") and not self._names(place, self.computed):
@@ -299,7 +299,7 @@ class Support:
         if self.level and place.kind == "text" and not operand and as_change(self.index.texts[place.evidence], place):
             # "increase by 2,000,000 the number of shares authorized" is no number authorized: unless the answer
             # writes it as the change it is too ("LinkedIn operating loss increased $63 million to $987 million")
-            return written_as_change(self.answer, beside.item.start) and self._about_subject(place, beside)
+            return change_beside_level(self.answer, beside.item.start) and self._about_subject(place, beside)
         if place.kind == "text" and not operand and not self._about_subject(place, beside):
             return False  # "Media advertising revenues decreased by 15%" states nothing of VAS revenues
         if place.kind != "cell" or not self.scope.subject_active or operand:
@@ -311,7 +311,7 @@ class Support:
 
     def _only_as_change(self, item: Found) -> list[Place]:
         """The sentences holding the figure when a level is asked and each writes it as a change."""
-        places = [] if not self.level or written_as_change(self.answer, item.start) else list(self._places(item))
+        places = [] if not self.level or change_beside_level(self.answer, item.start) else list(self._places(item))
         changed = all(p.kind == "text" and as_change(self.index.texts[p.evidence], p) for p in places)
         return places if changed else []
 

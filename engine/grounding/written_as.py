@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 from engine.grounding.answer_kinds import fold
-from engine.grounding.layout import Place, content_words
+from engine.grounding.figures import extract_figures
+from engine.grounding.layout import YEAR_RE, Place, content_words
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _BETWEEN_FIGURES = frozenset({"and", "or", "to", "et", "ou", "respectively", "respectivement"})
@@ -32,9 +33,29 @@ def as_change(text: str, place: Place) -> bool:
     return bool(_AS_CHANGE.search(fold(_before(text, place))))
 
 
-def written_as_change(text: str, start: int) -> bool:
-    """Whether ``text`` (an answer) writes the figure at ``start`` as a change ("increased $63 million to …")."""
+_OR_BEFORE = re.compile(r"\bor\s*$")
+
+
+def _changed(text: str, start: int) -> bool:
     return bool(_AS_CHANGE.search(fold(text[max(0, start - _LOOK_BACK) : start])))
+
+
+def change_beside_level(answer: str, start: int) -> bool:
+    """Whether ``answer`` writes the figure at ``start`` as a change and states the level besides ("the loss
+    increased $63 million to $987 million"): the change is context, not a level misread. "Expenses increased
+    $1.7 billion or 13%" states no level."""
+    if not _changed(answer, start):
+        return False
+    figures = [f for f in extract_figures(answer) if f.kind != "date" and not YEAR_RE.fullmatch(f.text)]
+    # "$1.7 billion or 13%": the percentage restates the change
+    return any(not _changed(answer, f.start) and not _OR_BEFORE.search(answer, 0, f.start) for f in figures)
+
+
+def bare_money(texts: list[str], place: Place) -> bool:
+    """Whether ``place`` is an amount a sentence writes with its currency and no scale word ("$1.75"): dollars as
+    written, never the millions or billions of a table's unit."""
+    before = texts[place.evidence][max(0, place.start - 2) : place.start]
+    return place.kind == "text" and place.scale == 1 and any(sign in before for sign in "$€£")
 
 
 def change_phrase(text: str, place: Place) -> str:

@@ -78,3 +78,15 @@ def test_a_change_the_answer_writes_as_a_change_is_not_taken_for_the_level():
     assert check_answer(sentence, asked, evidence).grounding == "verified"
     alone = check_answer("The LinkedIn operating loss was $63 million in 2018.", asked, evidence)
     assert alone.unsupported == ["$63 million"]
+
+
+def test_a_sentence_of_changes_only_does_not_state_the_level_asked():
+    from engine.grounding import Evidence, check_answer
+
+    sentence = "Research and development expenses increased $1.7 billion or 13%, due to cloud engineering."
+    evidence = [Evidence(n=1, tool="search_docs", text=sentence, source="report.md")]
+    asked = "How much were the research and development expenses in 2018?"
+    assert check_answer(sentence, asked, evidence).grounding != "verified"
+    # nor does a sentence's "$1.75" (earnings per share) vouch for "$1.7 billion"
+    eps = [Evidence(n=1, tool="search_docs", text="Diluted EPS decreased by $1.75 in 2018.", source="report.md")]
+    assert check_answer("$1.7 billion", "What were the expenses in 2018?", eps).grounding != "verified"
