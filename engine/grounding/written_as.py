@@ -115,3 +115,11 @@ def with_direction(question: str, text: str, start: int, shown: str) -> str:
 def as_asked(question: str, text: str, start: int, shown: str) -> str:
     """``shown`` signed as the question asks it (``signed_as_asked``), with the way it moved when a change is asked."""
     return with_direction(question, text, start, signed_as_asked(question, text, start, shown))
+
+
+def change_for_level(question: str, text: str, figure: str) -> bool:
+    """Whether ``text`` writes ``figure`` as a change ("expenses increased $1.7 billion") while the question asks
+    no change ("how much were the expenses in 2018?"): the passage does not state the level asked."""
+    asked = fold(question)
+    at = text.find(figure)
+    return at >= 0 and not _CHANGE_ASKED.search(asked) and not _DIRECTION_ASKED.search(asked) and _changed(text, at)

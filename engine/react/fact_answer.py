@@ -20,6 +20,7 @@ from engine.grounding.facts import Candidate, Fact, stated_fact
 from engine.grounding.figures import extract_figures
 from engine.grounding.models import Quote
 from engine.grounding.quotes import continues
+from engine.grounding.written_as import change_for_level
 from engine.react.prompts import message
 
 
@@ -97,6 +98,9 @@ def _sure(question: str, quote: Quote, fact: Fact, stated: str) -> bool:
         return False  # "What does X represent?" is not answered by X's row of figures, nor any question by a row dump
     if "|" in quote.text and operation_named(preferred_ops(question)) and not _COMPUTED_LABEL.search(stated):
         return False  # "the difference between the low and high price": no one cell of a row states it
+    picked = fact.picked
+    if picked is not None and not preferred_ops(question) and change_for_level(question, quote.text, picked.figure):
+        return False  # "Research and development expenses increased $1.7 billion" for "how much were they?"
     kind = None if words else answer_kind(question)
     return quote.confident and (kind is None or fit(kind, stated) == "match")
 

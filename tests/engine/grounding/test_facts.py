@@ -221,3 +221,14 @@ def test_a_change_asked_without_its_way_is_stated_with_the_way_it_moved(question
     text = "Operating income in the segment decreased $352 million in fiscal 2019 as compared to fiscal 2018."
     fact = _sentence_fact(question, text, None)
     assert [c.text for c in fact.candidates] == [stated]
+
+
+def test_a_level_asked_is_not_stated_by_a_figure_written_as_a_change():
+    from engine.react.fact_answer import fact_line
+
+    passage = Quote(text="Research and development expenses increased $1.7 billion, due to cloud engineering.",
+                    evidence=1, source="report.md", score=1.0, preface="From report.md:")  # fmt: skip
+    line, _, _ = fact_line("How much were the research and development expenses in 2018?", passage, "en")
+    assert line.startswith("Not sure")
+    line, _, _ = fact_line("By how much did research and development expenses increase in 2018?", passage, "en")
+    assert line == "$1.7 billion [report.md]"
