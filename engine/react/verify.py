@@ -183,6 +183,7 @@ def _amount_figures(report: GroundingReport) -> list[Figure]:
 
 
 _BARE_FIGURE = re.compile(r"\W*[$€£]?\s?[\d.,]+\s?(?:%|[a-z]{0,8})\W*", re.IGNORECASE)
+_MD_ROW = re.compile(r"(?m)^\s*\|.*\|\s*$")  # a line of a Markdown table
 _TABLE_ROW = re.compile(r"\|[^|\n]*\d[^|\n]*\||^[^|\n]*\d[^|\n]*\|\s*$")  # a cell with a figure between bars
 DUMP_FIGURES = 5  # a small model's answer of this many figures, and no derivation, is a row or table dumped
 
@@ -192,8 +193,8 @@ def _dumps(answer: str, report: GroundingReport) -> bool:
     Markdown row's cells, or an Observation copied with the notes only the engine writes)
     instead of stating a fact: many figures, none derived from the others."""
     first = answer.strip().split("\n", 1)[0]
-    if _TABLE_ROW.search(first):
-        return True  # "2019 | 8,841,166 |": cells of a table, not a statement
+    if _TABLE_ROW.search(first) or len(_MD_ROW.findall(answer)) >= 2:
+        return True  # "2019 | 8,841,166 |", or a sentence over a table copied: cells of a table, not a statement
     if CUT_NOTE_RE.search(answer) or SEARCH_HEADER_RE.search(answer):
         return True  # "10.0 billion [… 2019 more characters cut] …": an Observation copied, with the engine's notes
     return len([f for f in report.figures if f.start < len(first)]) >= DUMP_FIGURES and " = " not in first

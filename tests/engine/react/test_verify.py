@@ -621,6 +621,16 @@ def test_a_small_model_answering_with_cells_of_a_markdown_row_is_replaced():
     assert "| 8,841,166 |" not in engine.result.answer
 
 
+def test_a_small_model_copying_a_table_under_a_sentence_is_replaced():
+    table = "|  | Gross | Net |\n|---|---|---|\n| Underlying rights | 3.4 | 1.9 |\n| Certifications | 3.5 | 3.5 |"
+    copied = "Answer: The net underlying rights as of June 30, 2019 were as follows:\n\n|  | Gross | Net |\n|  | (in millions) |  |"
+    engine = make_engine([copied], tools=[*general_toolkit(), docs_tool(table)])
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What is the net total underlying rights as of June 30, 2019?")
+    assert "lists figures without saying which one" in blocks(text, ReActType.NOTE)[0]
+    assert "| (in millions) |" not in engine.result.answer
+
+
 def test_a_small_model_copying_an_observation_with_the_engines_notes_is_replaced():
     """The cut note and the search header are written by the engine alone: an answer holding
     one copied an Observation, even when its first figure stands in the evidence."""
