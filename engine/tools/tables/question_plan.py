@@ -136,6 +136,8 @@ def _plan_labelled(
     if ranked:  # "which segment …": the rows are what is compared, those of the section it names
         head = best_named(list(heads.values()), asked, reading.subject)
         rows = [r for r in labels if head is not None and heads.get(r) == head and not is_total_label(r)]
+        if len(rows) > 12:
+            return None  # more rows than one call names: a count of some of them would be no count of all
     elif (
         reading.dimension
         and reading.dimension not in PERIOD_DIMENSIONS
@@ -194,8 +196,11 @@ def _plan_labelled(
     rows = without_wholes(info, label, rows, cols[0]) if op in ("sum", "mean") and len(cols) == 1 else rows
     if op in ("sum", "value") and len(rows) == 1 and len(cols) == 1:
         op = "value"  # "total revenue in 2019" reads the Total row; one cell is its own sum
-    if op == "count_if" and not reading.counts_periods:
-        rows = []  # "how many obligations exceeded …": the rows are counted
+    if op == "count_if" and not reading.counts_periods:  # "how many obligations exceeded …": the rows are counted,
+        head = best_named(list(heads.values()), asked, reading.subject) if heads else None  # of the section named
+        rows = [r for r in labels if head is not None and heads.get(r) == head and not is_total_label(r)]
+        if len(rows) > 12:
+            return None  # more rows than one call names: a count of some of them would be no count of all
     elif op in ("count_if", "which_if") and not rows:
         return None  # "how many years did X exceed …" and no row is X
     shape = (min(len(rows), 2), min(len(cols), 2))
@@ -204,7 +209,7 @@ def _plan_labelled(
         **dict.fromkeys(("change", "decrease", "difference", "percent_change", "ratio"), {(1, 2), (2, 1)}),
         "share": {(2, 1), *([(1, 2)] if whole is not None else [])},
         **dict.fromkeys(("mean", "sum"), {(1, 2), (2, 1), (0, 1)}),
-        "count_if": {(1, 1), (1, 2), (0, 1)},
+        "count_if": {(1, 1), (1, 2), (0, 1), (2, 1)},  # a cell, a row's years, every row or a section's rows
         **dict.fromkeys(("max", "min"), {(1, 2), (0, 1), *([(2, 1)] if ranked else [])}),
         "which_if": {(1, 1), (1, 2)},
         "periods": {(0, 1), (0, 2), (1, 1), (1, 2)},
@@ -288,8 +293,13 @@ def named_tables(question: str, catalog: TableCatalog) -> list[TableInfo]:
     return named
 
 
+# "between 2018 year end and 2019 year end": the years, not the row "At end of the year"
+_YEAR_END = re.compile(r"(?i)\b((?:19|20)\d\d)\s+year[- ]end\b|\byear[- ]end\s+((?:19|20)\d\d)\b")
+
+
 def _each_plan(question: str, catalog: TableCatalog, encode: Encode | None) -> Iterator[TablePlan]:
     """Every table's plan for ``question``, in catalog order (the tables the question names first)."""
+    question = _YEAR_END.sub(lambda m: m.group(1) or m.group(2), question)
     reading = read_question(question)
     if reading.operation is None:
         return

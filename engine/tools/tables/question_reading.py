@@ -62,7 +62,8 @@ _TOP_N = re.compile(r"\b(?:top|(?:the )?(?:two|three|four|five|\d) (?:highest|la
 _PERIOD_NOUN = r"(?:years?|periods?|months?|quarters?|times|annees?|ans|periodes?|mois|trimestres?|fois)"
 _COUNT_IF = re.compile(rf"\b(?:how many|combien)\s+(?:d['e]\s*)?{_PERIOD_NOUN}\b")
 _COUNT_ROWS = re.compile(
-    r"\b(?:how many|combien d['e]\s*)\s*(?:[a-z-]+\s+|(?:in|en) (?:19|20)\d\d\s+){0,4}?(?:had|have|has|did|were|was|ont|avaient)\b"
+    r"\b(?:how many|combien d['e]\s*)\s*(?:[a-z-]+\s+|(?:in|en) (?:19|20)\d\d\s+){0,6}?"
+    r"(?:had|have|has|did|were|was|ont|avaient|exceed(?:ed|s)?|surpass(?:ed|es)?|depass\w*)\b"
 )
 _ASKS_VALUE = re.compile(r"^\W*(?:what|quel(?:le)?s?)\s+(?:is|was|are|were|est|etait|sont|etaient)\b")
 _SINGLE = re.compile(r"\b(?:a single|one single|in one (?:month|quarter|year|row)|un seul|une seule|en un mois)\b")

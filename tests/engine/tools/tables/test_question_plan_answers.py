@@ -1081,3 +1081,24 @@ def test_a_difference_of_the_two_columns_named_in_a_table_of_the_year_asked(tmp_
     assert planned is not None and not planned.ignores_period  # 2018 is the year the whole table is of
     result = ComputeTable(catalog).run(ComputeTable.Args(**planned.args))
     assert result.statement.startswith("2.5 = 8 − 5.5: difference of First Quarter, High and Low")
+
+
+def test_a_count_of_the_rows_of_the_section_named_and_a_year_end_that_is_a_period(tmp_path):
+    report = (
+        "|  | 2019 | 2018 |\n|---|---|---|\n| Deferred tax assets: | | |\n| Loss carry forward | 183,297 | 119,259 |\n"
+        "| Receivables | 6,165 | 7,111 |\n| Accrued expenses | 81,731 | 81,912 |\n| Total deferred tax assets | 271,193 | 208,282 |\n"
+        "| Deferred tax liabilities: | | |\n| Unremitted earnings | (95,000) | (60,000) |\n"
+        "| Intangible assets | 70,000 | 20,000 |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", report)
+    counted = answer("How many components of deferred tax assets exceeded $50,000 in 2019?", catalog)
+    assert counted.statement.startswith("2 of 3 rows above 50,000 (Loss carry forward and Accrued expenses)")
+    movement = (
+        "|  | 2019 | 2018 |\n|---|---|---|\n| At beginning of the year | 97,877 | 95,497 |\n"
+        "| Additions (Note (a)) | 44,618 | 60,807 |\n| At end of the year | 135,936 | 97,877 |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", movement)
+    planned = plan(
+        "How much is the change in transfers between 2018 year end and 2019 year end?", catalog, FakeEncode()
+    )
+    assert planned is None  # "year end" dates the question: it names no row "At end of the year"
