@@ -61,7 +61,9 @@ def test_warm_up_updates_itself_and_ask_user_resumes_to_an_answer(embedded_app, 
         page.wait_for_timeout(500)
     assert samples.count(), f"the samples never showed; the status went {seen}"
     assert not page.get_by_text("Loading in the background", exact=False).count()
-    assert "Loading in the background" in seen[0] and len(dict.fromkeys(seen)) >= 2  # it changed by itself
+    # it changed by itself: the status was there, then went, and the samples came, with no click or key (under
+    # load the status can keep one text until the rerun that removes it, between two samples of this loop)
+    assert "Loading in the background" in seen[0]
     shot(page, "2-warm")
 
     box = page.get_by_test_id("stChatInputTextArea")
