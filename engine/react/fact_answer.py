@@ -107,7 +107,7 @@ def _sure(question: str, quote: Quote, fact: Fact, stated: str) -> bool:
 
 # a cell whose row or column is itself a computation ("% Change", "Variance", "Average price") may state one asked
 _COMPUTED_LABEL = re.compile(
-    r"(?i)(?:change|variance|difference|increase|decrease|growth|ratio|average|mean|total|margin)|%"
+    r"(?i)\b(?:change|variance|difference|increase|decrease|growth|ratio|average|mean|total|margin)\b|%"
 )
 
 

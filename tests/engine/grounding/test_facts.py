@@ -207,6 +207,10 @@ def test_an_operation_asked_is_not_stated_by_one_cell_of_a_row():
                     score=1.0, preface="From table.csv:")  # fmt: skip
     line, _, _ = fact_line("What was the percentage change in revenue?", changed, "en")
     assert not line.startswith("Not sure") and "12%" in line
+    variance = Quote(text="|  | Variance |\n| Revenue | 1.00 |", evidence=1, source="table.csv", score=1.0,
+                     preface="From table.csv:")  # fmt: skip
+    line, _, _ = fact_line("What was the difference in revenue between 2019 and 2018?", variance, "en")
+    assert line.startswith("1.00 (Revenue, Variance)")  # the column is the difference: its cell states it
 
 
 @pytest.mark.parametrize(
