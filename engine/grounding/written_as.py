@@ -28,16 +28,17 @@ def _before(text: str, place: Place) -> str:
     return text[max(place.unit[0], place.start - _LOOK_BACK) : place.start]
 
 
+def _changed(text: str, start: int, floor: int = 0) -> bool:
+    """Whether ``text`` writes the figure at ``start`` as a change (looking back no further than ``floor``)."""
+    return bool(_AS_CHANGE.search(fold(text[max(floor, start - _LOOK_BACK) : start])))
+
+
 def as_change(text: str, place: Place) -> bool:
     """Whether the sentence of ``place`` (in ``text``) writes its figure as a change."""
-    return bool(_AS_CHANGE.search(fold(_before(text, place))))
+    return _changed(text, place.start, place.unit[0])
 
 
 _OR_BEFORE = re.compile(r"\bor\s*$")
-
-
-def _changed(text: str, start: int) -> bool:
-    return bool(_AS_CHANGE.search(fold(text[max(0, start - _LOOK_BACK) : start])))
 
 
 def change_beside_level(answer: str, start: int) -> bool:
