@@ -50,11 +50,14 @@ class CellCondition(BaseModel):
     threshold: float
 
 
+MAX_ROWS = 12  # the rows one call names
+
+
 class ComputeArgs(BaseModel):
     table: str | None = Field(None, max_length=200)
     operation: Operation
     label_column: str | None = Field(None, max_length=200, description=say("arg_compute_label_column"))
-    rows: list[str] = Field(default_factory=list, max_length=12, description=say("arg_compute_rows"))
+    rows: list[str] = Field(default_factory=list, max_length=MAX_ROWS, description=say("arg_compute_rows"))
     columns: list[str] = Field(..., min_length=1, max_length=24, description=say("arg_compute_columns"))
     filters: list[RowFilter] = Field(default_factory=list, max_length=6)
     group_by: str | None = Field(None, max_length=200)

@@ -33,6 +33,7 @@ from engine.grounding.dates import MONTHS
 from engine.grounding.quotes import words
 from engine.grounding.totals import is_balance_label, is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
+from engine.tools.tables.compute_tool import MAX_ROWS
 from engine.tools.tables.label_match import (
     Encode,
     Semantic,
@@ -112,6 +113,14 @@ def _row_whole(question: str, rows: list[str], part: ColumnInfo, numbers: list[C
     return wholes[0] if len(wholes) == 1 and not is_total_label(part.name) else None
 
 
+def _section_rows(heads: dict[str, str], labels: list[str], asked: set[str], reading: Reading) -> list[str] | None:
+    """The rows of the section the question names, Totals left out (none when it names none); None when they are
+    more than one call names: a count or ranking of some of them would be no count or ranking of all."""
+    head = best_named(list(heads.values()), asked, reading.subject) if heads else None
+    rows = [r for r in labels if head is not None and heads.get(r) == head and not is_total_label(r)]
+    return rows if len(rows) <= MAX_ROWS else None
+
+
 def _plan_labelled(
     question: str, reading: Reading, info: TableInfo, label: ColumnInfo, catalog: TableCatalog, sem: Semantic
 ) -> TablePlan | None:
@@ -134,10 +143,9 @@ def _plan_labelled(
     rows = named_rows(question, asked, reading, labels := row_labels(info, label, numbers, catalog), sem, heads)
     ranked = op in ("max", "min") and reading.dimension and reading.dimension not in PERIOD_DIMENSIONS
     if ranked:  # "which segment …": the rows are what is compared, those of the section it names
-        head = best_named(list(heads.values()), asked, reading.subject)
-        rows = [r for r in labels if head is not None and heads.get(r) == head and not is_total_label(r)]
-        if len(rows) > 12:
-            return None  # more rows than one call names: a count of some of them would be no count of all
+        if (section := _section_rows(heads, labels, asked, reading)) is None:
+            return None
+        rows = section
     elif (
         reading.dimension
         and reading.dimension not in PERIOD_DIMENSIONS
@@ -197,10 +205,9 @@ def _plan_labelled(
     if op in ("sum", "value") and len(rows) == 1 and len(cols) == 1:
         op = "value"  # "total revenue in 2019" reads the Total row; one cell is its own sum
     if op == "count_if" and not reading.counts_periods:  # "how many obligations exceeded …": the rows are counted,
-        head = best_named(list(heads.values()), asked, reading.subject) if heads else None  # of the section named
-        rows = [r for r in labels if head is not None and heads.get(r) == head and not is_total_label(r)]
-        if len(rows) > 12:
-            return None  # more rows than one call names: a count of some of them would be no count of all
+        if (section := _section_rows(heads, labels, asked, reading)) is None:  # of the section named
+            return None
+        rows = section
     elif op in ("count_if", "which_if") and not rows:
         return None  # "how many years did X exceed …" and no row is X
     shape = (min(len(rows), 2), min(len(cols), 2))
@@ -234,7 +241,7 @@ def _plan_labelled(
         return None  # a percentage asked ("what percentage of the decrease …"), and these cells give none
     if "chronolog" in fold(question) and all(years_of(c.name) for c in cols):
         cols = sorted(cols, key=lambda c: years_of(c.name)[-1])  # "in chronological order": earliest first
-    args: dict[str, Any] = {"table": info.name, "operation": op, "label_column": label.name, "rows": rows[:12],
+    args: dict[str, Any] = {"table": info.name, "operation": op, "label_column": label.name, "rows": rows[:MAX_ROWS],
                             "columns": [c.name for c in cols]}  # fmt: skip
     if direction := asked_direction(question, rows):
         args["as_named"] = direction  # "what was the net loss": the loss of "Net income (loss)"
