@@ -2,13 +2,13 @@
 "which …", and no plan when no filter narrows a cell asked (words only: a fake embedding model
 finds every name as far)."""
 
-import numpy as np
 import pytest
 
 from engine.tools.tables import TableCatalog
 from engine.tools.tables.label_match import Semantic
 from engine.tools.tables.question_reading import read_question
 from engine.tools.tables.records_plan import group_column, records_args
+from tests.engine.tools.tables.test_question_plan_answers import FakeEncode
 
 SALES = "date,region,product,revenue_eur\n" + "\n".join(
     f"2025-0{m}-1{d},{region},Pipettes,{100 * m + d}"
@@ -17,24 +17,12 @@ SALES = "date,region,product,revenue_eur\n" + "\n".join(
 )
 
 
-class FarEncode:
-    """Every text at the same distance from every other: only words decide."""
-
-    similarity_range = (0.0, 1.0)
-
-    def __call__(self, texts: list[str]) -> np.ndarray:
-        return np.array([[1.0, 0.0]] * len(texts), dtype=np.float32)
-
-    def query(self, texts: list[str]) -> np.ndarray:
-        return np.array([[0.0, 1.0]] * len(texts), dtype=np.float32)
-
-
 @pytest.fixture
 def sales(tmp_path):
     (tmp_path / "sales_2025.csv").write_text(SALES, encoding="utf-8")
     catalog = TableCatalog.from_paths([tmp_path])
     info, _ = catalog.table("sales_2025")
-    return info, Semantic(catalog, FarEncode())
+    return info, Semantic(catalog, FakeEncode())
 
 
 def args_of(question: str, sales):
@@ -75,4 +63,4 @@ def test_the_whole_column_of_a_report_read_as_records_is_no_average(tmp_path):
     info, _ = catalog.table(catalog.names()[0])
     question = "What is the average accumulated amortization?"
     assert info.total_column is not None
-    assert records_args(question, read_question(question), info, Semantic(catalog, FarEncode())) is None
+    assert records_args(question, read_question(question), info, Semantic(catalog, FakeEncode())) is None
