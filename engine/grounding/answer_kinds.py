@@ -168,10 +168,25 @@ _TABLE_YEARS_ASKED = re.compile(
 )
 
 
+# "In which years was X recorded?", "Which years does the table provide information for?" (folded text)
+PERIODS_ASKED = re.compile(
+    r"^\W*(?:(?:in|for) )?(?:which|what) (?:financial |fiscal |calendar )?(?P<period>years?|periods?)(?:'s?)?\b"
+    r".*\b(?:table|provided?|calculated|recorded|accounted|included|listed|shown|show|available|presented|"
+    r"information|data)\b"
+    r"|^\W*(?:pour |sur )?(?:quelles?|quels?) (?:annees?|exercices?|periodes?)\b.*\b(?:tableau|fourni\w*|present\w*)\b"
+)
+
+
 def asks_table_years(question: str) -> bool:
     """Whether ``question`` asks which years a table gives ("Which years does the table provide
-    information for?"): its header answers, not a year written anywhere in it."""
-    return bool(_TABLE_YEARS_ASKED.search(fold(question)))
+    information for?", "In which years was X recorded?"): its header answers, not a year written
+    anywhere in it. "In which year was X recorded?" may ask when an event was, so only plural
+    periods count there."""
+    folded = fold(question)
+    if _TABLE_YEARS_ASKED.search(folded):
+        return True
+    periods = PERIODS_ASKED.search(folded)
+    return periods is not None and (periods.group("period") or "s").endswith("s")
 
 
 def asks_about_table(question: str) -> bool:

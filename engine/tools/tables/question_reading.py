@@ -12,7 +12,14 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from engine.grounding.answer_kinds import aggregate_asked, answer_kind, asks_about_table, asks_for_words, fold
+from engine.grounding.answer_kinds import (
+    PERIODS_ASKED,
+    aggregate_asked,
+    answer_kind,
+    asks_about_table,
+    asks_for_words,
+    fold,
+)
 from engine.grounding.compare import Condition, condition_asked, condition_in, extreme_asked
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
 from engine.grounding.derive import YEAR_AVERAGE
@@ -162,14 +169,6 @@ _DATES_ASKED = re.compile(
 )
 
 
-_PERIODS_ASKED = re.compile(
-    r"^\W*(?:(?:in|for) )?(?:which|what) (?:financial |fiscal |calendar )?(?:years?|periods?)(?:'s?)?\b"
-    r".*\b(?:table|provided?|calculated|recorded|accounted|included|listed|shown|show|available|presented|"
-    r"information|data)\b"
-    r"|^\W*(?:pour |sur )?(?:quelles?|quels?) (?:annees?|exercices?|periodes?)\b.*\b(?:tableau|fourni\w*|present\w*)\b"
-)
-
-
 _ITEMS_ASKED = re.compile(
     r"^\W*(?:what|which) (?:are|were) the (?:broad |different )?(?:\w+ )?(?:components|items|types|categories|elements|classes)"
     r"\b(?! of (?:the )?(?:risk|uncertaint))"
@@ -192,7 +191,7 @@ def operation_in(text: str, question: str) -> Operation | None:
         return extreme  # "in which year was X larger?": the period of the larger figure
     if condition_asked(question) is not None:
         return "which_if"  # "in which years was X less than 10,000?"
-    if _PERIODS_ASKED.search(text):
+    if PERIODS_ASKED.search(text):
         return "periods"
     if _ITEMS_ASKED.search(text) and condition_in(text) is None:
         return "items"  # "what are the components of total inventories?": the rows above its Total  # "which years does the table provide information for?", "in which years was X recorded?"

@@ -8,6 +8,7 @@ from engine.grounding.answer_kinds import (
     asks_about_table,
     asks_for_name,
     asks_for_words,
+    asks_table_years,
     constraints_met,
     fit,
     introduces_table,
@@ -190,6 +191,20 @@ def test_prose_is_words_not_a_row_or_an_expression():
 )
 def test_questions_about_a_table_itself(question, about_table):
     assert asks_about_table(question) is about_table
+
+
+@pytest.mark.parametrize(
+    ("question", "years"),
+    [
+        ("Which years does the table provide information for?", True),
+        ("In which years was the current liabilities recorded for?", True),
+        ("What periods are shown in the table?", True),
+        ("In which year was the impairment recorded?", False),
+        ("In which year was revenue largest?", False),
+    ],
+)
+def test_questions_about_the_years_of_a_table(question, years):
+    assert asks_table_years(question) is years
 
 
 @pytest.mark.parametrize(

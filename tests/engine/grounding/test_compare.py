@@ -255,6 +255,29 @@ def test_the_years_a_table_covers_are_those_of_its_header_not_of_a_row_label():
     assert check_answer("2019; 2017", shares, [table(SHARES)]).unsupported == ["2017"]
 
 
+LIABILITIES = """For the years ended December 31, 2017, 2018 and 2019
+
+| | As of December 31, | |
+|---|---|---|
+| | 2018 | 2019 |
+| Ship management creditors | 268 | 328 |
+| Amounts due to related parties | 169 | 200 |
+"""
+
+
+def test_in_which_years_was_x_recorded_asks_the_years_of_the_table_not_of_a_sentence_over_it():
+    question = "In which years was the current liabilities recorded for?"
+    assert check_answer("2018; 2019", question, [passage(LIABILITIES)]).grounding == "verified"
+    wrong = check_answer("2017; 2019", question, [passage(LIABILITIES)])  # 2017 is only in the sentence above
+    assert wrong.unsupported == ["2017"]
+    # one year "recorded" may ask when an event was: a year a sentence gives stands
+    event = "In which year was the impairment recorded?"
+    assert (
+        check_answer("2017", event, [passage("An impairment was recorded in 2017.\n\n" + LIABILITIES)]).grounding
+        == "verified"
+    )
+
+
 def test_an_age_band_a_row_is_named_for_is_no_threshold():
     ageing = " | 2019 | 2018\n0 to 1 month overdue | 5,139 | 2,935\nOver 2 months overdue | 2,756 | 2,680"
     question = "Which year had a greater Over 2 months overdue past due but not impaired receivables?"
