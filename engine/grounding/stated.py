@@ -183,6 +183,8 @@ def _constants(tokens: list[tuple[str, float, bool, int, int]]) -> tuple[tuple[i
         elif value == 1 and before == "-" and after in (")", "") and any(t[0] == "/" for t in tokens[:i]):
             # "(462 / 810 − 1) × 100", "126 / 67 − 1": a percentage change's one
             out.append((start, end))
+        elif value == 1 and before in ("", "(") and after in ("/", "-"):
+            out.append((start, end))  # "1 / 91.60": a rate's reciprocal; "(1 − 15%) × …": the rest of a share
     return tuple(out)
 
 

@@ -478,6 +478,14 @@ def test_the_one_of_a_stated_percentage_change_is_a_constant():
     assert check_answer("-42.96% = (462 / 810 − 1) × 100", question, [table(cells)]).unsupported == []
 
 
+def test_the_one_of_a_reciprocal_is_a_constant_and_its_result_is_still_checked():
+    rates = "Currency | FY 2019 | FY 2018\nUSD | 70.07 | 64.49\nGBP | 91.60 | 86.05"
+    question = "What is the average INR-GBP exchange rate in FY 2019?"
+    assert check_answer("0.01 = 1 / 91.60", question, [table(rates)]).grounding == "verified"
+    wrong = check_answer("0.02 = 1 / 91.60", question, [table(rates)])
+    assert wrong.unsupported == ["0.02"] and wrong.miscomputed == ["0.02"]
+
+
 def test_a_share_asked_is_not_a_percentage_of_something_else_in_the_sentence():
     """ "What percentage of the loan is outstanding?": "a 0% interest loan" states the loan's
     rate, not the share; the share computed from the sentence's figures is, and so is a
