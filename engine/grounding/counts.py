@@ -14,6 +14,7 @@ _COUNT = re.compile(r"(?<![\w.,$€£-])(\d{1,3})\s*\(([^()\n]{1,600})\)")
 _HOW_MANY = re.compile(r"\b(?:how many|combien|number of|nombre d[e'])")  # "how many years" counts years too
 _SEPARATOR = re.compile(r"\s*(?:[,;]|\band\b|\bet\b)\s*")
 _LIST_SEPARATOR = re.compile(r"\s*[,;]\s*")
+_CELL_PIECES = 6  # commas one row label may hold: bounds the joins tried against the evidence
 _THRESHOLD = re.compile(
     r"(?:\b(?:above|below|over|under|than|exceed(?:ed|s|ing)?|least|most|de|dessus|sous|depasse)|[<>≤≥])\s*[$€£]?\s*$"
 )  # "1 of 2 columns above 200 (2019)": 200 is the condition's threshold, no count
@@ -36,21 +37,40 @@ def stated_counts(answer: str, question: str, evidence: str = "") -> list[Stated
     if not _HOW_MANY.search(fold(question)):
         return []
     held = " ".join(evidence.lower().split())
+    cells = {" ".join(c.lower().split()) for line in evidence.splitlines() if "|" in line for c in line.split("|")}
     out = []
     for m in _COUNT.finditer(answer):
         if _THRESHOLD.search(fold(answer[max(0, m.start() - 24) : m.start()])):
             continue
-        items = tuple(i for i in _items(m.group(2).strip(), held) if i)
+        items = tuple(i for i in _items(m.group(2).strip(), held, cells) if i)
         if items:
             out.append(StatedCount(m.span(1), int(m.group(1)), items))
     return out
 
 
-def _items(listed: str, held: str) -> list[str]:
+def _items(listed: str, held: str, cells: set[str]) -> list[str]:
+    """The items of a list; a row label with commas in it ("Property, plant and equipment,
+    principally due to …") is one item when the evidence holds it as a whole table cell."""
+    pieces = _LIST_SEPARATOR.split(listed)
     out: list[str] = []
-    for piece in _LIST_SEPARATOR.split(listed):
+    i = 0
+    while i < len(pieces):
+        cell = next(
+            (
+                j
+                for j in range(min(len(pieces), i + _CELL_PIECES), i + 1, -1)
+                if " ".join(", ".join(pieces[i:j]).lower().split()) in cells
+            ),
+            None,
+        )
+        if cell is not None:
+            out.append(", ".join(pieces[i:cell]))
+            i = cell
+            continue
+        piece = pieces[i]
         whole = " ".join(piece.lower().split())
         out += [piece] if whole and len(whole.split()) > 1 and whole in held else _SEPARATOR.split(piece)
+        i += 1
     return out
 
 

@@ -81,3 +81,21 @@ def test_an_item_the_evidence_names_with_and_is_one_item():
     listed = "(Notes payable and long-term debt, Operating lease obligations)"
     assert check_answer(f"2 {listed}", question, [obligations]).grounding == "verified"
     assert check_answer(f"3 {listed}", question, [obligations]).notes == ["3 is not the number of items listed (2)"]
+
+
+def test_a_row_label_with_commas_in_it_is_one_item():
+    deferred = Evidence(
+        n=1, tool="search_docs", source="report.md",
+        text="| | 2019 | 2018 |\n|---|---|---|\n| Net operating loss carry forward | $183,297 | $119,259 |\n"
+        "| Accrued expenses | 81,731 | 81,912 |\n"
+        "| Property, plant and equipment, principally due to differences in depreciation | 66,268 | 97,420 |",
+    )  # fmt: skip
+    question = "How many components of deferred tax assets exceeded $50,000 thousand in 2019?"
+    listed = "(Net operating loss carry forward, Accrued expenses, Property, plant and equipment, principally due to differences in depreciation)"
+    assert check_answer(f"3 {listed}", question, [deferred]).grounding == "verified"
+    assert check_answer(f"4 {listed}", question, [deferred]).notes == ["4 is not the number of items listed (3)"]
+    # a prose list is still split at its commas
+    prose = Evidence(n=1, tool="search_docs", source="r.md", text="We sell cash, receivables and inventories.")
+    assert check_answer("2 (cash, receivables, inventories)", "How many assets are sold?", [prose]).notes == [
+        "2 is not the number of items listed (3)"
+    ]
