@@ -33,7 +33,10 @@ _NUM = (
     r"|\d+(?:[.,]\d+)?"  # 1250.5 / 4,7
     r")(?![.,]?\d)"
 )
-_PREFIX = r"(?:(?P<pre>[€$£]|(?:EUR|USD|GBP|CHF)(?=[ \u00a0\u202f]?\d))[ \u00a0\u202f]?)?"
+_CODES = (
+    "EUR|USD|GBP|CHF|RMB|CNY|HKD|JPY|INR|SGD|AUD|CAD|NZD|SEK|NOK|DKK|ZAR|KRW|TWD|MYR|BRL|MXN"  # ISO codes reports write
+)
+_PREFIX = rf"(?:(?P<pre>[€$£]|(?:{_CODES})(?=[ \u00a0\u202f]?\d))[ \u00a0\u202f]?)?"
 _SCALE = (
     rf"(?:{_SP}?(?=[mMbBkKtT])(?P<scale>(?i:milliards?|millions?|billions?|thousands?|mille|bn|mds?)(?![^\W\d_])"
     r"|(?:k|K|M)(?![^\W\d_])))?"
@@ -58,11 +61,11 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 _FIGURE = rf"(?P<fig>(?<!\d,){_PREFIX}{_NUM}{_SCALE}(?:{_PERCENT}|{_CURRENCY}|{_DURATION})?)"
 # Tried only where a word starts with a digit or a currency; dates led by a month name
 # ("March 12, 2025") are found from their number, looking back for the month.
-FIGURE_RE = re.compile(rf"(?=[\d€$£EUGC])(?<![\w.])(?:{DATE_PATTERN}|{_FIGURE})")
+FIGURE_RE = re.compile(rf"(?=[\d€$£]|(?:{_CODES})[ \u00a0\u202f]?\d)(?<![\w.])(?:{DATE_PATTERN}|{_FIGURE})")
 # The evidence needs values only: numbers (with scale, and % for ranking) and where numeric
 # dates are; dates naming a month are looked up apart. (?=\d) first makes the scan twice as fast.
 EVIDENCE_NUMBER_RE = re.compile(
-    r"(?=\d)(?<![\w.])(?:(?P<nd>\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}|\d{4}-\d{2})(?![\w-])"
+    r"(?=\d)(?:(?<![\w.])|(?<=(?<![\w.])[A-Z]{3}))(?:(?P<nd>\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}|\d{4}-\d{2})(?![\w-])"
     rf"|(?<!\d,){_NUM}{_SCALE}(?P<pct>{_SP}?%)?)"
 )
 _DATE_PARTS = re.compile(r"\d+")
@@ -70,6 +73,7 @@ _DATE_PARTS = re.compile(r"\d+")
 _SCALES = {"k": 1_000, "thousand": 1_000, "mille": 1_000, "m": 1_000_000, "million": 1_000_000, "bn": 10**9}
 _SCALES |= {"billion": 10**9, "milliard": 10**9, "md": 10**9}
 _CURRENCIES = {"€": "EUR", "$": "USD", "£": "GBP", "eur": "EUR", "euro": "EUR", "usd": "USD", "dollar": "USD"}
+_CURRENCIES |= {code.lower(): code for code in _CODES.split("|") if code.lower() not in _CURRENCIES}
 _CURRENCIES |= {"gbp": "GBP", "pound": "GBP", "livre": "GBP", "chf": "CHF"}
 _DURATIONS = {"day": "day", "jour": "day", "week": "week", "semaine": "week", "month": "month", "moi": "month"}
 _DURATIONS |= {"year": "year", "an": "year", "anné": "year", "hour": "hour", "heure": "hour", "hr": "hour"}

@@ -131,3 +131,34 @@ def test_a_date_across_a_two_line_header_is_one_date():
     found = extract_figures("0 thousand: Loss from discontinued operations, Year Ended December 31, · 2019")
     assert [(f.text, f.kind) for f in found][-1] == ("December 31, · 2019", "date")
     assert "31" not in [f.text for f in found]
+
+
+def test_a_currency_code_written_against_the_figure_is_its_unit():
+    found = extract_figures("approximately USD500 million (equivalent to approximately RMB3,550 million), INR 70.07")
+    assert [(f.text, f.value) for f in found] == [
+        ("USD500 million", "500000000 USD"),
+        ("RMB3,550 million", "3550000000 RMB"),
+        ("INR 70.07", "70.07 INR"),
+    ]
+    assert extract_figures("product ABCD500") == []  # four letters: no currency code, no figure
+
+
+def test_a_figure_glued_to_its_currency_code_in_the_evidence_supports_the_answer():
+    from engine.grounding.match import check_answer
+    from engine.grounding.models import Evidence
+
+    text = "an investment in a retail company of approximately USD500 million (about RMB3,550 million)."
+    evidence = [Evidence(n=1, tool="search_docs", source="r.md", text=text)]
+    question = "How much was invested into the retail company?"
+    assert check_answer("approximately USD500 million", question, evidence).grounding == "verified"
+    assert check_answer("RMB3,550 million", question, evidence).grounding == "verified"
+    assert check_answer("USD560 million", question, evidence).unsupported == ["USD560 million"]
+
+
+def test_a_month_name_does_not_open_a_figure_so_a_wrong_day_is_still_checked():
+    from engine.grounding.match import check_answer
+    from engine.grounding.models import Evidence
+
+    evidence = [Evidence(n=1, tool="search_docs", source="r.md", text="Trading commenced on March 29, 1988.")]
+    assert check_answer("March 29, 1988", "When did trading commence?", evidence).grounding == "verified"
+    assert check_answer("March 32, 1988", "When did trading commence?", evidence).unsupported == ["32"]
