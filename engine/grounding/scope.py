@@ -28,6 +28,7 @@ _ASKING = content_words(
     variation evolution moyenne pourcentage proportion part somme montant annee annees exercice entre depuis valeur"""
 )
 GENERIC = content_words("net other others end beginning balance per number")
+_NOT_SUBJECT = GENERIC | content_words("total totals")  # the words a Total row adds say no subject either
 _RANGE = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*(?:-|–|to|through|until|and|à|a|au|et)\s*((?:19|20)\d\d)(?!\d)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 STRONG_SHARE = 0.6
@@ -71,6 +72,20 @@ class Scope:
         """The question names the cell's whole row label ("Wireless" in "between Wireless and
         High-speed Internet")."""
         return bool(place.label_words) and all(w in self.terms for w in place.label_words)
+
+    def subject_keys(self) -> list[frozenset[str]]:
+        """The words a sentence must name to be about the subject, one set per way: those of the
+        best row's label the question names, generic ones aside ("VAS" of "VAS revenues"), or the
+        whole label of another row the question names ("USD" of "the average USD-INR exchange
+        rate", when "Impact of exchange rate" scores higher). None when no row matched."""
+        best = self.best
+        if not self.subject_active or best is None or best.kind != "cell":
+            return []
+        keys = [frozenset(w for w in best.label_words if w in self.terms and w not in _NOT_SUBJECT)]
+        if not keys[0]:
+            return []
+        named = (frozenset(p.label_words) - _NOT_SUBJECT for p in self.strong if p.kind == "cell" and self.named(p))
+        return list(dict.fromkeys([*keys, *(k for k in named if k)]))
 
     def period_ok(self, place: Place, extra: frozenset[str] = frozenset()) -> bool:
         """The place's period is the question's (or one the answer names beside the figure)."""

@@ -31,12 +31,12 @@ from engine.grounding.compare import (
 from engine.grounding.dates import MONTH_BEFORE_RE, day_of_date
 from engine.grounding.derive import Derivation, derive, operation_named, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit
-from engine.grounding.figures import Found, scale_factor
+from engine.grounding.figures import EVIDENCE_NUMBER_RE, Found, scale_factor
 from engine.grounding.initialisms import initialisms_asked, others_named
 from engine.grounding.layout import YEAR_RE, Place, content_words, pairs_named, period_pairs, years_in
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
-from engine.grounding.scope import GENERIC, Scope, scope_of
+from engine.grounding.scope import Scope, scope_of
 from engine.grounding.written_as import SHARE_ASKED, as_change, bare_money, change_beside_level, change_phrase, share_of
 
 _SCALE_WORD = re.compile(r"(?i)[a-z]+$")
@@ -97,17 +97,6 @@ def _is_year(item: Found, years: frozenset[str], layout: Layout) -> bool:
     if item.kind != "number" or not re.fullmatch(r"(?:19|20)\d\d", year):
         return False
     return year in years or layout.has_year(year)
-
-
-_NOT_SUBJECT = GENERIC | content_words("total totals")  # the words a Total row adds say no subject either
-
-
-def _subject_key(scope: Scope) -> frozenset[str]:
-    """The words of the best row's label that the question names, generic ones aside ("VAS" of "VAS revenues")."""
-    best = scope.best
-    if not scope.subject_active or best is None or best.kind != "cell":
-        return frozenset()
-    return frozenset(w for w in best.label_words if w in scope.terms and w not in _NOT_SUBJECT)
 
 
 class _Beside:
@@ -181,7 +170,7 @@ class Support:
         self._pairs = period_pairs(answer)  # "2017/2019": a period the evidence must name as such
         # "2018, 48,762: highest Total (report.md, Total, 2019 and 2018)": a year in parentheses cites, it is no answer
         self._asides = [m.span() for m in _ASIDE.finditer(answer)]
-        self._key = _subject_key(self.scope)
+        self._keys = self.scope.subject_keys()
         self.initials = initialisms_asked(question, index.texts)  # "the U.K. facility": not the U.S. one's sentence
         self._sentence_words: dict[tuple[int, tuple[int, int]], frozenset[str]] = {}
 
@@ -266,7 +255,9 @@ class Support:
             if not self.scope.subject_active and not layout.result and layout.row_at(start) is None:
                 span = layout.sentence_at(start)
                 if span is not None and not YEAR_RE.search(layout.text, *span):
-                    yield Place(value=0.0, scale=1, text="", evidence=pos, start=start, end=start, kind="text",
+                    written = EVIDENCE_NUMBER_RE.match(layout.text, start)  # its scale word: "$1.7 billion"
+                    scale = scale_factor(written.group("scale")) if written else 1
+                    yield Place(value=0.0, scale=scale, text="", evidence=pos, start=start, end=start, kind="text",
                                 unit=span)  # fmt: skip
                     continue
             for place in self.layout.at(pos, start):
@@ -341,10 +332,10 @@ class Support:
         sentence the answer quotes around the figure (its clause's words are the sentence's)."""
         if others_named(self.index.texts[place.evidence][place.unit[0] : place.unit[1]], self.initials):
             return False  # a sentence about the U.S. facility, for the U.K. one
-        if not self._key:
+        if not self._keys:
             return True
         words = self._words_of(place)
-        if self._key <= words:
+        if any(key <= words for key in self._keys):
             return True
         quoted = beside.words()
         return len(quoted) >= QUOTED_WORDS and len(quoted & words) >= ANSWER_WORDS_SHARE * len(quoted)

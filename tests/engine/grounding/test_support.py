@@ -27,3 +27,44 @@ def test_a_year_found_only_in_another_sentence_is_not(answer):
 
 def test_a_question_no_sentence_is_about_is_judged_as_before():
     assert check("2017", "When was the first quarter?").unsupported == []
+
+
+RATES_SENTENCE = (
+    "FY 2019 saw volatility in USD-INR, ranging from `64.90 and `74.10, and averaging at `70.07. Average currency "
+    "exchange rates during FY 2019 for the three major currencies are given below:"
+)
+RATES_TABLE = """| Currency | Weightage (%) | FY 2019 ` | FY 2018 ` | % Change YoY |
+|---|---|---|---|---|
+| USD | 53.6 | 70.07 | 64.49 | 8.7 |
+| GBP | 13.9 | 91.60 | 86.05 | 6.5 |
+| Breakup of revenue growth | FY 2019 (%) | FY 2018 (%) | | |
+| Impact of exchange rate | 7.6 | (2.3) | | |
+| Total growth | 19.0 | 4.4 | | |"""
+
+
+def test_a_sentence_naming_a_row_the_question_names_whole_is_about_the_subject():
+    """ "the average USD-INR exchange rate": "Impact of exchange rate" shares more words, but the
+    question names the row "USD" whole, and the sentence that names USD states its average."""
+    evidence = [
+        Evidence(n=1, tool="search_docs", source="r.md", text=RATES_SENTENCE),
+        Evidence(n=2, tool="search_docs", source="r.md", text=RATES_TABLE),
+    ]
+    question = "What was the average USD-INR exchange rate in FY 2019?"
+    assert check_answer("`70.07", question, evidence).grounding == "verified"
+    assert check_answer("`78.48", question, evidence).unsupported == ["78.48"]
+    other = "What was the impact of exchange rate on revenue growth in FY 2019?"
+    assert check_answer("`70.07", other, evidence).unsupported == ["70.07"]  # USD is not named there
+
+
+def test_a_sentence_with_no_year_keeps_the_scale_word_of_its_figure():
+    """A bullet with no year under a period heading is taken as it stands: its "$1.7 billion"
+    is billions, not the bare dollars of "$1.75" a sentence of 2018 writes."""
+    text = (
+        "Key changes: • Research and development expenses increased $1.7 billion or 13%, primarily due to "
+        "investments in cloud engineering. In 2018 diluted EPS was reduced by $1.75."
+    )
+    evidence = [Evidence(n=1, tool="search_docs", source="r.md", text=text)]
+    question = "Why did research and development expenses increase in 2018?"
+    quoted = "Research and development expenses increased $1.7 billion or 13%, primarily due to investments."
+    assert check_answer(quoted, question, evidence).grounding == "verified"
+    assert check_answer("They increased $1.75 billion.", question, evidence).unsupported == ["$1.75 billion"]
