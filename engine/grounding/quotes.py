@@ -140,7 +140,7 @@ def asks_for_figure(question: str) -> bool:
     return bool(_ASKS_FIGURE.search(question)) and not asks_for_words(question)
 
 
-def _lexical(question: set[str], units: list[set[str]]) -> list[float]:
+def lexical_shares(question: set[str], units: list[set[str]]) -> list[float]:
     """Share of the question's words (weighted by rarity among the units) each unit holds."""
     if not question:
         return [0.0] * len(units)
@@ -195,7 +195,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
     q_words = words(question)
     read = [_as_read(u) for u in units]
     unit_words = [words(text) for text in read]
-    lexical = _lexical(q_words, unit_words)
+    lexical = lexical_shares(q_words, unit_words)
     wants_figure = asks_for_figure(question)
     semantic = [0.0] * len(units)
     if embed is not None and units:
