@@ -5,7 +5,10 @@ An answer that quotes "Cable revenue increased by 2% as the increase in Internet
 report's sentence with another figure: the 2% standing elsewhere in the evidence does
 not make it the report's. The words on both sides of the figure (``CONTEXT_WORDS`` each)
 are looked for in the evidence around any figure; when they are found and none of the
-figures between them is the answer's, that figure is what the sentence says.
+figures between them is the answer's, that figure is what the sentence says. An answer that
+ends a few words after the figure ("… in respect of achievement of 2018 targets.") is read
+with those words. An item of a list ("Less than 2 year; 1-3 years") is looked for whole, as
+a cell or an item of the evidence ("| Less than 1 year |").
 """
 
 from __future__ import annotations
@@ -29,11 +32,11 @@ def _context(answer: str, item: Found) -> tuple[list[str], list[str]] | None:
     before = before[1 if item.start > reach else 0 :][-CONTEXT_WORDS:]  # a word the window cut is left out
     after = after[: -1 if item.end + reach < len(answer) else None][:CONTEXT_WORDS]
     opening = item.start <= reach and len(before) >= OPENING_WORDS  # "Americas revenue decreased 2.1 percent as …"
-    # "… acquired by CTS in fiscal year 2018.": the answer closes on the figure
-    closing = item.end + reach >= len(answer) and not any(_LETTERS.search(w) or re.search(r"\d", w) for w in after)
-    if closing and len(before) >= CONTEXT_WORDS:
+    # "… acquired by CTS in fiscal year 2018.": the answer closes on the figure; "… of 2018 targets.": a few words after
+    ending = item.end + reach >= len(answer) and len(before) >= CONTEXT_WORDS
+    if ending and not any(_LETTERS.search(w) or re.search(r"\d", w) for w in after):
         after = []
-    elif len(before) < CONTEXT_WORDS and not opening or len(after) < CONTEXT_WORDS:
+    elif len(before) < CONTEXT_WORDS and not opening or len(after) < CONTEXT_WORDS and not ending:
         return None
     if any(re.search(r"\d", w) for w in before[-1:] + after[:1]) or not all(
         _LETTERS.search(" ".join(side)) for side in ((before, after) if after else (before,))
@@ -42,20 +45,42 @@ def _context(answer: str, item: Found) -> tuple[list[str], list[str]] | None:
     return before, after
 
 
+def _list_item(answer: str, item: Found) -> tuple[list[str], list[str]] | None:
+    """The words around the figure inside its item of a one-line list ("Less than 2 year" of
+    "Less than 2 year; 1-3 years"), when the item holds words and no other figure."""
+    if ";" not in answer or "\n" in answer.strip():
+        return None
+    start = answer.rfind(";", 0, item.start) + 1
+    end = answer.find(";", item.end)
+    number = re.search(r"\d[\d,.]*", item.text)
+    after_number = item.start + number.end() if number else item.end  # "2 year": its unit is the item's words
+    before = _WORD.findall(answer, start, item.start)
+    after = _WORD.findall(answer, after_number, len(answer) if end < 0 else end)
+    words = before + after
+    if not words or len(words) > 2 * CONTEXT_WORDS or any(re.search(r"\d", w) for w in words):
+        return None
+    return (before, after) if _LETTERS.search(" ".join(words)) else None
+
+
 def misquoted(answer: str, item: Found, texts: list[str], lowered: list[str]) -> str | None:
     """The figure the evidence writes where the answer writes ``item``, when the answer copies
     the words around it and the evidence has another figure there; else None. ``lowered``:
     ``texts`` lower-cased (same offsets), where the first word is looked for before the
     pattern is tried at each place it stands: the check stays on the answer's hot path."""
-    context = None if item.dates else _context(answer, item)  # a date is checked as a date
-    if context is None:
+    if item.dates:
+        return None  # a date is checked as a date
+    whole = _list_item(answer, item)  # an item of a list is read alone: the next item is no sentence of it
+    context = None if whole else _context(answer, item)
+    if context is None and whole is None:
         return None
-    before, after = context
+    before, after = context or whole or ([], [])
     pattern = re.compile(
-        r"\s+".join(map(re.escape, before)) + r"\s*" + _FIGURE_SLOT + r"\s*"
-        + r"\s+".join(map(re.escape, after)) + r"(?!\S)",
-        re.IGNORECASE,
+        (r"(?:^|(?<=[|;,\n]))\s*" if whole else "") + r"\s+".join(map(re.escape, before)) + r"\s*" + _FIGURE_SLOT
+        + r"\s*" + r"\s+".join(map(re.escape, after)) + (r"\s*(?:$|(?=[|;,\n]))" if whole else r"(?!\S)"),
+        re.IGNORECASE | re.MULTILINE,
     )  # fmt: skip
+    if whole:  # a cell or an item, as a whole: looked for where it may start
+        return _written_elsewhere(pattern, item, texts)
     first = before[0].lower()
     digits = _DIGIT.sub("", item.text)
     other: str | None = None
@@ -69,5 +94,18 @@ def misquoted(answer: str, item: Found, texts: list[str], lowered: list[str]) ->
             written = extract_figures(match.group("figure"))
             if any(f.value == item.value or _DIGIT.sub("", f.text) == digits for f in written):
                 return None  # the evidence writes this very sentence with this figure ("$2,515" of "$2,515 million")
+            other = other or (written[0].text if written else None)
+    return other
+
+
+def _written_elsewhere(pattern: re.Pattern[str], item: Found, texts: list[str]) -> str | None:
+    """The figure of the first cell or item ``pattern`` finds, unless one of them holds the answer's."""
+    digits = _DIGIT.sub("", item.text)
+    other: str | None = None
+    for text in texts:
+        for match in pattern.finditer(text):
+            written = extract_figures(match.group("figure"))
+            if any(f.value == item.value or _DIGIT.sub("", f.text) == digits for f in written):
+                return None
             other = other or (written[0].text if written else None)
     return other

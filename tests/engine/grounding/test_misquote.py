@@ -86,3 +86,35 @@ def test_the_figure_of_a_copied_sentence_read_with_its_scale_or_unit_is_the_same
     )
     assert kept.unsupported == []
     assert check_answer("It lasts between 12 and 24 months", "How long does it last?", docs).unsupported == []
+
+
+def test_a_year_changed_a_few_words_before_the_answer_ends_is_caught():
+    said = (
+        "The charge for the year includes an estimate of the awards to be granted after the balance sheet date in "
+        "respect of achievement of 2019 targets. The 2018 charge was lower."
+    )
+    docs = [Evidence(n=1, tool="search_docs", text=said, source="report.md")]
+    question = "What does the charge for the year include?"
+    quoted = (
+        "an estimate of the awards to be granted after the balance sheet date in respect of achievement of {} targets."
+    )
+    changed = check_answer(quoted.format(2018), question, docs)
+    assert changed.unsupported == ["2018"] and changed.notes == ["2018 is 2019 in the sentence the answer quotes"]
+    assert check_answer(quoted.format(2019), question, docs).grounding == "verified"
+
+
+CONTRACTS = """| | Total | Less than 1 year | 1-3 years | 3-5 years | After 5 years |
+|---|---|---|---|---|---|
+| Notes payable | 2,496 | 100 | 200 | 2 | 400 |"""
+
+
+def test_an_item_of_a_list_is_read_as_the_cell_it_copies():
+    docs = [Evidence(n=1, tool="search_docs", text=CONTRACTS, source="report.md")]
+    question = "Which periods does the table provide information for total contractual obligations?"
+    right = check_answer("Less than 1 year; 1-3 years; 3-5 years; After 5 years", question, docs)
+    assert right.grounding == "verified"
+    changed = check_answer("Less than 2 year; 1-3 years; 3-5 years; After 5 years", question, docs)
+    assert changed.unsupported == ["2 year"] and changed.notes == ["2 year is 1 in the sentence the answer quotes"]
+    # an item of the answer's own words, or a figure alone, is no copied cell
+    answer = "Notes payable; 2,496"
+    assert misquoted(answer, extract_figures(answer)[0], [CONTRACTS], [CONTRACTS.lower()]) is None
