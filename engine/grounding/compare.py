@@ -79,7 +79,7 @@ _THRESHOLD = re.compile(
     r"|(?<!\bage )(?<!\baged )(?<!\bnote )(?<!\blevel )(?<!\btier )(?<![\d(])-?\d[\d,.]*(?![\d)])"
 )  # a number of a name ("life expectancy at age 65", "Note 12", "Level 2") is no threshold
 _WHICH_YEAR = re.compile(
-    r"\b(?:which|what) (?:(?:fiscal )?years?|fy|financial years?)\b|\ben quelles? annees?\b|\bquelles? annees?\b"
+    r"\b(?:which|what) (?:of the )?(?:(?:fiscal )?years?|fy|financial years?)\b|\ben quelles? annees?\b|\bquelles? annees?\b"
 )
 _MAX = re.compile(
     r"\b(?:largest|larger|highest|higher|greatest|greater|biggest|bigger|maximum|most|longest|longer"
@@ -181,7 +181,7 @@ def year_stated(terms: Mapping[str, float], evidence: Sequence[Evidence], year: 
     return any(year in years_in(text) for text in about)
 
 
-_WHEN = re.compile(r"\s*(?:when|in (?:which|what) (?:fiscal )?year|quand|en quelle annee)\b")
+_WHEN = re.compile(r"\s*(?:when|(?:in|during) (?:which|what) (?:fiscal )?(?:year|period)|quand|en quelle annee)\b")
 
 
 def when_asked(question: str, answer: str) -> bool:

@@ -74,8 +74,11 @@ def _items(listed: str, held: str, cells: set[str]) -> list[str]:
     return out
 
 
+_PERIOD_ITEM = re.compile(r"(?:fy\s?|fiscal (?:year )?)?(?:19|20)\d\d(?:\s?[/-]\s?(?:19|20)?\d\d)?")
+
+
 def repeated_items(answer: str) -> list[tuple[int, int]]:
-    """Spans of the items of a one-line list ("2018; 2018; 2017") that repeat an earlier one."""
+    """Spans of the periods of a one-line list ("2018; 2018; 2017") that repeat an earlier one."""
     if "\n" in answer.strip() or ";" not in answer:
         return []
     seen: set[str] = set()
@@ -85,9 +88,9 @@ def repeated_items(answer: str) -> list[tuple[int, int]]:
         item = part.strip()
         start = pos + part.find(item) if item else pos
         pos += len(part) + 1
-        if not item or not any(c.isdigit() for c in item):
-            continue
         key = " ".join(item.lower().split())
+        if not _PERIOD_ITEM.fullmatch(key):
+            continue  # two cells may hold one value ("3%; 3%", "2,000; 2,000"): only a period named twice is wrong
         if key in seen:
             out.append((start, start + len(item)))
         seen.add(key)

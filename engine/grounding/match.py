@@ -32,6 +32,7 @@ from engine.grounding.notes import (
     misplaced_note,
     misquoted_note,
     repeated_note,
+    stated_note,
     uncompared_note,
     unheaded_note,
     unmet_note,
@@ -305,6 +306,9 @@ def check_answer(
                     if judgement is not None and judgement.headed is not None:
                         miscomputed.append(item.text)
                         notes.append(unheaded_note(item.text, judgement.headed, language))
+                    if judgement is not None and judgement.stated is not None:
+                        miscomputed.append(item.text)
+                        notes.append(stated_note(item.text, judgement.stated, language))
                 figures.append(_figure(item, None))
                 return False
         figures.append(_figure(item, footnote))

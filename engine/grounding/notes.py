@@ -116,6 +116,11 @@ def unheaded_note(figure: str, headed: frozenset[str], language: str = "en") -> 
     return say("unheaded", language, figure=figure, years=say("and", language).join(sorted(headed, reverse=True)))
 
 
+def stated_note(figure: str, stated: Place, language: str = "en") -> str:
+    """ "4% is not the percentage the report states for Interest expense, Actual: 3%"."""
+    return say("stated", language, figure=figure, where=stated.where(), value=stated.text)
+
+
 def misquoted_note(figure: str, written: str, language: str = "en") -> str:
     """ "2% is 1% in the sentence the answer quotes"."""
     return say("misquoted", language, figure=figure, written=written)

@@ -87,6 +87,18 @@ class Scope:
         named = (frozenset(p.label_words) - _NOT_SUBJECT for p in self.strong if p.kind == "cell" and self.named(p))
         return list(dict.fromkeys([*keys, *(k for k in named if k)]))
 
+    def stated_percent(self) -> Place | None:
+        """A percentage the report states in a cell of the row the question names whole, in a
+        column the question names ("Interest expense", "Actual" of "the actual percentage change
+        in interest expense"): a percentage derived from other figures does not stand in for it."""
+        if not self.subject_active:
+            return None
+        return next(
+            (p for p in self.strong if p.kind == "cell" and p.percent and self.named(p)
+             and (p.words - p.label_words) & self.terms.keys()),
+            None,
+        )  # fmt: skip
+
     def period_ok(self, place: Place, extra: frozenset[str] = frozenset()) -> bool:
         """The place's period is the question's (or one the answer names beside the figure)."""
         if not self.period_active or not place.years:

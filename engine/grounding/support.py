@@ -71,6 +71,7 @@ class Judgement:
     unmet: list[Place] | None = None  # "which year … less than 10?": the row's cells that meet it, not the answer's
     uncompared: bool = False  # "which year … largest?" and no row of the evidence holds the years to compare
     headed: frozenset[str] | None = None  # "which years does the table cover?": the years its headers give
+    stated: Place | None = None  # the percentage the report states for what is asked, not the answer's
 
 
 def layout_of(index: EvidenceIndex) -> Layout:
@@ -233,6 +234,8 @@ class Support:
             literal.append(place)
         if hit is not None and not literal and held(self.index, hit):
             return None
+        if item.kind == "percent" and (stated := self.scope.stated_percent()) is not None:
+            return Judgement(stated=stated)  # the report's own percentage for what is asked: no derived one instead
         derivation = self._derive(item)
         if derivation is not None:
             return Judgement(derivation=derivation)

@@ -3,7 +3,7 @@
 import pytest
 
 from engine.grounding import Evidence, check_answer
-from engine.grounding.compare import extreme_asked
+from engine.grounding.compare import condition_asked, extreme_asked
 
 SHARES = """ | 2019 | 2018
 Weighted average number of shares | 74.3 | 73.4
@@ -304,3 +304,28 @@ def test_a_threshold_with_its_scale_word_is_read_in_the_tables_unit():
     plain = condition_in("in which years was it less than 10,000")
     assert (plain.threshold, plain.scale) == (10_000.0, 1) and plain.in_scale("thousand")["threshold"] == 10_000.0
     assert condition_in("exceed 2 milliards").scale == 10**9 and condition_in("plus de 5 milliers").scale == 10**3
+
+
+UNRECOGNIZED = """| | Year Ended December 31, | | |
+|---|---|---|---|
+| | 2019 | 2018 | 2017 |
+| Unrecognized tax benefit - beginning balance | $8,217 | $7,527 | $6,447 |
+| Unrecognized tax benefit - ending balance | $8,840 | $8,217 | $7,527 |"""
+
+
+def test_which_of_the_years_asks_the_years_that_meet_the_condition():
+    question = "Which of the years had unrecognized tax benefit - ending balance of greater than $8,200 thousand?"
+    assert condition_asked(question) is not None
+    assert check_answer("2018; 2019", question, [table(UNRECOGNIZED)]).grounding == "verified"
+    wrong = check_answer("2017; 2019", question, [table(UNRECOGNIZED)])
+    assert wrong.unsupported == ["2017"] and "above 8,200" in wrong.notes[0]
+
+
+def test_in_which_period_asks_when_so_the_year_must_be_the_sentences():
+    said = (
+        "During 2019, Teekay Tankers' ship-to-ship transfer business provided operational and maintenance services "
+        "to Teekay LNG Bahrain. During 2018, Teekay Parent chartered in two LNG carriers from Teekay LNG."
+    )
+    question = "In which period did Teekay Tankers' ship-to-ship transfer provided operational and maintenance services to Teekay LNG Bahrain?"
+    assert check_answer("During 2019", question, [passage(said)]).grounding == "verified"
+    assert check_answer("During 2018", question, [passage(said)]).unsupported == ["2018"]

@@ -58,7 +58,15 @@ def test_a_right_count_with_its_items_is_verified():
 
 @pytest.mark.parametrize(
     "answer, repeated",
-    [("2018; 2018", ["2018"]), ("2019; 2019; 2018", ["2019"]), ("2019; 2018", []), ("2019\n2019", [])],
+    [
+        ("2018; 2018", ["2018"]),
+        ("2019; 2019; 2018", ["2019"]),
+        ("FY2019; FY2019", ["FY2019"]),
+        ("2019; 2018", []),
+        ("2019\n2019", []),
+        ("3%; 3%", []),  # two cells may hold one value: the actual and the constant change
+        ("2,000 thousand; 2,000 thousand", []),
+    ],
 )
 def test_a_list_naming_an_item_twice_is_found(answer, repeated):
     assert [answer[a:b] for a, b in repeated_items(answer)] == repeated

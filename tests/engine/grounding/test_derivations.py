@@ -584,3 +584,19 @@ def test_a_header_written_again_inside_a_table_dates_the_rows_below_it():
     assert check("7,979 thousand = 179,000 − 171,021", asked, table(BLOCKS)).grounding == "verified"
     wrong = check("5,414 thousand = 229,199 − 223,785", asked, table(BLOCKS))  # the 2019 block's cells
     assert wrong.grounding != "verified" and wrong.misplaced
+
+
+def test_a_percentage_the_report_states_for_what_is_asked_is_not_replaced_by_a_derived_one():
+    """The row and the column the question names state 3%: a 4% derived from 2,082 and a
+    sentence's "$2.0 billion" of notes repaid is no percentage change of interest expense."""
+    cells = (
+        "| | | | Percent Change | |\n|---|---|---|---|---|\n| (Dollars in millions) | 2019 | Actual | Constant | 2018 |\n"
+        "| Interest expense | $2,082 | 3% | 3% | $2,025 |\n\nInterest expense increased in fiscal 2019 due to the "
+        "maturities and repayments of $2.0 billion of senior notes during fiscal 2019."
+    )
+    question = "How much was the actual and constant percentage change in interest expense?"
+    evidence = [Evidence(n=1, tool="search_docs", text=cells, source="report.md")]
+    assert check_answer("3%; 3%", question, evidence).grounding == "verified"
+    wrong = check_answer("4%; 3%", question, evidence)
+    assert wrong.unsupported == ["4%"]
+    assert wrong.notes == ["4% is not the percentage the report states for Interest expense, Actual: 3%"]
