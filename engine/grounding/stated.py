@@ -166,8 +166,19 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
             return start, end
 
 
-def _constants(tokens: list[tuple[str, float, bool, int, int]]) -> tuple[tuple[int, int], ...]:
+def _year_count(tokens: list[tuple[str, float, bool, int, int]]) -> list[tuple[int, int]]:
+    """Spans of "/ (2019 − 2017 + 1)": the number of years an average is over, no figures to trace."""
+    kinds = "".join(t[0] if t[0] != "n" else ("y" if 1900 <= t[1] <= 2100 else "n") for t in tokens)
     out = []
+    for match in re.finditer(r"/\(y-y\+n\)", kinds):
+        one = tokens[match.start() + 6]
+        if one[1] == 1:
+            out += [(t[3], t[4]) for t in tokens[match.start() + 2 : match.end() - 1] if t[0] == "n"]
+    return out
+
+
+def _constants(tokens: list[tuple[str, float, bool, int, int]]) -> tuple[tuple[int, int], ...]:
+    out = _year_count(tokens)
     for i, (kind, value, percent, start, end) in enumerate(tokens):
         if kind != "n" or percent:
             continue

@@ -243,6 +243,10 @@ class Support:
             return Judgement(misplaced=self._misplaced(item, literal))
         return Judgement()
 
+    def _of_hundred(self, place: Place) -> bool:
+        return any(p.kind == "cell" and p.percent and p.value == 100 and (p.evidence, p.column) ==
+                   (place.evidence, place.column) and self.scope.named(p) for p in self.scope.pool)  # fmt: skip
+
     def _aside(self, item: Found) -> bool:
         return any(a <= item.start < b for a, b in self._asides)
 
@@ -281,7 +285,10 @@ class Support:
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
         if self.computed and not operand and place.kind in ("cell", "text") and not self._names(place, self.computed):
-            return False  # "the ratio of A to B", "the change in A": A's figure as stated is none; computed, or unsupported
+            # "the ratio of A to B", "the change in A": A's figure as stated is none; computed, or unsupported. But a
+            # column where the row the question names is 100% ("Revenue | 100%") states shares of it
+            if not (self.computed == "ratio" and place.percent and self._of_hundred(place)):
+                return False
         if (
             self.share
             and place.kind == "text"

@@ -600,3 +600,14 @@ def test_a_percentage_the_report_states_for_what_is_asked_is_not_replaced_by_a_d
     wrong = check_answer("4%; 3%", question, evidence)
     assert wrong.unsupported == ["4%"]
     assert wrong.notes == ["4% is not the percentage the report states for Interest expense, Actual: 3%"]
+
+
+def test_the_years_counted_in_an_average_divisor_are_constants():
+    cells = " | 2019 | 2018 | 2017\nUnrecognized tax benefit - beginning balance | $8,217 | $7,527 | $6,447"
+    question = (
+        "What was the average unrecognized tax benefit - beginning balance, across the 3 year period from 2017 to 2019?"
+    )
+    derivation = "(8,217 + 7,527 + 6,447) / (2019 − 2017 + 1)"
+    assert check_answer(f"7,397 thousand = {derivation}", question, [table(cells)]).grounding == "verified"
+    wrong = check_answer(f"7,997 thousand = {derivation}", question, [table(cells)])
+    assert wrong.unsupported == ["7,997 thousand"] and "which is 7,397" in wrong.notes[0]

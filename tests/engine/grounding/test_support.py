@@ -68,3 +68,20 @@ def test_a_sentence_with_no_year_keeps_the_scale_word_of_its_figure():
     quoted = "Research and development expenses increased $1.7 billion or 13%, primarily due to investments."
     assert check_answer(quoted, question, evidence).grounding == "verified"
     assert check_answer("They increased $1.75 billion.", question, evidence).unsupported == ["$1.75 billion"]
+
+
+COMMON_SIZE = """| | 2019 | 2018 | 2017 |
+|---|---|---|---|
+| Revenue | 100% | 100% | 100% |
+| Cost of revenue | 43% | 50% | 55% |
+| Gross profit | 57% | 50% | 45% |"""
+
+
+def test_a_column_where_the_named_base_is_100_percent_states_shares_of_it():
+    evidence = [Evidence(n=1, tool="search_docs", source="r.md", text=COMMON_SIZE)]
+    question = "What are the respective proportion of cost of revenue as a percentage of revenue in 2017 and 2018?"
+    assert check_answer("55%; 50%", question, evidence).grounding == "verified"
+    assert check_answer("55%; 57%", question, evidence).unsupported == ["57%"]
+    # no 100% row of what the question names: a ratio asked is still not any percentage stated
+    other = [Evidence(n=1, tool="search_docs", source="r.md", text=COMMON_SIZE.replace("100%", "9%"))]
+    assert check_answer("55%; 50%", question, other).grounding != "verified"
