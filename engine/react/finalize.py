@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.llm.base import LLM, LLMError
 from engine.react.parser import MODEL_LABELS, ParseEvent, ReActStreamParser, reemit
-from engine.react.prompts import render
+from engine.react.prompts import is_placeholder, render
 from engine.react.protocols import WireProtocol
 from engine.react.protocols.json_mode import opens_structured, structured_answer
 from engine.react.run_state import RunState
@@ -116,6 +116,6 @@ class FinalAnswer:
             self.error_kind = type(exc).__name__
         yield open_answer()
         self.text = "".join(written).strip()
-        if not self.text:
+        if not self.text or is_placeholder(self.text):
             self.text = fallback_answer(reason, findings(state.steps))
             yield writer.untrusted(self.text)

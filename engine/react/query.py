@@ -11,9 +11,10 @@ from typing import Any
 
 from opentelemetry.trace import Span
 
-from engine.errors import FixableError
+from engine.errors import FixableError, FormatError
 from engine.llm.base import LLM, LLMError, Usage
 from engine.react.finalize import FinalAnswer
+from engine.react.prompts import is_placeholder, message
 from engine.react.protocols import WireProtocol
 from engine.react.protocols.reader import StopStep
 from engine.react.run_state import RunState
@@ -71,6 +72,8 @@ async def query(
     step.finish_reason = meta.get("finish_reason")
     yield protocol.finish(reader, meta)
     decision = protocol.interpret(reader, meta, registry)
+    if decision.answer is not None and is_placeholder(decision.answer):
+        raise FormatError(message("format_answer_placeholder", placeholder=message("answer_placeholder")))
     step.thought, step.model_text, step.calls = decision.thought, decision.model_text, decision.calls
     step.answer, step.answer_cut = decision.answer, decision.answer_cut
     if decision.answer is None:

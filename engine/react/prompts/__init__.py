@@ -56,3 +56,10 @@ def message(key: str, language: str = "en", /, **values: object) -> str:
         return fill(_messages(), key, language, **values)
     except MessageError as exc:
         raise PromptError(*exc.args) from None
+
+
+def is_placeholder(answer: str) -> bool:
+    """Whether ``answer`` is the format's example ("the final answer for the user"), which a
+    small model may copy from its instructions: no answer at all."""
+    plain = " ".join(answer.lower().split()).strip(" .\"'")
+    return plain in (message("answer_placeholder"), message("answer_placeholder", "fr"))

@@ -166,6 +166,7 @@ class JsonProtocol:
             citation_rule=prompt.citation_rule,
             style=prompt.style,
             ready=prompt.ready,
+            answer_placeholder=message("answer_placeholder"),
         )
 
     def call_kwargs(self, registry: ToolRegistry, config: EngineConfig, abilities: Abilities) -> dict[str, Any]:

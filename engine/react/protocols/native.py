@@ -44,7 +44,13 @@ class NativeProtocol:
         return abilities.tool_call
 
     def system_prompt(self, prompt: PromptContext, registry: ToolRegistry) -> str:
-        return render("system_native", context=prompt.context, citation_rule=prompt.citation_rule, style=prompt.style)
+        return render(
+            "system_native",
+            context=prompt.context,
+            citation_rule=prompt.citation_rule,
+            style=prompt.style,
+            answer_placeholder=message("answer_placeholder"),
+        )
 
     def call_kwargs(self, registry: ToolRegistry, config: EngineConfig, abilities: Abilities) -> dict[str, Any]:
         return {"tools": registry.function_schemas()}

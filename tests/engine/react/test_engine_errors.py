@@ -315,3 +315,17 @@ def test_concurrent_tool_calls_of_one_step_get_their_own_numbers():
     cited = {c.evidence for c in engine.result.grounding.citations}
     assert cited == {1, 2}, engine.result.grounding.citations
     assert engine.result.grounding.grounding == "verified"
+
+
+def test_an_answer_that_copies_the_formats_example_is_retried():
+    engine = make_engine(["Thought: I can answer now.\nAnswer: the final answer for the user", ANSWER])
+    run(engine)
+    assert "repeats the format's example ('the final answer for the user')" in feedback_sent(engine, 1)
+    assert engine.result.answer != "the final answer for the user"
+
+
+def test_a_forced_answer_that_copies_the_formats_example_falls_back_to_findings():
+    engine = make_engine(["Thought: hmm"] * 3 + ["the final answer for the user."], max_format_retries=2)
+    text = run(engine)
+    assert_well_ended(text)
+    assert "final answer for the user" not in engine.result.answer
