@@ -46,6 +46,7 @@ from engine.tools.tables.label_match import (
     value_column,
 )
 from engine.tools.tables.question_reading import (
+    ACROSS_PERIODS,
     EACH_PERIOD,
     FROM_TO,
     Reading,
@@ -81,6 +82,9 @@ class TablePlan(BaseModel):
 
 
 _ASKED_FOR = words("percentage percent amount value number figure rate ratio")  # "what percentage": no name asked
+_NOT_ADDITIVE = re.compile(
+    r"\((?:in )?(?:years?|months?|days?)\)|\buseful li(?:fe|ves)\b|\brates?\b|\bper (?:share|unit)\b|\baverage\b"
+)  # a column of durations, rates or per-share amounts
 _PERCENT_OF = re.compile(r"\b(?:percentage|percent|%) (?:to|of)\b")
 _PERCENT_NAME = re.compile(r"(?i)%|percent|pct|rate|margin|ratio|taux|marge|pourcentage")
 
@@ -164,9 +168,12 @@ def _plan_labelled(
         row_words=frozenset(w for r in rows for w in label_words(r)),
         filled=filled_at(info, label, rows),
     )
-    each = bool(EACH_PERIOD.search(fold(question)))  # "for each financial year listed": every period column
+    across = bool(ACROSS_PERIODS.search(fold(question))) and op in ("sum", "mean")  # "across all 3 years": one sum
+    each = bool(EACH_PERIOD.search(fold(question))) and not across  # "for each financial year listed": every period
     op = "value" if each and op == "sum" else op  # "the total bookings for each year": the Total row's cells
-    if op == "periods" or op == "value" and each and not reading.years:  # every period column, in the table's order
+    if (
+        op == "periods" or (op == "value" and each or across) and not reading.years
+    ):  # every period, in the table's order
         cols = period_columns(numbers)
     elif op == "which_if":
         cols = [c for c in numbers if any(c is v for v in by_year.values())] if None not in by_year.values() else []
@@ -187,6 +194,12 @@ def _plan_labelled(
         cols = numbers
     elif by_year and None not in by_year.values() and (op in ("count_if", "max", "min", "mean") or len(by_year) == 2):
         cols = sorted(dict.fromkeys(by_year.values()), key=lambda c: years_of(c.name)[0], reverse=True)
+    elif (
+        op in ("value", "sum")
+        and len(rows) == 1
+        and len(held := [c for c in numbers if filled_at(info, label, rows)(c)]) == 1
+    ):
+        cols = held  # "the total definite-lived intangible assets": the one column where its row holds a figure
     else:
         return None  # which column the question is about is not said
     whole = (
@@ -228,6 +241,8 @@ def _plan_labelled(
         and op in ("change", "decrease", "difference", "percent_change", "ratio", "share")
     ):
         return None
+    if op == "sum" and any(_NOT_ADDITIVE.search(fold(c.name)) for c in cols):
+        return None  # years of useful life, rates, amounts per share: no total adds them up
     whole_column = bool(cols) and (years_of(cols[0].name) or info.location or is_total_label(cols[0].name))
     if shape == (0, 1) and op in ("sum", "mean") and whole_column:
         return None  # a report's column mixes revenue, costs and subtotals, a "Total" column every item: name rows

@@ -48,6 +48,11 @@ EACH_PERIOD = re.compile(
     r"\b(?:(?:each|every|all)(?: of)?(?: the)?(?: \d| two| three| four| five)?|the (?:\d|two|three|four|five)) "
     r"(?:listed )?(?:financial |fiscal )?(?:year|period)s?\b|\bchaque annee\b"
 )
+# "the total X across all 3 years", "over the three years": one sum over the periods, not each period's cell
+ACROSS_PERIODS = re.compile(
+    r"\b(?:across|over|combined for|in total for|altogether for)(?: all)?(?: of)?(?: the)?(?: \d| two| three| four| five)? "
+    r"(?:financial |fiscal )?(?:years|periods)\b"
+)
 FROM_TO = re.compile(r"\bfrom\b.+\bto\b")  # "from the beginning to the end of the period": a direction
 _DIFFERENCE = re.compile(r"\b(?:difference|differ|ecart)\b")  # a magnitude, whichever is named first
 _EITHER_WAY = re.compile(r"\b(?:increased?|rise|rose|growth|changed?|hausse|augmentation|variation|evolution)\b")

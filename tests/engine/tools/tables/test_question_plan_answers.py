@@ -1102,3 +1102,40 @@ def test_a_count_of_the_rows_of_the_section_named_and_a_year_end_that_is_a_perio
         "How much is the change in transfers between 2018 year end and 2019 year end?", catalog, FakeEncode()
     )
     assert planned is None  # "year end" dates the question: it names no row "At end of the year"
+
+
+INTANGIBLES = """The following table summarizes the intangible assets acquired (amounts in table in millions):
+
+| | Weighted-Average Useful Lives (in years) | Fair Value Amount |
+|---|---|---|
+| Purchased technology | 4.2 | $232 |
+| Customer relationships and customer lists | 7.0 | 215 |
+| Trademarks and tradenames | 5.0 | 25 |
+| Other | 2.0 | 20 |
+| Total definite-lived intangible assets | | $492 |
+"""
+
+
+def test_a_named_row_is_read_in_the_one_column_where_it_holds_a_figure(tmp_path):
+    catalog = catalog_of(tmp_path, "report.md", INTANGIBLES)
+    total = answer("What were the total definite-lived intangible assets?", catalog)
+    assert total.statement.startswith("492 million: Total definite-lived intangible assets, Fair Value Amount")
+
+
+def test_a_column_of_useful_lives_is_never_added_up(tmp_path):
+    lives = "Asset,Useful life (in years),Cost\nPurchased technology,4.2,232\nTrademarks,5.0,25\nOther,2.0,20\n"
+    catalog = catalog_of(tmp_path, "lives.csv", lives)
+    assert plan("What is the total useful life of the assets?", catalog, FakeEncode()) is None
+    assert answer("What is the total cost of the assets?", catalog).statement.startswith("277 = 232 + 25 + 20")
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("What is the sum of Software revenue across all 3 years?", "4,698 = 1,950 + 1,538 + 1,210"),
+        ("What was the average Hardware revenue over the three years?", "716.67 = (800 + 700 + 650) / 3"),
+        ("What was the Services revenue for each of the 3 years?", "120; 95; 80"),
+    ],
+)
+def test_across_all_the_years_is_one_computation_and_each_year_is_each_cell(tables, question, first):
+    assert answer(question, tables).statement.startswith(first)
