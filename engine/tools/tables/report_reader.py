@@ -338,7 +338,7 @@ def read_grid(grid: list[list[Any]], lead: str = "") -> ReportTable | None:
         return None
     additive = [i for i, c in enumerate(c for c in value_columns if c.kind == "number") if c.unit not in _RATIOS]
     additive = additive if first else []  # without row labels, no row is "unlabelled"
-    marks = totals(data_labels, [numeric[i] for i in additive], [texts[i] for i in additive], closing)
+    marks = totals(data_labels, [numeric[i] for i in additive], [texts[i] for i in additive], closing, sections)
     data_labels, sections = unlabelled_totals(data_labels, marks, sections)
     data_labels = _keyed(data_labels, sections)
     columns: list[ReportColumn] = []

@@ -50,18 +50,26 @@ def _repeats(values: list[list[float | None]], row: int) -> bool:
 
 
 def totals(
-    labels: list[str], numeric: list[list[float | None]], texts: list[list[str]], closing: list[bool]
+    labels: list[str],
+    numeric: list[list[float | None]],
+    texts: list[list[str]],
+    closing: list[bool],
+    sections: list[str] | None = None,
 ) -> list[bool]:
     """Total rows: by their label, as the row that closes its section (``closing``), or,
     unlabelled, as the sum of the rows since the last total (or the one row since it, written
-    again), or of every row above that is not a total (a grand total under a subtotal)."""
+    again), of the rows of its section (``sections``: "Basic earnings per share (cents per
+    share)" under rows of another section), or of every row above that is not a total (a
+    grand total under a subtotal)."""
     marks: list[bool] = []
     since = 0
     for i, label in enumerate(labels):
         total = is_total_label(label) or closing[i]
         if not total and not label and numeric:
             parts = [j for j in range(i) if not marks[j]]
+            own = [j for j in range(since, i) if sections and sections[i] and sections[j] == sections[i]]
             total = _sums(numeric, texts, i, list(range(since, i))) or _sums(numeric, texts, i, parts)
+            total = total or (len(own) > 1 and _sums(numeric, texts, i, own))
             total = total or (since == i - 1 and _repeats(numeric, i))  # the total of a section of one row
         marks.append(total)
         if total:

@@ -308,3 +308,21 @@ def test_an_unlabelled_row_writing_again_the_one_row_of_its_section_is_its_total
     ]  # fmt: skip
     assert table.column("Note").kind == "text"  # where a row is explained, not a figure of it
     assert [c.name for c in table.columns if c.kind == "number"] == ["2019 £m", "2018 £m"]
+
+
+def test_an_unlabelled_row_summing_its_own_section_is_its_total_after_rows_of_another_section():
+    """The rows of the share-count section above are no part of the cents-per-share sum."""
+    grid = [
+        ["", "2019", "2018"],
+        ["Profit for the period ($M)", "2,693", "1,724"],
+        ["Weighted average number of shares (shares, millions)", "", ""],
+        ["Basic earnings per share", "1,305.7", "1,300.5"],
+        ["Diluted earnings per share", "1,313.7", "1,303.9"],
+        ["Basic earnings per share (cents per share)", "", ""],
+        ["Continuing operations", "114.3", "123.4"],
+        ["Discontinued operations", "91.9", "9.2"],
+        ["", "206.2", "132.6"],
+    ]
+    table = read_grid(grid)
+    assert table.column("item").values[-1] == "Total Basic earnings per share (cents per share)"
+    assert table.column("is_total").values == [False] * 5 + [True]
