@@ -107,3 +107,37 @@ def test_a_sum_is_questioned_by_a_sentence_of_the_subject_that_does_not_say_tota
     said = sentence_against_plan(question, args, "64,916", evidence, statement)
     assert said is not None and said.startswith("Amounts capitalized to internal use software")
     assert sentence_against_plan(question, args, "10,490", evidence, "10,490 = 3,800 + 6,690: sum") is None
+
+
+GP = (
+    "Research, development and engineering expenses increased $3.7 million to $7.5 million for the year ended "
+    "December 31, 2019 compared to $3.8 million for the year ended December 31, 2018 primarily due to $1.1 million "
+    "of research, development and engineering expense associated with the legacy business of MOI and $2.7 million "
+    "of research, development and engineering expense associated with the legacy business of GP during the year "
+    "ended December 31, 2019."
+)
+
+
+def test_a_part_the_sentence_states_after_its_total_questions_the_total_cell():
+    """The planned cell (7,496,012) is the sentence's "$7.5 million" total, but the words the
+    question adds ("associated with the legacy business of GP") qualify the $2.7 million part."""
+    question = (
+        "How much was research, development and engineering expense associated with the legacy business of GP "
+        "during the year ended December 31, 2019?"
+    )
+    args = {"operation": "value", "rows": ["Research, development and engineering expense"], "columns": ["2019"]}
+    evidence = [Evidence(n=2, tool="search_docs", text=GP, source="report.md")]
+    assert sentence_against_plan(question, args, "7,496,012", evidence) is not None
+    total = "How much was research, development and engineering expense during the year ended December 31, 2019?"
+    assert sentence_against_plan(total, args, "7,496,012", evidence) is None
+
+
+def test_words_that_open_the_sentence_before_its_figures_qualify_all_of_them():
+    said = (
+        "Income from vessel operations for Teekay LNG increased to $299.3 million in 2019 compared to "
+        "$148.6 million in 2018, primarily as a result of new vessels."
+    )
+    args = {"operation": "value", "rows": ["Income from vessel operations"], "columns": ["2018"]}
+    evidence = [Evidence(n=2, tool="search_docs", text=said, source="report.md")]
+    question = "What was the income from vessel operations for Teekay LNG in 2018?"
+    assert sentence_against_plan(question, args, "148,599", evidence) is None
