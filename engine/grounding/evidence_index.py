@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from engine.grounding.dates import DATE_RE, date_keys, find_dates, month_of, partial_keys
+from engine.grounding.dates import DATE_RE, date_keys, day_of_date, find_dates, month_of, partial_keys
 from engine.grounding.figures import NUMBER_WORDS, Found, scan_numbers
 from engine.grounding.models import Evidence
 
@@ -234,3 +234,12 @@ class EvidenceIndex:
                         return Hit(pos, at, end, figure.kind, False, True)
                     at = text.find(name, end)
         return None
+
+
+def held(index: EvidenceIndex, hit: Hit | None) -> bool:
+    """Whether the index's hit is a figure of the evidence, not the day of a date ("September 29")."""
+    if hit is None:
+        return False
+    if hit.in_input or hit.kind == "date":
+        return True
+    return not day_of_date(index.texts[hit.evidence], hit.start)

@@ -99,6 +99,14 @@ class Scope:
             None,
         )  # fmt: skip
 
+    def of_hundred(self, place: Place) -> bool:
+        """Whether the column of ``place`` holds 100% for a row the question names ("Revenue | 100%"):
+        its cells are shares of that row."""
+        return any(
+            p.kind == "cell" and p.percent and p.value == 100 and (p.evidence, p.column) == (place.evidence, place.column)
+            and self.named(p) for p in self.pool
+        )  # fmt: skip
+
     def period_ok(self, place: Place, extra: frozenset[str] = frozenset()) -> bool:
         """The place's period is the question's (or one the answer names beside the figure)."""
         if not self.period_active or not place.years:

@@ -17,6 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from engine.grounding import written_as
 from engine.grounding.answer_kinds import asks_table_years, fold
 from engine.grounding.compare import (
     by_magnitude,
@@ -30,7 +31,7 @@ from engine.grounding.compare import (
 )
 from engine.grounding.dates import MONTH_BEFORE_RE, day_of_date
 from engine.grounding.derive import Derivation, derive, operation_named, preferred_ops
-from engine.grounding.evidence_index import EvidenceIndex, Hit
+from engine.grounding.evidence_index import EvidenceIndex, Hit, held
 from engine.grounding.figures import EVIDENCE_NUMBER_RE, Found, scale_factor
 from engine.grounding.initialisms import initialisms_asked, others_named
 from engine.grounding.layout import YEAR_RE, Place, content_words, pairs_named, period_pairs, years_in
@@ -54,6 +55,7 @@ _AVERAGE_NAMED = content_words("average mean moyenne")
 _RATIO_NAMED = content_words("ratio proportion rapport times")
 _CHANGE_ASKED = re.compile(
     r"\b(?:the|a|percentage|percent|%)\s+(?:change|difference|increase|decrease|growth|variation)\b|\bhow much\b"
+    r"|\w\s+(?:increase|decrease|change|growth)\s+(?:in|from|between|of|over)\s+(?:fy\s?)?\d{4}\b"  # "X increase in 2019"
 )
 _CHANGE_NAMED = content_words(
     "change changed changes difference increase increased increases decrease decreased decreases growth grew rise "
@@ -76,15 +78,6 @@ class Judgement:
 
 def layout_of(index: EvidenceIndex) -> Layout:
     return index.memo("layout", Layout)
-
-
-def held(index: EvidenceIndex, hit: Hit | None) -> bool:
-    """Whether the index's hit is a figure of the evidence, not the day of a date ("September 29")."""
-    if hit is None:
-        return False
-    if hit.in_input or hit.kind == "date":
-        return True
-    return not day_of_date(index.texts[hit.evidence], hit.start)
 
 
 def year_of(item: Found) -> str:
@@ -243,9 +236,8 @@ class Support:
             return Judgement(misplaced=self._misplaced(item, literal))
         return Judgement()
 
-    def _of_hundred(self, place: Place) -> bool:
-        return any(p.kind == "cell" and p.percent and p.value == 100 and (p.evidence, p.column) ==
-                   (place.evidence, place.column) and self.scope.named(p) for p in self.scope.pool)  # fmt: skip
+    def _as_change(self, p: Place) -> bool:  # "$ Difference | 9,577,144", "increased $9.6 million"
+        return bool(p.words & _CHANGE_NAMED) if p.kind == "cell" else as_change(self.index.texts[p.evidence], p)
 
     def _aside(self, item: Found) -> bool:
         return any(a <= item.start < b for a, b in self._asides)
@@ -287,7 +279,7 @@ class Support:
         if self.computed and not operand and place.kind in ("cell", "text") and not self._names(place, self.computed):
             # "the ratio of A to B", "the change in A": A's figure as stated is none; computed, or unsupported. But a
             # column where the row the question names is 100% ("Revenue | 100%") states shares of it
-            if not (self.computed == "ratio" and place.percent and self._of_hundred(place)):
+            if not (self.computed == "ratio" and place.percent and self.scope.of_hundred(place)):
                 return False
         if (
             self.share
@@ -301,6 +293,9 @@ class Support:
             # "increase by 2,000,000 the number of shares authorized" is no number authorized: unless the answer
             # writes it as the change it is too ("LinkedIn operating loss increased $63 million to $987 million")
             return change_beside_level(self.answer, beside.item.start) and self._about_subject(place, beside)
+        if self.computed == "change" and place.kind == "text" and not (operand or place.percent):
+            if written_as.level_beside_change(self.index.texts[place.evidence], place):  # "increased $9.6 million to"
+                return False
         if place.kind == "text" and not operand and not self._about_subject(place, beside):
             return False  # "Media advertising revenues decreased by 15%" states nothing of VAS revenues
         if place.kind != "cell" or not self.scope.subject_active or operand:
@@ -366,7 +361,7 @@ class Support:
         if _POINTS.match(self.answer, item.end):  # percentage points: a difference of two percentages
             strong, pool = [p for p in strong if p.percent], [p for p in pool if p.percent]
             ops = ("difference",)
-        return derive(
+        derived = derive(
             item.readings,
             strong,
             pool,
@@ -375,6 +370,9 @@ class Support:
             scaled_answer=any(c.isalpha() for c in item.text),
             amount=item.kind == "amount",
         )
+        if derived is not None and self.computed == "change" and any(map(self._as_change, derived.operands)):
+            return None  # a change asked: a level less the change ("24.4 − 9.6" gives 2018's 14.8) is no change
+        return derived
 
     def _misplaced(self, item: Found, literal: list[Place]) -> Misplaced:
         found = max(literal, key=lambda p: (p.kind == "cell", self.scope.score(p)))

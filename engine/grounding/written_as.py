@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from engine.grounding.answer_kinds import fold
-from engine.grounding.figures import extract_figures
+from engine.grounding.figures import EVIDENCE_NUMBER_RE, extract_figures
 from engine.grounding.layout import YEAR_RE, Place, content_words
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
@@ -39,6 +39,23 @@ def as_change(text: str, place: Place) -> bool:
 
 
 _OR_BEFORE = re.compile(r"\bor\s*$")
+
+
+def level_beside_change(text: str, place: Place) -> bool:
+    """Whether the sentence of ``place`` writes its figure as a level beside another it writes as a
+    change ("increased $9.6 million to $24.4 million … compared to $14.8 million"): the change asked
+    is the other one."""
+    written = EVIDENCE_NUMBER_RE.match(text, place.start)
+    if (
+        _changed(text, place.start, place.unit[0])
+        or written
+        and written.group("pct")
+        or _OR_BEFORE.search(text, 0, place.start)
+    ):
+        return False  # a change itself, or its percentage ("increased $1.7 billion or 13%")
+    sentence = text[place.unit[0] : place.unit[1]]
+    figures = [f for f in extract_figures(sentence) if f.kind != "date" and not YEAR_RE.fullmatch(f.text)]
+    return any(_changed(text, place.unit[0] + f.start, place.unit[0]) for f in figures if "%" not in f.text)
 
 
 def change_beside_level(answer: str, start: int) -> bool:

@@ -85,3 +85,26 @@ def test_a_column_where_the_named_base_is_100_percent_states_shares_of_it():
     # no 100% row of what the question names: a ratio asked is still not any percentage stated
     other = [Evidence(n=1, tool="search_docs", source="r.md", text=COMMON_SIZE.replace("100%", "9%"))]
     assert check_answer("55%; 50%", question, other).grounding != "verified"
+
+
+SGA = (
+    "| | 2019 | 2018 | $ Difference | % Difference |\n|---|---|---|---|---|\n"
+    "| Selling, general and administrative expense | $24,371,349 | $14,794,205 | $9,577,144 | 64.7% |\n\n"
+    "Selling, general and administrative expense increased $9.6 million to $24.4 million for the year ended "
+    "December 31, 2019 compared to $14.8 million for the year ended December 31, 2018."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "vouched"),
+    [
+        ("$9.6 million", True),  # the sentence's change
+        ("$9,577,144", True),  # the "$ Difference" cell
+        ("$14.8 million", False),  # 2018's level: written beside the change, and 24.4 − 9.6 is no change
+        ("$24.4 million", False),
+    ],
+)
+def test_an_increase_asked_is_the_figure_written_as_the_change(answer, vouched):
+    evidence = [Evidence(n=1, tool="search_docs", source="r.md", text=SGA)]
+    question = "What was the Selling, general and administrative expense increase in 2019?"
+    assert (check_answer(answer, question, evidence).grounding == "verified") is vouched
