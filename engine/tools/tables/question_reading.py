@@ -61,6 +61,7 @@ _RATIO = re.compile(r"\b(?:ratio|rapport entre|expressed as a (?:ratio|multiple)
 _PROPORTION_OF_WHOLE = re.compile(
     r"\bwhat proportion of\b(?!.*\b(?:over|to|against|versus|vs)\b)|\bhow many (?:%|percent)(?= |$)"
 )  # "how many % does X make up out of the total": a share too
+_AS_PERCENT_OF = re.compile(r"\bas an? (?:percentage|percent|%) of\b")
 _SHARE = re.compile(
     r"\b(?:percentage|percent|(?<!per )(?<!per \w{5} )(?<!per \w{7} )share(?!\s+(?:price|capital|count|based))|fraction|"
     r"pourcentage|part|quote-part)\b"
@@ -212,8 +213,8 @@ def operation_in(text: str, question: str) -> Operation | None:
     extreme = _LOWEST.search(text) or aggregate_asked(question) in ("max", "min")
     if kind in ("person", "duration") or (kind == "date" or _DATES_ASKED.search(text)) and not extreme:
         return None  # "over how many years will the total … be amortized?", "what are the dates …?": no figure
-    if _PROPORTION_OF_WHOLE.search(text):
-        return "share"
+    if _PROPORTION_OF_WHOLE.search(text) or _AS_PERCENT_OF.search(text):
+        return "share"  # "the proportion of products as a percentage of the total cost": 61%, not 0.61
     if _RATIO.search(text):
         return "ratio"
     if _DECREASE.search(text) and not _EITHER_WAY.search(text):

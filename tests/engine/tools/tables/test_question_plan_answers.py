@@ -1139,3 +1139,10 @@ def test_a_column_of_useful_lives_is_never_added_up(tmp_path):
 )
 def test_across_all_the_years_is_one_computation_and_each_year_is_each_cell(tables, question, first):
     assert answer(question, tables).statement.startswith(first)
+
+
+def test_a_proportion_asked_as_a_percentage_of_a_total_is_a_share_in_percent(tables):
+    question = "What is the proportion of Software revenue as a percentage of the total revenue in 2019?"
+    assert read_question(question).operation == "share"
+    assert answer(question, tables).statement.startswith("67.94% = 1,950 / 2,870 × 100")
+    assert read_question("What is the proportion of Software revenue to Hardware revenue in 2019?").operation == "ratio"
