@@ -64,6 +64,7 @@ COMMON_NAME_UNITS = 3
 SEMANTIC_ALONE_PENALTY = 0.05  # a close paraphrase that shares no word still fits: score = similarity - this
 MAX_EMBEDDED_UNITS = 48  # units sent to the embedding model, best lexical first
 REASON_BONUS = 0.08  # a reason asked: a sentence that gives one ("driven by", "due to") over one that states the change
+FULL_BONUS = 0.2  # a figure asked: a sentence naming every word of the question but its years and asking words
 RESTATED_BONUS = 0.15  # "How is the inventory purchased?": a sentence that says "the inventory is purchased …"
 METHOD_BONUS = 0.08  # a method asked: a sentence that gives one ("using", "based on") over one that names the figure
 
@@ -134,6 +135,11 @@ def words(text: str) -> set[str]:
 def word_sequence(text: str) -> list[str]:
     """The content words of ``text`` (as ``words`` reads them), in their order."""
     return [_stem(w) for w in _WORD_RE.findall(fold(text)) if w not in _STOP and (len(w) > 1 or w.isdigit())]
+
+
+# the words that ask for a figure, which its sentence need not write ("3% of our net sales" answers "what percentage")
+_ASKED_ONLY = frozenset(words("percentage percent proportion share amount value much many number total"))
+FULL_WORDS = 3  # words a question's subject needs before a sentence naming them all is taken as its own
 
 
 def asks_for_figure(question: str) -> bool:
@@ -225,6 +231,8 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
     reason = words_asked and bool(REASON_ASKED.search(fold(question)))
     method = bool(METHOD_ASKED.search(fold(question)))
     restated = _restatement(question)
+    full = q_words - _ASKED_ONLY - {w for w in q_words if w.isdigit()}
+    full = full if len(full) >= FULL_WORDS else frozenset()
     out = []
     for i, unit in enumerate(units):
         if embed is None:
@@ -236,8 +244,8 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             closeness = semantic[i]
         unit_fit = fit(kind, unit.text, common, unit.computed)
         met = constraints_met(question, " ".join((read[i], unit.source or "", located(unit.location)[0])))
-        if not met and words_asked and not years_in_order(read[i]):
-            met = True  # a reason or a definition the report gives without a year is about its own period
+        if not met and (words_asked or full and full <= unit_words[i]) and not years_in_order(read[i]):
+            met = True  # a reason, a definition, or a sentence naming every word asked, with no year: its period
         if score > 0:
             score += KIND_ADJUST[unit_fit] + (0.0 if met else CONSTRAINT_MISS)
             folded = fold(unit.text) if reason or method or restated is not None else ""
@@ -249,6 +257,8 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
                 score += RESTATED_BONUS  # "how were X estimated?": not "X were estimated at the grant dates"
             if unit_fit == "any" and wants_figure and extract_figures(unit.text):
                 score += FIGURE_BONUS
+            if not words_asked and full and full <= unit_words[i] and extract_figures(unit.text):
+                score += FULL_BONUS  # "Egg products accounted for … 3%" over "shell egg sales made up … 97%"
             if unit.rank == 0:
                 score += TOP_PASSAGE_BONUS
         if about_table and introduces_table(unit.text):

@@ -431,3 +431,16 @@ def test_a_reason_asked_of_a_year_is_quoted_from_the_part_about_that_year():
     ev = Evidence(n=1, tool="search_docs", text=text, source="report.md")
     quote = best_quote("Why did research and development expenses increase in 2018?", [ev], None)
     assert quote is not None and "$1.7 billion" in quote.text
+
+
+def test_a_sentence_naming_every_word_asked_outranks_a_closer_paraphrase_of_another_subject(embed):
+    """The sentence with the year and "shell egg sales" reads closer to the question; the one
+    that names egg products, net sales and "accounted for" is the report's answer."""
+    text = (
+        "In fiscal 2019, shell egg sales made up approximately 97% of our net sales. Total dozens sold in fiscal "
+        "2019 were 1,038.9 million.\n\nEgg products accounted for approximately 3% of our net sales. These revenues "
+        "were $41.5 million for the fiscal year ended June 1, 2019."
+    )
+    evidence = [Evidence(n=1, tool="search_docs", text=text, source="report.md")]
+    quote = best_quote("What percentage of net sales did egg products accounted for in 2019?", evidence, embed)
+    assert quote is not None and quote.text.startswith("Egg products accounted for approximately 3%")
