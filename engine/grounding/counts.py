@@ -75,10 +75,14 @@ def _items(listed: str, held: str, cells: set[str]) -> list[str]:
 
 
 _PERIOD_ITEM = re.compile(r"(?:fy\s?|fiscal (?:year )?)?(?:19|20)\d\d(?:\s?[/-]\s?(?:19|20)?\d\d)?")
+_BARE_FIGURE = re.compile(r"[$€£]?\s?[-−(]?\d[\d,.]*\)?\s?(?:%|percent|thousand|million|billion|bn|m|k)?")
 
 
-def repeated_items(answer: str) -> list[tuple[int, int]]:
-    """Spans of the periods of a one-line list ("2018; 2018; 2017") that repeat an earlier one."""
+def repeated_items(answer: str, per_year: bool = True) -> list[tuple[int, int]]:
+    """Spans of the items of a one-line list ("2018; 2018; 2017", "Level 2; Level 2") that repeat
+    an earlier one. Two cells may hold one value ("3%; 3%": the actual and the constant change),
+    so a bare figure repeated counts only for a list of the years asked (``per_year``: "in 2019
+    and 2018"), where one value twice is rare and a misread likely."""
     if "\n" in answer.strip() or ";" not in answer:
         return []
     seen: set[str] = set()
@@ -88,9 +92,11 @@ def repeated_items(answer: str) -> list[tuple[int, int]]:
         item = part.strip()
         start = pos + part.find(item) if item else pos
         pos += len(part) + 1
+        if not item or not any(c.isdigit() for c in item):
+            continue
         key = " ".join(item.lower().split())
-        if not _PERIOD_ITEM.fullmatch(key):
-            continue  # two cells may hold one value ("3%; 3%", "2,000; 2,000"): only a period named twice is wrong
+        if not per_year and _BARE_FIGURE.fullmatch(key) and not _PERIOD_ITEM.fullmatch(key):
+            continue
         if key in seen:
             out.append((start, start + len(item)))
         seen.add(key)

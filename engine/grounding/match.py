@@ -17,6 +17,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 
+from engine.grounding.answer_kinds import years_named
 from engine.grounding.counts import one_year_twice, repeated_items, stated_counts
 from engine.grounding.derive import Derivation
 from engine.grounding.evidence_index import EvidenceIndex, Hit
@@ -324,7 +325,8 @@ def check_answer(
             notes.append(note)
 
     counts = {c.span[0]: c for c in stated_counts(answer, question, "\n".join(index.texts))}
-    repeats = repeated_items(answer) + one_year_twice(answer, index.memo("lowered", _lowered))
+    per_year = len(years_named(question)) >= 2  # "in 2019 and 2018": one figure twice is likely a misread
+    repeats = repeated_items(answer, per_year) + one_year_twice(answer, index.memo("lowered", _lowered))
     for item in extract_figures(answer):
         if item.text in skip or item.value in skip:
             continue

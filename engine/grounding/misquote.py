@@ -20,6 +20,9 @@ from engine.grounding.figures import Found, extract_figures
 CONTEXT_WORDS = 4  # words on each side of the figure that must stand in the evidence as the answer writes them
 OPENING_WORDS = 1  # fewer before it when the answer opens with them ("IFRS 10 ‘Financial Instruments’, …")
 _WORD = re.compile(r"\S+")
+_UNIT_WORDS = frozenset(
+    "thousand thousands million millions billion billions bn m k percent per cent usd eur gbp".split()
+)
 _DIGIT = re.compile(r"\D")
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _FIGURE_SLOT = r"(?P<figure>\S*\d\S*(?:\s(?:million|billion|thousand|percent|per cent|bn|m)\b)?)"
@@ -59,7 +62,8 @@ def _list_item(answer: str, item: Found) -> tuple[list[str], list[str]] | None:
     words = before + after
     if not words or len(words) > 2 * CONTEXT_WORDS or any(re.search(r"\d", w) for w in words):
         return None
-    return (before, after) if _LETTERS.search(" ".join(words)) else None
+    named = [w for w in words if w.lower().strip(".,;:()") not in _UNIT_WORDS]  # "$212.1 million" names nothing
+    return (before, after) if _LETTERS.search(" ".join(named)) else None
 
 
 def misquoted(answer: str, item: Found, texts: list[str], lowered: list[str]) -> str | None:

@@ -69,7 +69,12 @@ def test_a_right_count_with_its_items_is_verified():
     ],
 )
 def test_a_list_naming_an_item_twice_is_found(answer, repeated):
-    assert [answer[a:b] for a, b in repeated_items(answer)] == repeated
+    assert [answer[a:b] for a, b in repeated_items(answer, per_year=False)] == repeated
+
+
+def test_one_figure_twice_counts_for_a_list_of_the_years_asked():
+    assert [a for a, _ in repeated_items("28%; 28%", per_year=True)] == [5]  # "in 2019 and 2018"
+    assert repeated_items("Level 2; Level 2; Level 3", per_year=False) == [(9, 16)]  # a label named twice
 
 
 def test_a_repeated_year_in_a_list_is_flagged():

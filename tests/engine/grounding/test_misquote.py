@@ -118,3 +118,12 @@ def test_an_item_of_a_list_is_read_as_the_cell_it_copies():
     # an item of the answer's own words, or a figure alone, is no copied cell
     answer = "Notes payable; 2,496"
     assert misquoted(answer, extract_figures(answer)[0], [CONTRACTS], [CONTRACTS.lower()]) is None
+
+
+def test_a_list_of_amounts_with_their_scale_is_no_copied_cell():
+    said = "The accumulated amortization was $212.1 million and $260.8 million; amortization expense was $34.9 million."
+    docs = [Evidence(n=1, tool="search_docs", text=said, source="report.md")]
+    answer = "$212.1 million; $260.8 million"
+    assert misquoted(answer, extract_figures(answer)[0], [said], [said.lower()]) is None
+    question = "What was the accumulated amortization of fiscal years 2018 and 2019, respectively?"
+    assert check_answer(answer, question, docs).grounding == "verified"
