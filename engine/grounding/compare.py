@@ -76,8 +76,9 @@ def condition_in(text: str) -> Condition | None:
 
 _THRESHOLD = re.compile(
     r"\b(?:than|exceed\w*|above|below|under|over|plus de|moins de)\b"
-    r"|(?<!\bage )(?<!\baged )(?<!\bnote )(?<!\blevel )(?<!\btier )(?<![\d(])-?\d[\d,.]*(?![\d)])"
-)  # a number of a name ("life expectancy at age 65", "Note 12", "Level 2") is no threshold
+    r"|(?<!\bage )(?<!\baged )(?<!\bnote )(?<!\blevel )(?<!\btier )(?<!\bscope )(?<!\bphase )(?<!\bclass )(?<!\bstage )"
+    r"(?<![\d(])-?\d[\d,.]*(?![\d)])"
+)  # a number of a name ("life expectancy at age 65", "Note 12", "Level 2", "Scope 1") is no threshold
 _WHICH_YEAR = re.compile(
     r"\b(?:which|what) (?:of the )?(?:(?:fiscal )?years?|fy|financial years?)\b|\ben quelles? annees?\b|\bquelles? annees?\b"
 )

@@ -282,8 +282,11 @@ def _whole(op: Op, group: list[Place], t: float, tol: float) -> Derivation | Non
 
 
 def _one_line(*places: Place) -> bool:
-    """Cells added up as three: of one row or one column (not one row's 2018 and another's 2017)."""
+    """Cells added up as three: of one row or one column (not one row's 2018 and another's 2017),
+    and all cells or all sentences' figures (not two cells and a sentence's "£12.4 million")."""
     cells = [p for p in places if p.kind == "cell"]
+    if 0 < len(cells) < len(places):
+        return False
     return (
         len(cells) < 2
         or len({(p.evidence, p.row) for p in cells}) == 1

@@ -138,9 +138,15 @@ def years_in(text: str) -> frozenset[str]:
     return frozenset(years)
 
 
+_NUMBERED = re.compile(r"(?i)\b(scope|level|tier|phase|class|stage|series|grade)\s+(\d{1,2})\b")
+
+
 def content_words(text: str) -> frozenset[str]:
-    """Stemmed content words without numbers."""
-    return frozenset(w for w in words(text) if not any(c.isdigit() for c in w))  # "fy2019" is a period
+    """Stemmed content words without numbers, and a name's number with its word ("Scope 1":
+    "scop#1", so that Scope 1 and Scope 2 are told apart)."""
+    plain = frozenset(w for w in words(text) if not any(c.isdigit() for c in w))  # "fy2019" is a period
+    named = {f"{next(iter(words(m.group(1))), '')}#{m.group(2)}" for m in _NUMBERED.finditer(text)}
+    return plain | named if named else plain
 
 
 def scale_of(text: str) -> int:

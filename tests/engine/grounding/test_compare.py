@@ -329,3 +329,20 @@ def test_in_which_period_asks_when_so_the_year_must_be_the_sentences():
     question = "In which period did Teekay Tankers' ship-to-ship transfer provided operational and maintenance services to Teekay LNG Bahrain?"
     assert check_answer("During 2019", question, [passage(said)]).grounding == "verified"
     assert check_answer("During 2018", question, [passage(said)]).unsupported == ["2018"]
+
+
+EMISSIONS = """| | 2019 | 2018 |
+|---|---|---|
+| | Tonnes of CO2e | Tonnes of CO2e |
+| Combustion of fuel and operation of facilities (Scope 1) | 144.7 | 137.2 |
+| Electricity, heat, steam and cooling purchased for own use (Scope 2) | 4,641.0 | 4,950.4 |
+| Total emissions | 4,785.7 | 5,087.6 |"""
+
+
+def test_the_number_of_a_name_tells_its_row_apart_and_is_no_threshold():
+    """ "Scope 1" is the row named "(Scope 1)", not "(Scope 2)" nor the total, and its 1 is no threshold."""
+    question = "In which year were the Scope 1 emissions larger?"
+    assert extreme_asked(question) == "max"
+    assert check_answer("2019", question, [table(EMISSIONS)]).grounding == "verified"
+    wrong = check_answer("2018", question, [table(EMISSIONS)])
+    assert wrong.unsupported == ["2018"] and "(Scope 1) is largest: 2019" in wrong.notes[0]

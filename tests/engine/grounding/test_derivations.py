@@ -611,3 +611,16 @@ def test_the_years_counted_in_an_average_divisor_are_constants():
     assert check_answer(f"7,397 thousand = {derivation}", question, [table(cells)]).grounding == "verified"
     wrong = check_answer(f"7,997 thousand = {derivation}", question, [table(cells)])
     assert wrong.unsupported == ["7,997 thousand"] and "which is 7,397" in wrong.notes[0]
+
+
+def test_three_figures_added_up_are_all_cells_or_all_sentences_figures():
+    text = (
+        "| £m | 2019 | 2018 |\n|---|---|---|\n| Net investment in finance lease | 0.8 | 1.2 |\n"
+        "| Amounts owed by members of Peel | 0.3 | 0.3 |\n\nPeel has provided a guarantee in respect of Section 106 "
+        "planning obligation liabilities at Barton Square which at 31 December 2019 totalled £13.0 million "
+        "(2018: £12.4 million)."
+    )
+    evidence = [Evidence(n=1, tool="search_docs", text=text, source="report.md")]
+    question = "What is the total guarantee in respect of Section 106 planning obligation liabilities at Barton Square at 31 December 2018?"
+    assert check_answer("£12.4 million", question, evidence).grounding == "verified"
+    assert check_answer("£13.9 million", question, evidence).unsupported == ["£13.9 million"]  # not 1.2 + 0.3 + 12.4
