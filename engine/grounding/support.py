@@ -17,7 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.grounding import written_as
+import engine.grounding.written_as as written_as
 from engine.grounding.answer_kinds import asks_table_years, fold
 from engine.grounding.compare import (
     by_magnitude,
