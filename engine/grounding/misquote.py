@@ -14,6 +14,7 @@ a cell or an item of the evidence ("| Less than 1 year |").
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 
 from engine.grounding.figures import Found, extract_figures
 
@@ -83,33 +84,30 @@ def misquoted(answer: str, item: Found, texts: list[str], lowered: list[str]) ->
         + r"\s*" + r"\s+".join(map(re.escape, after)) + (r"\s*(?:$|(?=[|;,\n]))" if whole else r"(?!\S)"),
         re.IGNORECASE | re.MULTILINE,
     )  # fmt: skip
-    if whole:  # a cell or an item, as a whole: looked for where it may start
-        return _written_elsewhere(pattern, item, texts)
-    first = before[0].lower()
-    digits = _DIGIT.sub("", item.text)
-    other: str | None = None
+    if whole:  # a cell or an item, as a whole: looked for wherever it may start
+        return _written_elsewhere((m for text in texts for m in pattern.finditer(text)), item)
+    return _written_elsewhere(_matches(pattern, texts, lowered, before[0].lower()), item)
+
+
+def _matches(pattern: re.Pattern[str], texts: list[str], lowered: list[str], first: str) -> Iterator[re.Match[str]]:
+    """``pattern`` tried only where its first word stands, at a word's start."""
     for text, low in zip(texts, lowered, strict=True):
         at = low.find(first)
         while at >= 0:
             match = pattern.match(text, at) if at == 0 or text[at - 1].isspace() else None
             at = low.find(first, at + 1)
-            if match is None:
-                continue
-            written = extract_figures(match.group("figure"))
-            if any(f.value == item.value or _DIGIT.sub("", f.text) == digits for f in written):
-                return None  # the evidence writes this very sentence with this figure ("$2,515" of "$2,515 million")
-            other = other or (written[0].text if written else None)
-    return other
+            if match is not None:
+                yield match
 
 
-def _written_elsewhere(pattern: re.Pattern[str], item: Found, texts: list[str]) -> str | None:
-    """The figure of the first cell or item ``pattern`` finds, unless one of them holds the answer's."""
+def _written_elsewhere(matches: Iterable[re.Match[str]], item: Found) -> str | None:
+    """The figure the first of ``matches`` writes where the answer writes ``item``, unless one of
+    them writes the answer's ("$2,515" of "$2,515 million")."""
     digits = _DIGIT.sub("", item.text)
     other: str | None = None
-    for text in texts:
-        for match in pattern.finditer(text):
-            written = extract_figures(match.group("figure"))
-            if any(f.value == item.value or _DIGIT.sub("", f.text) == digits for f in written):
-                return None
-            other = other or (written[0].text if written else None)
+    for match in matches:
+        written = extract_figures(match.group("figure"))
+        if any(f.value == item.value or _DIGIT.sub("", f.text) == digits for f in written):
+            return None
+        other = other or (written[0].text if written else None)
     return other

@@ -243,8 +243,9 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             score = max(blended, semantic[i] - SEMANTIC_ALONE_PENALTY)
             closeness = semantic[i]
         unit_fit = fit(kind, unit.text, common, unit.computed)
+        names_all = bool(full) and full <= unit_words[i]  # every word asked but its years and asking words
         met = constraints_met(question, " ".join((read[i], unit.source or "", located(unit.location)[0])))
-        if not met and (words_asked or full and full <= unit_words[i]) and not years_in_order(read[i]):
+        if not met and (words_asked or names_all) and not years_in_order(read[i]):
             met = True  # a reason, a definition, or a sentence naming every word asked, with no year: its period
         if score > 0:
             score += KIND_ADJUST[unit_fit] + (0.0 if met else CONSTRAINT_MISS)
@@ -257,7 +258,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
                 score += RESTATED_BONUS  # "how were X estimated?": not "X were estimated at the grant dates"
             if unit_fit == "any" and wants_figure and extract_figures(unit.text):
                 score += FIGURE_BONUS
-            if not words_asked and full and full <= unit_words[i] and extract_figures(unit.text):
+            if not words_asked and names_all and extract_figures(unit.text):
                 score += FULL_BONUS  # "Egg products accounted for … 3%" over "shell egg sales made up … 97%"
             if unit.rank == 0:
                 score += TOP_PASSAGE_BONUS

@@ -237,7 +237,7 @@ class Support:
         return Judgement()
 
     def _as_change(self, p: Place) -> bool:  # "$ Difference | 9,577,144", "increased $9.6 million"
-        return bool(p.words & _CHANGE_NAMED) if p.kind == "cell" else as_change(self.index.texts[p.evidence], p)
+        return self._names(p, "change") if p.kind == "cell" else as_change(self.index.texts[p.evidence], p)
 
     def _aside(self, item: Found) -> bool:
         return any(a <= item.start < b for a, b in self._asides)
