@@ -121,6 +121,11 @@ def stated_note(figure: str, stated: Place, language: str = "en") -> str:
     return say("stated", language, figure=figure, where=stated.where(), value=stated.text)
 
 
+def reversed_note(figure: str, numerator: Place, denominator: Place, language: str = "en") -> str:
+    """ "12.01 divides Domestic–federal, Amount by Domestic–state, Amount: the question asks for … to …"."""
+    return say("reversed_ratio", language, figure=figure, numerator=numerator.where(), denominator=denominator.where())
+
+
 def misquoted_note(figure: str, written: str, language: str = "en") -> str:
     """ "2% is 1% in the sentence the answer quotes"."""
     return say("misquoted", language, figure=figure, written=written)

@@ -87,6 +87,18 @@ class Scope:
         named = (frozenset(p.label_words) - _NOT_SUBJECT for p in self.strong if p.kind == "cell" and self.named(p))
         return list(dict.fromkeys([*keys, *(k for k in named if k)]))
 
+    def other_column(self, place: Place) -> bool:
+        """Whether the question names another column of the cell's row, and nothing of the
+        cell's own: "the last fiscal year of expiration for domestic-state credits" is not
+        that row's "Amount"."""
+        best = self.best
+        if best is None or place.kind != "cell" or best.kind != "cell" or best.column == place.column:
+            return False
+        if (best.evidence, best.row) != (place.evidence, place.row):
+            return False
+        own, other = place.words - place.label_words, best.words - best.label_words  # a heading's words are both's
+        return any(self.terms.get(w) == 1.0 for w in other - own) and not (own - other) & self.terms.keys()
+
     def stated_percent(self) -> Place | None:
         """A percentage the report states in a cell of the row the question names whole, in a
         column the question names ("Interest expense", "Actual" of "the actual percentage change

@@ -45,6 +45,10 @@ class Stated:
     constants: tuple[tuple[int, int], ...]  # spans of "100" and average counts: not operands
     decimals: int = 0  # of the stated result
 
+    def divides(self) -> bool:
+        """Whether the expression is one figure divided by another ("39,784 / 3,313")."""
+        return bool(re.fullmatch(r"[^/+×*÷−-]+\s*[/÷]\s*[^/+×*÷−-]+", self.expression_text.strip()))
+
     def actual_text(self) -> str:
         """The expression's value, written one digit finer than the stated result: "17.70%"."""
         whole = abs(self.actual - round(self.actual)) < 1e-9

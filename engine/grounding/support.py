@@ -13,12 +13,12 @@ derivations are tried only over a handful of figures.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import engine.grounding.written_as as written_as
-from engine.grounding.answer_kinds import asks_table_years, fold
+from engine.grounding.answer_kinds import ALL_SUMMED, asks_table_years, fold
+from engine.grounding.beside import CLAUSE_END, POINTS, Beside, is_year, year_of
 from engine.grounding.compare import (
     by_magnitude,
     condition_asked,
@@ -34,22 +34,26 @@ from engine.grounding.derive import Derivation, derive, operation_named, preferr
 from engine.grounding.evidence_index import EvidenceIndex, Hit, held
 from engine.grounding.figures import EVIDENCE_NUMBER_RE, Found, scale_factor
 from engine.grounding.initialisms import initialisms_asked, others_named
-from engine.grounding.layout import YEAR_RE, Place, content_words, pairs_named, period_pairs, years_in
+from engine.grounding.layout import YEAR_RE, Place, content_words, pairs_named, period_pairs
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
+from engine.grounding.quotes import word_sequence
 from engine.grounding.scope import Scope, scope_of
+from engine.grounding.totals import is_total_label
 from engine.grounding.written_as import SHARE_ASKED, as_change, bare_money, change_beside_level, change_phrase, share_of
 
-_SCALE_WORD = re.compile(r"(?i)[a-z]+$")
-_POINTS = re.compile(r"\s?(?:pts?|points?|pp|percentage points?|points? de pourcentage)\b", re.IGNORECASE)
 _ASIDE = re.compile(r"\([^()]*\)")
-_CLAUSE_END = re.compile(r"[.;!?\n]\s|\n")
 LITERAL_SHARE = 0.8  # a stated figure must sit in one of the rows closest to the question's words
 SMALL_POOL = 12
 MAX_DERIVATIONS = 32  # figures of one answer looked for as derivations  # with no subject to match, derivations are tried only when the evidence holds this few figures
 QUOTED_WORDS = 4  # an answer quotes a sentence around a figure when its clause has this many words …
 ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
 _RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
+# "the unrevised value": the figure before a revision, which a cell of the revised table is not
+_UNREVISED = re.compile(
+    r"\bunrevised\b|\b(?:before|prior to) (?:the )?(?:revision|restatement)\b|\b(?:original|previous)ly reported\b"
+)
+_REVISION_NAMED = content_words("unrevised previously originally reported before prior original")
 # A computation few reports state as such: a figure stated for it must be named by its word ("average price").
 _AVERAGE_NAMED = content_words("average mean moyenne")
 _RATIO_NAMED = content_words("ratio proportion rapport times")
@@ -80,51 +84,6 @@ def layout_of(index: EvidenceIndex) -> Layout:
     return index.memo("layout", Layout)
 
 
-def year_of(item: Found) -> str:
-    """The year a figure writes: "2019", or "FY19" and "FY2019" (read as 2019)."""
-    return item.value if item.text[:2].upper() == "FY" else item.text
-
-
-def _is_year(item: Found, years: frozenset[str], layout: Layout) -> bool:
-    """A bare four-digit figure that the question or the evidence uses as a period ("in 2019", "FY19")."""
-    year = year_of(item)
-    if item.kind != "number" or not re.fullmatch(r"(?:19|20)\d\d", year):
-        return False
-    return year in years or layout.has_year(year)
-
-
-class _Beside:
-    """The years and words the answer writes in the clause of a figure, read when first asked."""
-
-    def __init__(self, answer: str, cuts: list[tuple[int, int]], item: Found) -> None:
-        self.answer, self.cuts, self.item = answer, cuts, item
-        word = _SCALE_WORD.search(item.text)
-        self.scale = scale_factor(word.group()) if word else 1  # the scale word the answer writes
-        self._years: frozenset[str] | None = None
-        self._words: frozenset[str] | None = None
-
-    def points(self) -> bool:
-        """The answer writes the figure in percentage points: "0.3 pts", "1.2 points", "0.5 pp"."""
-        return bool(_POINTS.match(self.answer, self.item.end))
-
-    def clause(self) -> str:
-        i = bisect_right(self.cuts, (self.item.start, self.item.start)) - 1
-        start = self.cuts[i][1] if i >= 0 else 0
-        j = bisect_left(self.cuts, (self.item.end, self.item.end))
-        end = self.cuts[j][0] if j < len(self.cuts) else len(self.answer)
-        return self.answer[start:end]
-
-    def years(self) -> frozenset[str]:
-        if self._years is None:
-            self._years = years_in(self.clause())
-        return self._years
-
-    def words(self) -> frozenset[str]:
-        if self._words is None:
-            self._words = content_words(self.clause())
-        return self._words
-
-
 class Support:
     """The support of each figure of one answer to one question, over one evidence index."""
 
@@ -132,9 +91,9 @@ class Support:
         self.index = index
         self.layout = layout_of(index)
         self.scope: Scope = scope_of(question, self.layout)
-        self.answer = answer
+        self.answer, self.question = answer, question
         self._tries = 0
-        self._cuts = [m.span() for m in _CLAUSE_END.finditer(answer)]  # clause ends, once per answer
+        self._cuts = [m.span() for m in CLAUSE_END.finditer(answer)]  # clause ends, once per answer
         strong = self.scope.strong
         sentences = {(p.evidence, p.unit) for p in strong if p.kind == "text" and p.unit}
         self.ops = preferred_ops(
@@ -154,6 +113,8 @@ class Support:
         )
         # "What is the authorized common stock?" asks a level: "increase by 2,000,000" is no support for it
         self.level = not self.ops and not content_words(question) & _CHANGE_NAMED
+        self.unrevised = bool(_UNREVISED.search(fold(question)))
+        self.all_summed = self.ops[:1] == ("sum",) and bool(ALL_SUMMED.search(fold(question)))
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
         self.extreme = extreme_asked(question)
@@ -177,7 +138,7 @@ class Support:
         figure the index holds (``hit``) somewhere the layout has no place for, such as a
         label): the caller judges it as before. The day of a date ("September 29") supports
         nothing when the question has a scope."""
-        if self.extreme is not None and _is_year(item, frozenset(), self.layout) and not self._aside(item):
+        if self.extreme is not None and is_year(item, frozenset(), self.layout) and not self._aside(item):
             # "which year had the lowest percentage difference in basic and diluted EPS?": the extreme of a
             # computation, no row's: no row says which year ("the average price", "the total revenue" name a row)
             computed = operation_named(self.ops) and self.ops[0] not in ("sum", "average")
@@ -186,7 +147,7 @@ class Support:
                 named = [p for p in (row_by_year(self.scope) or {}).values() if self._years(item) <= set(p.years)]
                 return Judgement(place=winner) if named == [winner] else Judgement(extreme=winner)
             return Judgement(uncompared=True)  # a year found anywhere says nothing of which is largest
-        if self.condition is not None and _is_year(item, frozenset(), self.layout) and not self._aside(item):
+        if self.condition is not None and is_year(item, frozenset(), self.layout) and not self._aside(item):
             by_year = row_by_year(self.scope)
             if by_year is not None:  # the year is the answer: its cell must meet the condition
                 met = [p for p in by_year.values() if meets(p, self.condition)]
@@ -195,11 +156,11 @@ class Support:
                     return Judgement(place=holding[0])
                 return Judgement(unmet=met)
             return Judgement(uncompared=True)
-        if self.table_years and _is_year(item, frozenset(), self.layout) and not self._aside(item):
+        if self.table_years and is_year(item, frozenset(), self.layout) and not self._aside(item):
             headed = self.index.memo("header_years", lambda index: layout_of(index).header_years())  # once per evidence
             if headed and year_of(item) not in headed:
                 return Judgement(headed=headed)  # a year of a row label or a sentence: not one the table covers
-        if self.when and _is_year(item, frozenset(), self.layout) and not self._aside(item):
+        if self.when and is_year(item, frozenset(), self.layout) and not self._aside(item):
             if year_stated(self.scope.terms, self.index.evidence, year_of(item)) is False:
                 return Judgement()  # "When has IMFT discontinued production of NAND?": "In 2018, IMFT discontinued …"
         if not item.dates and (month := MONTH_BEFORE_RE.search(self.answer, max(0, item.start - 16), item.start)):
@@ -209,7 +170,7 @@ class Support:
         pair = self._pairs.get(item.start)
         if pair is not None and pair not in self.index.memo("period_pairs", lambda index: pairs_named(index.texts)):
             return Judgement()  # "2017/2019" when the evidence's periods are 2017/2018 and 2018/2019
-        if item.dates or _is_year(item, self.scope.years, self.layout):
+        if item.dates or is_year(item, self.scope.years, self.layout):
             return None
         if not self.scope.active:  # nothing to place it against: found anywhere, as before
             changes = self._only_as_change(item) if hit is not None else []
@@ -219,7 +180,7 @@ class Support:
             if derivation is None and changes:
                 return Judgement(misplaced=self._misplaced(item, changes))
             return Judgement(derivation=derivation)
-        beside = _Beside(self.answer, self._cuts, item)
+        beside = Beside(self.answer, self._cuts, item)
         literal: list[Place] = []
         for place in self._places(item):  # exact values first; read one row or sentence at a time
             if self._accepts(place, beside, operand=operand):
@@ -264,7 +225,7 @@ class Support:
                     seen.add(id(place))
                     yield place
 
-    def _accepts(self, place: Place, beside: _Beside, *, operand: bool = False) -> bool:
+    def _accepts(self, place: Place, beside: Beside, *, operand: bool = False) -> bool:
         """``operand``: a figure of a derivation the answer writes, which may add up or
         compare other rows than the one the question names ("total current assets" as the
         sum of its items); its period and scale still count, and its footnote names its row."""
@@ -298,8 +259,16 @@ class Support:
                 return False
         if place.kind == "text" and not operand and not self._about_subject(place, beside):
             return False  # "Media advertising revenues decreased by 15%" states nothing of VAS revenues
+        if (
+            self.unrevised
+            and not operand
+            and not (place.words if place.kind == "cell" else self._words_of(place)) & _REVISION_NAMED
+        ):
+            return False  # the table's figure after the revision the question looks behind
         if place.kind != "cell" or not self.scope.subject_active or operand:
             return True
+        if self.scope.other_column(place) or self.all_summed and not (place.total or is_total_label(place.label)):
+            return False  # another column of the row asked; one row's cell for "the sum of all X"
         if self.scope.score(place) >= self._literal_bar or self.scope.named(place):
             return True
         named = place.words & beside.words()
@@ -331,7 +300,7 @@ class Support:
             self._sentence_words[key] = content_words(self.index.texts[place.evidence][a:b])
         return self._sentence_words[key]
 
-    def _about_subject(self, place: Place, beside: _Beside) -> bool:
+    def _about_subject(self, place: Place, beside: Beside) -> bool:
         """A sentence states a figure of the subject when it names the words of the row most
         about the question that the question names ("VAS"); any sentence, when none; and the
         sentence the answer quotes around the figure (its clause's words are the sentence's)."""
@@ -358,7 +327,7 @@ class Support:
                 return None
             strong = pool = candidates
         ops = self.ops
-        if _POINTS.match(self.answer, item.end):  # percentage points: a difference of two percentages
+        if POINTS.match(self.answer, item.end):  # percentage points: a difference of two percentages
             strong, pool = [p for p in strong if p.percent], [p for p in pool if p.percent]
             ops = ("difference",)
         derived = derive(
@@ -372,7 +341,20 @@ class Support:
         )
         if derived is not None and self.computed == "change" and any(map(self._as_change, derived.operands)):
             return None  # a change asked: a level less the change ("24.4 − 9.6" gives 2018's 14.8) is no change
-        return derived
+        return None if derived is not None and self._reversed(derived) else derived
+
+    def _reversed(self, derived: Derivation) -> bool:
+        return derived.op == "ratio" and len(derived.operands) == 2 and self.reversed_ratio(*derived.operands)
+
+    def reversed_ratio(self, a: Place, b: Place) -> bool:
+        """Whether a ratio the question asks of A to B ("the ratio of A to B", "A as a ratio of B") is a / b
+        the wrong way round: the rows' own words, where the question writes them, say which comes first."""
+        if self.computed != "ratio" or a.kind != "cell" or b.kind != "cell":
+            return False
+        order = {w: i for i, w in reversed(list(enumerate(word_sequence(self.question))))}
+        first_a = min((order[w] for w in a.label_words - b.label_words if w in order), default=None)
+        first_b = min((order[w] for w in b.label_words - a.label_words if w in order), default=None)
+        return first_a is not None and first_b is not None and first_b < first_a
 
     def _misplaced(self, item: Found, literal: list[Place]) -> Misplaced:
         found = max(literal, key=lambda p: (p.kind == "cell", self.scope.score(p)))
@@ -386,7 +368,7 @@ class Support:
         ev = self.index.evidence[found.evidence]
         where = found.where() if found.kind == "cell" else ", ".join(sorted(found.years))
         where = where or ", ".join(x for x in (ev.source or ev.tool, ev.location or "") if x)
-        beside = _Beside(self.answer, self._cuts, item)
+        beside = Beside(self.answer, self._cuts, item)
         other_scale = beside.scale != 1 and found.scale not in (1, beside.scale)
         text = self.index.texts[found.evidence]
         if found.kind == "text" and (others := others_named(text[found.unit[0] : found.unit[1]], self.initials)):

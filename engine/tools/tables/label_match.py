@@ -158,8 +158,11 @@ def value_column(question: str, text: str, columns: list[ColumnInfo], sem: Seman
     return columns[best] if scores[best] >= COLUMN_MIN_SIMILARITY else None
 
 
-def position(label: str, folded: str) -> int:
-    own = [w for w in re.findall(r"[a-z0-9]+", fold(label)) if len(w) > 2] or [fold(label)]
+def position(label: str, folded: str, shared: frozenset[str] = frozenset()) -> int:
+    """Where the question first writes the label's words, those ``shared`` with the other rows it names aside
+    ("state" of "Domestic–state" against "Domestic–federal")."""
+    own = [w for w in re.findall(r"[a-z0-9]+", fold(label)) if len(w) > 2]
+    own = [w for w in own if w not in shared] or own or [fold(label)]
     spots = [folded.find(w) for w in own if w in folded]
     return min(spots) if spots else len(folded)
 
@@ -230,8 +233,13 @@ def named_rows(
         "percent_change",
     ) or (reading.operation == "value" and _SEVERAL_ASKED.search(folded) is not None)
     if several and len(full) >= 2:
-        ranked = sorted(full, key=lambda label: position(label, folded))
-        spots = [position(label, folded) for label in ranked]
+        shared = (  # the order of a ratio or change is the question's; a sum's, the table's
+            frozenset.intersection(*(frozenset(re.findall(r"[a-z0-9]+", fold(label))) for label in full))
+            if reading.operation not in ("sum", "mean")
+            else frozenset()
+        )
+        ranked = sorted(full, key=lambda label: position(label, folded, shared))
+        spots = [position(label, folded, shared) for label in ranked]
         if reading.operation != "value" or len(set(spots)) == len(spots):  # each row named in its own words
             return ranked
     if reading.operation == "sum" and len(parts := qualified_parts(labels, asked)) >= 2:

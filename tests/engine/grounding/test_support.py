@@ -108,3 +108,67 @@ def test_an_increase_asked_is_the_figure_written_as_the_change(answer, vouched):
     evidence = [Evidence(n=1, tool="search_docs", source="r.md", text=SGA)]
     question = "What was the Selling, general and administrative expense increase in 2019?"
     assert (check_answer(answer, question, evidence).grounding == "verified") is vouched
+
+
+CARRYFORWARDS = """| (dollars in thousands) | Last Fiscal Year of Expiration | Amount |
+|---|---|---|
+| Income tax net operating loss carryforwards:(1) | | |
+| Domestic–state | 2039 | $57,299 |
+| Foreign | 2039 or indefinite | $565,609 |
+| Tax credit carryforwards:(1) | | |
+| Domestic–federal | 2029 | $39,784 |
+| Domestic–state | 2027 | $3,313 |
+| Foreign(2) | 2027 or indefinite | $15,345 |"""
+
+
+def carryforwards(answer: str, question: str):
+    return check_answer(answer, question, [Evidence(n=1, tool="search_docs", text=CARRYFORWARDS, source="r.md")])
+
+
+def test_a_cell_of_another_column_than_the_one_the_question_names_is_unsupported():
+    question = "What was the last fiscal year of expiration for domestic-state tax credit carryforwards?"
+    report = carryforwards("3,313 thousand", question)
+    assert report.unsupported == ["3,313 thousand"]
+    assert report.notes == [
+        "3,313 thousand is Domestic–state, Amount, not Domestic–state, Last Fiscal Year of Expiration"
+    ]
+    assert carryforwards("2027", question).grounding == "verified"
+    # the Amount column asked by its name is that column's cell
+    assert carryforwards("3,313", "What was the amount of domestic-state tax credit carryforwards?").unsupported == []
+
+
+RATIO = "What was the domestic-state tax credit carryforwards as a ratio of domestic-federal tax credit carryforwards?"
+
+
+@pytest.mark.parametrize("answer", ["0.08", "0.08 = 3,313 / 39,784"])
+def test_a_ratio_in_the_order_the_question_names_its_rows_is_supported(answer):
+    assert carryforwards(answer, RATIO).grounding == "verified"
+
+
+def test_a_ratio_the_wrong_way_round_is_unsupported_derived_or_written():
+    assert carryforwards("12.01", RATIO).unsupported == ["12.01"]
+    report = carryforwards("12.01 = 39,784 / 3,313", RATIO)
+    assert report.unsupported == ["12.01"]
+    assert report.notes == [
+        "12.01 divides Domestic–federal, Amount by Domestic–state, Amount: "
+        "the question asks for Domestic–state, Amount to Domestic–federal, Amount"
+    ]
+
+
+REVISED = """| (In millions) | 2019 | 2018 |
+|---|---|---|
+| Food Care | $ 1,997.8 | $ 1,914.4 |
+| Product Care | 2,762.9 | 2,273.8 |
+
+The assets allocated to segments as of December 31, 2018 have been revised to correct an error. Assets allocated
+to Food Care were understated by $372.9 million."""
+
+
+def test_the_unrevised_value_is_not_the_revised_tables_cell():
+    def check_revised(answer: str, question: str):
+        return check_answer(answer, question, [Evidence(n=1, tool="search_docs", text=REVISED, source="r.md")])
+
+    question = "What is the unrevised value of Food Care for 2018?"
+    assert check_revised("1,914.4 million", question).unsupported == ["1,914.4 million"]
+    assert check_revised("1,541.5 = 1,914.4 - 372.9", question).grounding == "verified"
+    assert check_revised("1,914.4 million", "What is the value of Food Care for 2018?").grounding == "verified"

@@ -1146,3 +1146,32 @@ def test_a_proportion_asked_as_a_percentage_of_a_total_is_a_share_in_percent(tab
     assert read_question(question).operation == "share"
     assert answer(question, tables).statement.startswith("67.94% = 1,950 / 2,870 × 100")
     assert read_question("What is the proportion of Software revenue to Hardware revenue in 2019?").operation == "ratio"
+
+
+CARRYFORWARDS = (
+    "| (dollars in thousands) | Last Fiscal Year of Expiration | Amount |\n|---|---|---|\n"
+    "| Income tax net operating loss carryforwards:(1) | | |\n| Domestic–state | 2039 | $57,299 |\n"
+    "| Foreign | 2039 or indefinite | $565,609 |\n| Tax credit carryforwards:(1) | | |\n"
+    "| Domestic–federal | 2029 | $39,784 |\n| Domestic–state | 2027 | $3,313 |\n"
+    "| Foreign(2) | 2027 or indefinite | $15,345 |\n"
+)
+
+
+def test_a_ratio_of_rows_sharing_words_takes_them_in_the_order_the_question_names_them(tmp_path):
+    """ "Domestic–state … as a ratio of domestic–federal": both rows hold "domestic"; their own
+    words ("state", "federal") say which the question names first."""
+    catalog = catalog_of(tmp_path, "carry.md", CARRYFORWARDS)
+    question = (
+        "What was the domestic-state tax credit carryforwards as a ratio of domestic-federal tax credit carryforwards?"
+    )
+    assert answer(question, catalog).statement.startswith("0.08 = 3,313 / 39,784")
+    question = (
+        "What was the domestic-federal tax credit carryforwards as a ratio of domestic-state tax credit carryforwards?"
+    )
+    assert answer(question, catalog).statement.startswith("12.01 = 39,784 / 3,313")
+
+
+def test_the_sum_of_all_rows_under_a_name_is_not_one_rows_cell(tmp_path):
+    catalog = catalog_of(tmp_path, "carry.md", CARRYFORWARDS)
+    assert plan("What was the sum of all Tax credit carryforwards?", catalog) is None
+    assert plan("What was the sum of domestic-federal tax credit carryforwards?", catalog) is not None
