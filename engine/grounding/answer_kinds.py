@@ -118,11 +118,12 @@ _WORDS_ASKED = re.compile(
     r"^\W*(?:why|pourquoi)\b"
     r"|\bwhat (?:caused|causes|led to|leads to|drove|drives|explains?|contributed to|accounted for|accounts for|"
     r"resulted in|results in)\b"
-    r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:main )?(?:reasons?|definition|purpose|nature|policy|basis|"
+    r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:(?:main|primary|principal|key|major) )?(?:reasons?|definition|purpose|nature|policy|basis|"
     r"method|methods|cause|causes|drivers?)\b"
     r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:\w+ )?(?:forms?|types?|kinds?|categories|components|areas|regions|"
     r"segments|countries|items)(?: in the table)? (?:(?:factored|included) )?(?:of|in|making up|that make up|which make up)\b"
-    r"|\bwhat (?:method|methods|approach|basis|assumptions?)\b|\b(?:comprised? of|consists? of|raisons?|methode)\b"
+    r"|\bwhat (?:method|methods|approach|basis|assumptions?)\b"
+    r"|^\W*what (?:is|are|was|were) (?:the )?(?:[\w'’]+ ){0,2}assumptions? (?:on|for|about|regarding)\b|\b(?:comprised? of|consists? of|raisons?|methode)\b"
     r"|^\W*how (?:do|does|did) (?:the )?(?:company|group|entity|we|it|management) (?:derive|calculate|determine|"
     r"estimate|measure|compute|assess|arrive at|convert|hedge|manage|mitigate|fund|finance|define|account for)\b"
     r"|^\W*how (?:is|are|was|were) (?!much\b|many\b)[^?]*\b[a-z]+ed\s*\??\s*$"  # "how is the revenue diversified?"
@@ -139,7 +140,7 @@ _WORDS_ASKED = re.compile(
 # "What does X include / represent / show?" asks for words unless it asks a percentage or an amount.
 _CONTENT_ASKED = re.compile(
     r"^\W*what (?:\w+ ){0,2}(?:do|does|did) .*\b(?:include|exclude|represent|relate|refer|show|consist|mean|"
-    r"comprise|provide|classify|cover|describe|contain|reflect|indicate)s?\b(?: \w+)?(?: to| as)?\s*\??\s*$"
+    r"comprise|provide|classify|cover|describe|contain|reflect|indicate|allow|permit|entail|involve)s?\b(?: \w+)?(?: to| as)?\s*\??\s*$"
     r"|^\W*what (?:do|does|did) (?:the )?(?:company|group|management|we|they)\b.*\b(?:expect|intend)s?\b"
     r"|^\W*what (?:is|are|was|were) the (?:\w+ )?(?:schedule|terms|conditions)\b"
     r"|^\W*what (?:is|are|was|were) (?:included|excluded|contained|comprised) (?:in|within|under)\b"

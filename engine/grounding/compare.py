@@ -114,19 +114,30 @@ def condition_asked(question: str) -> Condition | None:
 
 def row_by_year(scope: Scope) -> dict[str, Place] | None:
     """The cells of one period of the row most about the question, by period ("2019", or
-    "2018/2019" for a fiscal year over two); None when it has fewer than two periods."""
+    "2018/2019" for a fiscal year over two); None when it has fewer than two periods. When
+    the best row has none (a copy of the table read as plain CSV, its dates a row of
+    text), the same row elsewhere in the evidence is read."""
     best = scope.best
     if best is None or best.kind != "cell" or not scope.subject_active:
         return None
-    cells = [p for p in scope.strong if p.kind == "cell" and p.evidence == best.evidence and p.row == best.row]
+    same = (p for p in scope.strong if p.kind == "cell" and p.label_words == best.label_words and p is not best)
+    anchors = [
+        best,
+        *{(p.evidence, p.row): p for p in same if (p.evidence, p.row) != (best.evidence, best.row)}.values(),
+    ]
+    return next((by_year for a in anchors if (by_year := _periods(scope, a)) is not None), None)
+
+
+def _periods(scope: Scope, anchor: Place) -> dict[str, Place] | None:
+    cells = [p for p in scope.strong if p.kind == "cell" and p.evidence == anchor.evidence and p.row == anchor.row]
     if len({p.years for p in cells}) < 2:  # one date per block of rows ("June 30, 2019" over its rows)
         cells = [
             p for p in scope.strong
-            if p.kind == "cell" and p.evidence == best.evidence and (p.label, p.column) == (best.label, best.column)
+            if p.kind == "cell" and p.evidence == anchor.evidence and (p.label, p.column) == (anchor.label, anchor.column)
         ]  # fmt: skip
     by_year: dict[str, Place] = {}
     for p in cells:
-        if p.percent != best.percent:
+        if p.percent != anchor.percent:
             continue  # a "% Change" column beside the amounts is no period of the row
         if (
             len(p.years) == 1 or len(p.years) == 2 and period_pairs(p.column)

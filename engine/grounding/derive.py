@@ -24,8 +24,8 @@ from engine.grounding.layout import Place
 
 Op = str  # "difference", "sum", "average", "ratio", "percentage", "percent_change"
 OPS: tuple[Op, ...] = ("difference", "sum", "average", "percent_change", "percentage", "ratio")
-_PERCENT_CHANGE = re.compile(
-    r"(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|variation|difference)|growth rate"
+_PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is its change in points
+    r"(?<!absolute )(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|variation|difference)|growth rate"
     r"|rate of (?:change|growth)"
     r"|taux de (?:croissance|variation)|variation en (?:%|pourcentage)|year[- ]on[- ]year (?:growth|change) in %"
 )
@@ -36,6 +36,9 @@ _SHARE = re.compile(
 _CHANGE = re.compile(
     r"\b(?:chang(?:e[sd]?|ing)|differ\w*|increas(?:e[sd]?|ing)|decreas(?:e[sd]?|ing)|variation|ecart|evolution|fluctuation)\b"
 )
+_ABSOLUTE_CHANGE = re.compile(r"\babsolute (?:percent(?:age)? )?(?:change|difference|increase|decrease)\b")
+# "by how many percent less did EMEA contribute … compared to the Americas": 43% − 31%
+_BY_HOW_MANY = re.compile(r"\bby how (?:many|much) (?:percent(?:age points?)?|points?|%) (?:less|more|lower|higher)\b")
 _EXCLUDING = re.compile(r"\b(?:excluding|exclusive of|except|less|net of|other than|without|apart from|hors)\b")
 _AVERAGE = re.compile(r"\b(?:average|mean|moyenne?)\b")
 _SUM = re.compile(r"\b(?:total|sum|combined|altogether|somme|cumul\w*|in all|en tout)\b")
@@ -111,6 +114,8 @@ def preferred_ops(question: str, labels: Sequence[str] = (), sentences: Sequence
             text, whole = (f" {t} ".replace(f" {named} ", " ").strip() for t in (text, whole))
     if _AVERAGE.search(text):
         return ("average",)
+    if _ABSOLUTE_CHANGE.search(text) or _BY_HOW_MANY.search(text):
+        return ("difference",)  # "the absolute percentage change in the risk-free rate": 2.0 − 1.2, in points
     if _PERCENT_CHANGE.search(text):
         return ("percent_change", "difference")
     if _SHARE.search(text):
@@ -133,6 +138,11 @@ def _label_phrases(label: str) -> list[str]:
     if short := re.search(r"\(([^()]*)\)(.*)$", folded):
         phrases.append(f"{short.group(1)} {short.group(2)}")
     return [p for p in dict.fromkeys(" ".join(_WORD.findall(p)) for p in phrases) if p]
+
+
+def absolute_asked(question: str) -> bool:
+    """ "The absolute percentage change": the change itself (in points for a rate), no relative change."""
+    return bool(_ABSOLUTE_CHANGE.search(fold(question)))
 
 
 def operation_named(ops: Sequence[Op]) -> bool:

@@ -29,8 +29,8 @@ from engine.grounding.answer_kinds import (
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.layout import RESPECTIVELY
 from engine.grounding.models import Citation, GroundingReport, Quote
-from engine.grounding.quotes import words
 from engine.grounding.report_table import spread_header
+from engine.grounding.stems import words
 from engine.grounding.written_as import as_asked
 
 MAX_LABEL_WORDS = 8

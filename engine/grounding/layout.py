@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.grounding.figures import SPLIT_YEAR_RE, scale_factor, scan_numbers
-from engine.grounding.quotes import words
+from engine.grounding.stems import words
 
 YEAR_RE = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,]?\d)")
 # A year whose digits a PDF extraction set apart ("2 0 1 8" in a header cell): no prose writes a year so
@@ -89,6 +89,7 @@ class Place:
     years: frozenset[str] = frozenset()  # the period: a cell's column (or row) year, a sentence's years
     words: frozenset[str] = frozenset()  # content words of the label and column (a sentence's: see Layout.words)
     label_words: frozenset[str] = frozenset()  # a cell's row label words alone
+    label_years: frozenset[str] = frozenset()  # the years a cell's row label writes ("Jun-2018")
     short_column: str = ""  # the column's last header line
     unit: tuple[int, int] = (0, 0)  # span of the row or sentence in the evidence text
     header: str = ""  # a cell's header line(s), for quoting the row

@@ -22,7 +22,7 @@ from engine.grounding.counts import one_year_twice, repeated_items, stated_count
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.layout import Place, spaced_years
-from engine.grounding.misquote import misquoted
+from engine.grounding.misquote import misquoted, misquoted_names
 from engine.grounding.models import Evidence, Figure, Grounding, GroundingReport, Misplaced
 from engine.grounding.notes import (
     extreme_note,
@@ -169,10 +169,13 @@ def check_answer(
 
     def refuse(item: Found, note: str) -> None:
         """Flag a figure the evidence's words contradict (listed twice, changed in a copied sentence, miscounted)."""
-        if item.text not in flagged:
-            flagged.add(item.text)
-            unsupported.append(item.text)
-            miscomputed.append(item.text)
+        refuse_name(item.text, note)
+
+    def refuse_name(text: str, note: str) -> None:
+        if text not in flagged:
+            flagged.add(text)
+            unsupported.append(text)
+            miscomputed.append(text)
             notes.append(note)
 
     counts = {c.span[0]: c for c in stated_counts(answer, question, "\n".join(index.texts))}
@@ -214,6 +217,9 @@ def check_answer(
             found += 1
         else:
             missing += 1
+    for name, written in misquoted_names(answer, index.texts, index.memo("lowered", _lowered)):
+        missing += 1  # "table S3NA" in a sentence copied from "table S2NA"
+        refuse_name(name, misquoted_note(name, written, language))
     for item, derivation in results:  # judged once their operands are
         starts = operands.get(id(derivation), [])
         if not derivation.holds:

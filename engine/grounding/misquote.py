@@ -29,15 +29,15 @@ _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _FIGURE_SLOT = r"(?P<figure>\S*\d\S*(?:\s(?:million|billion|thousand|percent|per cent|bn|m)\b)?)"
 
 
-def _context(answer: str, item: Found) -> tuple[list[str], list[str]] | None:
+def _context(answer: str, start: int, end: int) -> tuple[list[str], list[str]] | None:
     reach = 40 * CONTEXT_WORDS  # characters read on each side: the words next to the figure, not the whole answer
-    before = _WORD.findall(answer, max(0, item.start - reach), item.start)
-    after = _WORD.findall(answer, item.end, item.end + reach)
-    before = before[1 if item.start > reach else 0 :][-CONTEXT_WORDS:]  # a word the window cut is left out
-    after = after[: -1 if item.end + reach < len(answer) else None][:CONTEXT_WORDS]
-    opening = item.start <= reach and len(before) >= OPENING_WORDS  # "Americas revenue decreased 2.1 percent as …"
+    before = _WORD.findall(answer, max(0, start - reach), start)
+    after = _WORD.findall(answer, end, end + reach)
+    before = before[1 if start > reach else 0 :][-CONTEXT_WORDS:]  # a word the window cut is left out
+    after = after[: -1 if end + reach < len(answer) else None][:CONTEXT_WORDS]
+    opening = start <= reach and len(before) >= OPENING_WORDS  # "Americas revenue decreased 2.1 percent as …"
     # "… acquired by CTS in fiscal year 2018.": the answer closes on the figure; "… of 2018 targets.": a few words after
-    ending = item.end + reach >= len(answer) and len(before) >= CONTEXT_WORDS
+    ending = end + reach >= len(answer) and len(before) >= CONTEXT_WORDS
     if ending and not any(_LETTERS.search(w) or re.search(r"\d", w) for w in after):
         after = []
     elif len(before) < CONTEXT_WORDS and not opening or len(after) < CONTEXT_WORDS and not ending:
@@ -75,7 +75,7 @@ def misquoted(answer: str, item: Found, texts: list[str], lowered: list[str]) ->
     if item.dates:
         return None  # a date is checked as a date
     whole = _list_item(answer, item)  # an item of a list is read alone: the next item is no sentence of it
-    context = None if whole else _context(answer, item)
+    context = None if whole else _context(answer, item.start, item.end)
     if context is None and whole is None:
         return None
     before, after = context or whole or ([], [])
@@ -87,6 +87,32 @@ def misquoted(answer: str, item: Found, texts: list[str], lowered: list[str]) ->
     if whole:  # a cell or an item, as a whole: looked for wherever it may start
         return _written_elsewhere((m for text in texts for m in pattern.finditer(text)), item)
     return _written_elsewhere(_matches(pattern, texts, lowered, before[0].lower()), item)
+
+
+# a name written with digits ("table S2NA", "Series2000", "IFRS 16" aside): letters and digits in one word
+_CODED = re.compile(r"(?<![\w$€£])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])(?!FY\d)[A-Za-z\d]*[A-Za-z][A-Za-z\d]*(?![\w%])")
+
+
+def misquoted_names(answer: str, texts: list[str], lowered: list[str]) -> list[tuple[str, str]]:
+    """The names written with digits ("S3NA") in a sentence the answer copies where the evidence
+    writes another ("S2NA"), each with what the evidence writes."""
+    out = []
+    for m in _CODED.finditer(answer):
+        if not any(c.isdigit() for c in m.group()):
+            continue
+        # the words next to it, up to the answer's ends ("Horizon Clinicals and Series1999 Revenue Cycle")
+        before = _WORD.findall(answer, 0, m.start())[-CONTEXT_WORDS:]
+        after = _WORD.findall(answer, m.end())[:CONTEXT_WORDS]
+        if len(before) + len(after) < CONTEXT_WORDS or not before or not _LETTERS.search(" ".join(before + after)):
+            continue
+        pattern = re.compile(
+            r"\s+".join(map(re.escape, before)) + r"\s*(?P<figure>\S*\d\S*)\s*" + r"\s+".join(map(re.escape, after))
+            + r"(?!\w)", re.IGNORECASE,
+        )  # fmt: skip
+        written = [w.group("figure").strip(".,;:") for w in _matches(pattern, texts, lowered, before[0].lower())]
+        if written and m.group() not in written:
+            out.append((m.group(), written[0]))
+    return out
 
 
 def _matches(pattern: re.Pattern[str], texts: list[str], lowered: list[str], first: str) -> Iterator[re.Match[str]]:

@@ -39,6 +39,7 @@ from engine.grounding.evidence_index import without_engine_notes
 from engine.grounding.figures import extract_figures
 from engine.grounding.messages import say
 from engine.grounding.models import Evidence, Quote, Unit
+from engine.grounding.stems import words
 from engine.grounding.units import MAX_QUOTE_CHARS, bounded, evidence_units, is_head_row, located, split_units
 
 if TYPE_CHECKING:
@@ -104,39 +105,6 @@ _ASKS_FIGURE = re.compile(
     r"sum|somme|total)\b|%|\d\s*[-+*/x×÷^]\s*\d"
     r"|(?:19|20)\d\d\W+respectively\b|\brespective\b(?=.*\b(?:19|20)\d\d)"  # "… for 2019 and 2018 respectively"
 )
-_STOP = frozenset(
-    """a an the of in on at to for from by with and or is are was were be been what which who whom how when where why
-    do does did can could should would may might our your their my its this that these those it as per any all there
-    le la les l un une des du de d au aux et ou est sont etait quel quelle quels quelles qui que quoi comment quand
-    ou pour par avec dans sur en ce cette ces se sa son ses leur leurs nos notre votre vos il elle ils elles on ne pas
-    much many combien""".split()
-)
-
-_SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ees", "ee", "es", "ed", "er", "s", "e", "x")
-
-
-def _stem(word: str) -> str:
-    """Crude EN/FR stemming: "capped" and "cap", "hotels" and "hôtel" meet."""
-    if len(word) > 4 and not word.isdigit():
-        for suffix in _SUFFIXES:
-            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-                word = word[: -len(suffix)]
-                break
-        if len(word) > 3 and word[-1] == word[-2]:
-            word = word[:-1]
-    return word[:6]
-
-
-def words(text: str) -> set[str]:
-    """Content words, accent-folded and crudely stemmed ("Hotels" and "hôtel" meet)."""
-    return set(word_sequence(text))
-
-
-def word_sequence(text: str) -> list[str]:
-    """The content words of ``text`` (as ``words`` reads them), in their order."""
-    return [_stem(w) for w in _WORD_RE.findall(fold(text)) if w not in _STOP and (len(w) > 1 or w.isdigit())]
-
-
 # the words that ask for a figure, which its sentence need not write ("3% of our net sales" answers "what percentage")
 _ASKED_ONLY = frozenset(words("percentage percent proportion share amount value much many number total"))
 FULL_WORDS = 3  # words a question's subject needs before a sentence naming them all is taken as its own

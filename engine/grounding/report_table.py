@@ -284,6 +284,7 @@ class Table:
                         years=(column_years[i] if i < width else frozenset()) or label_years or dated(),
                         words=row_words | (column_words[i] if i < width else frozenset()),
                         label_words=label_words,
+                        label_years=label_years,
                         short_column=shorts[i] if i < width else "",
                         unit=(s, e),
                         header=self.header,

@@ -22,7 +22,8 @@ from engine.grounding.answer_kinds import (
     is_prose,
 )
 from engine.grounding.layout import YEAR_RE, content_words
-from engine.grounding.quotes import asks_for_figure, words
+from engine.grounding.quotes import asks_for_figure
+from engine.grounding.stems import words
 
 _ASKING_ONLY = frozenset(words("have has had will would shall under company group"))  # its answer need not repeat
 RESTATED_ADDS = 2  # content words the sentence must add to the question's for an answer

@@ -123,7 +123,8 @@ class Scope:
         """The place's period is the question's (or one the answer names beside the figure)."""
         if not self.period_active or not place.years:
             return True
-        return bool(place.years & (self.years | extra))
+        # a row labelled by a date ("Jun-2018", issued then) is of that year too, beside its column's
+        return bool((place.years | place.label_years) & (self.years | extra))
 
 
 def asked_years(question: str) -> frozenset[str]:

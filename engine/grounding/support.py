@@ -30,15 +30,15 @@ from engine.grounding.compare import (
     year_stated,
 )
 from engine.grounding.dates import MONTH_BEFORE_RE, day_of_date
-from engine.grounding.derive import Derivation, derive, operation_named, preferred_ops
+from engine.grounding.derive import Derivation, absolute_asked, derive, operation_named, preferred_ops
 from engine.grounding.evidence_index import EvidenceIndex, Hit, held
 from engine.grounding.figures import EVIDENCE_NUMBER_RE, Found, scale_factor
 from engine.grounding.initialisms import initialisms_asked, others_named
 from engine.grounding.layout import YEAR_RE, Place, content_words, pairs_named, period_pairs
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
-from engine.grounding.quotes import word_sequence
 from engine.grounding.scope import Scope, scope_of
+from engine.grounding.stems import word_sequence
 from engine.grounding.totals import is_total_label
 from engine.grounding.written_as import SHARE_ASKED, as_change, bare_money, change_beside_level, change_phrase, share_of
 
@@ -58,7 +58,7 @@ _REVISION_NAMED = content_words("unrevised previously originally reported before
 _AVERAGE_NAMED = content_words("average mean moyenne")
 _RATIO_NAMED = content_words("ratio proportion rapport times")
 _CHANGE_ASKED = re.compile(
-    r"\b(?:the|a|percentage|percent|%)\s+(?:change|difference|increase|decrease|growth|variation)\b|\bhow much\b"
+    r"\b(?:the|a|percentage|percent|%)\s+(?:change|difference|increase|decrease|growth|variation)\b|\bhow much\b|\bby how many\b"
     r"|\w\s+(?:increase|decrease|change|growth)\s+(?:in|from|between|of|over)\s+(?:fy\s?)?\d{4}\b"  # "X increase in 2019"
 )
 _CHANGE_NAMED = content_words(
@@ -341,6 +341,8 @@ class Support:
         )
         if derived is not None and self.computed == "change" and any(map(self._as_change, derived.operands)):
             return None  # a change asked: a level less the change ("24.4 − 9.6" gives 2018's 14.8) is no change
+        if derived is not None and derived.op == "percent_change" and absolute_asked(self.question):
+            return None  # "the absolute percentage change" of a rate: 2.0 − 1.2, not (2.0 − 1.2) / 1.2
         return None if derived is not None and self._reversed(derived) else derived
 
     def _reversed(self, derived: Derivation) -> bool:

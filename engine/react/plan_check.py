@@ -33,7 +33,7 @@ from engine.grounding.dates import MONTHS
 from engine.grounding.figures import extract_figures
 from engine.grounding.layout import YEAR_RE, years_in
 from engine.grounding.models import Evidence
-from engine.grounding.quotes import words
+from engine.grounding.stems import words
 from engine.grounding.units import bounded, evidence_units
 from engine.tools.tables.question_reading import TOTAL_WORDS, read_question
 

@@ -151,12 +151,12 @@ def _why_replace(
     computed = _engine_result(computation)
     if computed is not None and computed not in {f.value for f in report.figures}:
         return message("review_contradicts", language, result=computed)
+    if evidence and _dumps(answer, report):  # a row dumped: its other columns' figures are no answer either
+        return message("review_dump", language)
     if report.unsupported:
         return message("review_unsupported", language, figures=", ".join(report.unsupported[:5]))
     if report.invented_sources:
         return message("review_invented", language, sources=", ".join(report.invented_sources[:3]))
-    if evidence and _dumps(answer, report):
-        return message("review_dump", language)
     found_any = any(f.citation is not None for f in report.figures)
     if evidence and not found_any and asks_for_figure(question):
         return message("review_ignored", language)

@@ -18,7 +18,8 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
-from engine.grounding.quotes import lexical_shares, words
+from engine.grounding.quotes import lexical_shares
+from engine.grounding.stems import words
 from engine.rag.embeddings import Embedder, get_embedder
 from engine.rag.manager import IndexManager
 from engine.rag.store import Hit, IndexProblem, require_embedder

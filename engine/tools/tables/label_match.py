@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from engine.grounding.answer_kinds import fold
-from engine.grounding.quotes import word_sequence, words
+from engine.grounding.stems import word_sequence, words
 from engine.grounding.totals import is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog
 from engine.tools.tables.question_reading import Reading

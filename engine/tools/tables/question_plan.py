@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from engine.grounding.answer_kinds import ALL_SUMMED, fold
 from engine.grounding.dates import MONTHS
-from engine.grounding.quotes import words
+from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.compute_tool import MAX_ROWS

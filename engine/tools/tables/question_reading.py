@@ -24,7 +24,8 @@ from engine.grounding.compare import Condition, condition_asked, condition_in, e
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
 from engine.grounding.derive import YEAR_AVERAGE
 from engine.grounding.layout import pairs_as_end_years, spaced_years
-from engine.grounding.quotes import asks_for_figure, words
+from engine.grounding.quotes import asks_for_figure
+from engine.grounding.stems import words
 
 Operation = Literal[
     "value", "change", "decrease", "difference", "percent_change", "mean", "sum", "ratio", "share", "count_if",
@@ -33,10 +34,10 @@ Operation = Literal[
 # which_if: the periods (or rows) whose figure meets a condition; periods: those a row has figures for;
 # items: the rows that make up a total or a heading
 
-_PERCENT_CHANGE = re.compile(
-    r"%\s?(?:change|increase|decrease)|\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation|difference)|growth rate|"
+_PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is its change in points
+    r"(?<!absolute )(?:%\s?(?:change|increase|decrease)|\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation|difference)|growth rate|"
     r"(?:variation|evolution|hausse|baisse|croissance) en (?:pourcentage|%)|pourcentage (?:de )?(?:variation|hausse|"
-    r"baisse|croissance)|taux de (?:croissance|variation))"
+    r"baisse|croissance)|taux de (?:croissance|variation)))"
 )
 _CHANGE = re.compile(
     r"\b(?:change|changed|difference|increased?|decreased?|variation|evolution|ecart|fluctuation|"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.grounding.answer_kinds import fold
-from engine.grounding.quotes import words
+from engine.grounding.stems import words
 from engine.tools.tables.catalog import ColumnInfo, TableInfo
 from engine.tools.tables.label_match import ROW_MIN_SIMILARITY, Semantic, label_text, value_column
 from engine.tools.tables.question_reading import Reading, read_question

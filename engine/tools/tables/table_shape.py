@@ -13,7 +13,7 @@ from typing import Any
 from engine.grounding.answer_kinds import fold
 from engine.grounding.dates import MONTHS
 from engine.grounding.layout import pairs_as_end_years
-from engine.grounding.quotes import words
+from engine.grounding.stems import words
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.label_match import label_text
 from engine.tools.tables.report_reader import COMPARISON_COLUMN

@@ -166,6 +166,10 @@ def test_asks_aggregate(question, aggregate):
         ("What are the geographic areas in the table making up the total revenue?", True),  # names asked
         ("What type of granted shares was excluded from the table?", True),
         ("What was the Tax benefit for stock compensation expense classified as within the Statements?", True),
+        ("What is the primary reason for operating income increase?", True),
+        ("What is the Group's assumptions on mortality?", True),
+        ("What does the company's compensation plan allow?", True),
+        ("What does the plan allow the company to borrow in 2019?", False),
     ],
 )
 def test_questions_asking_for_words(question, words):

@@ -346,3 +346,29 @@ def test_the_number_of_a_name_tells_its_row_apart_and_is_no_threshold():
     assert check_answer("2019", question, [table(EMISSIONS)]).grounding == "verified"
     wrong = check_answer("2018", question, [table(EMISSIONS)])
     assert wrong.unsupported == ["2018"] and "(Scope 1) is largest: 2019" in wrong.notes[0]
+
+
+ESPP_MD = """|  |  | For the Year Ended |  |
+|---|---|---|---|
+| VMware Employee Stock Purchase Plan | January 31, 2020 | February 1, 2019 | February 2, 2018 |
+| Expected volatility | 27.4% | 33.5% | 22.6% |
+| Expected term (in years) | 0.6 | 0.8 | 0.9 |"""
+# the same table read as a plain CSV: its dates are a row of text, its columns unnamed
+ESPP_CSV = """| Unnamed: 0 | Unnamed: 1 | For the Year Ended | Unnamed: 3 |
+|---|---|---|---|
+| VMware Employee Stock Purchase Plan | January 31, 2020 | February 1, 2019 | February 2, 2018 |
+| Expected term (in years) | 0.6 | 0.8 | 0.9 |"""
+
+
+def test_a_condition_is_read_in_the_copy_of_the_row_that_has_its_years():
+    """The row the question names best may be a copy with no years (a CSV of the report's table):
+    the same row in the report's table gives the years to compare."""
+    evidence = [
+        Evidence(n=1, tool="search_docs", text=ESPP_CSV, source="table.csv"),
+        Evidence(n=2, tool="search_docs", text=ESPP_MD, source="report.md"),
+    ]
+    question = "Which years did expected term exceed 0.5 years?"
+    assert check_answer("2020; 2019; 2018", question, evidence).grounding == "verified"
+    assert check_answer("2020; 2019", "Which years did expected term exceed 0.7 years?", evidence).unsupported == [
+        "2020"
+    ]

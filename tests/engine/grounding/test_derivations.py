@@ -624,3 +624,23 @@ def test_three_figures_added_up_are_all_cells_or_all_sentences_figures():
     question = "What is the total guarantee in respect of Section 106 planning obligation liabilities at Barton Square at 31 December 2018?"
     assert check_answer("£12.4 million", question, evidence).grounding == "verified"
     assert check_answer("£13.9 million", question, evidence).unsupported == ["£13.9 million"]  # not 1.2 + 0.3 + 12.4
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the absolute percentage change in risk-free interest rate between 2018 and 2019?",
+        "By how many percent less did the EMEA region contribute to revenue growth as compared to the Americas?",
+    ],
+)
+def test_an_absolute_change_or_a_gap_in_percent_is_a_difference(question):
+    assert preferred_ops(question) == ("difference",)
+
+
+def test_the_absolute_percentage_change_of_a_rate_is_its_change_in_points_not_a_relative_change():
+    rates = "| | 2019 | 2018 |\n|---|---|---|\n| Risk-free interest rate | 2.0% | 1.2% |"
+    evidence = [Evidence(n=1, tool="search_docs", text=rates, source="r.md")]
+    question = "What was the absolute percentage change in risk-free interest rate between 2018 and 2019?"
+    assert check_answer("0.8%", question, evidence).grounding == "verified"
+    assert check_answer("66.67%", question, evidence).unsupported == ["66.67%"]
+    assert check_answer("66.67%", question.replace("absolute ", ""), evidence).grounding == "verified"

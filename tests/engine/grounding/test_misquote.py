@@ -127,3 +127,25 @@ def test_a_list_of_amounts_with_their_scale_is_no_copied_cell():
     assert misquoted(answer, extract_figures(answer)[0], [said], [said.lower()]) is None
     question = "What was the accumulated amortization of fiscal years 2018 and 2019, respectively?"
     assert check_answer(answer, question, docs).grounding == "verified"
+
+
+PRODUCTS = (
+    "The two product offerings acquired with the EIS Business in 2017, Horizon Clinicals and Series2000 Revenue "
+    "Cycle, were sunset after March 31, 2018. It is assumed that mortality will be in line with nationally "
+    "published mortality table S2NA with CMI 2018 projections."
+)
+
+
+def test_a_name_written_with_digits_changed_in_a_copied_sentence_is_flagged():
+    evidence = [Evidence(n=1, tool="search_docs", text=PRODUCTS, source="report.md")]
+    question = "Which product offerings were acquired with the EIS Business in 2017?"
+    report = check_answer("Horizon Clinicals and Series1999 Revenue Cycle", question, evidence)
+    assert report.unsupported == ["Series1999"]
+    assert report.notes == ["Series1999 is Series2000 in the sentence the answer quotes"]
+    assert check_answer("Horizon Clinicals and Series2000 Revenue Cycle", question, evidence).unsupported == []
+    report = check_answer(
+        "in line with nationally published mortality table S3NA with CMI", "What mortality?", evidence
+    )
+    assert report.notes == ["S3NA is S2NA in the sentence the answer quotes"]
+    # a name the evidence does not write in those words is not this check's to judge
+    assert check_answer("The product is Series1999.", question, evidence).notes == []

@@ -172,3 +172,27 @@ def test_the_unrevised_value_is_not_the_revised_tables_cell():
     assert check_revised("1,914.4 million", question).unsupported == ["1,914.4 million"]
     assert check_revised("1,541.5 = 1,914.4 - 372.9", question).grounding == "verified"
     assert check_revised("1,914.4 million", "What is the value of Food Care for 2018?").grounding == "verified"
+
+
+WARRANTS = """|  | Outstanding as of December 31, | Exercise | Exercisable |
+|---|---|---|---|
+| Issuance Date | 2019 | price | Through |
+| Aug 2007- Jan 2011 | 2,016,666 | 3 - 4.35 | Nov-2022 |
+| Jun-2018 | 458,202 | 9 | Dec-2020 |
+| Jun-2018 | 1,158,000 | 7 | Dec-2021 |
+| Aug - 2019 | 842,000 | 7 | Dec-2021 |
+| Total | 4,474,868 |  |  |"""
+
+
+def test_a_row_labelled_by_a_date_is_named_by_the_month_written_whole_and_is_of_its_year():
+    def check_warrants(answer: str, question: str):
+        return check_answer(answer, question, [Evidence(n=1, tool="search_docs", text=WARRANTS, source="r.md")])
+
+    question = (
+        "What is the total number of warrants oustanding as of December 31, 2019 that were issued in August 2019?"
+    )
+    assert check_warrants("842,000", question).grounding == "verified"  # "Aug - 2019", named "August 2019"
+    assert check_warrants("458,202", question).unsupported == ["458,202"]
+    question = "What is the change in warrants outstanding from Aug 2007-Jan 2011 to Jun-2018?"
+    assert check_warrants("-400,464 = (458,202 + 1,158,000) − 2,016,666", question).grounding == "verified"
+    assert check_warrants("-448,520", question).unsupported == ["448,520"]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.grounding.quotes import words
+from engine.grounding.stems import words
 from engine.tools.tables.catalog import TableCatalog
 from engine.tools.tables.label_match import Semantic, _sequence, asked_direction, longest_run, named_rows
 from engine.tools.tables.question_reading import read_question

@@ -80,3 +80,10 @@ def test_the_subject_leaves_out_what_is_asked():
     reading = read_question("What was the percentage change in Software revenue between 2018 and 2019?")
     assert reading.subject_text == "Software revenue"
     assert reading.percent
+
+
+def test_the_absolute_percentage_change_is_a_change_and_a_reason_asks_no_figure():
+    question = "What was the absolute percentage change in risk-free interest rate between 2018 and 2019?"
+    assert read_question(question).operation == "change"
+    assert read_question(question.replace("absolute ", "")).operation == "percent_change"
+    assert read_question("What is the primary reason for operating income increase?").operation is None
