@@ -4,15 +4,16 @@ crudely stemmed, English and French."""
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 from engine.grounding.answer_kinds import fold
 
 _WORD_RE = re.compile(r"[a-z0-9]+")
-_MONTH_NAMES = {
+_MONTH_NAMES = MappingProxyType({
     "jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
     "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
     "dec": "december", "janv": "janvier", "fevr": "fevrier", "avr": "avril", "juil": "juillet",
-}  # fmt: skip
+})  # fmt: skip
 _STOP = frozenset(
     """a an the of in on at to for from by with and or is are was were be been what which who whom how when where why
     do does did can could should would may might our your their my its this that these those it as per any all there
