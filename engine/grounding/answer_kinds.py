@@ -118,7 +118,7 @@ _WORDS_ASKED = re.compile(
     r"^\W*(?:why|pourquoi)\b"
     r"|\bwhat (?:caused|causes|led to|leads to|drove|drives|explains?|contributed to|accounted for|accounts for|"
     r"resulted in|results in)\b"
-    r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:(?:main|primary|principal|key|major) )?(?:reasons?|definition|purpose|nature|policy|basis|"
+    r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:(?:main|primary|principal|key|major) )?(?:reasons?|factors?|definition|purpose|nature|policy|basis|"
     r"method|methods|cause|causes|drivers?)\b"
     r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:\w+ )?(?:forms?|types?|kinds?|categories|components|areas|regions|"
     r"segments|countries|items)(?: in the table)? (?:(?:factored|included) )?(?:of|in|making up|that make up|which make up)\b"

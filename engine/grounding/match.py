@@ -22,7 +22,7 @@ from engine.grounding.counts import one_year_twice, repeated_items, stated_count
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.layout import Place, spaced_years
-from engine.grounding.misquote import misquoted, misquoted_names
+from engine.grounding.misquote import misquoted, misquoted_names, range_written
 from engine.grounding.models import Evidence, Figure, Grounding, GroundingReport, Misplaced
 from engine.grounding.notes import (
     extreme_note,
@@ -30,6 +30,7 @@ from engine.grounding.notes import (
     miscounted_note,
     misplaced_note,
     misquoted_note,
+    range_note,
     repeated_note,
     reversed_note,
     stated_note,
@@ -195,6 +196,11 @@ def check_answer(
             figures.append(_figure(item, None))
             missing += 1
             refuse(item, misquoted_note(item.text, written, language))
+            continue
+        if (span := range_written(answer, item, question, index.texts)) is not None:  # "10 years" of "2 to 10 years"
+            figures.append(_figure(item, None))
+            missing += 1
+            refuse(item, range_note(item.text, span, language))
             continue
         count = counts.get(item.start)
         if count is not None:  # "3 (a, b, c)": the count of the items it lists

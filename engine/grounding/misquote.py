@@ -137,3 +137,38 @@ def _written_elsewhere(matches: Iterable[re.Match[str]], item: Found) -> str | N
             return None
         other = other or (written[0].text if written else None)
     return other
+
+
+_RANGE_UNIT = r"(?:years?|months?|weeks?|days?|hours?)"  # a duration: "from 12.6% to 11.3%" is a change
+_CHANGED = re.compile(
+    r"(?i)\b(?:increas|decreas|rose|rise|fell|fall|grew|grow|declin|chang|went|moved|reduc|extend)\w*\W+$"
+)
+# "the maximum useful life": one end of the range is what is asked
+_END_ASKED = re.compile(r"(?i)\b(?:max(?:imum)?|min(?:imum)?|longest|shortest|upper|lower|at (?:most|least)|up to)\b")
+
+
+def range_written(answer: str, item: Found, question: str, texts: list[str]) -> str | None:
+    """The range the evidence writes ("varies from 2 to 10 years") when the answer gives only
+    one of its ends ("10 years") with its unit, and the question asks for neither end; else None."""
+    unit = re.search(rf"\s?({_RANGE_UNIT})$", item.text, re.IGNORECASE) or re.match(
+        rf"\s?({_RANGE_UNIT})(?!\w)", answer[item.end :], re.IGNORECASE
+    )  # "10 years" read as a duration, or "10" before "years"
+    number = re.search(r"\d[\d,.]*", item.text)
+    if unit is None or number is None or _END_ASKED.search(question):
+        return None
+    figure, word = re.escape(number.group()), unit.group(1)
+    other = r"\d[\d,.]*"
+    pattern = re.compile(
+        rf"(?<![\d.,])(?:(?:between\s+{other}\s?(?:{re.escape(word)})?\s*and|{other}\s?(?:{re.escape(word)})?\s*(?:to|-|–))\s*{figure}"
+        rf"|{figure}\s?(?:{re.escape(word)})?\s*(?:to|-|–)\s*{other})"
+        rf"\s?{re.escape(word)}(?!\w)",
+        re.IGNORECASE,
+    )
+    for text in texts:
+        for found in pattern.finditer(text):
+            if _CHANGED.search(text[max(0, found.start() - 30) : found.start()].removesuffix("from ")):
+                continue  # "extended from 2 to 3 years": a change, no range
+            ends = re.findall(other, found.group())
+            if not all(e in answer for e in ends):
+                return found.group()
+    return None

@@ -126,6 +126,11 @@ def reversed_note(figure: str, numerator: Place, denominator: Place, language: s
     return say("reversed_ratio", language, figure=figure, numerator=numerator.where(), denominator=denominator.where())
 
 
+def range_note(figure: str, written: str, language: str = "en") -> str:
+    """ "10 years is one end of what the report writes: 2 to 10 years"."""
+    return say("range", language, figure=figure, written=written)
+
+
 def misquoted_note(figure: str, written: str, language: str = "en") -> str:
     """ "2% is 1% in the sentence the answer quotes"."""
     return say("misquoted", language, figure=figure, written=written)

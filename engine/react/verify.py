@@ -27,6 +27,7 @@ from engine.grounding.answer_kinds import (
     is_prose,
     names_in,
 )
+from engine.grounding.derive import preferred_ops
 from engine.grounding.evidence_index import CUT_NOTE_RE, SEARCH_HEADER_RE, EvidenceIndex
 from engine.grounding.facts import cite_passage
 from engine.grounding.models import Figure
@@ -167,13 +168,16 @@ def _why_replace(
         return message("review_ignored", language)  # "what do the figures exclude?" answered by figures or a row
     if evidence and asks_for_name(question) and _BARE_FIGURE.fullmatch(_CITATION.sub("", answer)):
         return message("review_ignored", language)  # "which assets …?" answered "820" (of "ASC 820")
-    if evidence and _EACH_ASKED.search(fold(question)) and len(_amount_figures(report)) == 1:
+    each = _EACH_ASKED.search(fold(question)) or _TWO_YEARS.search(question) and not preferred_ops(question)
+    if evidence and each and len(_amount_figures(report)) == 1:
         return message("review_one_of_each", language)  # "the respective values of A and B" answered "108."
     return None
 
 
 _RESPECTIVE = r"\b(?:respective(?:ly)?|respecti(?:fs?|ves?|vement))\b"
 _EACH_ASKED = re.compile(rf"{_RESPECTIVE}.*\b(?:and|et)\b|\b(?:and|et)\b.*{_RESPECTIVE}")
+# "What was X in 2019 and 2018?": a figure for each year, when no computation is asked of them
+_TWO_YEARS = re.compile(r"(?i)\b(?:fy\s?)?(?:19|20)\d\d,? (?:and|et|&) (?:fy\s?)?(?:19|20)\d\d\b")
 _YEAR_FIGURE = re.compile(r"FY'?(?:19|20)?\d\d|(?:19|20)\d\d", re.IGNORECASE)
 
 

@@ -183,7 +183,17 @@ def lead_unit(text: str) -> str:
     stated = [g for g in _PARENTHESES.findall(text) if is_unit_only(g) or _SCALE_STATED.search(g)]
     if not stated:
         stated = [m.group(0) for m in _SCALE_STATED.finditer(text)]
+    stated = [g for g in stated if not _COUNTED.match(g)]  # "(shares in thousands, …)": the share counts' unit only
     return stated[-1] if stated else ""
+
+
+_COUNTED = re.compile(r"(?i)\s*(?:number of |weighted average )?(?:shares?|units?|employees|options|rsus?)\s+in\b")
+
+
+def counted_unit(text: str) -> bool:
+    """Whether the sentence introducing a table states a unit for its share counts only ("(shares in
+    thousands, except per share data)"): those rows are in it, the amounts are not."""
+    return any(_COUNTED.match(g) for g in _PARENTHESES.findall(text))
 
 
 def currency_in(text: str) -> str:

@@ -27,6 +27,7 @@ from engine.tools.tables.naming import HEADER_JOIN, column_labels
 from engine.tools.tables.report_cells import (
     CONTINENTAL,
     Scale,
+    counted_unit,
     currency_in,
     is_period_header,
     is_unit_only,
@@ -189,10 +190,13 @@ def _keyed(labels: list[str], sections: list[str]) -> list[str]:
 COMPARISON_COLUMN = re.compile(r"(?i)\bvs?\.?\s|\bversus\b|\bvariance\b|\bchange\b|\bvariation\b|\bgrowth\b")
 
 
-def _row_units(labels: list[str], marks: list[list[str]], column_units: list[str], names: list[str]) -> list[str]:
+def _row_units(
+    labels: list[str], marks: list[list[str]], column_units: list[str], names: list[str], counted: bool = False
+) -> list[str]:
     """The unit of each row whose figures carry one their columns do not ("Margin": "12.5%"
     in a column of $ thousands), or that its label names ("Group ROCE (%)"); the marks of
-    comparison columns are not the row's."""
+    comparison columns are not the row's. ``counted``: the table's scale is stated for share
+    counts only, and a row of shares is in "shares", not the amounts' scale."""
     out = []
     own_columns = [not COMPARISON_COLUMN.search(n) for n in names]
     for i, label in enumerate(labels):
@@ -203,11 +207,14 @@ def _row_units(labels: list[str], marks: list[list[str]], column_units: list[str
             out.append(own.pop())
         elif _PERCENT_LABEL.search(label or ""):
             out.append("%")
+        elif counted and _SHARE_COUNT.search(label or ""):
+            out.append("shares")
         else:
             out.append(_duration(label or ""))  # "Weighted average life (in years)"
     return out
 
 
+_SHARE_COUNT = re.compile(r"(?i)\bshares\b(?!.*\bper\b)|\bdilutive securities\b")
 _DURATION_NAMED = re.compile(r"\(\s*(?:in\s+)?(year|month|day)s?\s*\)|\b(?:in|en)\s+(year|month|day)s\b", re.I)
 
 
@@ -351,7 +358,9 @@ def read_grid(grid: list[list[Any]], lead: str = "") -> ReportTable | None:
     if any(sections):
         columns.append(ReportColumn(SECTION, "text", [s or None for s in sections], "section"))
     numbers = [c for c in value_columns if c.kind == "number"]
-    per_row = _row_units(data_labels, row_marks, [c.unit for c in numbers], [c.name for c in numbers])
+    per_row = _row_units(
+        data_labels, row_marks, [c.unit for c in numbers], [c.name for c in numbers], counted_unit(lead)
+    )
     if any(per_row):
         columns.append(ReportColumn(ROW_UNIT, "text", [u or None for u in per_row], "row_unit"))
     columns += value_columns

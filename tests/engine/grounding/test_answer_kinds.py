@@ -170,6 +170,8 @@ def test_asks_aggregate(question, aggregate):
         ("What is the Group's assumptions on mortality?", True),
         ("What does the company's compensation plan allow?", True),
         ("What does the plan allow the company to borrow in 2019?", False),
+        ("What are the primary factors that caused a negative balance in operating activities in 2019?", True),
+        ("What was the amount that caused the decrease in 2019?", False),
     ],
 )
 def test_questions_asking_for_words(question, words):

@@ -149,3 +149,23 @@ def test_a_name_written_with_digits_changed_in_a_copied_sentence_is_flagged():
     assert report.notes == ["S3NA is S2NA in the sentence the answer quotes"]
     # a name the evidence does not write in those words is not this check's to judge
     assert check_answer("The product is Series1999.", question, evidence).notes == []
+
+
+BENEFIT = (
+    "Deferred costs are amortised from the date of commercial release on a straight-line basis over the period "
+    "of the expected benefit, which varies from 2 to 10 years."
+)
+
+
+def test_one_end_of_a_range_the_report_writes_is_flagged_unless_an_end_is_asked():
+    evidence = [Evidence(n=1, tool="search_docs", text=BENEFIT, source="report.md")]
+    report = check_answer("10 years", "How long is the period of expected benefit?", evidence)
+    assert report.unsupported == ["10 years"]
+    assert report.notes == ["10 years is one end of what the report writes: 2 to 10 years"]
+    assert check_answer("2 to 10 years", "How long is the period of expected benefit?", evidence).unsupported == []
+    assert check_answer("10 years", "What is the longest period of expected benefit?", evidence).unsupported == []
+    # two figures joined by "and", or a change "from … to …", are no range
+    listed = [Evidence(n=1, tool="search_docs", source="r.md", text="The terms were 15 years and 11 years.")]
+    assert check_answer("11 years", "What was the second term?", listed).unsupported == []
+    changed = [Evidence(n=1, tool="search_docs", source="r.md", text="The term was extended from 2 to 3 years.")]
+    assert check_answer("3 years", "What is the term?", changed).unsupported == []

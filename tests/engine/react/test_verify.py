@@ -272,6 +272,17 @@ def test_a_small_model_one_figure_for_the_respective_values_of_two_is_replaced()
     assert not any("asks for each of several" in c.text for c in both.result.cautions)
 
 
+def test_a_small_model_one_figure_for_a_level_asked_in_two_years_is_replaced():
+    """ "What was X in 2019 and 2018?" answered "15,400,475.": one year's cell of the two asked."""
+    notes = "| | 2019 | 2018 |\n|---|---|---|\n| Technology development costs | 18,649,161 | 15,400,475 |"
+    engine = small_engine(["Thought: done\nAnswer: 15,400,475."], notes)
+    run(engine, "What was the Technology development costs in 2019 and 2018?")
+    assert any("asks for each of several" in c.text for c in engine.result.cautions)
+    change = small_engine(["Thought: done\nAnswer: 3,248,686"], notes)
+    run(change, "What was the change in Technology development costs between 2019 and 2018?")  # one figure asked
+    assert not any("asks for each of several" in c.text for c in change.result.cautions)
+
+
 def test_a_small_model_figure_from_the_wrong_sentence_is_replaced():
     """180 stands in the evidence, but not in the sentence that answers the question."""
     engine = make_engine(

@@ -1175,3 +1175,23 @@ def test_the_sum_of_all_rows_under_a_name_is_not_one_rows_cell(tmp_path):
     catalog = catalog_of(tmp_path, "carry.md", CARRYFORWARDS)
     assert plan("What was the sum of all Tax credit carryforwards?", catalog) is None
     assert plan("What was the sum of domestic-federal tax credit carryforwards?", catalog) is not None
+
+
+EARNINGS = (
+    "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (Tabular amounts in millions, unless otherwise disclosed)\n\n"
+    "The following table sets forth basic and diluted net income per common share computational data for the "
+    "years ended December 31, (shares in thousands, except per share data):\n\n"
+    "|  | 2019 | 2018 |\n|---|---|---|\n"
+    "| Net income attributable to stockholders | $1,887.8 | $1,236.4 |\n"
+    "| Basic weighted average common shares outstanding | 442,319 | 439,606 |\n"
+)
+
+
+def test_a_unit_stated_for_share_counts_is_not_the_amounts_scale(tmp_path):
+    """ "(shares in thousands, except per share data)": the amounts take the document's "Tabular amounts in
+    millions"; the share counts are not millions."""
+    catalog = catalog_of(tmp_path, "eps.md", EARNINGS)
+    result = answer("What was the Net income attributable to stockholders in 2019?", catalog)
+    assert result.statement.startswith("1,887.8 million:")
+    result = answer("What was the basic weighted average common shares outstanding in 2019?", catalog)
+    assert result.statement.startswith("442,319:")
