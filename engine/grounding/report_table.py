@@ -242,6 +242,8 @@ class Table:
             offsets.append(at if at >= 0 else cursor)
             cursor = (at if at >= 0 else cursor) + len(cell)
         labels = [c.strip() for c in row if c.strip() and not is_numeric_cell(c) and not is_zero(c)]
+        if not labels and row and YEAR_RE.fullmatch(row[0].strip()):
+            labels = [row[0].strip()]  # "2021 | $138 | $6": a period down the rows, not a row adding up those above
         label = " ".join(labels)
         label_years = years_in(label)
         total = is_total_label(label) or not label  # a row of figures without a label sums the rows above

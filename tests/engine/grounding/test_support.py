@@ -196,3 +196,18 @@ def test_a_row_labelled_by_a_date_is_named_by_the_month_written_whole_and_is_of_
     question = "What is the change in warrants outstanding from Aug 2007-Jan 2011 to Jun-2018?"
     assert check_warrants("-400,464 = (458,202 + 1,158,000) − 2,016,666", question).grounding == "verified"
     assert check_warrants("-448,520", question).unsupported == ["448,520"]
+
+
+LEASES = """| | Operating Leases | Finance Leases |
+|---|---|---|
+| 2021 | $138 | $6 |
+| 2022 | 135 | 6 |
+| Total future minimum lease payments | 273 | 12 |"""
+
+
+def test_a_row_labelled_by_its_year_alone_is_that_years_row_not_a_total():
+    def check_leases(answer: str, question: str):
+        return check_answer(answer, question, [Evidence(n=1, tool="search_docs", text=LEASES, source="r.md")])
+
+    assert check_leases("138 million", "What were the operating leases for 2021?").grounding == "verified"
+    assert check_leases("135 million", "What were the operating leases for 2021?").unsupported == ["135 million"]
