@@ -73,7 +73,7 @@ _QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
     ("count", re.compile(r"\b(?:how many|combien d[e']|number of|nombre d[e']|quel nombre)")),
 )
 # "the sum of all tax credit carryforwards": the rows under a name, which no one row's cell is
-ALL_SUMMED = re.compile(r"\b(?:sum|total) of all\b|\bsomme de (?:tous|toutes)\b")
+ALL_SUMMED = re.compile(r"\b(?:sum|total)(?: \w+){0,2} of all\b|\bsomme(?: \w+){0,2} de (?:tous|toutes)\b")
 _MONEY_WORDS = re.compile(r"(?i)[€$£]|\b(?:eur|usd|gbp|chf|euros?|dollars?|budget\w*|cost\w*|price\w*|montant|prix)\b")
 _NUMBER_WORDS = rf"(?:{'|'.join(sorted([*NUMBER_WORDS, 'one', 'un', 'une'], key=len, reverse=True))})"
 _NEAR_TIME = re.compile(rf"(?:\d[\d\s.,]*|\b{_NUMBER_WORDS}\s)\s*(?:[^\W\d]+\s+){{0,2}}?{_TIME_WORDS}\b")

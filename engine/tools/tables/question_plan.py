@@ -215,8 +215,10 @@ def _plan_labelled(
     dated = year_rows(labels, reading.years, asked) if reading.years and not by_year else []
     rows = dated or rows  # "Fiscal Year 2018" and "Fiscal Year 2019": a table of periods down its rows, later first
     rows = without_wholes(info, label, rows, cols[0]) if op in ("sum", "mean") and len(cols) == 1 else rows
-    if op == "sum" and len(rows) == 1 and not is_total_label(rows[0]) and ALL_SUMMED.search(fold(question)):
+    if op in ("sum", "value") and len(rows) == 1 and not is_total_label(rows[0]) and ALL_SUMMED.search(fold(question)):
         return None  # "the sum of all tax credit carryforwards": several rows, and one is named
+    if op == "sum" and len(rows) == 1 and len(cols) >= 2 and not (reading.years or across):
+        return None  # "the total dividend": no year named, no sum over the years asked
     if op in ("sum", "value") and len(rows) == 1 and len(cols) == 1:
         op = "value"  # "total revenue in 2019" reads the Total row; one cell is its own sum
     if op == "count_if" and not reading.counts_periods:  # "how many obligations exceeded …": the rows are counted,

@@ -51,7 +51,7 @@ EACH_PERIOD = re.compile(
 )
 # "the total X across all 3 years", "over the three years": one sum over the periods, not each period's cell
 ACROSS_PERIODS = re.compile(
-    r"\b(?:across|over|combined for|in total for|altogether for)(?: all)?(?: of)?(?: the)?(?: \d| two| three| four| five)? "
+    r"\b(?:across|over|combined for|in total for|altogether for)(?: all)?(?: of)?(?: the)?(?: \d| two| three| four| five| both)? "
     r"(?:financial |fiscal )?(?:years|periods)\b"
 )
 FROM_TO = re.compile(r"\bfrom\b.+\bto\b")  # "from the beginning to the end of the period": a direction

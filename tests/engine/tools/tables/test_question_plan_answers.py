@@ -1195,3 +1195,17 @@ def test_a_unit_stated_for_share_counts_is_not_the_amounts_scale(tmp_path):
     assert result.statement.startswith("1,887.8 million:")
     result = answer("What was the basic weighted average common shares outstanding in 2019?", catalog)
     assert result.statement.startswith("442,319:")
+
+
+DIVIDENDS = "| Consolidated | 2019 | 2018 |\n|---|---|---|\n| Interim | 12,500 | 11,000 |\n| Final | 15,628 | 14,633 |\n| Total | 28,128 | 25,633 |\n"
+
+
+def test_a_total_with_no_year_named_is_no_sum_over_the_years(tmp_path):
+    catalog = catalog_of(tmp_path, "dividends.md", DIVIDENDS)
+    assert plan("What is total dividend based on the number of shares outstanding?", catalog) is None
+    assert answer("What is the total dividend across both years?", catalog).statement.startswith("53,761")
+
+
+def test_the_total_of_all_rows_of_a_kind_is_not_one_rows_cell(tmp_path):
+    catalog = catalog_of(tmp_path, "carry.md", CARRYFORWARDS)
+    assert plan("What is the total amount of all the tax credit carryforwards?", catalog) is None
