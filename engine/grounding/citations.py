@@ -4,11 +4,12 @@ sentence quoted, a derivation's with the rows or sentences its operands come fro
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import Any
 
 from engine.grounding.derive import Derivation
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.layout import Place
-from engine.grounding.models import Citation, Unit
+from engine.grounding.models import Citation, Evidence, Unit
 from engine.grounding.notes import derivation_text
 from engine.grounding.stated import Stated
 from engine.grounding.units import (
@@ -60,16 +61,7 @@ class Citations:
             else:
                 lo, hi = span[:2] if span else (0, len(text))
                 quote = window(text, lo, hi, hit.start)
-            self._keys[key] = len(self.items) + 1
-            self.items.append(
-                Citation(
-                    n=len(self.items) + 1,
-                    source=ev.source or ev.tool,
-                    location=ev.location or "",
-                    quote=quote,
-                    evidence=ev.n,
-                )
-            )
+            self._add(key, ev, quote=quote)
         return self._keys[key]
 
     def derived(self, figure: str, derivation: Derivation, language: str) -> int:
@@ -78,18 +70,12 @@ class Citations:
         text = derivation_text(figure, derivation, evidence, language)
         key = (-1, hash(text))
         if key not in self._keys:
-            first = derivation.operands[0]
-            self._keys[key] = len(self.items) + 1
-            self.items.append(
-                Citation(
-                    n=len(self.items) + 1,
-                    source=evidence[first.evidence].source or evidence[first.evidence].tool,
-                    location=evidence[first.evidence].location or "",
-                    quote=bounded(_operand_quote(self.index.texts, derivation.operands)),
-                    evidence=evidence[first.evidence].n,
-                    derivation=text,
-                    evidences=list(dict.fromkeys(evidence[p.evidence].n for p in derivation.operands)),
-                )
+            self._add(
+                key,
+                evidence[derivation.operands[0].evidence],
+                quote=bounded(_operand_quote(self.index.texts, derivation.operands)),
+                derivation=text,
+                evidences=list(dict.fromkeys(evidence[p.evidence].n for p in derivation.operands)),
             )
         return self._keys[key]
 
@@ -122,18 +108,18 @@ class Citations:
         """A footnote for a table cell: its header and its row."""
         key = (place.evidence, place.unit[0])
         if key not in self._keys:
-            ev = self.index.evidence[place.evidence]
-            self._keys[key] = len(self.items) + 1
-            self.items.append(
-                Citation(
-                    n=len(self.items) + 1,
-                    source=ev.source or ev.tool,
-                    location=ev.location or "",
-                    quote=bounded(_operand_quote(self.index.texts, (place,))),
-                    evidence=ev.n,
-                )
+            self._add(
+                key, self.index.evidence[place.evidence], quote=bounded(_operand_quote(self.index.texts, (place,)))
             )
         return self._keys[key]
+
+    def _add(self, key: tuple[int, int], ev: Evidence, **fields: Any) -> None:
+        """Number a new footnote from evidence ``ev`` and file it under ``key``."""
+        self._keys[key] = len(self.items) + 1
+        self.items.append(
+            Citation(n=len(self.items) + 1, source=ev.source or ev.tool, location=ev.location or "", evidence=ev.n,
+                     **fields)
+        )  # fmt: skip
 
     def _span(self, pos: int, text: str, offset: int) -> tuple[int, int, str] | None:
         blocks = self._blocks.get(pos)

@@ -79,11 +79,8 @@ def misquoted(answer: str, item: Found, texts: list[str], lowered: list[str]) ->
     if context is None and whole is None:
         return None
     before, after = context or whole or ([], [])
-    pattern = re.compile(
-        (r"(?:^|(?<=[|;,\n]))\s*" if whole else "") + r"\s+".join(map(re.escape, before)) + r"\s*" + _FIGURE_SLOT
-        + r"\s*" + r"\s+".join(map(re.escape, after)) + (r"\s*(?:$|(?=[|;,\n]))" if whole else r"(?!\S)"),
-        re.IGNORECASE | re.MULTILINE,
-    )  # fmt: skip
+    pattern = _around(before, _FIGURE_SLOT, after, lead=r"(?:^|(?<=[|;,\n]))\s*" if whole else "",
+                      tail=r"\s*(?:$|(?=[|;,\n]))" if whole else r"(?!\S)")  # fmt: skip
     if whole:  # a cell or an item, as a whole: looked for wherever it may start
         return _written_elsewhere((m for text in texts for m in pattern.finditer(text)), item)
     return _written_elsewhere(_matches(pattern, texts, lowered, before[0].lower()), item)
@@ -105,14 +102,19 @@ def misquoted_names(answer: str, texts: list[str], lowered: list[str]) -> list[t
         after = _WORD.findall(answer, m.end())[:CONTEXT_WORDS]
         if len(before) + len(after) < CONTEXT_WORDS or not before or not _LETTERS.search(" ".join(before + after)):
             continue
-        pattern = re.compile(
-            r"\s+".join(map(re.escape, before)) + r"\s*(?P<figure>\S*\d\S*)\s*" + r"\s+".join(map(re.escape, after))
-            + r"(?!\w)", re.IGNORECASE,
-        )  # fmt: skip
+        pattern = _around(before, r"(?P<figure>\S*\d\S*)", after, tail=r"(?!\w)")
         written = [w.group("figure").strip(".,;:") for w in _matches(pattern, texts, lowered, before[0].lower())]
         if written and m.group() not in written:
             out.append((m.group(), written[0]))
     return out
+
+
+def _around(before: list[str], slot: str, after: list[str], lead: str = "", tail: str = "") -> re.Pattern[str]:
+    """The words ``before`` and ``after`` as the answer writes them, ``slot`` between them."""
+    return re.compile(
+        lead + r"\s+".join(map(re.escape, before)) + r"\s*" + slot + r"\s*" + r"\s+".join(map(re.escape, after)) + tail,
+        re.IGNORECASE | re.MULTILINE,
+    )
 
 
 def _matches(pattern: re.Pattern[str], texts: list[str], lowered: list[str], first: str) -> Iterator[re.Match[str]]:
