@@ -26,25 +26,27 @@ from engine.grounding.answer_kinds import (
     names_in,
     years_named,
 )
+from engine.grounding.clauses import (
+    AREA_UNIT,
+    clause,
+    clause_label,
+    footnote_mark,
+    is_year,
+    pin_initialism,
+    pin_place,
+    pin_sentence,
+    rate_of,
+    respectively,
+    with_unit_words,
+)
 from engine.grounding.figures import Found, extract_figures
-from engine.grounding.layout import RESPECTIVELY
 from engine.grounding.models import Citation, GroundingReport, Quote
 from engine.grounding.report_table import spread_header
 from engine.grounding.stems import words
 from engine.grounding.written_as import as_asked
 
-MAX_LABEL_WORDS = 8
 MAX_CANDIDATES = 6  # listed in a "not sure" answer; more are cut (the passage is behind the footnote)
 
-_YEAR = re.compile(r"(?:19|20)\d\d")
-_PER = re.compile(r"\s*(?:/\s*[^\W\d]+|\s(?:per|par|a|an|each|chaque|by|for\s+each)\s+[^\W\d]+)", re.IGNORECASE)
-_CLAUSE_CUT = re.compile(
-    r";|:\s|,\s|\s[–—-]\s|\(|\)|\b(?:and|while|whereas|but|against|compared\s+with|versus|vs|et|mais|alors\s+que|"
-    r"contre|tandis\s+que)\b",
-    re.IGNORECASE,
-)
-_GLUED_SCALE = re.compile(r"(?:bn|mn|[mkMK])(?![^\W\d_])")
-_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 # The figure kinds that answer each kind of question: first those written as that kind,
 # else plain numbers (a report table writes "163,047" under "in thousands of euros").
 _KINDS: dict[str, tuple[set[str], set[str]]] = {
@@ -57,17 +59,6 @@ _KINDS: dict[str, tuple[set[str], set[str]]] = {
 _ASKS_CHANGE = re.compile(r"%|\b(?:percent\w*|pourcent\w*|change|variation|growth|croissance)\b", re.IGNORECASE)
 _CHANGE_COLUMN = re.compile(r"%|\b(?:change|variation|growth)\b", re.IGNORECASE)
 _DEFINED_TERM = re.compile(r"[“\"«(][^”\"»()]{0,80}[”\"»)]")  # ("Qualified Plan"): a defined term, not a person
-# The words just before a figure that bound it ("among the top 5%", "more than 1,400"): stated with it.
-_BOUND_BEFORE = re.compile(
-    r"(?:\bamong (?:the )?)?\b(?:top|bottom|more than|less than|fewer than|at least|at most|up to|over|under|nearly|"
-    r"almost|approximately|about|around|roughly|above|below|plus de|moins de|au moins|environ|pres de|jusqu'a)\s+$",
-    re.IGNORECASE,
-)
-_AREA_UNIT = re.compile(r"\s?(?:m²|m2\b|sq\.? ?(?:ft|m)\b|square (?:metres|meters|feet)\b|hectares?\b|ha\b|km²)")
-_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-ZÀ-Ý][a-zà-ÿ'’-]{2,}\b")  # a capitalised word, not a sentence's first
-_CATCH_ALL = re.compile(r"\b(?:elsewhere|otherwise|everywhere else|other (?:cities|places|countries|locations)|"
-    r"ailleurs|sinon|autres villes)\b", re.IGNORECASE)  # fmt: skip
-_ASKS_RATE = re.compile(r"(?i)\b(?:per|par|each|chaque|rate|taux)\b|/")
 
 
 class Candidate(BaseModel):
@@ -95,18 +86,14 @@ class Fact(BaseModel):
         return len(self.candidates) > 1 and not self.each
 
 
-def _is_year(found: Found) -> bool:
-    return found.kind == "number" and bool(_YEAR.fullmatch(found.text.strip()))
-
-
 def _answering(kind: AnswerKind | None, figures: list[Found], text: str = "") -> list[Found]:
     """The figures of the kind the question asks for: written as that kind, else plain
     numbers; any figure but a date or a year when no kind is asked (dates are context).
     An area ("6 200 m²") answers only a question about an area."""
     if kind == "date":
-        return [f for f in figures if f.kind == "date" or _is_year(f)]
-    figures = [f for f in figures if f.kind != "date" and not _is_year(f)]
-    areas = [f for f in figures if _AREA_UNIT.match(text, f.end)]
+        return [f for f in figures if f.kind == "date" or is_year(f)]
+    figures = [f for f in figures if f.kind != "date" and not is_year(f)]
+    areas = [f for f in figures if AREA_UNIT.match(text, f.end)]
     if kind == "area":
         return areas or figures
     figures = [f for f in figures if f not in areas] or figures
@@ -204,40 +191,6 @@ def _pin_row(question: str, header: list[str], wanted: list[int]) -> list[int]:
     return wanted
 
 
-def _clause(text: str, found: Found) -> str:
-    """The clause of ``text`` that holds ``found``: between the cuts (commas, "and", brackets) around it."""
-    start = 0
-    for cut in _CLAUSE_CUT.finditer(text):
-        if cut.end() <= found.start:
-            start = cut.end()
-        elif cut.start() >= found.end:
-            return text[start : cut.start()]
-    return text[start:]
-
-
-def _label(clause: str, shown: str) -> str:
-    """The words of ``clause`` around the figure ``shown`` (at most MAX_LABEL_WORDS, nearest first)."""
-    at = clause.find(shown)
-    before = _WORD.findall(clause[: max(at, 0)])
-    after = _WORD.findall(clause[at + len(shown) :] if at >= 0 else "")
-    keep_after = after[: MAX_LABEL_WORDS // 2]
-    keep_before = before[-(MAX_LABEL_WORDS - len(keep_after)) :] if before else []
-    return " ".join([*keep_before, "…", *keep_after]).strip(" …") if keep_before or keep_after else ""
-
-
-def _with_unit_words(text: str, found: Found) -> str:
-    """The figure with what its pattern leaves after it: a glued scale ("€5.2" + "m"), an
-    area unit ("6 200" + " m²") and the rate words that follow it ("180 euros" + " per night");
-    and the words before it that bound it ("among the top" + " 5%"): "5%" alone says another thing."""
-    end = found.end
-    for unit in (_GLUED_SCALE, _AREA_UNIT):
-        glued = unit.match(text, end)
-        end = glued.end() if glued else end
-    per = _PER.match(text, end)
-    bound = _BOUND_BEFORE.search(text, max(0, found.start - 24), found.start)
-    return text[bound.start() if bound else found.start : per.end() if per else end]
-
-
 def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
     if kind == "person":
         names = sorted(names_in(_DEFINED_TERM.sub(" ", text)) - names_in(question))
@@ -245,113 +198,26 @@ def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
             return Fact(candidates=[Candidate(text=names[0])])
         return Fact(candidates=[], statement=" ".join(text.split()))
     asked = _asked_values(question)
-    figures = [f for f in extract_figures(text) if f.value not in asked and not _footnote_mark(text, f)]
+    figures = [f for f in extract_figures(text) if f.value not in asked and not footnote_mark(text, f)]
     wanted = [] if asks_for_words(question) or asks_for_name(question) else _answering(kind, figures, text)
     if kind == "count":  # "how many nights": "120 euros per night" is a rate, not a count of nights
-        wanted = [f for f in wanted if not _rate_of(text, f, question)]
+        wanted = [f for f in wanted if not rate_of(text, f, question)]
     if not wanted:
         return Fact(candidates=[], statement=" ".join(text.split()))
-    periods = _respectively(text, wanted)
-    clauses = {id(f): periods.get(id(f)) or _clause(text, f) for f in wanted}
-    wanted = _pin_place(question, wanted, clauses)
-    wanted = _pin_sentence(question, wanted, clauses)
-    shown = [_with_unit_words(text, f) for f in wanted]
+    periods = respectively(text, wanted)
+    clauses = {id(f): periods.get(id(f)) or clause(text, f) for f in wanted}
+    wanted = pin_place(question, wanted, clauses)
+    wanted = pin_initialism(question, text, wanted, clauses)
+    wanted = pin_sentence(question, wanted, clauses)
+    shown = [with_unit_words(text, f, question) for f in wanted]
     signed = [as_asked(question, text, f.start, s) for f, s in zip(wanted, shown, strict=True)]
     if len(wanted) == 1:  # the question says what it is: no label needed
         return Fact(candidates=[Candidate(text=signed[0], figure=wanted[0].text)])
     candidates = [
-        Candidate(text=t, figure=f.text, label=periods.get(id(f)) or _label(clauses[id(f)], s))
+        Candidate(text=t, figure=f.text, label=periods.get(id(f)) or clause_label(clauses[id(f)], s))
         for f, s, t in zip(wanted, shown, signed, strict=True)
     ]
     return Fact(candidates=candidates[:MAX_CANDIDATES])
-
-
-_MARK = re.compile(r"\(\d{1,2}\)")
-
-
-def _footnote_mark(text: str, found: Found) -> bool:
-    """ "expense(1)", "(1) Classified as …" at a line's start: a footnote's number, no figure of the passage."""
-    spot = _MARK.match(text, max(0, found.start - 1))
-    if spot is None or not (spot.start() <= found.start < spot.end()):
-        return False
-    before = text[: spot.start()]
-    return (bool(before) and before[-1].isalpha()) or not before.strip(" \t") or before.endswith("\n")
-
-
-def _rate_of(text: str, found: Found, question: str) -> bool:
-    """Whether ``found`` is a rate ("120 euros per night") while the question counts and asks no rate."""
-    if _ASKS_RATE.search(question):
-        return False
-    shown = _with_unit_words(text, found)
-    return bool(_PER.match(text, found.end) or _PER.match(text, found.start + len(shown.rstrip())))
-
-
-def _names(text: str) -> set[str]:
-    return {fold(m) for m in _PROPER.findall(text)}
-
-
-def _pin_place(question: str, wanted: list[Found], clauses: dict[int, str]) -> list[Found]:
-    """A place the question names that no clause names: the clauses about other places do
-    not apply to it, and a catch-all clause ("… elsewhere") does. Lyon is not "Paris and London"."""
-    if len(wanted) < 2:
-        return wanted
-    asked = _names(question)
-    own = {id(f): _names(clauses[id(f)]) - _words_folded(question) for f in wanted}
-    if not asked or any(asked & _names(clauses[id(f)]) for f in wanted):
-        return wanted
-    catch_all = [f for f in wanted if _CATCH_ALL.search(clauses[id(f)])]
-    if catch_all:
-        return catch_all
-    unnamed = [f for f in wanted if not own[id(f)]]
-    return unnamed if unnamed and len(unnamed) < len(wanted) else wanted
-
-
-def _words_folded(text: str) -> set[str]:
-    return {fold(w) for w in _WORD.findall(text)}
-
-
-def _respectively(text: str, wanted: list[Found]) -> dict[int, str]:
-    """ "$5.7m, $3.8m and $3.1m in 2019, 2018 and 2017, respectively": each figure's year."""
-    if len(wanted) < 2 or not RESPECTIVELY.search(text):
-        return {}
-    taken = {id(f) for f in wanted}
-    periods = [f for f in extract_figures(text) if id(f) not in taken and (f.kind == "date" or _is_year(f))]
-    periods = [f for f in periods if f.start >= wanted[-1].end] or [f for f in periods if f.end <= wanted[0].start]
-    years = [_YEAR.search(f.value or f.text) for f in periods]
-    if len(years) != len(wanted) or not all(years):
-        return {}
-    return {id(f): year.group(0) for f, year in zip(wanted, years, strict=True)}
-
-
-def _pin_sentence(question: str, wanted: list[Found], clauses: dict[int, str]) -> list[Found]:
-    """The figures the question names: in a clause about its year, else in the clause that
-    alone shares the most of its words."""
-    if len(wanted) < 2:
-        return wanted
-    years = years_named(question)
-    if years:
-        named = [f for f in wanted if all(y in clauses[id(f)] for y in years)]
-        if named:
-            wanted = named
-    if len(wanted) > 1:
-        asked = _words(question)
-        own = {id(f): _clause_words(clauses[id(f)]) for f in wanted}
-        overlap = {id(f): len(own[id(f)] & asked) for f in wanted}
-        best = max(overlap.values())
-        top = [f for f in wanted if overlap[id(f)] == best]
-        # "€4.8m in 2018" after "Revenue was €5.2m in 2019" continues the same subject: no pin;
-        # so does "and $0.6 million during fiscal year 2018" after "… by $0.0 million during fiscal year 2019".
-        others_elsewhere = all(own[id(f)] - asked - own[id(top[0])] for f in wanted if f is not top[0])
-        if best and len(top) == 1 and others_elsewhere:
-            wanted = top
-    return wanted
-
-
-def _clause_words(clause: str) -> set[str]:
-    """The content words of a clause, without its figures (a year or an amount says no subject)."""
-    for found in extract_figures(clause):
-        clause = clause.replace(found.text, " ")
-    return {w for w in _words(clause) if not w.isdigit()}
 
 
 def stated_fact(question: str, quote: Quote) -> Fact:

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 
-_INITIALISM = re.compile(r"(?<![\w.])(?:[A-Z]\.){2,}|(?<![\w.&])[A-Z]{2,6}(?![\w&])")
+_INITIALISM = re.compile(
+    r"(?<![\w.])(?:[A-Z]\.)+[A-Z](?:\.|(?![\w.]))|(?<![\w.&])[A-Z]{2,6}(?![\w&])"
+)  # "U.S." or "U.S"
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 SHORT = 3  # letters of an initialism that only capitalised words spell out ("United Kingdom")
 

@@ -7,6 +7,7 @@ from engine.grounding.initialisms import initialisms, initialisms_asked, names
 
 def test_initialisms_are_read_with_or_without_their_dots():
     assert initialisms("the Company's U.K. facility, its US one and AOCI") == {"UK", "US", "AOCI"}
+    assert initialisms("its U.S deferred tax assets, U.S.A. and J.P. Morgan") == {"US", "USA", "JP"}  # last dot dropped
     assert initialisms("Research and Development, R&D, FY2019, Q1 and a Total") == frozenset()
 
 
