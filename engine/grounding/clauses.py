@@ -17,6 +17,7 @@ from engine.grounding.figures import Found, extract_figures
 from engine.grounding.initialisms import initialisms, names
 from engine.grounding.layout import RESPECTIVELY
 from engine.grounding.stems import words
+from engine.grounding.units import sentence_spans
 
 MAX_LABEL_WORDS = 8
 
@@ -158,9 +159,12 @@ def respectively(text: str, wanted: list[Found]) -> dict[int, str]:
     return {id(f): year.group(0) for f, year in zip(wanted, years, strict=True)}
 
 
-def pin_sentence(question: str, wanted: list[Found], clauses: dict[int, str]) -> list[Found]:
+def pin_sentence(question: str, wanted: list[Found], clauses: dict[int, str], text: str = "") -> list[Found]:
     """The figures the question names: in a clause about its year, else in the clause that
-    alone shares the most of its words."""
+    alone shares the most of its words. The first figure of a sentence has the sentence's
+    subject too: in "Other income (expense), net changed $9.9 million …, which was primarily
+    attributable to a change of $10.4 million in foreign exchange expense", the subject is cut
+    off $9.9 million's clause by the brackets, and $10.4 million is its cause."""
     if len(wanted) < 2:
         return wanted
     asked = words(question)
@@ -168,14 +172,13 @@ def pin_sentence(question: str, wanted: list[Found], clauses: dict[int, str]) ->
     if years:
         named = [f for f in wanted if all(y in clauses[id(f)] for y in years)]
         yearless = [f for f in wanted if not _YEAR.search(clauses[id(f)])]
+        # "at 31 December 2019 was INR19 …, compared with the carrying value of £41.5 million"
         if named and _more_of_subject(asked, named, yearless, clauses):
-            wanted = (
-                named + yearless
-            )  # "at 31 December 2019 was INR19 …, compared with the carrying value of £41.5 million"
+            wanted = named + yearless
         elif named:
             wanted = named
     if len(wanted) > 1:
-        own = {id(f): _clause_words(clauses[id(f)]) for f in wanted}
+        own = {id(f): _clause_words(_subject(text, f, wanted) + clauses[id(f)]) for f in wanted}
         overlap = {id(f): len(own[id(f)] & asked) for f in wanted}
         best = max(overlap.values())
         top = [f for f in wanted if overlap[id(f)] == best]
@@ -185,6 +188,14 @@ def pin_sentence(question: str, wanted: list[Found], clauses: dict[int, str]) ->
         if best and len(top) == 1 and others_elsewhere:
             wanted = top
     return wanted
+
+
+def _subject(text: str, found: Found, wanted: list[Found]) -> str:
+    """The words from the start of ``found``'s sentence to it, when no other figure stands between."""
+    start = next((a for a, b in sentence_spans(text, 0, len(text)) if a <= found.start < b), 0)
+    if not text or any(start <= f.start < found.start for f in wanted):
+        return ""
+    return text[start : found.start] + " "
 
 
 def _more_of_subject(asked: set[str], named: list[Found], yearless: list[Found], clauses: dict[int, str]) -> bool:

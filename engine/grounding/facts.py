@@ -208,7 +208,7 @@ def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
     clauses = {id(f): periods.get(id(f)) or clause(text, f) for f in wanted}
     wanted = pin_place(question, wanted, clauses)
     wanted = pin_initialism(question, text, wanted, clauses)
-    wanted = pin_sentence(question, wanted, clauses)
+    wanted = pin_sentence(question, wanted, clauses, text)
     shown = [with_unit_words(text, f, question) for f in wanted]
     signed = [as_asked(question, text, f.start, s) for f, s in zip(wanted, shown, strict=True)]
     if len(wanted) == 1:  # the question says what it is: no label needed

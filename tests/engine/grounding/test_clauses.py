@@ -47,3 +47,17 @@ def test_the_year_pin_gives_way_to_a_clause_that_holds_more_of_the_subject():
     assert [f.text for f in kept] == ["£41.5 million"]
     kept = pin_sentence("What was the price in 2019?", found, clauses)
     assert [f.text for f in kept] == ["INR19"]
+
+
+def test_the_first_figure_of_a_sentence_has_its_subject_and_a_cause_clause_does_not_take_it():
+    text = (
+        "Other income (expense), net changed $9.9 million in the year ended March 31, 2018 compared to the year"
+        " ended March 31, 2017, which was primarily attributable to a change of $10.4 million in foreign exchange"
+        " expense which was attributable to balances denominated in currencies other than the functional currency."
+    )
+    found = figures(text)
+    clauses = {id(f): clause(text, f) for f in found}
+    asked = "What was the net change in the other income (expense) in 2018?"
+    assert [f.text for f in pin_sentence(asked, found, clauses, text)] == ["$9.9 million"]
+    asked = "What was the change in foreign exchange expense in 2018?"
+    assert [f.text for f in pin_sentence(asked, found, clauses, text)] == ["$10.4 million"]
