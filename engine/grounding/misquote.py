@@ -26,6 +26,7 @@ _UNIT_WORDS = frozenset(
 )
 _DIGIT = re.compile(r"\D")
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
+_NAME_SLOT = r"(?P<figure>\S*\d\S*)"
 _FIGURE_SLOT = r"(?P<figure>\S*\d\S*(?:\s(?:million|billion|thousand|percent|per cent|bn|m)\b)?)"
 
 
@@ -97,16 +98,35 @@ def misquoted_names(answer: str, texts: list[str], lowered: list[str]) -> list[t
     for m in _CODED.finditer(answer):
         if not any(c.isdigit() for c in m.group()):
             continue
-        # the words next to it, up to the answer's ends ("Horizon Clinicals and Series1999 Revenue Cycle")
-        before = _WORD.findall(answer, 0, m.start())[-CONTEXT_WORDS:]
-        after = _WORD.findall(answer, m.end())[:CONTEXT_WORDS]
-        if len(before) + len(after) < CONTEXT_WORDS or not before or not _LETTERS.search(" ".join(before + after)):
-            continue
-        pattern = _around(before, r"(?P<figure>\S*\d\S*)", after, tail=r"(?!\w)")
-        written = [w.group("figure").strip(".,;:") for w in _matches(pattern, texts, lowered, before[0].lower())]
+        item = _item_words(answer, m)
+        if item is not None:  # "KPMG Conference; G112 Conference; …": the item's words, wherever they stand
+            pattern = _around(item[0], _NAME_SLOT, item[1], tail=r"(?!\w)")
+            written = [w.group("figure").strip(".,;:") for t in texts for w in pattern.finditer(t)]
+        else:  # the words next to it, up to the answer's ends ("Horizon Clinicals and Series1999 Revenue Cycle")
+            before = _WORD.findall(answer, 0, m.start())[-CONTEXT_WORDS:]
+            after = _WORD.findall(answer, m.end())[:CONTEXT_WORDS]
+            if len(before) + len(after) < CONTEXT_WORDS or not before or not _LETTERS.search(" ".join(before + after)):
+                continue
+            pattern = _around(before, _NAME_SLOT, after, tail=r"(?!\w)")
+            written = [w.group("figure").strip(".,;:") for w in _matches(pattern, texts, lowered, before[0].lower())]
         if written and m.group() not in written:
             out.append((m.group(), written[0]))
     return out
+
+
+def _item_words(answer: str, name: re.Match[str]) -> tuple[list[str], list[str]] | None:
+    """The words of ``name``'s item in a one-line list ("G112 Conference" of "KPMG Conference;
+    G112 Conference"), when the item holds a word beside the name and no other figure."""
+    if ";" not in answer or "\n" in answer.strip():
+        return None
+    start = answer.rfind(";", 0, name.start()) + 1
+    end = answer.find(";", name.end())
+    before = _WORD.findall(answer, start, name.start())
+    after = _WORD.findall(answer, name.end(), len(answer) if end < 0 else end)
+    if not _LETTERS.search(" ".join(before + after)) or any(re.search(r"\d", w) for w in before + after):
+        return None
+    words = [w.strip(".,:") for w in before + after]
+    return [w for w in words[: len(before)] if w], [w for w in words[len(before) :] if w]
 
 
 def _around(before: list[str], slot: str, after: list[str], lead: str = "", tail: str = "") -> re.Pattern[str]:

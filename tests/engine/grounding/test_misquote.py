@@ -151,6 +151,18 @@ def test_a_name_written_with_digits_changed_in_a_copied_sentence_is_flagged():
     assert check_answer("The product is Series1999.", question, evidence).notes == []
 
 
+def test_a_name_with_digits_changed_in_an_item_of_a_list_is_flagged():
+    text = (
+        "(ii) the payments related to the attendance of the KPMG Conference of $6,000 for Messrs. Hanks and Perry"
+        " and the payments related to the attendance of the G100 Conference of $4,000 for each of Ms. Bejar."
+    )
+    evidence = [Evidence(n=1, tool="search_docs", text=text, source="report.md")]
+    question = 'What does "All Other Compensation" include payments related to?'
+    report = check_answer("KPMG Conference; G112 Conference", question, evidence)
+    assert report.unsupported == ["G112"] and report.notes == ["G112 is G100 in the sentence the answer quotes"]
+    assert check_answer("KPMG Conference; G100 Conference", question, evidence).unsupported == []
+
+
 BENEFIT = (
     "Deferred costs are amortised from the date of commercial release on a straight-line basis over the period "
     "of the expected benefit, which varies from 2 to 10 years."
