@@ -50,17 +50,25 @@ def _context(answer: str, start: int, end: int) -> tuple[list[str], list[str]] |
     return before, after
 
 
+def _item_bounds(answer: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the item of a one-line list ("a; b; c") that holds ``answer[start:end]`` runs."""
+    if ";" not in answer or "\n" in answer.strip():
+        return None
+    after = answer.find(";", end)
+    return answer.rfind(";", 0, start) + 1, len(answer) if after < 0 else after
+
+
 def _list_item(answer: str, item: Found) -> tuple[list[str], list[str]] | None:
     """The words around the figure inside its item of a one-line list ("Less than 2 year" of
     "Less than 2 year; 1-3 years"), when the item holds words and no other figure."""
-    if ";" not in answer or "\n" in answer.strip():
+    bounds = _item_bounds(answer, item.start, item.end)
+    if bounds is None:
         return None
-    start = answer.rfind(";", 0, item.start) + 1
-    end = answer.find(";", item.end)
+    start, end = bounds
     number = re.search(r"\d[\d,.]*", item.text)
     after_number = item.start + number.end() if number else item.end  # "2 year": its unit is the item's words
     before = _WORD.findall(answer, start, item.start)
-    after = _WORD.findall(answer, after_number, len(answer) if end < 0 else end)
+    after = _WORD.findall(answer, after_number, end)
     words = before + after
     if not words or len(words) > 2 * CONTEXT_WORDS or any(re.search(r"\d", w) for w in words):
         return None
@@ -117,12 +125,11 @@ def misquoted_names(answer: str, texts: list[str], lowered: list[str]) -> list[t
 def _item_words(answer: str, name: re.Match[str]) -> tuple[list[str], list[str]] | None:
     """The words of ``name``'s item in a one-line list ("G112 Conference" of "KPMG Conference;
     G112 Conference"), when the item holds a word beside the name and no other figure."""
-    if ";" not in answer or "\n" in answer.strip():
+    bounds = _item_bounds(answer, name.start(), name.end())
+    if bounds is None:
         return None
-    start = answer.rfind(";", 0, name.start()) + 1
-    end = answer.find(";", name.end())
-    before = _WORD.findall(answer, start, name.start())
-    after = _WORD.findall(answer, name.end(), len(answer) if end < 0 else end)
+    before = _WORD.findall(answer, bounds[0], name.start())
+    after = _WORD.findall(answer, name.end(), bounds[1])
     if not _LETTERS.search(" ".join(before + after)) or any(re.search(r"\d", w) for w in before + after):
         return None
     words = [w.strip(".,:") for w in before + after]
