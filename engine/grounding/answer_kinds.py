@@ -136,6 +136,7 @@ _WORDS_ASKED = re.compile(
     r"|^\W*what (?:is|are|was|were) .*\b(?:classified|recorded|presented|reported|categori[sz]ed) as\b"  # a line item
     r"|^\W*(?:what|which) (?:types?|kinds?|forms?|sorts?) of .*\b(?:is|are|was|were) (?:excluded|included|omitted)\b"
     r"|^\W*what (?:do|does|did) (?:the )?(?:company|group|management|we|they) (?:use|consider|believe|require)s?\b"
+    r"|^\W*what (?:do|does|did) [^?]{1,120}\b(?:do|achieve|aim to do|seek to do)\s*\??\s*$"  # "what does the arrangement do?"
 )  # "What does the Company use to reduce the inventory cost basis?": a practice, in words
 # "What does X include / represent / show?" asks for words unless it asks a percentage or an amount.
 _CONTENT_ASKED = re.compile(

@@ -216,8 +216,13 @@ _AS_AMOUNTS = frozenset(
 
 
 def _as_named(cell: Cell, direction: str | None) -> bool:
-    """A negative cell of an either-way row, asked in its other direction: the net loss of "Net income (loss)"."""
-    return direction is not None and cell.value < 0 and direction in re.findall(r"\w+", cell.row.lower())
+    """A negative cell of an either-way row or column, asked in its other direction: the net loss of
+    "Net income (loss)", the net losses of "Net additions (losses)"."""
+    return (
+        direction is not None
+        and cell.value < 0
+        and direction in re.findall(r"\w+", f"{cell.row} {cell.column}".lower())
+    )
 
 
 def _costs_written_negative(cells: list[Cell]) -> set[str]:

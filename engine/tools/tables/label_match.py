@@ -167,6 +167,18 @@ def position(label: str, folded: str, shared: frozenset[str] = frozenset()) -> i
     return min(spots) if spots else len(folded)
 
 
+def _written_apart(part: str, whole: str, asked: list[str]) -> bool:
+    """Whether the question writes ``whole``'s words in a row, and ``part``'s more often: once
+    inside "in-game net bookings" and once on their own ("net bookings and in-game net bookings")."""
+    written = _runs(_sequence(whole), asked)
+    return 0 < written < _runs(_sequence(part), asked)
+
+
+def _runs(label: list[str], asked: list[str]) -> int:
+    n = len(label)
+    return sum(1 for i in range(len(asked) - n + 1) if asked[i : i + n] == label) if n else 0
+
+
 def best_named(labels: Sequence[str], asked: set[str], subject: frozenset[str] | set[str]) -> str | None:
     """Of the headings the question names, the one it names most of ("Non-current" before
     "Current" for "the components under Non-current"), the first on a tie; None when it names none."""
@@ -212,15 +224,21 @@ def named_rows(
         own = _without_head(label, heads or {})  # "Total revenues by business: Hardware" is no Total row
         if share == 1.0 and not (is_total_label(own) and reading.operation in ("sum", "mean")):
             full.append(label)  # a Total row is never added again
+    remarked = _remark_holders(question, labels)
+    if remarked:  # "basic earnings per share (cents per share)": not the share count of the same name
+        scored = [score if label in remarked else 0.0 for label, score in zip(labels, scored, strict=True)]
+        full = [label for label in full if label in remarked]
     if max(shares, default=1.0) == 0.0 and len(labels) <= SEMANTIC_MAX_LABELS:  # no label's word asked: by meaning
         semantic = sem.scores(reading.subject_text, labels)
         ranked = sorted(semantic, reverse=True) + [0.0]
         if ranked[0] >= ROW_MIN_SIMILARITY and ranked[0] - ranked[1] >= ROW_MARGIN:
             best = semantic.index(ranked[0])
             scored[best] = max(scored[best], ranked[0])
-    full = [
-        a for a in full if not any(a != b and label_words(a) < label_words(b) for b in full)
-    ]  # "Software" in "Software revenue"
+    full = [  # "Software" in "Software revenue", unless written apart too ("net bookings and in-game net bookings")
+        a
+        for a in full
+        if not any(a != b and label_words(a) < label_words(b) and not _written_apart(a, b, in_order) for b in full)
+    ]
     folded = fold(question)
     several = reading.operation in (
         "sum",
@@ -248,6 +266,19 @@ def named_rows(
     if best is None or scored[best] <= 0 or _section_unnamed(labels[best], labels, heads or {}, asked):
         return []
     return [labels[best]]
+
+
+def _remark_holders(question: str, labels: list[str]) -> set[str]:
+    """The labels that write the remark of two words or more the question writes in brackets
+    ("(cents per share)"), when some do and some do not; else none (a remark no label writes
+    restricts nothing). One word in brackets is most often a direction ("increase (decrease)",
+    "income (loss)"), which rows write in their own ways."""
+    holders: set[str] = set()
+    for remark in _INSIDE.findall(question):
+        wanted = label_words(remark)
+        if len(wanted) >= 2:
+            holders |= {label for label in labels if wanted <= label_words(label)}
+    return holders if len(holders) < len(set(labels)) else set()
 
 
 def qualified_parts(labels: list[str], asked: set[str]) -> list[str]:

@@ -262,8 +262,9 @@ def _plan_labelled(
         cols = sorted(cols, key=lambda c: years_of(c.name)[-1])  # "in chronological order": earliest first
     args: dict[str, Any] = {"table": info.name, "operation": op, "label_column": label.name, "rows": rows[:MAX_ROWS],
                             "columns": [c.name for c in cols]}  # fmt: skip
-    if direction := asked_direction(question, rows):
-        args["as_named"] = direction  # "what was the net loss": the loss of "Net income (loss)"
+    # "what was the net loss": the loss of "Net income (loss)", or of a column "Net additions (losses)"
+    if direction := asked_direction(question, [f"{r} {c.name}" for r in rows or [""] for c in cols]):
+        args["as_named"] = direction
     if op in ("count_if", "which_if"):
         args["condition"] = reading.condition.in_scale(info.scale)  # "above $50 million": in the table's unit
     unmet = _period_unmet(reading, info, bool(by_year), [f"{r} {c.name}" for r in rows or [""] for c in cols])

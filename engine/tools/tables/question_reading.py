@@ -71,6 +71,7 @@ _RANGE = re.compile(
     r"\b((?:19|20)\d\d)\s*(?:-|–|to|through|until|a|au|jusqu'en)\s*((?:19|20)\d\d)\b"
     r"|\bbetween ((?:19|20)\d\d) and ((?:19|20)\d\d)\b"
 )  # an average or a sum "from 2017 to 2019", "between 2017 and 2019": every year of the span
+_EACH_ASKED = re.compile(r"\b(?:respectively|respectivement|each|chaque)\b")
 # "the top 3", "the three highest": several rows ranked, which one computation does not give
 _TOP_N = re.compile(r"\b(?:top|(?:the )?(?:two|three|four|five|\d) (?:highest|largest|biggest|lowest|smallest|most))\b")
 _PERIOD_NOUN = r"(?:years?|periods?|months?|quarters?|times|annees?|ans|periodes?|mois|trimestres?|fois)"
@@ -254,6 +255,10 @@ def read_question(question: str) -> Reading:
     if operation in ("mean", "sum") and (span := _RANGE.search(text)):  # "from 2017 to 2019": every year
         first, last = sorted(int(y) for y in span.groups() if y)
         years = tuple(str(y) for y in range(last, first - 1, -1)) if last - first < 12 else years
+    elif operation == "value" and _EACH_ASKED.search(text) and (span := _RANGE.search(text)):
+        first, last = (int(y) for y in span.groups() if y)  # "for fiscal years 2019 to 2017 respectively": each
+        step = 1 if last >= first else -1
+        years = tuple(str(y) for y in range(first, last + step, step)) if abs(last - first) < 12 else years
     elif operation == "mean" and len(years) == 1 and (closing := YEAR_AVERAGE.search(text)):
         years = (closing.group(1), str(int(closing.group(1)) - 1))  # "the 2019 average X": its opening and closing
     which = _WHICH.search(text)

@@ -148,6 +148,8 @@ def test_asks_aggregate(question, aggregate):
         ("What was the income tax benefit in 2019 related to?", True),
         ("What was the total of the components in 2019?", False),
         ("What does the Company use to reduce the inventory cost basis?", True),
+        ("What does the investment arrangement of the Bell Canada pension plan do?", True),  # what it does: words
+        ("What did revenue do in 2019?", False),
         ("What is the schedule of repayment of the loan?", True),
         ("What does the company expect to pay in 2020?", True),  # no amount asked in its words: a sentence answers
         ("How much does the company expect to pay in 2020?", False),

@@ -61,3 +61,54 @@ def test_a_total_of_an_item_written_in_parts_adds_the_parts(question, rows):
     reading = read_question(question)
     asked = words(question)
     assert named_rows(question, asked, reading, labels, Semantic(TableCatalog.from_paths([]), None)) == rows
+
+
+@pytest.mark.parametrize(
+    ("question", "rows"),
+    [
+        (
+            "What is the nominal difference for basic earnings per share (cents per share) between 2018 and 2019?",
+            ["Total Basic earnings per share (cents per share) (1)"],
+        ),  # the remark in brackets names the section's total, not the share count of the same name
+        (
+            "What is the nominal difference for basic earnings per share between 2018 and 2019?",
+            ["Basic earnings per share"],
+        ),
+        # a remark no label writes restricts nothing
+        (
+            "What is the difference for basic earnings per share (as reported) between 2018 and 2019?",
+            ["Basic earnings per share"],
+        ),
+    ],
+)
+def test_a_remark_the_question_writes_in_brackets_keeps_the_rows_that_write_it(question, rows):
+    labels = [
+        "Basic earnings per share",
+        "Diluted earnings per share (2)",
+        "Basic earnings per share (cents per share) (1): Continuing operations",
+        "Total Basic earnings per share (cents per share) (1)",
+    ]
+    reading = read_question(question)
+    asked = words(question) - {"2018", "2019"}
+    assert named_rows(question, asked, reading, labels, Semantic(TableCatalog.from_paths([]), None)) == rows
+
+
+def test_one_word_in_brackets_is_a_direction_and_restricts_nothing():
+    question = "What was the operating income (loss) in 2019?"
+    labels = ["Operating income", "Net income (loss)"]
+    reading = read_question(question)
+    asked = words(question) - {"2019"}
+    assert named_rows(question, asked, reading, labels, Semantic(TableCatalog.from_paths([]), None)) == [
+        "Operating income"
+    ]
+
+
+def test_a_label_inside_another_is_named_too_when_the_question_writes_it_apart():
+    labels = ["Net bookings", "In-game net bookings"]
+    semantic = Semantic(TableCatalog.from_paths([]), None)
+    question = "What was the sum of net bookings and in-game net bookings in 2019?"
+    rows = named_rows(question, words(question) - {"2019"}, read_question(question), labels, semantic)
+    assert rows == ["Net bookings", "In-game net bookings"]
+    question = "What was the change in in-game net bookings from 2018 to 2019?"  # written once, inside the other
+    rows = named_rows(question, words(question) - {"2018", "2019"}, read_question(question), labels, semantic)
+    assert rows == ["In-game net bookings"]

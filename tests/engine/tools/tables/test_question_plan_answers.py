@@ -1209,3 +1209,18 @@ def test_a_total_with_no_year_named_is_no_sum_over_the_years(tmp_path):
 def test_the_total_of_all_rows_of_a_kind_is_not_one_rows_cell(tmp_path):
     catalog = catalog_of(tmp_path, "carry.md", CARRYFORWARDS)
     assert plan("What is the total amount of all the tax credit carryforwards?", catalog) is None
+
+
+def test_a_column_that_goes_either_way_asked_in_its_other_direction_states_that_amount(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "customers.md",
+        "|  |  | Net additions (losses) |  | % of penetration |  |\n|---|---|---|---|---|---|\n"
+        "|  | August 31, 2019 | August 31, 2019 | August 31, 2018 | August 31, 2019 | August 31, 2018 |\n"
+        "| Internet service customers | 446,137 | 21,189 | 21,417 | 50.8 | 49.7 |\n"
+        "| Video service customers | 312,555 | (4,697) | (6,760) | 35.6 | 37.1 |\n",
+    )
+    losses = answer("What were the net losses for video service customers in 2019?", catalog).statement
+    assert losses.startswith("4,697: Video service customers, Net additions (losses)") and "written (4,697)" in losses
+    added = answer("What were the net additions for video service customers in 2019?", catalog).statement
+    assert added.startswith("-4,697: Video service customers")

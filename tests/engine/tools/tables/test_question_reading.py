@@ -68,6 +68,9 @@ def test_periods_condition_and_dimension():
     assert read_question("Quelle est la région la moins rentable ?").dimension is None
     assert read_question("Average revenue from 2017 to 2019?").years == ("2019", "2018", "2017")  # every year between
     assert read_question("Change in revenue from 2017 to 2019?").years == ("2017", "2019")  # the two ends
+    each = read_question("What is the net income for fiscal years 2019 to 2017 respectively?")
+    assert each.years == ("2019", "2018", "2017")  # each year of the span, in the order written
+    assert read_question("What is the net income for 2019 and 2017 respectively?").years == ("2019", "2017")
     assert read_question("Total from January to June?").month_range
     assert read_question("Which month had the most deliveries in a single month?").single
     fy = read_question("What was the underlying EBITDA in FY19 and FY'18?")
