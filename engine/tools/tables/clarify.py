@@ -75,6 +75,7 @@ def clarification(
         return None
     sem = Semantic(catalog, encode)
     found = plans(question, catalog, encode)
+    found = [p for p in found if not p.ignores_period] or found  # a table without the year asked is no choice
     if not found:
         return _unknown_value(question, catalog, sem, language)
     sources = {p.table: catalog.tables[p.table].source for p in found}

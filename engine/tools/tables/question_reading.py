@@ -112,7 +112,7 @@ _MONTH = re.compile(rf"\b(?:{'|'.join(_MONTH_NAMES)})\b|\b(?:in|en|of|de) (may|m
 _MONTH_OF_YEAR = re.compile(rf"\b({'|'.join(_MONTH_NAMES)})\s+(?:19|20)\d\d\b")
 _PERIOD_END = re.compile(
     rf"\b(?:ended|ending|as of|as at|at|au|clos le|clos au)\s+(?:{'|'.join(_MONTH_NAMES)})\s+\d{{1,2}}\b"
-    rf"|\b(?:au|le)\s+\d{{1,2}}\s+(?:{'|'.join(_MONTH_NAMES)})\b"
+    rf"|\b(?:au|le|ended|ending|as of|as at|at)\s+\d{{1,2}}\s+(?:{'|'.join(_MONTH_NAMES)})\b"  # "ended 31 December"
     rf"|\b(?:{'|'.join(_MONTH_NAMES)})\s+\d{{1,2}},?\s+(?:19|20)\d\d\b"  # "December 31, 2018": a balance date
 )
 # Words that say what is asked, not what it is about: left out when rows and columns are matched.

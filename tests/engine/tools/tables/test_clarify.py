@@ -80,3 +80,20 @@ def test_two_copies_of_one_table_that_give_the_same_answer_are_not_asked_between
     differing = TableCatalog.from_paths([tmp_path])
     asked = clarification("What is the total of Wireless revenues in 2018 and 2019?", differing)
     assert asked is not None and asked.kind == "table"
+
+
+def test_a_copy_whose_columns_do_not_name_the_year_asked_is_no_choice(tmp_path):
+    """The CSV copy of a report's table with its years in a row, not its header: the
+    report's table meets the year asked, the copy could only give a cell of no year."""
+    report = "| | 2019 | 2018 |\n|---|---|---|\n| Total energy consumption (MWh) | 205,092.26 | 167,488.48 |\n"
+    (tmp_path / "report.md").write_text(report, encoding="utf-8")
+    (tmp_path / "table.csv").write_text(
+        "2.1 Office Buildings,,\nIndicators,For the year ended 31 December,\n,2019,2018\n"
+        'Total energy consumption (MWh),"205,092.26","167,488.48"\n',
+        encoding="utf-8",
+    )
+    catalog = TableCatalog.from_paths([tmp_path])
+    question = "How much was the total energy consumption (MWh) for year ended 31 December 2019?"
+    found = plans(question, catalog)
+    assert len({p.table for p in found}) == 2 and any(p.ignores_period for p in found)
+    assert clarification(question, catalog) is None

@@ -55,6 +55,8 @@ def test_periods_condition_and_dimension():
     assert read_question("What was revenue between March 2025 and June 2025?").months == (3, 6)
     balance_day = read_question("What is the change in Net Loss between December 31, 2018 and 2019?")
     assert balance_day.months == () and balance_day.years == ("2018", "2019")  # a balance date, no month filter
+    day_first = read_question("How much was the total energy consumption (MWh) for year ended 31 December 2019?")
+    assert day_first.months == () and day_first.years == ("2019",)  # "ended 31 December": the period, no month
     assert read_question("Quel produit s'est le moins vendu au deuxième trimestre ?").quarters == (2,)
     assert read_question("Which region sold the least in March?").dimension == "region"
     assert read_question("What region sold the least?").dimension == "region"
