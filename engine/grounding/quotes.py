@@ -96,6 +96,8 @@ _PASSIVE_ASKED = re.compile(
 )
 _BE = r"(?:is|are|was|were|be|been|being)"
 _WORD_RE = re.compile(r"[a-z0-9]+")
+_LABEL_MARK = re.compile(r"\((\d{1,2})\)\s*$")  # "Service delivery costs(1)"
+_NOTE_OPENING = re.compile(r"\s*\((\d{1,2})\)\s+[A-Za-z]")  # "(1) Include cost of equipment sold"
 _TOOL_FAILURES = ("Error:", "Blocked:", "Not run:")  # what the engine writes when a tool did not answer
 _ASKS_FIGURE = re.compile(
     r"(?i)\b(how\s+(?:much|many|long|often|old)|what\s+(?:is|was|are|were)\s+the\s+(?:amount|rate|number|total|"
@@ -164,6 +166,23 @@ def _as_read(unit: Unit) -> str:
     return f"{unit.period}: {unit.text}" if unit.period else unit.text
 
 
+def _row_notes(asked: set[str], units: list[Unit]) -> frozenset[str]:
+    """The footnote marks of the table rows whose label the question names whole
+    ("Service delivery costs(1)" for "What is included in Service delivery costs?"): the
+    note that mark opens says what the row includes, which its cells do not."""
+    marks = set()
+    for unit in units:
+        lines = unit.text.strip().split("\n")
+        if len(lines) != 2 or not lines[1].startswith("|"):
+            continue
+        label = lines[1].strip("| ").split("|", 1)[0]
+        mark = _LABEL_MARK.search(label)
+        own = words(_LABEL_MARK.sub(" ", label))
+        if mark and own and own <= asked:
+            marks.add(mark.group(1))
+    return frozenset(marks)
+
+
 def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[UnitScore]:
     """Every unit's score for ``question`` (closeness 0 for units not sent to the model)."""
     q_words = words(question)
@@ -196,6 +215,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
     about_table = asks_about_table(question)
     common = _common_names(question, units) if kind == "person" else frozenset()
     words_asked = asks_for_words(question)
+    notes = _row_notes(q_words, units) if words_asked else frozenset()
     reason = words_asked and bool(REASON_ASKED.search(fold(question)))
     method = bool(METHOD_ASKED.search(fold(question)))
     restated = _restatement(question)
@@ -241,6 +261,11 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
             if len(expression) > 1 and expression in compact_question:
                 score = closeness = max(score, 1.0)
                 unit_fit, met = "any", True
+        if notes and (mark := _NOTE_OPENING.match(unit.text)) and mark.group(1) in notes:
+            score = closeness = max(
+                score, 1.0
+            )  # "(1) Include cost of equipment sold, …" of "Service delivery costs(1)"
+            unit_fit, met = "any", True
         computation = aggregate and not unit.computed and not any(n in _plain(unit.text) for n in named)
         out.append(
             UnitScore(

@@ -444,3 +444,25 @@ def test_a_sentence_naming_every_word_asked_outranks_a_closer_paraphrase_of_anot
     evidence = [Evidence(n=1, tool="search_docs", text=text, source="report.md")]
     quote = best_quote("What percentage of net sales did egg products accounted for in 2019?", evidence, embed)
     assert quote is not None and quote.text.startswith("Egg products accounted for approximately 3%")
+
+
+OPERATING_COSTS = (
+    "| Years ended August 31, | 2019 | 2018 |\n|---|---|---|\n| Service delivery costs(1) | 661,214 | 615,267 |\n"
+    "| Customer related costs(2) | 83,401 | 68,744 |\n\n"
+    "(1) Include cost of equipment sold, content and programming costs and network costs.\n\n"
+    "(2) Include advertising and marketing expenses, selling costs and billing expenses."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        ("What is included in Service delivery costs?", "(1) Include cost of equipment sold"),
+        ("What is included in Customer related costs?", "(2) Include advertising"),
+    ],
+)
+def test_what_a_row_includes_is_its_footnote_not_its_cells(embed, question, opening):
+    evidence = [Evidence(n=1, tool="search_docs", text=OPERATING_COSTS, source="report.md")]
+    assert best_quote(question, evidence, embed).text.startswith(opening)
+    # a figure asked of the row is still its cells
+    assert "661,214" in best_quote("What were the service delivery costs in 2019?", evidence, embed).text
