@@ -23,6 +23,7 @@ from engine.tools.tables.question_reading import Reading
 
 Encode = Callable[[list[str]], Any]
 _REMARK = re.compile(r"\((?:[^()]*\d[^()]*|[^()\s]+(?:\s+[^()\s]+){2,})\)")  # "(net of refunds of $11.2 …)"
+_DEFINED_TERM = re.compile(r"\(\s*[“\"'‘]([^”\"'’()]{1,40})[”\"'’]\s*\)")  # (“Apple”): the name the report uses
 HEAD_NAMED = 0.2  # the bonus of a row named with its section
 _OPERATOR = re.compile(r"(?i)^\s*(?:less|add|plus|minus|deduct)\b\s*:?")  # "Less: valuation allowance"
 _FOOTNOTES = re.compile(r"\(\d{1,2}\)|(?<=[a-z])\d{1,2}\b")  # "services(1)(2)", "dividends1"
@@ -56,8 +57,13 @@ def lexical(label: str, asked: frozenset[str] | set[str], subject: frozenset[str
     subject words the label holds). A remark in parentheses ("Cash paid for income taxes
     (net of refunds of $11.2, $25.0 and $20.7, respectively)") is not part of the name a
     question gives, so its words count only when the question uses them; nor is the sign word
-    that opens a reconciliation row ("Less: valuation allowance")."""
+    that opens a reconciliation row ("Less: valuation allowance"). A row that defines its short
+    name ("Apple Inc. (“Apple”)") is named whole by it."""
     own = label_words(label)
+    for term in _DEFINED_TERM.findall(label):  # "Apple Inc. (“Apple”)": the question may call it by its short name
+        short = label_words(term)
+        if short and short <= asked:
+            return 1.0, (len(own & subject) / len(subject) if subject else 0.0)
     core = label_words(_OPERATOR.sub(" ", _REMARK.sub(" ", label)))
     if core and core != own:
         own = core | (own & asked)

@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from engine.grounding.answer_kinds import ALL_SUMMED, fold
+from engine.grounding.answer_kinds import ALL_SUMMED, aggregate_asked, fold
 from engine.grounding.dates import MONTHS
 from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
@@ -134,6 +134,8 @@ def _plan_labelled(
     if unknown_names(question, info, held=held):
         return None  # "APRU from on-net": a name no row, heading or column of the table holds
     names = [*values, *(c.name for c in info.columns)]
+    if reading.operation == "share" and info.unit == "percent":  # "the total percentage of revenue from A and B":
+        reading = replace(reading, operation=aggregate_asked(question) or "value")  # the cells are the shares
     reading = operation_as_name(question, reading, held | {w for c in info.columns for w in label_words(c.name)}, names)
     op = reading.operation
     numbers = [c for c in info.columns if c.kind == "number"]
@@ -255,6 +257,7 @@ def _plan_labelled(
     if (
         op in ("value", "change", "decrease", "difference", "sum", "mean")
         and reading.percent
+        and info.unit != "percent"
         and not all(_PERCENT_NAME.search(r + " " + c.name) for r in rows for c in cols)
     ):
         return None  # a percentage asked ("what percentage of the decrease …"), and these cells give none

@@ -112,3 +112,13 @@ def test_a_label_inside_another_is_named_too_when_the_question_writes_it_apart()
     question = "What was the change in in-game net bookings from 2018 to 2019?"  # written once, inside the other
     rows = named_rows(question, words(question) - {"2018", "2019"}, read_question(question), labels, semantic)
     assert rows == ["In-game net bookings"]
+
+
+def test_a_row_that_defines_its_short_name_is_named_whole_by_it():
+    labels = ["Apple Inc. (“Apple”)", "Huawei Technologies Co., Ltd. (“Huawei”)", "Other"]
+    question = "What was the revenue from Huawei in 2019?"
+    reading = read_question(question)
+    rows = named_rows(
+        question, words(question) - {"2019"}, reading, labels, Semantic(TableCatalog.from_paths([]), None)
+    )
+    assert rows == ["Huawei Technologies Co., Ltd. (“Huawei”)"]

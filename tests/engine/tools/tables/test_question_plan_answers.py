@@ -1224,3 +1224,26 @@ def test_a_column_that_goes_either_way_asked_in_its_other_direction_states_that_
     assert losses.startswith("4,697: Video service customers, Net additions (losses)") and "written (4,697)" in losses
     added = answer("What were the net additions for video service customers in 2019?", catalog).statement
     assert added.startswith("-4,697: Video service customers")
+
+
+CUSTOMERS = (
+    "Revenue from significant customers, those representing 10% or more of revenue, are summarized as follows:\n\n"
+    "|  | 2019 | 2018 | 2017 |\n|---|---|---|---|\n| Apple Inc. (“Apple”) | 32% | 36% | 34% |\n"
+    "| Huawei Technologies Co., Ltd. (“Huawei”) | 13% | 8% | 11% |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "statement"),
+    [
+        ("What are the respective percentage of revenue from Apple and Huawei in 2017?", "34%; 11%: "),
+        ("What is the total percentage of revenue from Apple and Huawei in 2017?", "45% = 34 + 11: sum of "),
+        ("What is the average percentage of revenue from Apple and Huawei in 2018?", "22% = (36 + 8) / 2: average of "),
+        ("What percentage of revenue did Apple contribute in 2019?", "32%: Apple Inc. (“Apple”), 2019"),
+    ],
+)
+def test_a_table_of_percentages_is_read_for_the_shares_asked_and_rows_by_their_short_names(
+    tmp_path, question, statement
+):
+    catalog = catalog_of(tmp_path, "customers.md", CUSTOMERS)
+    assert answer(question, catalog).statement.startswith(statement)
