@@ -67,6 +67,7 @@ MAX_EMBEDDED_UNITS = 48  # units sent to the embedding model, best lexical first
 REASON_BONUS = 0.08  # a reason asked: a sentence that gives one ("driven by", "due to") over one that states the change
 FULL_BONUS = 0.2  # a figure asked: a sentence naming every word of the question but its years and asking words
 RESTATED_BONUS = 0.15  # "How is the inventory purchased?": a sentence that says "the inventory is purchased …"
+PART_PENALTY = 0.1  # a figure asked of X: a sentence giving what X included, below one giving X
 METHOD_BONUS = 0.08  # a method asked: a sentence that gives one ("using", "based on") over one that names the figure
 
 # A sentence that opens on what the one before it said ("The increase was mainly driven by …") is read with it.
@@ -96,6 +97,8 @@ _PASSIVE_ASKED = re.compile(
 )
 _BE = r"(?:is|are|was|were|be|been|being)"
 _WORD_RE = re.compile(r"[a-z0-9]+")
+_PART_OF = re.compile(r"\b(?:included|includes|including)\s+(?:approximately\s+|about\s+)?[$€£]?\s?\d")
+_PART_ASKED = re.compile(r"(?i)\b(?:includ\w*|related to|relating to|of which|portion|part)\b")
 _LABEL_MARK = re.compile(r"\((\d{1,2})\)\s*$")  # "Service delivery costs(1)"
 _NOTE_OPENING = re.compile(r"\s*\((\d{1,2})\)\s+[A-Za-z]")  # "(1) Include cost of equipment sold"
 _TOOL_FAILURES = ("Error:", "Blocked:", "Not run:")  # what the engine writes when a tool did not answer
@@ -216,6 +219,7 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
     common = _common_names(question, units) if kind == "person" else frozenset()
     words_asked = asks_for_words(question)
     notes = _row_notes(q_words, units) if words_asked else frozenset()
+    part_asked = bool(_PART_ASKED.search(question))
     reason = words_asked and bool(REASON_ASKED.search(fold(question)))
     method = bool(METHOD_ASKED.search(fold(question)))
     restated = _restatement(question)
@@ -250,6 +254,8 @@ def rank_units(question: str, units: list[Unit], embed: Embed | None) -> list[Un
                 score += FULL_BONUS  # "Egg products accounted for … 3%" over "shell egg sales made up … 97%"
             if unit.rank == 0:
                 score += TOP_PASSAGE_BONUS
+            if part_asked is False and _PART_OF.search(unit.text):
+                score -= PART_PENALTY  # "X included $211,000 … related to the ESPP": a part of X, not X
         if about_table and introduces_table(unit.text):
             score = closeness = max(score, 1.0)  # "… is as follows:": the report's own words on what its table shows
             unit_fit, met = "any", True

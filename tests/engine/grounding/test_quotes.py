@@ -466,3 +466,25 @@ def test_what_a_row_includes_is_its_footnote_not_its_cells(embed, question, open
     assert best_quote(question, evidence, embed).text.startswith(opening)
     # a figure asked of the row is still its cells
     assert "661,214" in best_quote("What were the service delivery costs in 2019?", evidence, embed).text
+
+
+COMPENSATION = (
+    "The Company recognized $2.3 million, $2.1 million and $1.9 million of stock-based compensation expense for the"
+    " years ended March 31, 2019, 2018 and 2017, respectively, as follows:\n\n"
+    "Stock-based compensation expense in the years ended March 31, 2019, 2018 and 2017 included $211,000, $207,000"
+    " and $150,000, respectively, related to the Company’s Employee Stock Purchase Plan."
+)
+
+
+def test_a_sentence_giving_what_a_figure_included_ranks_below_the_one_giving_it(embed):
+    evidence = [Evidence(n=1, tool="search_docs", text=COMPENSATION, source="report.md")]
+    whole = best_quote(
+        "What was the stock-based compensation expense in 2019, 2018 and 2017 respectively?", evidence, embed
+    )
+    assert whole.text.startswith("The Company recognized $2.3 million")
+    part = best_quote(
+        "How much of the stock-based compensation expense in 2019 was related to the Employee Stock Purchase Plan?",
+        evidence,
+        embed,
+    )
+    assert part.text.startswith("Stock-based compensation expense in the years ended")
