@@ -120,11 +120,13 @@ def row_by_year(scope: Scope) -> dict[str, Place] | None:
     best = scope.best
     if best is None or best.kind != "cell" or not scope.subject_active:
         return None
-    same = (p for p in scope.strong if p.kind == "cell" and p.label_words == best.label_words and p is not best)
-    anchors = [
-        best,
-        *{(p.evidence, p.row): p for p in same if (p.evidence, p.row) != (best.evidence, best.row)}.values(),
-    ]
+    same = [p for p in scope.strong if p.kind == "cell" and p.label_words == best.label_words and p is not best]
+    same.sort(key=lambda p: p.column != best.column)  # a copy is read in the best cell's column, not the row's last
+    others: dict[tuple[int, int], Place] = {}
+    for p in same:
+        if (p.evidence, p.row) != (best.evidence, best.row):
+            others.setdefault((p.evidence, p.row), p)
+    anchors = [best, *others.values()]
     return next((by_year for a in anchors if (by_year := _periods(scope, a)) is not None), None)
 
 

@@ -48,6 +48,12 @@ SMALL_POOL = 12
 MAX_DERIVATIONS = 32  # figures of one answer looked for as derivations  # with no subject to match, derivations are tried only when the evidence holds this few figures
 QUOTED_WORDS = 4  # an answer quotes a sentence around a figure when its clause has this many words …
 ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
+# "as a percentage of total revenue", "the share of total assets": the whole a share is asked of
+_WHOLE_ASKED = re.compile(
+    r"\b(?:as an? (?:percentage|percent|%|share|proportion) of|percentage of|proportion of|share of)\s+"
+    r"([^?]{3,60}?)(?=\s+(?:in|for|during|at|as of|of)\s+(?:19|20)\d\d|\s*\?|$)"
+)
+_TOTAL = content_words("total overall entire all whole")
 _RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
 # "the unrevised value": the figure before a revision, which a cell of the revised table is not
 _UNREVISED = re.compile(
@@ -343,7 +349,19 @@ class Support:
             return None  # a change asked: a level less the change ("24.4 − 9.6" gives 2018's 14.8) is no change
         if derived is not None and derived.op == "percent_change" and absolute_asked(self.question):
             return None  # "the absolute percentage change" of a rate: 2.0 − 1.2, not (2.0 − 1.2) / 1.2
+        if derived is not None and self._other_whole(derived):
+            return None  # "as a percentage of total revenue": 119 / 1,501 employees is a share of something else
         return None if derived is not None and self._reversed(derived) else derived
+
+    def _other_whole(self, derived: Derivation) -> bool:
+        """Whether a share asked of a whole the question names ("as a percentage of total revenue")
+        divides by a sentence's figure whose sentence never names that whole."""
+        whole = _WHOLE_ASKED.search(fold(self.question))
+        base = derived.operands[-1]
+        if derived.op not in ("ratio", "percentage") or whole is None or base.kind != "text":
+            return False
+        named = content_words(whole.group(1)) - _TOTAL
+        return bool(named) and not named & self._words_of(base)
 
     def _reversed(self, derived: Derivation) -> bool:
         return derived.op == "ratio" and len(derived.operands) == 2 and self.reversed_ratio(*derived.operands)

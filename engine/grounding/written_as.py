@@ -14,6 +14,7 @@ from engine.grounding.layout import YEAR_RE, Place, content_words
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _BETWEEN_FIGURES = frozenset({"and", "or", "to", "et", "ou", "respectively", "respectivement"})
+_SHARE_WRITTEN = re.compile(r"\b(?:percentage|percent|share|proportion) of ([^,;:()]{3,60})")
 SHARE_ASKED = re.compile(r"\b(?:percentage|percent|share|proportion|part|pourcentage) (?:of|de|du|des)\b")
 # "increase by 2,000,000 the number of shares", "revenue rose 5%": the figure written is a change, not a level
 _AS_CHANGE = re.compile(
@@ -85,7 +86,11 @@ def share_of(text: str, place: Place, asked: frozenset[str]) -> bool:
     """Whether a sentence's percentage measures what the question asks a share of (``asked``,
     its content words): the word after it ("40% of the revenue", "35% revenue growth") is
     one of the question's, or it is a share "of" something, of what the sentence names before
-    it ("Direct sales … accounted for 41.3% of net revenues")."""
+    it ("Direct sales … accounted for 41.3% of net revenues"), or the sentence says before it
+    what it is a percentage of ("as a percentage of total revenue, remained at 7%")."""
+    written = _SHARE_WRITTEN.search(fold(text[place.unit[0] : place.start]))
+    if written and content_words(written.group(1)) & asked:
+        return True  # "expenses, as a percentage of total revenue, remained at approximately 7%"
     after = _WORD.findall(text[place.end : place.end + 80])
     while after and fold(after[0]) in _BETWEEN_FIGURES:  # "12% and 10% of revenue", "10% to 12% of"
         after = after[1:]

@@ -372,3 +372,23 @@ def test_a_condition_is_read_in_the_copy_of_the_row_that_has_its_years():
     assert check_answer("2020; 2019", "Which years did expected term exceed 0.7 years?", evidence).unsupported == [
         "2020"
     ]
+
+
+VALUATIONS = (
+    "|  | External valuation % | Internal valuation % |\n|---|---|---|\n| Year ended 30 June 2019 |  |  |\n"
+    "| Leasehold | 23% | 77% |\n| Freehold | 38% | 62% |\n| Year ended 30 June 2018 |  |  |\n"
+    "| Leasehold | 60% | 40% |\n| Freehold | 27% | 73% |"
+)
+# the same table in a search chunk that lost its first dating row: its first block has no year
+VALUATIONS_CUT = VALUATIONS.replace("| Year ended 30 June 2019 |  |  |\n", "")
+
+
+def test_a_copy_of_the_row_is_read_in_the_column_the_question_names():
+    evidence = [
+        Evidence(n=1, tool="search_docs", text=VALUATIONS_CUT, source="report.md"),
+        Evidence(n=2, tool="search_docs", text=VALUATIONS, source="report.md"),
+    ]
+    question = "In which year was the external valuation % for leasehold less than 50%?"
+    assert check_answer("2019", question, evidence).unsupported == []
+    wrong = check_answer("2018", question, evidence)
+    assert wrong.unsupported == ["2018"] and wrong.notes == ["2018 is not a year Leasehold is below 50: 2019 (23%)"]

@@ -211,3 +211,19 @@ def test_a_row_labelled_by_its_year_alone_is_that_years_row_not_a_total():
 
     assert check_leases("138 million", "What were the operating leases for 2021?").grounding == "verified"
     assert check_leases("135 million", "What were the operating leases for 2021?").unsupported == ["135 million"]
+
+
+GENERAL_AND_ADMINISTRATIVE = (
+    "General and administrative expenses increased by $2.7 million during the year ended June 30, 2019. Overall,"
+    " general and administrative expenses, as a percentage of total revenue, remained at approximately 7%.\n\n"
+    "Our general and administrative labour resources increased by 119 employees, from 1,501 employees at June 30,"
+    " 2018 to 1,620 employees at June 30, 2019."
+)
+
+
+def test_a_share_of_the_whole_asked_is_the_sentences_not_a_ratio_of_figures_about_something_else():
+    evidence = [Evidence(n=1, tool="search_docs", text=GENERAL_AND_ADMINISTRATIVE, source="report.md")]
+    question = "What is the general and administrative expenses, as a percentage of total revenue?"
+    assert check_answer("approximately 7%", question, evidence).unsupported == []
+    # 119 / 1,501 employees is 8%, a share of no revenue
+    assert check_answer("approximately 8%", question, evidence).unsupported == ["8%"]
