@@ -15,6 +15,27 @@ _TOTAL_WORDS = frozenset({"total"})
 SECTION_REACH = 40  # a section row ("Revenue:") names the rows below it up to this far
 
 
+def owners(labels: list[str]) -> dict[int, str]:
+    """The rows whose label is written again under each of several rows ("Product",
+    "Percentage of revenue", "Service", "Percentage of revenue"): row index → the label of
+    the row above it, which it says something of, when every such row above is named once
+    (a row without figures is given as "": it owns nothing)."""
+
+    def name(label: str) -> str:
+        return " ".join(label.rstrip(":").split()).casefold()
+
+    counts: dict[str, int] = {}
+    for label in labels:
+        counts[name(label)] = counts.get(name(label), 0) + 1
+    out: dict[int, str] = {}
+    for repeated in {n for n, k in counts.items() if k > 1 and n and not is_total_label(n)}:
+        spots = [i for i, label in enumerate(labels) if name(label) == repeated]
+        above = [labels[i - 1] if i else "" for i in spots]
+        if all(a.strip() and counts[name(a)] == 1 and not is_total_label(a) for a in above):
+            out.update((i, a.rstrip(":").strip()) for i, a in zip(spots, above, strict=True))
+    return out
+
+
 def is_zero(cell: str) -> bool:
     return cell.strip(" $€£\u00a0") in ("—", "–", "-", "−")
 
@@ -145,6 +166,7 @@ class Table:
         self.blocks = [(first, self._read_header(header_rows))]  # (first row, its columns), in order
         self.blocks += self._headers_within()
         self.columns, self.column_words, self.column_years, self.shorts, self.scales = self.blocks[0][1]
+        self._owners: dict[int, str] | None = None
 
     def _read_header(self, header_rows: list[list[str]]) -> _Header:
         """(columns, their words, their years, their short names, their scales) of header lines."""
@@ -198,6 +220,14 @@ class Table:
             if _is_section(row):
                 yield row
 
+    def owner(self, k: int) -> str:
+        """The label of the row that body row ``k`` says something of (``owners``), or ""."""
+        if self._owners is None:
+            rows = [self.cells(j) for j in self.body()]  # a row without figures (a section, a date) owns nothing
+            labels = [r[0].strip() if r and _figures(r) else "" for r in rows]
+            self._owners = {self.first + i: o for i, o in owners(labels).items()}
+        return self._owners.get(k, "")
+
     def section(self, k: int) -> frozenset[str]:
         """The words of the nearest section row above row ``k``."""
         return next((content_words(row[0]) for row in self._sections_above(k)), frozenset())
@@ -245,6 +275,8 @@ class Table:
         if not labels and row and YEAR_RE.fullmatch(row[0].strip()):
             labels = [row[0].strip()]  # "2021 | $138 | $6": a period down the rows, not a row adding up those above
         label = " ".join(labels)
+        if owner := self.owner(k):  # "Percentage of revenue" under "Product" is Product's
+            label = f"{owner}: {label}"
         label_years = years_in(label)
         total = is_total_label(label) or not label  # a row of figures without a label sums the rows above
         label_words = content_words(label) if label else _TOTAL_WORDS

@@ -31,6 +31,7 @@ GENERIC = content_words("net other others end beginning balance per number")
 _NOT_SUBJECT = GENERIC | content_words("total totals")  # the words a Total row adds say no subject either
 _RANGE = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*(?:-|–|to|through|until|and|à|a|au|et)\s*((?:19|20)\d\d)(?!\d)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_COMPARING = re.compile(r"(?i)\bvs?\.?\s|\bversus\b|\bvariance\b|\bchange\b|\bvariation\b|\bgrowth\b")
 STRONG_SHARE = 0.6
 MIN_SCORE = 0.5  # a place is about the subject when it scores at least this share of the best place
 POOL_CELLS = 16
@@ -46,6 +47,7 @@ class Scope:
     years: frozenset[str]
     subject_active: bool = False  # some cell matches the subject words
     period_active: bool = False  # some place holds a year the question names
+    change_asked: bool = False  # the question asks how a figure moved: a "2019 vs. 2018" column may state it
     bar: float = MIN_SCORE  # the score of a place about the subject
     best: Place | None = None  # the cell most about the subject (for "not Total, 2019")
     strong: list[Place] = field(default_factory=list)  # derivation operands about the subject and period
@@ -102,14 +104,24 @@ class Scope:
     def stated_percent(self) -> Place | None:
         """A percentage the report states in a cell of the row the question names whole, in a
         column the question names ("Interest expense", "Actual" of "the actual percentage change
-        in interest expense"): a percentage derived from other figures does not stand in for it."""
+        in interest expense"): a percentage derived from other figures does not stand in for it. A column
+        comparing two periods ("2019 vs. 2018 · Variance in Percent") states a change, which only a change
+        asked is."""
         if not self.subject_active:
             return None
         return next(
             (p for p in self.strong if p.kind == "cell" and p.percent and self.named(p)
-             and (p.words - p.label_words) & self.terms.keys()),
+             and (p.words - p.label_words) & self.terms.keys()
+             and not self.unasked_comparison(p)),
             None,
         )  # fmt: skip
+
+    def unasked_comparison(self, place: Place) -> bool:
+        """Whether ``place`` is a cell of a column comparing two periods ("2019 vs. 2018 · Variance
+        in Percent") while the question asks no change and names none of the column's words."""
+        if place.kind != "cell" or self.change_asked or not _COMPARING.search(place.column):
+            return False
+        return not (content_words(_YEAR.sub(" ", place.column)) & self.terms.keys())
 
     def of_hundred(self, place: Place) -> bool:
         """Whether the column of ``place`` holds 100% for a row the question names ("Revenue | 100%"):
@@ -148,7 +160,7 @@ def scope_of(question: str, layout: Layout) -> Scope:
         # "the change in capitalized interest in 2019": from 2018; "the 2019 average X", an average balance:
         # of 2019 and 2018 ("the change between 2018 and 2019 average X": of 2017 too)
         years |= {str(int(y) - 1) for y in years}
-    scope = Scope(terms=question_terms(question), years=years)
+    scope = Scope(terms=question_terms(question), years=years, change_asked=asks_change(question))
     if not scope.terms and not scope.years:
         return scope
     if scope.years:

@@ -40,7 +40,15 @@ from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import Scope, scope_of
 from engine.grounding.stems import word_sequence
 from engine.grounding.totals import is_total_label
-from engine.grounding.written_as import SHARE_ASKED, as_change, bare_money, change_beside_level, change_phrase, share_of
+from engine.grounding.written_as import (
+    SHARE_ASKED,
+    as_change,
+    bare_money,
+    change_beside_level,
+    change_phrase,
+    share_of,
+    whole_asked,
+)
 
 _ASIDE = re.compile(r"\([^()]*\)")
 LITERAL_SHARE = 0.8  # a stated figure must sit in one of the rows closest to the question's words
@@ -48,12 +56,6 @@ SMALL_POOL = 12
 MAX_DERIVATIONS = 32  # figures of one answer looked for as derivations  # with no subject to match, derivations are tried only when the evidence holds this few figures
 QUOTED_WORDS = 4  # an answer quotes a sentence around a figure when its clause has this many words …
 ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
-# "as a percentage of total revenue", "the share of total assets": the whole a share is asked of
-_WHOLE_ASKED = re.compile(
-    r"\b(?:as an? (?:percentage|percent|%|share|proportion) of|percentage of|proportion of|share of)\s+"
-    r"([^?]{3,60}?)(?=\s+(?:in|for|during|at|as of|of)\s+(?:19|20)\d\d|\s*\?|$)"
-)
-_TOTAL = content_words("total overall entire all whole")
 _RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
 # "the unrevised value": the figure before a revision, which a cell of the revised table is not
 _UNREVISED = re.compile(
@@ -273,8 +275,13 @@ class Support:
             return False  # the table's figure after the revision the question looks behind
         if place.kind != "cell" or not self.scope.subject_active or operand:
             return True
-        if self.scope.other_column(place) or self.all_summed and not (place.total or is_total_label(place.label)):
-            return False  # another column of the row asked; one row's cell for "the sum of all X"
+        if (
+            self.scope.unasked_comparison(place)
+            or self.scope.other_column(place)
+            or self.all_summed
+            and not (place.total or is_total_label(place.label))
+        ):
+            return False  # a "2019 vs. 2018" column or another of the row asked; one row's cell for "the sum of all X"
         if self.scope.score(place) >= self._literal_bar or self.scope.named(place):
             return True
         named = place.words & beside.words()
@@ -349,19 +356,11 @@ class Support:
             return None  # a change asked: a level less the change ("24.4 − 9.6" gives 2018's 14.8) is no change
         if derived is not None and derived.op == "percent_change" and absolute_asked(self.question):
             return None  # "the absolute percentage change" of a rate: 2.0 − 1.2, not (2.0 − 1.2) / 1.2
-        if derived is not None and self._other_whole(derived):
-            return None  # "as a percentage of total revenue": 119 / 1,501 employees is a share of something else
+        base = derived.operands[-1] if derived is not None and derived.op in ("ratio", "percentage") else None
+        if base is not None and base.kind == "text" and (whole := whole_asked(self.question)):
+            if not whole & self._words_of(base):  # "as a percentage of total revenue": not 119 / 1,501 employees
+                return None
         return None if derived is not None and self._reversed(derived) else derived
-
-    def _other_whole(self, derived: Derivation) -> bool:
-        """Whether a share asked of a whole the question names ("as a percentage of total revenue")
-        divides by a sentence's figure whose sentence never names that whole."""
-        whole = _WHOLE_ASKED.search(fold(self.question))
-        base = derived.operands[-1]
-        if derived.op not in ("ratio", "percentage") or whole is None or base.kind != "text":
-            return False
-        named = content_words(whole.group(1)) - _TOTAL
-        return bool(named) and not named & self._words_of(base)
 
     def _reversed(self, derived: Derivation) -> bool:
         return derived.op == "ratio" and len(derived.operands) == 2 and self.reversed_ratio(*derived.operands)

@@ -100,6 +100,20 @@ def share_of(text: str, place: Place, asked: frozenset[str]) -> bool:
     return bool(after) and bool(content_words(after[0]) & asked)
 
 
+# "as a percentage of total revenue", "the share of total assets": the whole a share is asked of
+_WHOLE_ASKED = re.compile(
+    r"\b(?:as an? (?:percentage|percent|%|share|proportion) of|percentage of|proportion of|share of)\s+"
+    r"([^?]{3,60}?)(?=\s+(?:in|for|during|at|as of|of)\s+(?:19|20)\d\d|\s*\?|$)"
+)
+_WHOLE_WORDS = content_words("total overall entire all whole")
+
+
+def whole_asked(question: str) -> frozenset[str]:
+    """The words of the whole a share is asked of ("revenue" of "as a percentage of total revenue"), if any."""
+    whole = _WHOLE_ASKED.search(fold(question))
+    return content_words(whole.group(1)) - _WHOLE_WORDS if whole else frozenset()
+
+
 # "Medical segment gross profit was a loss of $3.5 million": the gross profit is −3.5
 _AS_LOSS = re.compile(
     r"\b(?:a|une)?\s*(?:net\s+)?(?:loss|perte)\s+(?:of|de)\s+(?:approximately\s+|about\s+)?[$€£]?\s?$"

@@ -105,6 +105,9 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: li
 _TOTAL_OF = re.compile(r"\btotal (?:amount of |value of )?(?:the )?([a-z][\w -]*)")
 
 
+_SHARE_ROW = re.compile(r"\b(?:percentage|percent|share|proportion) of\b|%\s*of\b")  # "Percentage of revenue"
+
+
 def _row_whole(question: str, rows: list[str], part: ColumnInfo, numbers: list[ColumnInfo]) -> ColumnInfo | None:
     """The row's own Total column, when a share is of "the total <the row>": in "the operating
     leases of more than 5 years in the total operating leases" the whole is Operating leases'
@@ -134,8 +137,11 @@ def _plan_labelled(
     if unknown_names(question, info, held=held):
         return None  # "APRU from on-net": a name no row, heading or column of the table holds
     names = [*values, *(c.name for c in info.columns)]
-    if reading.operation == "share" and info.unit == "percent":  # "the total percentage of revenue from A and B":
-        reading = replace(reading, operation=aggregate_asked(question) or "value")  # the cells are the shares
+    asked_words = words(question)
+    shares_named = any(_SHARE_ROW.search(fold(v)) and label_words(v) <= asked_words for v in values)
+    if reading.operation == "share" and (info.unit == "percent" or shares_named):
+        # "the total percentage of revenue from A and B", "the product percentage of revenue": the cells are shares
+        reading = replace(reading, operation=aggregate_asked(question) or "value")
     reading = operation_as_name(question, reading, held | {w for c in info.columns for w in label_words(c.name)}, names)
     op = reading.operation
     numbers = [c for c in info.columns if c.kind == "number"]

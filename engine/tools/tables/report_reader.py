@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from engine.grounding.layout import SPACED_YEAR_RE, YEAR_RE
-from engine.grounding.report_table import spread_header
+from engine.grounding.report_table import owners, spread_header
 from engine.grounding.totals import is_total_label
 from engine.tools.tables.naming import HEADER_JOIN, column_labels
 from engine.tools.tables.report_cells import (
@@ -179,10 +179,18 @@ def _keyed(labels: list[str], sections: list[str]) -> list[str]:
     where: dict[str, set[str]] = {}
     for label, section in zip(labels, sections, strict=True):
         where.setdefault(_name(label), set()).add(section)
-    return [
+    keyed = [
         f"{section}: {label}" if label and section and len(where[_name(label)]) > 1 else label
         for label, section in zip(labels, sections, strict=True)
     ]
+    return _attached(keyed)
+
+
+def _attached(labels: list[str]) -> list[str]:
+    """A label written again under each of several rows says something of the row above it:
+    it is named with that row ("Product: Percentage of revenue"; ``owners``)."""
+    above = owners(labels)
+    return [f"{above[i]}: {label}" if i in above else label for i, label in enumerate(labels)]
 
 
 # A column comparing two periods ("2019 vs. 2018", "% Change", "Variance"): its "28.7%"

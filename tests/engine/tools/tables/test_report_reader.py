@@ -326,3 +326,20 @@ def test_an_unlabelled_row_summing_its_own_section_is_its_total_after_rows_of_an
     table = read_grid(grid)
     assert table.column("item").values[-1] == "Total Basic earnings per share (cents per share)"
     assert table.column("is_total").values == [False] * 5 + [True]
+
+
+def test_a_label_written_again_under_each_of_several_rows_is_named_with_the_row_above_it():
+    table = read_grid(
+        [
+            ["", "2019", "2018"],
+            ["Revenue:", "", ""],
+            ["Product", "$39,005", "$36,709"],
+            ["Percentage of revenue", "75.1%", "74.4%"],
+            ["Service", "12,899", "12,621"],
+            ["Percentage of revenue", "24.9%", "25.6%"],
+            ["Total", "$51,904", "$49,330"],
+        ]
+    )
+    assert table.column("item").values == [
+        "Product", "Product: Percentage of revenue", "Service", "Service: Percentage of revenue", "Total",
+    ]  # fmt: skip
