@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from engine.grounding.answer_kinds import fold, years_named
 from engine.grounding.derive import YEAR_AVERAGE, asks_change
 from engine.grounding.layout import Place, content_words, years_in
+from engine.grounding.periods_due import Span, span_due
 from engine.grounding.places import FULL_READ_CHARS, Layout
 
 # Words that say what to compute or how to ask, not what about (EN and FR, stemmed like the places).
@@ -48,6 +49,7 @@ class Scope:
     subject_active: bool = False  # some cell matches the subject words
     period_active: bool = False  # some place holds a year the question names
     change_asked: bool = False  # the question asks how a figure moved: a "2019 vs. 2018" column may state it
+    due: Span | None = None  # the span of years due the question asks ("between 1 to 3 years"), if any
     bar: float = MIN_SCORE  # the score of a place about the subject
     best: Place | None = None  # the cell most about the subject (for "not Total, 2019")
     strong: list[Place] = field(default_factory=list)  # derivation operands about the subject and period
@@ -116,6 +118,14 @@ class Scope:
             None,
         )  # fmt: skip
 
+    def other_span(self, place: Place) -> bool:
+        """Whether ``place`` is a cell of a column due over another span of years than the one
+        asked ("Up to 1 year" for "between 1 to 3 years", "3 to 5 years" for "within 5 years")."""
+        if self.due is None or place.kind != "cell":
+            return False
+        span = span_due(place.column)
+        return span is not None and span != self.due
+
     def unasked_comparison(self, place: Place) -> bool:
         """Whether ``place`` is a cell of a column comparing two periods ("2019 vs. 2018 · Variance
         in Percent") while the question asks no change and names none of the column's words."""
@@ -160,7 +170,9 @@ def scope_of(question: str, layout: Layout) -> Scope:
         # "the change in capitalized interest in 2019": from 2018; "the 2019 average X", an average balance:
         # of 2019 and 2018 ("the change between 2018 and 2019 average X": of 2017 too)
         years |= {str(int(y) - 1) for y in years}
-    scope = Scope(terms=question_terms(question), years=years, change_asked=asks_change(question))
+    scope = Scope(
+        terms=question_terms(question), years=years, change_asked=asks_change(question), due=span_due(question)
+    )
     if not scope.terms and not scope.years:
         return scope
     if scope.years:

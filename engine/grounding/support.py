@@ -277,11 +277,12 @@ class Support:
             return True
         if (
             self.scope.unasked_comparison(place)
+            or self.scope.other_span(place)
             or self.scope.other_column(place)
             or self.all_summed
             and not (place.total or is_total_label(place.label))
         ):
-            return False  # a "2019 vs. 2018" column or another of the row asked; one row's cell for "the sum of all X"
+            return False  # a "2019 vs. 2018" column, another span due or column; one cell for "the sum of all X"
         if self.scope.score(place) >= self._literal_bar or self.scope.named(place):
             return True
         named = place.words & beside.words()

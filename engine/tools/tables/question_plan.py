@@ -30,6 +30,7 @@ from pydantic import BaseModel
 
 from engine.grounding.answer_kinds import ALL_SUMMED, aggregate_asked, fold
 from engine.grounding.dates import MONTHS
+from engine.grounding.periods_due import span_due, within
 from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
@@ -56,6 +57,7 @@ from engine.tools.tables.question_reading import (
     whole_as_column,
 )
 from engine.tools.tables.records_plan import records_args
+from engine.tools.tables.report_reader import COMPARISON_COLUMN
 from engine.tools.tables.table_shape import (
     PERIOD_DIMENSIONS,
     YEAR_IN_NAME,
@@ -105,7 +107,27 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: li
 _TOTAL_OF = re.compile(r"\btotal (?:amount of |value of )?(?:the )?([a-z][\w -]*)")
 
 
+_MEAN_WORD = re.compile(r"(?i)\b(?:average|mean|moyenne)\b")  # the operation's word, when it is no name
 _SHARE_ROW = re.compile(r"\b(?:percentage|percent|share|proportion) of\b|%\s*of\b")  # "Percentage of revenue"
+
+
+def _named_whole(name: str, asked: set[str]) -> bool:
+    """Whether the question names every word of a column's name but its years ("Variance in Dollars")."""
+    own = label_words(YEAR_IN_NAME.sub(" ", name))
+    return bool(own) and own <= asked
+
+
+def _columns_due(question: str, numbers: list[ColumnInfo]) -> list[ColumnInfo]:
+    """The columns of payments due that make up the span of years the question asks, in order
+    ("within 5 years": up to 1, 1 to 3 and 3 to 5 years), or [] when they do not make it up."""
+    asked = span_due(question)
+    spans = (
+        [(span, c) for c in numbers if (span := span_due(c.name)) is not None and within(span, asked)] if asked else []
+    )
+    spans.sort(key=lambda sc: sc[0])
+    ends = [asked[0] if asked else 0.0, *(span[1] for span, _ in spans)]
+    joined = all(span[0] == end for (span, _), end in zip(spans, ends, strict=False))
+    return [c for _, c in spans] if spans and joined and asked and ends[-1] == asked[1] else []
 
 
 def _row_whole(question: str, rows: list[str], part: ColumnInfo, numbers: list[ColumnInfo]) -> ColumnInfo | None:
@@ -171,7 +193,7 @@ def _plan_labelled(
     amounts = op == "percent_change" and not _PERCENT_OF.search(fold(question))
     by_year = year_columns(
         numbers,
-        question,
+        _MEAN_WORD.sub(" ", question) if op == "mean" else question,  # "the average shares vested": no "Average" column
         percent=reading.percent and not amounts,
         row_words=frozenset(w for r in rows for w in label_words(r)),
         filled=filled_at(info, label, rows),
@@ -179,7 +201,13 @@ def _plan_labelled(
     across = bool(ACROSS_PERIODS.search(fold(question))) and op in ("sum", "mean")  # "across all 3 years": one sum
     each = bool(EACH_PERIOD.search(fold(question))) and not across  # "for each financial year listed": every period
     op = "value" if each and op == "sum" else op  # "the total bookings for each year": the Total row's cells
-    if (
+    due = _columns_due(question, numbers)
+    compared = [c for c in numbers if COMPARISON_COLUMN.search(c.name) and _named_whole(c.name, asked)]
+    if due:  # "due within 5 years": "Up to 1 year", "1 to 3 years" and "3 to 5 years"
+        cols, op = due, "sum" if len(due) > 1 and op in ("value", "sum") else op
+    elif len(compared) == 1 and op in ("value", "change", "difference"):
+        cols, op = compared, "value"  # "the variance in dollars for 2019 vs 2018": the column that states it
+    elif (
         op == "periods" or (op == "value" and each or across) and not reading.years
     ):  # every period, in the table's order
         cols = period_columns(numbers)
@@ -225,7 +253,7 @@ def _plan_labelled(
     rows = without_wholes(info, label, rows, cols[0]) if op in ("sum", "mean") and len(cols) == 1 else rows
     if op in ("sum", "value") and len(rows) == 1 and not is_total_label(rows[0]) and ALL_SUMMED.search(fold(question)):
         return None  # "the sum of all tax credit carryforwards": several rows, and one is named
-    if op == "sum" and len(rows) == 1 and len(cols) >= 2 and not (reading.years or across):
+    if op == "sum" and len(rows) == 1 and len(cols) >= 2 and not (reading.years or across or due):
         return None  # "the total dividend": no year named, no sum over the years asked
     if op in ("sum", "value") and len(rows) == 1 and len(cols) == 1:
         op = "value"  # "total revenue in 2019" reads the Total row; one cell is its own sum

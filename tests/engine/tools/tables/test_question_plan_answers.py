@@ -1247,3 +1247,54 @@ def test_a_table_of_percentages_is_read_for_the_shares_asked_and_rows_by_their_s
 ):
     catalog = catalog_of(tmp_path, "customers.md", CUSTOMERS)
     assert answer(question, catalog).statement.startswith(statement)
+
+
+OBLIGATIONS = (
+    "|  | Up to 1 year | 1 to 3 years | 3 to 5 years | More than 5 years | Total |\n|---|---|---|---|---|---|\n"
+    "| Operating lease obligations | 16,164 | 19,812 | 6,551 | 5,883 | 48,410 |\n"
+    "| Purchase obligations | 55,755 | 16,220 | 7,595 | 17,649 | 97,219 |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "statement"),
+    [
+        ("What is the total purchase obligations that are due within 5 years?", "79,570 = 55,755 + 16,220 + 7,595"),
+        ("What is the total operating lease obligations due within 3 years?", "35,976 = 16,164 + 19,812"),
+        (
+            "What are the operating lease obligations between 1 to 3 years?",
+            "19,812: Operating lease obligations, 1 to 3",
+        ),
+        ("What are the operating lease obligations due after 5 years?", "5,883: Operating lease obligations, More"),
+    ],
+)
+def test_payments_due_within_a_span_add_up_the_columns_that_make_it_up(tmp_path, question, statement):
+    catalog = catalog_of(tmp_path, "obligations.md", OBLIGATIONS)
+    assert answer(question, catalog).statement.startswith(statement)
+
+
+def test_the_word_of_an_average_asked_does_not_pick_a_column_named_average(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "rsus.md",
+        "|  | 2019 |  | 2018 |  |\n|---|---|---|---|---|\n"
+        "|  | Number of Shares | Weighted Average Grant Date Fair Value | Number of Shares | Weighted Average Grant Date"
+        " Fair Value |\n| Shares granted | 253,113 | 2.17 | 200,000 | 3.16 |\n| Shares vested | 82,270 | 2.28 | 323,420"
+        " | 2.84 |\n",
+    )
+    statement = answer("What is the average shares vested between 2018 and 2019?", catalog).statement
+    assert statement.startswith("202,845 = (82,270 + 323,420) / 2")
+
+
+def test_a_comparison_column_the_question_names_whole_states_the_variance(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "revenue.md",
+        "|  | Years Ended |  | 2019 vs. 2018 |  |\n|---|---|---|---|---|\n"
+        "|  | July 27, 2019 | July 28, 2018 | Variance in Dollars | Variance in Percent |\n"
+        "| Product | $39,005 | $36,709 | $2,296 | 6% |\n| Service | 12,899 | 12,621 | 278 | 2% |\n",
+    )
+    named = answer("What was the product revenue variance in dollars for 2019 vs 2018?", catalog).statement
+    assert named.startswith("2,296: Product, 2019 vs. 2018 · Variance in Dollars")
+    change = answer("What was the change in product revenue from 2018 to 2019?", catalog).statement
+    assert change.startswith("2,296 = 39,005 − 36,709")
