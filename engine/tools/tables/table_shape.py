@@ -18,6 +18,8 @@ from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.label_match import label_text
 from engine.tools.tables.report_reader import COMPARISON_COLUMN
 
+_DATING = frozenset("year years ended ending fiscal financial as at of on for the fy".split())  # "Year ended 30 June"
+
 LABELLED_MAX_ROWS = 5000  # a table of labelled rows is read whole; larger ones are records
 UNIQUE_LABELS = 0.9  # a first text column this unique names rows; else the table holds records
 
@@ -56,17 +58,22 @@ def without_wholes(info: TableInfo, label: ColumnInfo, rows: list[str], column: 
 def year_rows(labels: list[str], years: list[str], asked: set[str]) -> list[str]:
     """The row of each year asked when a table runs its periods down its rows ("Fiscal Year
     2018", "Fiscal Year 2019"), the later year first: of ``labels`` (``row_labels``: each once,
-    on a row holding figures), one a year naming nothing the question does not; [] when a year
-    has no such row, or several."""
+    on a row holding figures), one a year naming nothing the question does not beside its date
+    ("Year ended 30 June 2019: Leasehold" for "the leasehold … from 2018 to 2019"); [] when a
+    year has no such row, or several."""
     out = []
     for year in sorted(set(years), reverse=True):
-        found = [
-            row for row in labels if years_of(row) == [year] and words(YEAR_IN_NAME.sub(" ", label_text(row))) <= asked
-        ]
+        found = [row for row in labels if years_of(row) == [year] and words(_undated(row)) <= asked]
         if len(found) != 1:
             return []
         out.append(found[0])
     return out
+
+
+def _undated(label: str) -> str:
+    """A row label without the date it is dated by: "Year ended 30 June 2019: Leasehold" → "Leasehold"."""
+    text = fold(YEAR_IN_NAME.sub(" ", label_text(label)))
+    return " ".join(w for w in text.split() if w not in MONTHS and w not in _DATING and not w.isdigit())
 
 
 def years_of(name: str) -> list[str]:

@@ -1298,3 +1298,17 @@ def test_a_comparison_column_the_question_names_whole_states_the_variance(tmp_pa
     assert named.startswith("2,296: Product, 2019 vs. 2018 · Variance in Dollars")
     change = answer("What was the change in product revenue from 2018 to 2019?", catalog).statement
     assert change.startswith("2,296 = 39,005 − 36,709")
+
+
+def test_rows_dated_by_a_section_are_the_years_rows(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "valuations.md",
+        "|  | External valuation % | Internal valuation % |\n|---|---|---|\n| Year ended 30 June 2019 |  |  |\n"
+        "| Leasehold | 23% | 77% |\n| Freehold | 38% | 62% |\n| Year ended 30 June 2018 |  |  |\n"
+        "| Leasehold | 60% | 40% |\n| Freehold | 27% | 73% |\n",
+    )
+    change = answer("What was the change in the leasehold external valuation % from 2018 to 2019?", catalog)
+    assert change.statement.startswith("-37% = 23 − 60")
+    mean = answer("What is the average freehold internal valuation for 2018 and 2019?", catalog)
+    assert mean.statement.startswith("67.5% = (62 + 73) / 2")
