@@ -43,6 +43,15 @@ def span_due(text: str) -> Span | None:
     return None
 
 
+def spans_due(text: str) -> list[Span]:
+    """Every span of years ``text`` names, in its order ("less than one year and between 2-5 years": two)."""
+    folded = fold(text)
+    found = [(m.start(), (_value(m.group(1)), _value(m.group(2)))) for m in _BETWEEN.finditer(folded)]
+    found += [(m.start(), (0.0, _value(m.group(1)))) for p in (_UP_TO, _OR_LESS) for m in p.finditer(folded)]
+    found += [(m.start(), (_value(m.group(1)), math.inf)) for p in (_BEYOND, _OR_MORE) for m in p.finditer(folded)]
+    return [span for _, span in sorted(found)]
+
+
 def within(part: Span, whole: Span) -> bool:
     """Whether the span ``part`` lies inside ``whole`` (its columns add up to the whole)."""
     return whole[0] <= part[0] and part[1] <= whole[1]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from engine.grounding.answer_kinds import fold, years_named
 from engine.grounding.derive import YEAR_AVERAGE, asks_change
 from engine.grounding.layout import Place, content_words, years_in
-from engine.grounding.periods_due import Span, span_due
+from engine.grounding.periods_due import Span, span_due, spans_due
 from engine.grounding.places import FULL_READ_CHARS, Layout
 
 # Words that say what to compute or how to ask, not what about (EN and FR, stemmed like the places).
@@ -171,7 +171,10 @@ def scope_of(question: str, layout: Layout) -> Scope:
         # of 2019 and 2018 ("the change between 2018 and 2019 average X": of 2017 too)
         years |= {str(int(y) - 1) for y in years}
     scope = Scope(
-        terms=question_terms(question), years=years, change_asked=asks_change(question), due=span_due(question)
+        terms=question_terms(question),
+        years=years,
+        change_asked=asks_change(question),
+        due=due[0] if len(due := spans_due(question)) == 1 else None,
     )
     if not scope.terms and not scope.years:
         return scope

@@ -240,6 +240,12 @@ def named_rows(
         if ranked[0] >= ROW_MIN_SIMILARITY and ranked[0] - ranked[1] >= ROW_MARGIN:
             best = semantic.index(ranked[0])
             scored[best] = max(scored[best], ranked[0])
+    if not reading.percent:  # "Cost of net revenue" over its own "Cost of net revenue: % of net revenue"
+        full = [
+            a
+            for a in full
+            if not ("%" in a and any(b != a and "%" not in b and label_words(b) == label_words(a) for b in full))
+        ]
     full = [  # "Software" in "Software revenue", unless written apart too ("net bookings and in-game net bookings")
         a
         for a in full

@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from engine.grounding.answer_kinds import ALL_SUMMED, aggregate_asked, fold
 from engine.grounding.dates import MONTHS
-from engine.grounding.periods_due import span_due, within
+from engine.grounding.periods_due import span_due, spans_due, within
 from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
@@ -107,20 +107,22 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: li
 _TOTAL_OF = re.compile(r"\btotal (?:amount of |value of )?(?:the )?([a-z][\w -]*)")
 
 
+_COMPARING_WORDS = words("change changes variance variation growth increase decrease difference vs versus")
 _MEAN_WORD = re.compile(r"(?i)\b(?:average|mean|moyenne)\b")  # the operation's word, when it is no name
 _SHARE_ROW = re.compile(r"\b(?:percentage|percent|share|proportion) of\b|%\s*of\b")  # "Percentage of revenue"
 
 
 def _named_whole(name: str, asked: set[str]) -> bool:
-    """Whether the question names every word of a column's name but its years ("Variance in Dollars")."""
+    """Whether the question names every word of a column's name but its years, and one more
+    than the comparison ("Variance in Dollars", not "% Change" for "the change in services")."""
     own = label_words(YEAR_IN_NAME.sub(" ", name))
-    return bool(own) and own <= asked
+    return bool(own - _COMPARING_WORDS) and own <= asked
 
 
 def _columns_due(question: str, numbers: list[ColumnInfo]) -> list[ColumnInfo]:
     """The columns of payments due that make up the span of years the question asks, in order
     ("within 5 years": up to 1, 1 to 3 and 3 to 5 years), or [] when they do not make it up."""
-    asked = span_due(question)
+    asked = span_due(question) if len(spans_due(question)) == 1 else None  # "less than one year and 2-5 years": two
     spans = (
         [(span, c) for c in numbers if (span := span_due(c.name)) is not None and within(span, asked)] if asked else []
     )

@@ -122,3 +122,11 @@ def test_a_row_that_defines_its_short_name_is_named_whole_by_it():
         question, words(question) - {"2019"}, reading, labels, Semantic(TableCatalog.from_paths([]), None)
     )
     assert rows == ["Huawei Technologies Co., Ltd. (“Huawei”)"]
+
+
+def test_a_row_and_its_own_percentage_row_are_one_row_unless_a_percentage_is_asked():
+    labels = ["Cost of net revenue", "Cost of net revenue: % of net revenue", "Gross profit"]
+    semantic = Semantic(TableCatalog.from_paths([]), None)
+    question = "What is the average Cost of net revenue for 2019 and 2018?"
+    rows = named_rows(question, words(question) - {"2019", "2018"}, read_question(question), labels, semantic)
+    assert rows == ["Cost of net revenue"]
