@@ -15,11 +15,13 @@ _TOTAL_WORDS = frozenset({"total"})
 SECTION_REACH = 40  # a section row ("Revenue:") names the rows below it up to this far
 
 
-def owners(labels: list[str]) -> dict[int, str]:
+def owners(labels: list[str], sections: list[str] | None = None) -> dict[int, str]:
     """The rows whose label is written again under each of several rows ("Product",
     "Percentage of revenue", "Service", "Percentage of revenue"): row index → the label of
     the row above it, which it says something of, when every such row above is named once
-    (a row without figures is given as "": it owns nothing)."""
+    (a row without figures is given as "": it owns nothing). A label written again in several
+    sections ("Share-based payments" under "Executive management" and "Board of directors")
+    is each section's item, owned by no row."""
 
     def name(label: str) -> str:
         return " ".join(label.rstrip(":").split()).casefold()
@@ -31,6 +33,8 @@ def owners(labels: list[str]) -> dict[int, str]:
     for repeated in {n for n, k in counts.items() if k > 1 and n and not is_total_label(n)}:
         spots = [i for i, label in enumerate(labels) if name(label) == repeated]
         above = [labels[i - 1] if i else "" for i in spots]
+        if sections is not None and len({sections[i] for i in spots}) > 1:
+            continue
         if all(a.strip() and counts[name(a)] == 1 and not is_total_label(a) for a in above):
             out.update((i, a.rstrip(":").strip()) for i, a in zip(spots, above, strict=True))
     return out
@@ -225,7 +229,8 @@ class Table:
         if self._owners is None:
             rows = [self.cells(j) for j in self.body()]  # a row without figures (a section, a date) owns nothing
             labels = [r[0].strip() if r and _figures(r) else "" for r in rows]
-            self._owners = {self.first + i: o for i, o in owners(labels).items()}
+            sections = [next(iter(self._sections_above(j)), [""])[0] for j in self.body()]
+            self._owners = {self.first + i: o for i, o in owners(labels, sections).items()}
         return self._owners.get(k, "")
 
     def section(self, k: int) -> frozenset[str]:

@@ -27,3 +27,9 @@ def test_the_percentage_stated_under_the_row_asked_is_its_percentage_and_a_varia
     assert check_answer("75.1%", question, evidence).unsupported == []
     assert check_answer("24.9%", question, evidence).unsupported == ["24.9%"]  # the service's
     assert check_answer("6%", question, evidence).unsupported == ["6%"]  # the change of product revenue
+
+
+def test_a_label_written_again_in_several_sections_is_each_sections_item():
+    labels = ["Short-term compensation", "Share-based payments", "Cash remuneration", "Share-based payments"]
+    assert owners(labels, ["Executive management"] * 2 + ["Board of directors"] * 2) == {}
+    assert owners(labels) == {1: "Short-term compensation", 3: "Cash remuneration"}  # no sections told
