@@ -122,7 +122,8 @@ def _named_whole(name: str, asked: set[str]) -> bool:
 def _columns_due(question: str, numbers: list[ColumnInfo]) -> list[ColumnInfo]:
     """The columns of payments due that make up the span of years the question asks, in order
     ("within 5 years": up to 1, 1 to 3 and 3 to 5 years), or [] when they do not make it up."""
-    asked = span_due(question) if len(spans_due(question)) == 1 else None  # "less than one year and 2-5 years": two
+    named = spans_due(question)
+    asked = named[0] if len(named) == 1 else None  # "less than one year and between 2-5 years": two, none planned
     spans = (
         [(span, c) for c in numbers if (span := span_due(c.name)) is not None and within(span, asked)] if asked else []
     )
