@@ -178,7 +178,8 @@ def pin_sentence(question: str, wanted: list[Found], clauses: dict[int, str], te
         elif named:
             wanted = named
     if len(wanted) > 1:
-        own = {id(f): _clause_words(_subject(text, f, wanted) + clauses[id(f)]) for f in wanted}
+        spans = sentence_spans(text, 0, len(text)) if text else []
+        own = {id(f): _clause_words(_subject(text, spans, f, wanted) + clauses[id(f)]) for f in wanted}
         overlap = {id(f): len(own[id(f)] & asked) for f in wanted}
         best = max(overlap.values())
         top = [f for f in wanted if overlap[id(f)] == best]
@@ -190,9 +191,10 @@ def pin_sentence(question: str, wanted: list[Found], clauses: dict[int, str], te
     return wanted
 
 
-def _subject(text: str, found: Found, wanted: list[Found]) -> str:
-    """The words from the start of ``found``'s sentence to it, when no other figure stands between."""
-    start = next((a for a, b in sentence_spans(text, 0, len(text)) if a <= found.start < b), 0)
+def _subject(text: str, spans: list[tuple[int, int]], found: Found, wanted: list[Found]) -> str:
+    """The words from the start of ``found``'s sentence (of ``spans``, the sentences of ``text``)
+    to it, when no other figure stands between."""
+    start = next((a for a, b in spans if a <= found.start < b), 0)
     if not text or any(start <= f.start < found.start for f in wanted):
         return ""
     return text[start : found.start] + " "

@@ -15,6 +15,16 @@ _TOTAL_WORDS = frozenset({"total"})
 SECTION_REACH = 40  # a section row ("Revenue:") names the rows below it up to this far
 
 
+# A column comparing two periods ("2019 vs. 2018", "% Change", "Variance"): its "28.7%"
+# is the row's change, not the unit of the row's own figures, nor a level of either year.
+COMPARISON_COLUMN = re.compile(r"(?i)\bvs?\.?\s|\bversus\b|\bvariance\b|\bchange\b|\bvariation\b|\bgrowth\b")
+
+
+def label_key(label: str) -> str:
+    """A row label as compared with others: its spacing, case and closing colon aside."""
+    return " ".join(label.rstrip(":").split()).casefold()
+
+
 def owners(labels: list[str], sections: list[str] | None = None) -> dict[int, str]:
     """The rows whose label is written again under each of several rows ("Product",
     "Percentage of revenue", "Service", "Percentage of revenue"): row index → the label of
@@ -23,19 +33,16 @@ def owners(labels: list[str], sections: list[str] | None = None) -> dict[int, st
     sections ("Share-based payments" under "Executive management" and "Board of directors")
     is each section's item, owned by no row."""
 
-    def name(label: str) -> str:
-        return " ".join(label.rstrip(":").split()).casefold()
-
     counts: dict[str, int] = {}
     for label in labels:
-        counts[name(label)] = counts.get(name(label), 0) + 1
+        counts[label_key(label)] = counts.get(label_key(label), 0) + 1
     out: dict[int, str] = {}
     for repeated in {n for n, k in counts.items() if k > 1 and n and not is_total_label(n)}:
-        spots = [i for i, label in enumerate(labels) if name(label) == repeated]
+        spots = [i for i, label in enumerate(labels) if label_key(label) == repeated]
         above = [labels[i - 1] if i else "" for i in spots]
         if sections is not None and len({sections[i] for i in spots}) > 1:
             continue
-        if all(a.strip() and counts[name(a)] == 1 and not is_total_label(a) for a in above):
+        if all(a.strip() and counts[label_key(a)] == 1 and not is_total_label(a) for a in above):
             out.update((i, a.rstrip(":").strip()) for i, a in zip(spots, above, strict=True))
     return out
 

@@ -19,6 +19,7 @@ from engine.grounding.derive import YEAR_AVERAGE, asks_change
 from engine.grounding.layout import Place, content_words, years_in
 from engine.grounding.periods_due import Span, span_due, spans_due
 from engine.grounding.places import FULL_READ_CHARS, Layout
+from engine.grounding.report_table import COMPARISON_COLUMN
 
 # Words that say what to compute or how to ask, not what about (EN and FR, stemmed like the places).
 _ASKING = content_words(
@@ -32,7 +33,6 @@ GENERIC = content_words("net other others end beginning balance per number")
 _NOT_SUBJECT = GENERIC | content_words("total totals")  # the words a Total row adds say no subject either
 _RANGE = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*(?:-|–|to|through|until|and|à|a|au|et)\s*((?:19|20)\d\d)(?!\d)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_COMPARING = re.compile(r"(?i)\bvs?\.?\s|\bversus\b|\bvariance\b|\bchange\b|\bvariation\b|\bgrowth\b")
 STRONG_SHARE = 0.6
 MIN_SCORE = 0.5  # a place is about the subject when it scores at least this share of the best place
 POOL_CELLS = 16
@@ -129,7 +129,7 @@ class Scope:
     def unasked_comparison(self, place: Place) -> bool:
         """Whether ``place`` is a cell of a column comparing two periods ("2019 vs. 2018 · Variance
         in Percent") while the question asks no change and names none of the column's words."""
-        if place.kind != "cell" or self.change_asked or not _COMPARING.search(place.column):
+        if place.kind != "cell" or self.change_asked or not COMPARISON_COLUMN.search(place.column):
             return False
         return not (content_words(_YEAR.sub(" ", place.column)) & self.terms.keys())
 

@@ -31,6 +31,7 @@ from pydantic import BaseModel
 from engine.grounding.answer_kinds import ALL_SUMMED, aggregate_asked, fold
 from engine.grounding.dates import MONTHS
 from engine.grounding.periods_due import span_due, spans_due, within
+from engine.grounding.report_table import COMPARISON_COLUMN
 from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
@@ -57,7 +58,6 @@ from engine.tools.tables.question_reading import (
     whole_as_column,
 )
 from engine.tools.tables.records_plan import records_args
-from engine.tools.tables.report_reader import COMPARISON_COLUMN
 from engine.tools.tables.table_shape import (
     PERIOD_DIMENSIONS,
     YEAR_IN_NAME,

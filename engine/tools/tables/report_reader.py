@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from engine.grounding.layout import SPACED_YEAR_RE, YEAR_RE
-from engine.grounding.report_table import owners, spread_header
+from engine.grounding.report_table import COMPARISON_COLUMN, label_key, owners, spread_header
 from engine.grounding.totals import is_total_label
 from engine.tools.tables.naming import HEADER_JOIN, column_labels
 from engine.tools.tables.report_cells import (
@@ -168,19 +168,15 @@ def _column_values(
     )
 
 
-def _name(label: str) -> str:
-    return " ".join(label.rstrip(":").split()).casefold()
-
-
 def _keyed(labels: list[str], sections: list[str]) -> list[str]:
     """Row labels as keys: a label written in several sections ("Wireless" under "Revenue" and
     under "Adjusted EBITDA") is named with its section there ("Revenue: Wireless"), so each
     row can be asked for by name."""
     where: dict[str, set[str]] = {}
     for label, section in zip(labels, sections, strict=True):
-        where.setdefault(_name(label), set()).add(section)
+        where.setdefault(label_key(label), set()).add(section)
     keyed = [
-        f"{section}: {label}" if label and section and len(where[_name(label)]) > 1 else label
+        f"{section}: {label}" if label and section and len(where[label_key(label)]) > 1 else label
         for label, section in zip(labels, sections, strict=True)
     ]
     return _attached(keyed)
@@ -191,11 +187,6 @@ def _attached(labels: list[str]) -> list[str]:
     it is named with that row ("Product: Percentage of revenue"; ``owners``)."""
     above = owners(labels)
     return [f"{above[i]}: {label}" if i in above else label for i, label in enumerate(labels)]
-
-
-# A column comparing two periods ("2019 vs. 2018", "% Change", "Variance"): its "28.7%"
-# is the row's change, not the unit of the row's own figures.
-COMPARISON_COLUMN = re.compile(r"(?i)\bvs?\.?\s|\bversus\b|\bvariance\b|\bchange\b|\bvariation\b|\bgrowth\b")
 
 
 def _row_units(
@@ -317,7 +308,7 @@ def read_grid(grid: list[list[Any]], lead: str = "") -> ReportTable | None:
             under = True
             continue
         under = False
-        closes = bool(section) and _name(label) == _name(heading)
+        closes = bool(section) and label_key(label) == label_key(heading)
         sections.append(section)
         closing.append(closes)
         data_rows.append(row[first:])

@@ -13,10 +13,10 @@ from typing import Any
 from engine.grounding.answer_kinds import fold
 from engine.grounding.dates import MONTHS
 from engine.grounding.layout import pairs_as_end_years
+from engine.grounding.report_table import COMPARISON_COLUMN
 from engine.grounding.stems import words
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.label_match import label_text
-from engine.tools.tables.report_reader import COMPARISON_COLUMN
 
 _DATING = frozenset("year years ended ending fiscal financial as at of on for the fy".split())  # "Year ended 30 June"
 
