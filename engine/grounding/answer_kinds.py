@@ -123,7 +123,7 @@ _WORDS_ASKED = re.compile(
     r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:\w+ )?(?:forms?|types?|kinds?|categories|components|areas|regions|"
     r"segments|countries|items)(?: in the table)? (?:(?:factored|included) )?(?:of|in|making up|that make up|which make up)\b"
     r"|\bwhat (?:method|methods|approach|basis|assumptions?)\b"
-    r"|^\W*what (?:is|are|was|were) (?:the )?(?:[\w'’]+ ){0,2}assumptions? (?:on|for|about|regarding)\b|\b(?:comprised? of|consists? of|raisons?|methode)\b"
+    r"|^\W*what (?:is|are|was|were) (?:the )?(?:[\w'’]+ ){0,2}assumptions? (?:on|for|about|regarding)\b|\b(?:(?:comprised?|consists?) (?:(?:primarily|mainly|principally|largely|chiefly|mostly) )?of|raisons?|methode)\b"
     r"|^\W*how (?:do|does|did) (?:the )?(?:company|group|entity|we|it|management) (?:derive|calculate|determine|"
     r"estimate|measure|compute|assess|arrive at|convert|hedge|manage|mitigate|fund|finance|define|account for)\b"
     r"|^\W*how (?:is|are|was|were) (?!much\b|many\b)[^?]*\b[a-z]+ed\s*\??\s*$"  # "how is the revenue diversified?"

@@ -1,7 +1,9 @@
 """What an answer's own lists say of themselves. A count stated with the items it counted
 ("3 (Group operating profit, Group cash generation, Group ROCE)") must be the number of
 items listed ("3 (2019, 2018)" counts two; only for a question that asks how many). A list
-of figures ("2019; 2018") names each once: "2018; 2018" repeats one, where another was due."""
+of figures ("2019; 2018") names each once: "2018; 2018" repeats one, where another was due.
+A question that asks for its items "respectively" wants a figure for each: one alone answers
+part of it."""
 
 from __future__ import annotations
 
@@ -9,6 +11,9 @@ import re
 from dataclasses import dataclass
 
 from engine.grounding.answer_kinds import fold
+from engine.grounding.clauses import is_year
+from engine.grounding.figures import extract_figures
+from engine.grounding.layout import RESPECTIVELY
 
 _COUNT = re.compile(r"(?<![\w.,$€£-])(\d{1,3})\s*\(([^()\n]{1,600})\)")
 _HOW_MANY = re.compile(r"\b(?:how many|combien|number of|nombre d[e'])")  # "how many years" counts years too
@@ -118,3 +123,14 @@ def one_year_twice(answer: str, lowered: list[str]) -> list[tuple[int, int]]:
         if not any(phrase in " ".join(text.split()) for text in lowered):
             out.append(match.span(2))
     return out
+
+
+def lone_figure(answer: str, question: str) -> int | None:
+    """The start of the one figure of ``answer`` when ``question`` asks for several in order
+    ("… to fund its pension and postretirement plans, respectively?": "$10.8 million" alone
+    answers one of the two); years and figures the question writes do not count."""
+    if not RESPECTIVELY.search(question):
+        return None
+    asked = {f.value for f in extract_figures(question)}
+    own = [f for f in extract_figures(answer) if not is_year(f) and f.value not in asked]
+    return own[0].start if len(own) == 1 else None

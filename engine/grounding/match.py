@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from engine.grounding.answer_kinds import years_named
 from engine.grounding.citations import Citations
-from engine.grounding.counts import one_year_twice, repeated_items, stated_counts
+from engine.grounding.counts import lone_figure, one_year_twice, repeated_items, stated_counts
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.layout import Place, spaced_years
@@ -30,6 +30,7 @@ from engine.grounding.notes import (
     miscounted_note,
     misplaced_note,
     misquoted_note,
+    one_of_several_note,
     range_note,
     repeated_note,
     reversed_note,
@@ -182,8 +183,14 @@ def check_answer(
     counts = {c.span[0]: c for c in stated_counts(answer, question, "\n".join(index.texts))}
     per_year = len(years_named(question)) >= 2  # "in 2019 and 2018": one figure twice is likely a misread
     repeats = repeated_items(answer, per_year) + one_year_twice(answer, index.memo("lowered", _lowered))
+    lone = lone_figure(answer, question)
     for item in extract_figures(answer):
         if item.text in skip or item.value in skip:
+            continue
+        if item.start == lone:  # "$10.8 million" for the pension and the postretirement plans, "respectively"
+            figures.append(_figure(item, None))
+            missing += 1
+            refuse(item, one_of_several_note(item.text, language))
             continue
         if any(a <= item.start < b for a, b in repeats):  # "2018; 2018": a list naming one item twice
             figures.append(_figure(item, None))

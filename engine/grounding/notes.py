@@ -99,6 +99,11 @@ def repeated_note(figure: str, language: str = "en") -> str:
     return say("repeated", language, figure=figure)
 
 
+def one_of_several_note(figure: str, language: str = "en") -> str:
+    """ "$10.8 million is one figure, and the question asks for one for each thing it names"."""
+    return say("one_of_several", language, figure=figure)
+
+
 def extreme_note(figure: str, winner: Place, extreme: str, language: str = "en") -> str:
     """ "2018 is not the year Weighted average number of shares is largest: 2019 (74.3)"."""
     return say(

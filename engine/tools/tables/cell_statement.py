@@ -202,7 +202,7 @@ def _deducted(cell: Cell) -> bool:
 # change, share or average is of the amounts (24,933 more spent), unlike a loss, a result that crosses zero.
 _COST = re.compile(
     r"(?i)\b(?:expenses?|costs?|charges?|allowances?|depreciation|amorti[sz]ation|impairments?|write-?(?:offs?|downs?)"
-    r"|paid|(?:re)?payments?|outflows?|liabilit(?:y|ies)|forfeit(?:ed|ures?)|cancell?ed|expired|exercised|repurchased)\b"  # "Tax paid | (5.6)": the tax paid is 5.6
+    r"|paid|(?:re)?payments?|outflows?|liabilit(?:y|ies)|forfeit(?:ed|ures?)|cancell?ed|expired|exercised|(?<!-)vested|repurchased)\b"  # "Tax paid | (5.6)": the tax paid is 5.6
 )  # "Net liabilities | (319.9)" in a table of net assets: the net liabilities are 319.9
 _NOT_ONLY_COST = re.compile(
     r"(?i)\b(?:income|gains?|profit|earnings|benefits?|credits?|recover(?:y|ies)|net(?! liabilit))\b|/|\("

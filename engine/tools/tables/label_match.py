@@ -26,6 +26,7 @@ _REMARK = re.compile(r"\((?:[^()]*\d[^()]*|[^()\s]+(?:\s+[^()\s]+){2,})\)")  # "
 _DEFINED_TERM = re.compile(r"\(\s*[“\"'‘]([^”\"'’()]{1,40})[”\"'’]\s*\)")  # (“Apple”): the name the report uses
 HEAD_NAMED = 0.2  # the bonus of a row named with its section
 _OPERATOR = re.compile(r"(?i)^\s*(?:less|add|plus|minus|deduct)\b\s*:?")  # "Less: valuation allowance"
+HYPHENATED = re.compile(r"\w+(?:-\w+)+")  # "non-vested": its "vested" is no word written apart
 _FOOTNOTES = re.compile(r"\(\d{1,2}\)|(?<=[a-z])\d{1,2}\b")  # "services(1)(2)", "dividends1"
 
 
@@ -207,12 +208,16 @@ def named_rows(
     question it covers, never to whether the question names it."""
     scored, full, shares = [], [], []
     in_order = _sequence(question)
+    apart = words(HYPHENATED.sub(" ", question))
+    compounds = [words(c) for c in HYPHENATED.findall(question)]
     for label in labels:
         if len(label) <= 3:  # "IT" must stand as written
             share = 1.0 if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", question) else 0.0
             cover = share / max(1, len(reading.subject))
         elif reading.operation != "value" and label_words(label) <= _OPERATION_WORDS:
             share, cover = 0.0, 0.0  # "% increase" is not what "the increase in X" names
+        elif _part_of_compound(label_words(label), compounds, apart):
+            share, cover = 0.0, 0.0  # "Vested" is not what "non-vested shares" names, nor "Current" "non-current"
         else:
             share, cover = lexical(label, asked, reading.subject)
             if heads and heads.get(label):
@@ -230,7 +235,7 @@ def named_rows(
         own = _without_head(label, heads or {})  # "Total revenues by business: Hardware" is no Total row
         if share == 1.0 and not (is_total_label(own) and reading.operation in ("sum", "mean")):
             full.append(label)  # a Total row is never added again
-    remarked = _remark_holders(question, labels)
+    remarked = _remark_holders(question, labels) or _per_share_holders(question, labels, heads or {})
     if remarked:  # "basic earnings per share (cents per share)": not the share count of the same name
         scored = [score if label in remarked else 0.0 for label, score in zip(labels, scored, strict=True)]
         full = [label for label in full if label in remarked]
@@ -272,12 +277,19 @@ def named_rows(
         spots = [position(label, folded, shared) for label in ranked]
         if reading.operation != "value" or len(set(spots)) == len(spots):  # each row named in its own words
             return ranked
-    if reading.operation == "sum" and len(parts := qualified_parts(labels, asked)) >= 2:
+    if reading.operation == "sum" and len(parts := qualified_parts(labels, asked, heads, reading.years, apart)) >= 2:
         return parts  # "the total deferred revenue": "Deferred revenue (current)" and "(non-current)"
     best = max(range(len(labels)), key=scored.__getitem__, default=None)
     if best is None or scored[best] <= 0 or _section_unnamed(labels[best], labels, heads or {}, asked):
         return []
     return [labels[best]]
+
+
+def _part_of_compound(own: set[str], compounds: list[set[str]], apart: set[str]) -> bool:
+    """Whether a label's words stand in the question only as part of a hyphenated word that
+    the label does not hold whole: "Vested" in "non-vested", "Current" in "non-current"."""
+    held = apart.union(*(c for c in compounds if c <= own))  # "Domestic–federal" holds "domestic-federal" whole
+    return any(own & c and not c <= own and not own & c <= held for c in compounds)
 
 
 def _remark_holders(question: str, labels: list[str]) -> set[str]:
@@ -293,22 +305,49 @@ def _remark_holders(question: str, labels: list[str]) -> set[str]:
     return holders if len(holders) < len(set(labels)) else set()
 
 
-def qualified_parts(labels: list[str], asked: set[str]) -> list[str]:
+def _per_share_holders(question: str, labels: list[str], heads: dict[str, str]) -> set[str]:
+    """The labels of amounts per share ("Earnings per share: Basic"), when the question asks one
+    ("the basic net income per share") and some rows are not: "Net income" is no amount per share."""
+    if not _PER_SHARE.search(question):
+        return set()
+    holders = {label for label in labels if _PER_SHARE.search(f"{heads.get(label, '')} {label}")}
+    return holders if len(holders) < len(set(labels)) else set()
+
+
+def qualified_parts(
+    labels: list[str],
+    asked: set[str],
+    heads: dict[str, str] | None = None,
+    years: Sequence[str] = (),
+    apart: set[str] | None = None,
+) -> list[str]:
     """The rows that write one item the question names in parts it does not name: "Deferred
-    revenue (current)" and "Deferred revenue (non-current)" for "the total deferred revenue"."""
+    revenue (current)" and "Deferred revenue (non-current)" for "the total deferred revenue";
+    "Monetary assets, current" and "…, non-current" of the block dated by the year asked (``heads``:
+    each row's section, "As at 31 December 2019"), for "the total monetary assets as at 31 December 2019".
+    ``apart``: the question's words written apart, whose qualifiers it names ("non-USD" names no
+    "non-current")."""
     bases: dict[frozenset[str], list[str]] = {}
     for label in labels:
-        base, inside = _INSIDE.sub(" ", label), " ".join(_INSIDE.findall(label))
+        head = (heads or {}).get(label, "")
+        if years and set(_YEAR.findall(head)) - set(years):
+            continue  # a block of another year than those asked
+        own = _without_head(label, heads or {})
+        base, inside = _INSIDE.sub(" ", own), " ".join(_INSIDE.findall(own))
+        if not inside.strip() and (qualified := _QUALIFIED.match(own)):
+            base, inside = qualified.groups()
         named = frozenset(label_words(base))
         if (
             inside.strip()
             and named
             and named <= asked
-            and not label_words(inside) & asked
-            and not is_total_label(label)
+            and not label_words(inside) & (asked if apart is None else apart)
+            and not is_total_label(own)
         ):
             bases.setdefault(named, []).append(label)
-    return max(bases.values(), key=len) if len(bases) == 1 else []
+    parts = max(bases.values(), key=len) if len(bases) == 1 else []
+    own_names = [_without_head(label, heads or {}) for label in parts]
+    return parts if len(set(own_names)) == len(own_names) else []  # each part once, of one block
 
 
 def _without_head(label: str, heads: dict[str, str]) -> str:
@@ -336,6 +375,9 @@ _DIRECTIONS = frozenset(
     "deficit surplus".split()
 )
 _INSIDE = re.compile(r"\(([^()]*)\)")
+_QUALIFIED = re.compile(r"^([^,]+),\s*([^,]{2,30})$")  # "Monetary assets, non-current"
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_PER_SHARE = re.compile(r"(?i)\bper (?:\w+ )?(?:share|unit|ads)\b|\beps\b")  # "per common share", "EPS"
 _INCOME_TAX = re.compile(r"\bincome tax(?:es)?\b")  # a noun: "income tax (benefit)" names no income
 
 

@@ -62,6 +62,7 @@ from engine.tools.tables.table_shape import (
     PERIOD_DIMENSIONS,
     YEAR_IN_NAME,
     column_values,
+    dated_rows,
     figure_rows,
     filled_at,
     label_column,
@@ -71,7 +72,6 @@ from engine.tools.tables.table_shape import (
     without_wholes,
     without_words,
     year_columns,
-    year_rows,
     years_of,
 )
 
@@ -251,8 +251,8 @@ def _plan_labelled(
         rows = [str(r).strip() for r, h in held if h and str(r).strip() in rows]
     if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
-    dated = year_rows(labels, reading.years, asked) if reading.years and not by_year else []
-    rows = dated or rows  # "Fiscal Year 2018" and "Fiscal Year 2019": a table of periods down its rows, later first
+    if reading.years and not by_year:  # "Fiscal Year 2018" and "Fiscal Year 2019": periods down the rows
+        rows = dated_rows(labels, rows, reading.years, question, {w for c in cols for w in label_words(c.name)})
     rows = without_wholes(info, label, rows, cols[0]) if op in ("sum", "mean") and len(cols) == 1 else rows
     if op in ("sum", "value") and len(rows) == 1 and not is_total_label(rows[0]) and ALL_SUMMED.search(fold(question)):
         return None  # "the sum of all tax credit carryforwards": several rows, and one is named

@@ -7,7 +7,7 @@ the data is kept in the catalog's ``memo``, once per catalog."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.grounding.answer_kinds import fold
@@ -16,7 +16,7 @@ from engine.grounding.layout import pairs_as_end_years
 from engine.grounding.report_table import COMPARISON_COLUMN
 from engine.grounding.stems import words
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
-from engine.tools.tables.label_match import label_text
+from engine.tools.tables.label_match import HYPHENATED, label_text, label_words
 
 _DATING = frozenset("year years ended ending fiscal financial as at of on for the fy".split())  # "Year ended 30 June"
 
@@ -68,6 +68,22 @@ def year_rows(labels: list[str], years: list[str], asked: set[str]) -> list[str]
             return []
         out.append(found[0])
     return out
+
+
+def dated_rows(
+    labels: list[str], rows: list[str], years: Sequence[str], question: str, column_words: set[str]
+) -> list[str]:
+    """The rows asked of a table whose periods run down its rows: the row of each year asked
+    (``year_rows``), unless the question names a row no year dates ("the non-vested shares granted
+    in 2019": the year's "Granted", not "Non-vested at December 31, 2019"; a word of a hyphenated
+    word or of the column asked names none), or ``rows`` are already those of the years asked
+    ("As at 31 December 2019: Monetary assets, current")."""
+    apart = words(HYPHENATED.sub(" ", question)) - column_words
+    if any(not years_of(r) and label_words(r) <= apart for r in rows):
+        return rows
+    if rows and {y for r in rows for y in years_of(r)} == set(years):
+        return rows
+    return year_rows(labels, list(years), words(YEAR_IN_NAME.sub(" ", question))) or rows
 
 
 def _undated(label: str) -> str:

@@ -174,6 +174,8 @@ def test_asks_aggregate(question, aggregate):
         ("What does the plan allow the company to borrow in 2019?", False),
         ("What are the primary factors that caused a negative balance in operating activities in 2019?", True),
         ("What was the amount that caused the decrease in 2019?", False),
+        ("What does Cost of professional service and other revenues consists primarily of?", True),
+        ("What is the segment comprised mainly of?", True),
     ],
 )
 def test_questions_asking_for_words(question, words):

@@ -3,7 +3,7 @@
 import pytest
 
 from engine.grounding import Evidence, check_answer
-from engine.grounding.counts import repeated_items, stated_counts
+from engine.grounding.counts import lone_figure, repeated_items, stated_counts
 
 ROWS = """ | 2019 | 2018
 Accrued expenses and other liabilities | 212 | 187
@@ -112,3 +112,28 @@ def test_a_row_label_with_commas_in_it_is_one_item():
     assert check_answer("2 (cash, receivables, inventories)", "How many assets are sold?", [prose]).notes == [
         "2 is not the number of items listed (3)"
     ]
+
+
+PLANS = Evidence(
+    n=1,
+    tool="search_docs",
+    source="report.md",
+    text="We estimate that we will make payments of approximately $14.2 million and $10.8 million over the next "
+    "twelve months to fund our pension and postretirement plans, respectively.",
+)
+RESPECTIVELY = "How much does the company estimate to fund its pension and postretirement plans, respectively?"
+
+
+def test_one_figure_for_a_question_asking_several_respectively_is_found():
+    assert lone_figure("$10.8 million", RESPECTIVELY) == 0
+    assert lone_figure("$14.2 million and $10.8 million", RESPECTIVELY) is None
+    assert lone_figure("$10.8 million", "How much will the company fund its postretirement plans?") is None
+    assert lone_figure("$10.8 million in 2019", RESPECTIVELY) == 0  # a year is no second figure
+
+
+def test_one_figure_of_two_asked_respectively_is_flagged_and_both_are_verified():
+    one = check_answer("$10.8 million", RESPECTIVELY, [PLANS])
+    assert one.grounding == "unsupported"
+    assert one.notes and "$10.8 million is one figure" in one.notes[0]
+    both = check_answer("$14.2 million and $10.8 million", RESPECTIVELY, [PLANS])
+    assert both.grounding == "verified" and not both.notes

@@ -130,3 +130,18 @@ def test_a_row_and_its_own_percentage_row_are_one_row_unless_a_percentage_is_ask
     question = "What is the average Cost of net revenue for 2019 and 2018?"
     rows = named_rows(question, words(question) - {"2019", "2018"}, read_question(question), labels, semantic)
     assert rows == ["Cost of net revenue"]
+
+
+@pytest.mark.parametrize(
+    ("question", "rows"),
+    [
+        ("What were the non-current liabilities in 2019?", ["Non-current liabilities"]),
+        ("What were the current liabilities in 2019?", ["Current liabilities"]),
+        ("What were the forfeited non-vested shares in 2019?", ["Forfeited"]),  # not the "vested" of "non-vested"
+        ("What was the domestic-federal tax credit in 2019?", ["Domestic–federal tax credit"]),
+    ],
+)
+def test_a_label_standing_in_a_question_only_inside_a_hyphenated_word_is_not_named(question, rows):
+    labels = ["Current liabilities", "Non-current liabilities", "Domestic–federal tax credit", "Vested", "Forfeited"]
+    semantic = Semantic(TableCatalog.from_paths([]), None)
+    assert named_rows(question, words(question) - {"2019"}, read_question(question), labels, semantic) == rows

@@ -1312,3 +1312,59 @@ def test_rows_dated_by_a_section_are_the_years_rows(tmp_path):
     assert change.statement.startswith("-37% = 23 − 60")
     mean = answer("What is the average freehold internal valuation for 2018 and 2019?", catalog)
     assert mean.statement.startswith("67.5% = (62 + 73) / 2")
+
+
+def test_a_movement_of_a_roll_forward_is_its_own_row_not_the_balance_dated_by_the_year(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "awards.md",
+        "| Non-vested awards | Shares | Weighted-Average Grant Date Fair Value |\n|---|---|---|\n"
+        "| Non-vested at December 31, 2018 | 1,187,586 | $41.12 |\n| Granted | 473,550 | $53.53 |\n"
+        "| Vested | (365,223) | $41.83 |\n| Forfeited | (12,632) | $50.49 |\n"
+        "| Non-vested at December 31, 2019 | 1,283,281 | $45.40 |\n",
+    )
+    granted = answer("What is the number of non-vested shares granted in 2019?", catalog).statement
+    assert granted.startswith("473,550: Granted, Shares")
+    forfeited = answer("What is the number of non-vested shares forfeited in 2019?", catalog).statement
+    assert forfeited.startswith("12,632: Forfeited, Shares")  # not the "vested" of "non-vested"
+    vested = answer("What is the number of non-vested shares vested in 2019?", catalog).statement
+    assert vested.startswith("365,223: Vested, Shares")  # the shares vested, written in brackets
+    balance = answer("How many non-vested shares were there in 2019?", catalog).statement
+    assert balance.startswith("1,283,281: Non-vested at December 31, 2019, Shares")
+    fair_value = answer(
+        "What is the change in Weighted-Average Grant Date Fair Value of non-vested shares from December 31, 2018 to 2019?",
+        catalog,
+    ).statement  # the "grant" of the column's name names no row "Granted"
+    assert fair_value.startswith("4.28 = 45.4 − 41.12")
+
+
+def test_a_total_asked_of_an_item_written_in_parts_adds_the_parts_of_the_block_of_its_date(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "exposure.md",
+        "|  | USD denominated RMB’Million | Non-USD denominated RMB’Million |\n|---|---|---|\n"
+        "| As at 31 December 2019 |  |  |\n| Monetary assets, current | 27,728 | 2,899 |\n"
+        "| Monetary assets, non-current | 373 | – |\n| Monetary liabilities, current | (4,273) | (14,732) |\n"
+        "| Monetary liabilities, non-current | (91) | (5,739) |\n|  | 23,737 | (17,572) |\n"
+        "| As at 31 December 2018 |  |  |\n| Monetary assets, current | 18,041 | 1,994 |\n"
+        "| Monetary assets, non-current | 2,642 | – |\n| Monetary liabilities, current | (3,434) | (4,587) |\n"
+        "| Monetary liabilities, non-current | (3,733) | (9,430) |\n|  | 13,516 | (12,023) |\n",
+    )
+    assets = answer("What was the total USD denominated monetary assets as at 31 December 2018?", catalog)
+    assert assets.statement.startswith("20,683 = 18,041 + 2,642")  # not the block's net total, 13,516
+    owed = answer("What was the total non-USD denominated monetary liabilities as at 31 December 2019?", catalog)
+    assert owed.statement.startswith("20,471 = 14,732 + 5,739")  # "non-USD" names no "non-current"
+    one = answer("What was the USD denominated current monetary assets as at 31 December 2019?", catalog)
+    assert one.statement.startswith("27,728: As at 31 December 2019: Monetary assets, current")
+
+
+def test_an_amount_per_share_is_read_in_a_row_per_share_not_the_amount_it_divides(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "eps.md",
+        "|  | 2019 | 2018 |\n|---|---|---|\n| Net income | $4,566,156 | $4,274,547 |\n"
+        "| Weighted average common shares | 13,442,871 | 13,429,232 |\n| Earnings per share: |  |  |\n"
+        "| Basic | $0.34 | $0.32 |\n| Diluted | $0.34 | $0.32 |\n",
+    )
+    assert answer("What is the basic net income per share in 2019?", catalog).statement.startswith("0.34: ")
+    assert answer("What was the net income in 2019?", catalog).statement.startswith("4,566,156: Net income, 2019")
