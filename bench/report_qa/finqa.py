@@ -1,0 +1,150 @@
+"""FinQA entries (czyssrs/FinQA's format) in the form of the TAT-QA test gold, so that
+``bench/bench_reports.py`` and ``bench/bench_plans.py`` read them with ``--dataset``.
+
+FinQA holds extracts of other companies' reports (S&P 500 annual reports) than TAT-QA's,
+written by other annotators, with one question per entry: a measure on report extracts this
+project was never tuned on. The conversion keeps what a report states and what the gold is:
+
+- the table as the report writes it (``table_ori``), the sentences before and after it as
+  paragraphs, with the dataset's word splitting undone ("revenue , net" → "revenue, net");
+  entries of one page with the same table and text become one context of several questions;
+- the gold answer as FinQA writes it ("14.1%", "94"), the scale "percent" for a percentage;
+  its executed value when the written answer is no figure;
+- the program as a derivation ("(5829 - 5735) / 5735"), which the scripted strong model
+  states beside its right answer;
+- the type: arithmetic for a computation, span for a yes/no comparison ("greater"); the
+  source from the gold evidence (table rows, text sentences or both).
+
+Usage: ``python -m bench.report_qa.finqa SOURCE.json OUT.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+_STEP = re.compile(r"([a-z_]+)\(([^()]*)\)")
+_INFIX = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "exp": "^", "greater": ">"}
+_CONSTANT = re.compile(r"const_(m)?(\d+(?:\.\d+)?)")
+_ANSWER = re.compile(r"^\s*(-)?\s*\$?\s*(-)?(\d[\d,]*(?:\.\d+)?)\s*(%)?\s*$")
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_SPACE_BEFORE = re.compile(r"\s+([,.;:%)!?])")
+_SPACE_AFTER = re.compile(r"([($])\s+")
+
+
+def detokenized(text: str) -> str:
+    """A sentence as a report writes it: "revenue , net ( in millions ) was $ 5 ." → "revenue, net (in millions) was $5."."""
+    text = _SPACE_BEFORE.sub(r"\1", " ".join(text.split()))
+    text = _SPACE_AFTER.sub(r"\1", text)
+    return re.sub(r"\s+(['’]s)\b", r"\1", text)
+
+
+def _operand(arg: str, steps: list[str], table: list[list[str]]) -> str:
+    arg = arg.strip()
+    if arg.startswith("#"):
+        return f"({steps[int(arg[1:])]})"
+    if constant := _CONSTANT.fullmatch(arg):
+        return ("-" if constant.group(1) else "") + constant.group(2)
+    return arg.rstrip("%").replace(",", "")
+
+
+def _row_numbers(name: str, table: list[list[str]]) -> list[str]:
+    for row in table:
+        if row and row[0].strip().lower() == name.strip().lower():
+            return [m.group(0).replace(",", "") for cell in row[1:] if (m := _NUMBER.search(str(cell)))]
+    return []
+
+
+def derivation(program: str, table: list[list[str]]) -> str:
+    """FinQA's program as an infix derivation: "subtract(5829, 5735), divide(#0, 5735)" →
+    "(5829 - 5735) / 5735"; "table_average(net revenue, none)" → the row's cells averaged."""
+    steps: list[str] = []
+    for op, args in _STEP.findall(program):
+        parts = [a for a in args.split(",")]
+        if op.startswith("table_"):
+            cells = _row_numbers(parts[0], table)
+            if not cells:
+                return ""
+            if op == "table_sum":
+                steps.append(" + ".join(cells))
+            elif op == "table_average":
+                steps.append(f"({' + '.join(cells)}) / {len(cells)}")
+            else:
+                steps.append(f"{op[6:]}({', '.join(cells)})")
+            continue
+        if op not in _INFIX or len(parts) != 2:
+            return ""
+        left, right = (_operand(p, steps, table) for p in parts)
+        steps.append(f"{left} {_INFIX[op]} {right}")
+    return steps[-1] if steps else ""
+
+
+def gold(qa: dict[str, Any]) -> tuple[str | float, str]:
+    """(answer, scale): the answer as FinQA writes it when it is one figure ("14.1%" → 14.1,
+    "percent"), "yes"/"no" as written, else the executed value."""
+    written = str(qa.get("answer", "")).strip()
+    if written.lower() in ("yes", "no"):
+        return written.lower(), ""
+    if match := _ANSWER.match(written):
+        sign = "-" if match.group(1) or match.group(2) else ""
+        value = float(sign + match.group(3).replace(",", ""))
+        return (int(value) if value.is_integer() else value), ("percent" if match.group(4) else "")
+    executed = qa.get("exe_ans")
+    if isinstance(executed, (int, float)):
+        return round(float(executed), 4), ""
+    return str(executed), ""
+
+
+def _source(gold_inds: dict[str, str]) -> str:
+    kinds = {key.split("_")[0] for key in gold_inds}
+    return "table-text" if kinds == {"table", "text"} else "table" if kinds == {"table"} else "text"
+
+
+def question_of(entry: dict[str, Any], order: int) -> dict[str, Any]:
+    qa = entry["qa"]
+    answer, scale = gold(qa)
+    program = qa.get("program", "")
+    compared = "greater(" in program
+    return {
+        "uid": entry["id"],
+        "order": order,
+        "question": " ".join(str(qa["question"]).split()),
+        "answer": [answer] if compared else answer,
+        "derivation": "" if compared else derivation(program, entry.get("table", [])),
+        "answer_type": "span" if compared else "arithmetic",
+        "answer_from": _source(qa.get("gold_inds", {})),
+        "scale": scale,
+    }
+
+
+def contexts(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One context per page (filename, table and text), its questions in the file's order."""
+    out: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        key = json.dumps([entry["filename"], entry["pre_text"], entry["post_text"], entry["table_ori"]])
+        if key not in out:
+            texts = [detokenized(t) for t in [*entry["pre_text"], *entry["post_text"]]]
+            out[key] = {
+                "table": {"uid": entry["filename"], "table": [[str(c) for c in row] for row in entry["table_ori"]]},
+                "paragraphs": [
+                    {"uid": f"{entry['filename']}-{i}", "order": i + 1, "text": t} for i, t in enumerate(texts) if t
+                ],
+                "questions": [],
+            }
+        questions = out[key]["questions"]
+        questions.append(question_of(entry, len(questions) + 1))
+    return list(out.values())
+
+
+def main() -> None:
+    source, target = Path(sys.argv[1]), Path(sys.argv[2])
+    converted = contexts(json.loads(source.read_text(encoding="utf-8")))
+    target.write_text(json.dumps(converted, ensure_ascii=True), encoding="utf-8")
+    print(f"{len(converted)} contexts, {sum(len(c['questions']) for c in converted)} questions → {target}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""FinQA entries in the test gold's form: derivations, gold answers, sources, pages."""
+
+from bench.report_qa.dataset import Context
+from bench.report_qa.finqa import contexts, derivation, detokenized, gold
+
+TABLE = [["", "2015", "2014"], ["net revenue", "$ 5829", "$ 5735"], ["other", "( 12 )", "10"]]
+
+
+def entry(
+    question: str, program: str, answer: str, exe: float, inds: dict[str, str], page: str = "ETR/2016/page_23.pdf"
+):
+    return {
+        "id": f"{page}-{question[:4]}",
+        "filename": page,
+        "pre_text": ["net revenue , net of fuel ( in millions ) is as follows :"],
+        "post_text": ["the company 's revenue grew ."],
+        "table_ori": [["", "2015", "2014"], ["Net revenue", "$5,829", "$5,735"]],
+        "table": TABLE,
+        "qa": {"question": question, "program": program, "answer": answer, "exe_ans": exe, "gold_inds": inds},
+    }
+
+
+def test_a_program_is_written_as_its_derivation():
+    assert derivation("subtract(5829, 5735), divide(#0, 5735)", TABLE) == "(5829 - 5735) / 5735"
+    assert derivation("divide(5829, const_100), multiply(#0, const_m1)", TABLE) == "(5829 / 100) * -1"
+    assert derivation("table_average(net revenue, none)", TABLE) == "(5829 + 5735) / 2"
+    assert derivation("table_sum(no such row, none)", TABLE) == ""  # a row the table does not hold: none
+
+
+def test_the_gold_is_the_written_answer_with_its_scale_else_the_executed_value():
+    assert gold({"answer": "14.1%", "exe_ans": 0.141}) == (14.1, "percent")
+    assert gold({"answer": "-3%", "exe_ans": -0.03}) == (-3, "percent")
+    assert gold({"answer": "$ 94", "exe_ans": 94.0}) == (94, "")
+    assert gold({"answer": "", "exe_ans": 0.53691}) == (0.5369, "")
+    assert gold({"answer": "yes", "exe_ans": "yes"}) == ("yes", "")
+
+
+def test_text_is_detokenized_as_a_report_writes_it():
+    assert detokenized("net revenue , net ( in millions ) was $ 5 .") == "net revenue, net (in millions) was $5."
+    assert detokenized("the company 's share rose 3 % .") == "the company's share rose 3%."
+
+
+def test_entries_of_one_page_become_one_context_in_the_test_golds_form():
+    entries = [
+        entry("what is the net change in net revenue ?", "subtract(5829, 5735)", "94", 94.0, {"table_1": "x"}),
+        entry(
+            "what is the growth rate ?",
+            "subtract(5829, 5735), divide(#0, 5735)",
+            "1.6%",
+            0.016,
+            {"table_1": "x", "text_0": "y"},
+        ),
+        entry("was revenue greater in 2015 ?", "greater(5829, 5735)", "yes", "yes", {"text_0": "y"}),
+        entry(
+            "what is the net change ?", "subtract(5829, 5735)", "94", 94.0, {"table_1": "x"}, page="AAL/2018/page_1.pdf"
+        ),
+    ]
+    out = [Context.model_validate(c) for c in contexts(entries)]
+    assert len(out) == 2 and [len(c.questions) for c in out] == [3, 1]
+    first = out[0]
+    assert first.table.table[1] == ["Net revenue", "$5,829", "$5,735"]  # the table as the report writes it
+    assert first.paragraphs[0].text == "net revenue, net of fuel (in millions) is as follows:"
+    change, rate, compared = first.questions
+    assert (change.answer, change.answer_type, change.answer_from, change.derivation) == (
+        94,
+        "arithmetic",
+        "table",
+        "5829 - 5735",
+    )
+    assert (rate.answer, rate.scale, rate.answer_from) == (1.6, "percent", "table-text")
+    assert (compared.answer, compared.answer_type, compared.answer_from) == (["yes"], "span", "text")
