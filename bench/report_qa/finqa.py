@@ -11,7 +11,8 @@ project was never tuned on. The conversion keeps what a report states and what t
 - the gold answer as FinQA writes it ("14.1%", "94"), the scale "percent" for a percentage;
   its executed value when the written answer is no figure;
 - the program as a derivation ("(5829 - 5735) / 5735"), which the scripted strong model
-  states beside its right answer;
+  states beside its right answer, when it gives the gold answer (a few programs do not:
+  "((703.1 + 705.4) + 2) / 2" for 704.25; the answer is then stated alone);
 - the type: arithmetic for a computation, span for a yes/no comparison ("greater"); the
   source from the gold evidence (table rows, text sentences or both).
 
@@ -20,7 +21,9 @@ Usage: ``python -m bench.report_qa.finqa SOURCE.json OUT.json``.
 
 from __future__ import annotations
 
+import ast
 import json
+import operator
 import re
 import sys
 from pathlib import Path
@@ -48,7 +51,7 @@ def _operand(arg: str, steps: list[str], table: list[list[str]]) -> str:
         return f"({steps[int(arg[1:])]})"
     if constant := _CONSTANT.fullmatch(arg):
         return ("-" if constant.group(1) else "") + constant.group(2)
-    return arg.rstrip("%").replace(",", "")
+    return arg.replace(",", "")  # "8.75%" stays a percentage
 
 
 def _row_numbers(name: str, table: list[list[str]]) -> list[str]:
@@ -82,6 +85,46 @@ def derivation(program: str, table: list[list[str]]) -> str:
     return steps[-1] if steps else ""
 
 
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+
+
+def value_of(expression: str) -> float | None:
+    """The value of a derivation of numbers, + − × / and percentages ("8.75%" is 0.0875), read
+    by its syntax tree: never executed as code; None when it is anything else."""
+    try:
+        tree = ast.parse(re.sub(r"(\d[\d.]*)%", r"(\1 / 100)", expression), mode="eval").body
+    except SyntaxError:
+        return None
+
+    def walk(node: ast.AST) -> float:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return float(node.value)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -walk(node.operand)
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+            return _OPERATORS[type(node.op)](walk(node.left), walk(node.right))
+        raise ValueError(expression)
+
+    try:
+        return walk(tree)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _holds(expression: str, answer: float | str, scale: str) -> bool:
+    """Whether the derivation gives the gold answer, to its written digits (or cut to them)."""
+    value = value_of(expression)
+    if value is None or not isinstance(answer, (int, float)):
+        return False
+    digits = len(str(answer).split(".")[1]) if "." in str(answer) else 0
+    unit = 10.0**-digits
+    return any(
+        abs(v - answer) <= unit / 2 + 1e-9 or 0 <= abs(v) - abs(answer) < unit
+        for v in (value, value * 100)
+        if scale == "percent" or v == value
+    )
+
+
 def gold(qa: dict[str, Any]) -> tuple[str | float, str]:
     """(answer, scale): the answer as FinQA writes it when it is one figure ("14.1%" → 14.1,
     "percent"), "yes"/"no" as written, else the executed value."""
@@ -108,12 +151,13 @@ def question_of(entry: dict[str, Any], order: int) -> dict[str, Any]:
     answer, scale = gold(qa)
     program = qa.get("program", "")
     compared = "greater(" in program
+    written = "" if compared else derivation(program, entry.get("table", []))
     return {
         "uid": entry["id"],
         "order": order,
         "question": " ".join(str(qa["question"]).split()),
         "answer": [answer] if compared else answer,
-        "derivation": "" if compared else derivation(program, entry.get("table", [])),
+        "derivation": written if _holds(written, answer, scale) else "",  # FinQA's own slips: no derivation
         "answer_type": "span" if compared else "arithmetic",
         "answer_from": _source(qa.get("gold_inds", {})),
         "scale": scale,

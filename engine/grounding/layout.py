@@ -27,7 +27,9 @@ _SCALE_WORDS = (
     (10**6, re.compile(r"(?i)\bin\s+millions\b|\bmillions\s+of\b|[$€£]\s?(?:m|mn|mm)\b|\ben\s+millions\b|\bm€")),
     (
         10**3,
-        re.compile(r"(?i)\bin\s+thousands\b|\bthousands\s+of\b|[$€£]?\s?['’]000s?\b|\(000s?\)|\ben\s+milliers\b|k€"),
+        re.compile(
+            r"(?i)\bin\s+thousands\b|\bthousands\s+of\b|[$€£]?\s?['’]000s?\b|\((?:in\s+)?000['’]?s?\)|\ben\s+milliers\b|k€"
+        ),
     ),
 )
 _DASHES = "-−–"

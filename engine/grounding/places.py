@@ -28,6 +28,7 @@ class Layout:
         self.index = index
         self._layouts: dict[int, EvidenceLayout] = {}
         self._folded: dict[int, str] = {}
+        self._table_words: dict[int, frozenset[str]] = {}
 
     def of(self, pos: int) -> EvidenceLayout:
         if pos not in self._layouts:
@@ -128,6 +129,13 @@ class Layout:
             a, b = place.unit
             place.words = content_words(self.index.texts[place.evidence][a:b]) or frozenset({""})
         return place.words
+
+    def table_words(self, pos: int) -> frozenset[str]:
+        """The content words of the row labels and headers of evidence ``pos``'s tables."""
+        if pos not in self._table_words:
+            cells = [p for p in self.of(pos).places() if p.kind == "cell"]
+            self._table_words[pos] = frozenset().union(*(p.words | content_words(p.header) for p in cells))
+        return self._table_words[pos]
 
     def has_year(self, year: str) -> bool:
         """Whether an evidence text (a one-line computed result aside) names ``year``, as

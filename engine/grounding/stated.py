@@ -11,6 +11,7 @@ written: the result and its operands are compared in the answer's own unit.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 
@@ -26,7 +27,7 @@ _RESULT = re.compile(
 _EXPR_CHARS = re.compile(rf"(?:(?<=\d)\s?(?:million|thousand|billion|bn|mn)\b|[\s$€£%()+\-−–×*/÷]|{_NUMBER})+", re.I)
 _TOKEN = re.compile(rf"\s*(?:(?P<num>{_NUMBER})(?P<pct>\s?%)?|(?P<op>[-−–+×*/÷()]))")
 _NOISE = re.compile(r"[$€£]|\b(?:million|thousand|billion|bn|mn)\b", re.IGNORECASE)
-CONSTANTS = frozenset({100.0, 1000.0})  # "× 100" of a percentage: no figure to trace
+CONSTANTS = frozenset({100.0, 1e3, 1e6, 1e9})  # "× 100" of a percentage, "/ 1,000,000" of a unit: nothing to trace
 _BRACKETS = str.maketrans("[]", "()")
 MAX_DIVISOR = 12  # "/ 2" of an average of two: a count, no figure to trace
 
@@ -214,7 +215,8 @@ def _result_value(text: str) -> tuple[float, int, bool] | None:
 
 
 def _holds(stated: float, tolerance: float, percent: bool, values: list[float]) -> tuple[bool, float]:
-    """Whether one reading of the expression rounds to the stated result; the reading shown otherwise."""
+    """Whether one reading of the expression rounds, or is cut, to the stated result ("16.93%" for
+    16.938%: the digits written are the actual's); the reading shown otherwise."""
     candidates = []
     for value in values:
         candidates.append(abs(value))
@@ -222,7 +224,8 @@ def _holds(stated: float, tolerance: float, percent: bool, values: list[float]) 
             candidates.append(abs(value) * 100)  # "17.7% = 16.6 / 93.8"
     slack = tolerance * (1 + 1e-6) + 1e-12
     for value in candidates:
-        if abs(value - stated) <= slack:
+        cut = math.floor(value / (2 * tolerance) + 1e-9) * 2 * tolerance  # the actual to the digits written
+        if abs(value - stated) <= slack or abs(cut - stated) <= slack * 1e-3:
             return True, value
     return False, min(candidates, key=lambda v: abs(v - stated))
 

@@ -43,9 +43,9 @@ from engine.grounding.totals import is_total_label
 from engine.grounding.written_as import (
     SHARE_ASKED,
     as_change,
-    bare_money,
     change_beside_level,
     change_phrase,
+    in_other_scale,
     share_of,
     whole_asked,
 )
@@ -241,7 +241,7 @@ class Support:
             return True
         if place.percent and beside.points():
             return False  # "0.4 pts" is a change in percentage points, not the "(0.4%)" of a percent change
-        if beside.scale != 1 and (place.scale not in (1, beside.scale) or bare_money(self.index.texts, place)):
+        if beside.scale != 1 and in_other_scale(self.index.texts, place, beside.scale):
             return False  # "8 thousand" is not "$7.8 million", nor "$1.7 billion" a sentence's "$1.75" (per share)
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
@@ -307,11 +307,11 @@ class Support:
         return bool((place.words if place.kind == "cell" else self._words_of(place)) & named)
 
     def _words_of(self, place: Place) -> frozenset[str]:
-        """A sentence's content words, read once per answer."""
-        key = (place.evidence, place.unit)
-        if key not in self._sentence_words:
-            a, b = place.unit
-            self._sentence_words[key] = content_words(self.index.texts[place.evidence][a:b])
+        """A sentence's content words, read once per answer; a cell's are its table's labels and headers."""
+        if place.kind == "cell":
+            return self.layout.table_words(place.evidence)
+        if (key := (place.evidence, place.unit)) not in self._sentence_words:
+            self._sentence_words[key] = content_words(self.index.texts[place.evidence][place.unit[0] : place.unit[1]])
         return self._sentence_words[key]
 
     def _about_subject(self, place: Place, beside: Beside) -> bool:
@@ -358,9 +358,8 @@ class Support:
         if derived is not None and derived.op == "percent_change" and absolute_asked(self.question):
             return None  # "the absolute percentage change" of a rate: 2.0 − 1.2, not (2.0 − 1.2) / 1.2
         base = derived.operands[-1] if derived is not None and derived.op in ("ratio", "percentage") else None
-        if base is not None and base.kind == "text" and (whole := whole_asked(self.question)):
-            if not whole & self._words_of(base):  # "as a percentage of total revenue": not 119 / 1,501 employees
-                return None
+        if base is not None and (whole := whole_asked(self.question)) and not whole & self._words_of(base):
+            return None  # "as a percentage of total revenue": not 119 / 1,501 employees, nor a G&A table's cells
         return None if derived is not None and self._reversed(derived) else derived
 
     def _reversed(self, derived: Derivation) -> bool:

@@ -10,7 +10,7 @@ import re
 
 from engine.grounding.answer_kinds import fold
 from engine.grounding.figures import EVIDENCE_NUMBER_RE, extract_figures
-from engine.grounding.layout import YEAR_RE, Place, content_words
+from engine.grounding.layout import YEAR_RE, Place, content_words, scale_of
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _BETWEEN_FIGURES = frozenset({"and", "or", "to", "et", "ou", "respectively", "respectivement"})
@@ -70,11 +70,17 @@ def change_beside_level(answer: str, start: int) -> bool:
     return any(not _changed(answer, f.start) and not _OR_BEFORE.search(answer, 0, f.start) for f in figures)
 
 
-def bare_money(texts: list[str], place: Place) -> bool:
-    """Whether ``place`` is an amount a sentence writes with its currency and no scale word ("$1.75"): dollars as
-    written, never the millions or billions of a table's unit."""
+def in_other_scale(texts: list[str], place: Place, scale: int) -> bool:
+    """Whether ``place`` is in another scale than ``scale`` (an answer's "thousand", "million"): its own,
+    or an amount a sentence writes with its currency and no scale word ("$1.75"), dollars as written,
+    never the millions or billions of a table's unit; unless the passage gives ``scale`` as its
+    unit before the sentence ("Comparison of Year Ended December 31, 2019 … (in 000’s)": "$93,662")."""
+    if place.scale not in (1, scale):
+        return True
     before = texts[place.evidence][max(0, place.start - 2) : place.start]
-    return place.kind == "text" and place.scale == 1 and any(sign in before for sign in "$€£")
+    if place.kind != "text" or place.scale != 1 or not any(sign in before for sign in "$€£"):
+        return False
+    return scale_of(texts[place.evidence][: place.unit[0]]) != scale
 
 
 def change_phrase(text: str, place: Place) -> str:

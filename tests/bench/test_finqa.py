@@ -1,7 +1,9 @@
 """FinQA entries in the test gold's form: derivations, gold answers, sources, pages."""
 
+import pytest
+
 from bench.report_qa.dataset import Context
-from bench.report_qa.finqa import contexts, derivation, detokenized, gold
+from bench.report_qa.finqa import contexts, derivation, detokenized, gold, value_of
 
 TABLE = [["", "2015", "2014"], ["net revenue", "$ 5829", "$ 5735"], ["other", "( 12 )", "10"]]
 
@@ -25,6 +27,14 @@ def test_a_program_is_written_as_its_derivation():
     assert derivation("divide(5829, const_100), multiply(#0, const_m1)", TABLE) == "(5829 / 100) * -1"
     assert derivation("table_average(net revenue, none)", TABLE) == "(5829 + 5735) / 2"
     assert derivation("table_sum(no such row, none)", TABLE) == ""  # a row the table does not hold: none
+    assert derivation("multiply(690, const_1000000), multiply(#0, 8.75%)", TABLE) == "(690 * 1000000) * 8.75%"
+
+
+def test_a_derivation_is_read_by_its_syntax_never_run():
+    assert value_of("(5829 - 5735) / 5735") == (5829 - 5735) / 5735
+    assert value_of("(690 * 1000000) * 8.75%") == pytest.approx(60_375_000)
+    assert value_of("__import__('os').getcwd()") is None
+    assert value_of("1 / 0") is None
 
 
 def test_the_gold_is_the_written_answer_with_its_scale_else_the_executed_value():
@@ -54,9 +64,18 @@ def test_entries_of_one_page_become_one_context_in_the_test_golds_form():
         entry(
             "what is the net change ?", "subtract(5829, 5735)", "94", 94.0, {"table_1": "x"}, page="AAL/2018/page_1.pdf"
         ),
+        entry(
+            "what is the average ?",
+            "add(5829, 5735), add(#0, const_2), divide(#1, const_2)",
+            "5782",
+            5783.0,
+            {"table_1": "x"},
+            page="AAL/2018/page_1.pdf",
+        ),
     ]
     out = [Context.model_validate(c) for c in contexts(entries)]
-    assert len(out) == 2 and [len(c.questions) for c in out] == [3, 1]
+    assert len(out) == 2 and [len(c.questions) for c in out] == [3, 2]
+    assert out[1].questions[1].derivation == ""  # a program that does not give its own answer is not stated
     first = out[0]
     assert first.table.table[1] == ["Net revenue", "$5,829", "$5,735"]  # the table as the report writes it
     assert first.paragraphs[0].text == "net revenue, net of fuel (in millions) is as follows:"

@@ -37,6 +37,10 @@ def table(text, n=1):
         ("-43 million = -114 − (71)", True, 43.0),  # a lone figure in parentheses is a negative one
         ("-185 million = -114 − (71)", True, 185.0),  # or grouped
         ("-48 million = -114 − (71)", False, 43.0),
+        ("16.93% = (10.4 / 61.4) × 100", True, 16.938),  # the digits written cut from the actual's
+        ("16.92% = (10.4 / 61.4) × 100", False, 16.938),
+        ("0.05 = $0.34 − $0.28", False, 0.06),
+        ("31.3 = (766,801 × 40.85) / 1,000,000", True, 31.324),
     ],
 )
 def test_the_stated_expression_is_evaluated_at_the_results_precision(answer, holds, actual):
@@ -149,3 +153,10 @@ def test_square_brackets_group_as_parentheses():
     assert wrong.notes == [
         "438.5 million does not follow from [(3,401.2 + 3,011.5) / 2] - [(3,011.5 + 2,618.2) / 2], which is 391.50"
     ]
+
+
+def test_a_unit_conversion_constant_needs_no_trace():
+    evidence = [Evidence(n=1, tool="search_docs", text="It redeemed $690 million of its 8.75% notes.", source="r.md")]
+    question = "What is the annual interest cost saved by redeeming the 8.75% notes?"
+    report = check_answer("60,375,000 = 690 × 1,000,000 × 8.75%", question, evidence)
+    assert report.grounding == "verified" and report.unsupported == []

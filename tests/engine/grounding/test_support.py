@@ -227,3 +227,31 @@ def test_a_share_of_the_whole_asked_is_the_sentences_not_a_ratio_of_figures_abou
     assert check_answer("approximately 7%", question, evidence).unsupported == []
     # 119 / 1,501 employees is 8%, a share of no revenue
     assert check_answer("approximately 8%", question, evidence).unsupported == ["8%"]
+
+
+def test_a_share_of_the_whole_asked_is_not_a_ratio_of_two_cells_of_a_table_that_never_names_it():
+    changes = (
+        "|  | Change between Fiscal increase (decrease) |  |\n|---|---|---|\n"
+        "| (In thousands) | 2019 and 2018 | 2018 and 2017 |\n| Payroll and payroll-related benefits | $4,089 | $22,908 |\n"
+        "| Facilities | (4,537) | 5,777 |\n| Total change in general and administrative expenses | $2,682 | $34,874 |"
+    )
+    evidence = [Evidence(n=1, tool="search_docs", text=changes, source="report.md")]
+    question = "What is the general and administrative expenses, as a percentage of total revenue?"
+    assert check_answer("approximately 8%", question, evidence).unsupported == ["8%"]  # 2,682 / 34,874: no revenue
+    table = "| Segment | 2019 | 2018 |\n|---|---|---|\n| Software | 1,950 | 1,538 |\n| Total revenue | 2,870 | 2,333 |"
+    revenue = [Evidence(n=1, tool="search_docs", text=table, source="revenue.md")]
+    share = "What was Software revenue as a percentage of total revenue in 2019?"
+    assert check_answer("67.94%", share, revenue).grounding == "verified"  # 1,950 / 2,870, a table of revenue
+
+
+def test_an_amount_of_a_passage_that_gives_its_unit_before_it_is_in_that_unit():
+    passage = (
+        "Comparison of Year Ended December 31, 2019 to Year Ended December 31, 2018 (in 000’s)\n\n"
+        "Net Sales Net sales were $93,662 for the year ended December 31, 2019, a decrease of $9,688 or 9.4%."
+    )
+    evidence = [Evidence(n=1, tool="search_docs", text=passage, source="report.md")]
+    question = "What is the net sales for year ended December 31, 2019?"
+    assert check_answer("$ 93,662 thousand", question, evidence).grounding == "verified"
+    assert check_answer("$93,662 million", question, evidence).unsupported == ["$93,662 million"]
+    dollars = [Evidence(n=1, tool="search_docs", text=passage.split("\n\n")[1], source="report.md")]
+    assert check_answer("$ 93,662 thousand", question, dollars).unsupported == ["$ 93,662 thousand"]  # no unit given
