@@ -105,15 +105,23 @@ def _is_section(row: list[str]) -> bool:
     return bool(row) and bool(row[0].strip()) and not any(is_numeric_cell(c) or is_zero(c) for c in row[1:])
 
 
-def spread_header(cells: list[str]) -> list[str]:
+def spread_header(cells: list[str], below: list[str] | None = None) -> list[str]:
     """A header row with texts standing over several columns, one text per column.
 
     Texts evenly spaced over equal groups of columns ("2019", "", "2018", "") span their
     group (wherever the text sits in it); otherwise a text spans the empty cells to its right.
     A text written again in the same row ("", "% of", "", "% of") labels its own column
-    only: the empty cell beside it is another column's ("Amount" below), not merged."""
+    only: the empty cell beside it is another column's ("Amount" below), not merged. Texts
+    packed to the left ("December 31, 2012", "December 31, 2011", "", "") over a row ``below``
+    that repeats one group as many times ("Amortized Cost", "Fair Value", twice) span a group each."""
     n = len(cells)
     marks = [j for j, c in enumerate(cells) if c]
+    k = len(marks)
+    if below is not None and k >= 2 and marks == list(range(k)) and n % k == 0 and len(below) == n:
+        size = n // k
+        groups = [tuple(below[g * size : (g + 1) * size]) for g in range(k)]
+        if size >= 2 and len(set(groups)) == 1 and all(groups[0]):
+            return [cells[j // size] for j in range(n)]
     if len({cells[j] for j in marks}) < len(marks):
         return list(cells)
     k = len(marks)
@@ -181,8 +189,8 @@ class Table:
 
     def _read_header(self, header_rows: list[list[str]]) -> _Header:
         """(columns, their words, their years, their short names, their scales) of header lines."""
-        for row in header_rows[:-1]:  # a header cell merged over the columns to its right ("Year ended", "", "")
-            row[1:] = spread_header([c.strip() for c in row[1:]])
+        for row, below in zip(header_rows, header_rows[1:], strict=False):  # a cell merged over columns
+            row[1:] = spread_header([c.strip() for c in row[1:]], [c.strip() for c in below[1:]])
         columns = [
             " ".join(r[i].strip() for r in header_rows if i < len(r) and r[i].strip()) for i in range(self.width)
         ]

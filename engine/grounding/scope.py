@@ -54,6 +54,7 @@ class Scope:
     best: Place | None = None  # the cell most about the subject (for "not Total, 2019")
     strong: list[Place] = field(default_factory=list)  # derivation operands about the subject and period
     pool: list[Place] = field(default_factory=list)  # wider: second operands (a total, another row)
+    dated: frozenset[int] = frozenset()  # evidence whose table rows are labelled by a year asked ("2018 | 301")
     _scores: dict[int, float] = field(default_factory=dict)
 
     @property
@@ -145,6 +146,8 @@ class Scope:
         """The place's period is the question's (or one the answer names beside the figure)."""
         if not self.period_active or not place.years:
             return True
+        if place.total and not place.label_years and place.evidence in self.dated:
+            return True  # the Total of a table whose rows are the years, "As of December 2015": of each year
         # a row labelled by a date ("Jun-2018", issued then) is of that year too, beside its column's
         return bool((place.years | place.label_years) & (self.years | extra))
 
@@ -180,6 +183,8 @@ def scope_of(question: str, layout: Layout) -> Scope:
         return scope
     if scope.years:
         scope.period_active = any(layout.has_year(y) for y in scope.years)
+        row_year = re.compile(rf"(?m)^\|?[ \t]*(?:{'|'.join(sorted(scope.years))})\b[^|\n]*\|")
+        scope.dated = frozenset(pos for pos, text in enumerate(layout.index.texts) if row_year.search(text))
     found_cells, sentences = layout.with_words(scope.terms)
     cells = [p for p in found_cells if scope.period_ok(p)]
     scored = [(scope.score(p), p) for p in cells]
@@ -198,7 +203,11 @@ def scope_of(question: str, layout: Layout) -> Scope:
     elif (
         scope.period_active and layout.size() <= FULL_READ_CHARS
     ):  # no subject word matched: the period's cells, when few
-        in_period = [p for p in layout.every() if p.kind == "cell" and p.years & scope.years]
+        in_period = [
+            p
+            for p in layout.every()
+            if p.kind == "cell" and ((p.years | p.label_years) & scope.years or p.total and p.evidence in scope.dated)
+        ]  # "2018 | 301" and its table's Total
         if len(in_period) <= 8:
             scope.strong = in_period
             scope.pool = list(in_period)

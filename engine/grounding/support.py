@@ -358,8 +358,9 @@ class Support:
         if derived is not None and derived.op == "percent_change" and absolute_asked(self.question):
             return None  # "the absolute percentage change" of a rate: 2.0 − 1.2, not (2.0 − 1.2) / 1.2
         base = derived.operands[-1] if derived is not None and derived.op in ("ratio", "percentage") else None
-        if base is not None and (whole := whole_asked(self.question)) and not whole & self._words_of(base):
-            return None  # "as a percentage of total revenue": not 119 / 1,501 employees, nor a G&A table's cells
+        if base is not None and (whole := whole_asked(self.question)) and not whole & (held := self._words_of(base)):
+            if base.kind == "text" or held & (set(self.scope.terms) - whole):  # a table of the part, not the whole
+                return None  # "as a percentage of total revenue": not 119 / 1,501 employees, nor a G&A table's cells
         return None if derived is not None and self._reversed(derived) else derived
 
     def _reversed(self, derived: Derivation) -> bool:

@@ -260,8 +260,9 @@ def read_grid(grid: list[list[Any]], lead: str = "") -> ReportTable | None:
     captions: list[str] = []
     scales: list[str] = []
     currencies: list[str] = []
-    for row in header:
+    for i, row in enumerate(header):
         cells = [_once(c) for c in row[first:]]
+        below = [_once(c) for c in header[i + 1][first:]] if i + 1 < len(header) else None
         texts = [c for c in cells if c]
         if first and row[0]:
             scales.append(scale_in(row[0]))
@@ -285,7 +286,7 @@ def read_grid(grid: list[list[Any]], lead: str = "") -> ReportTable | None:
                 if c and apart:
                     names[j].append(c)
             continue
-        for j, c in enumerate(spread_header(cells)):
+        for j, c in enumerate(spread_header(cells, below)):
             if c and (not names[j] or names[j][-1] != c):
                 names[j].append(c)
             scales.append(scale_in(c) if is_unit_only(c) else "")

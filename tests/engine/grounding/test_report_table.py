@@ -33,3 +33,15 @@ def test_a_label_written_again_in_several_sections_is_each_sections_item():
     labels = ["Short-term compensation", "Share-based payments", "Cash remuneration", "Share-based payments"]
     assert owners(labels, ["Executive management"] * 2 + ["Board of directors"] * 2) == {}
     assert owners(labels) == {1: "Short-term compensation", 3: "Cash remuneration"}  # no sections told
+
+
+def test_dates_packed_left_over_a_repeated_group_of_columns_date_a_group_each():
+    table = (
+        "|  | December 31, 2012 | December 31, 2011 |  |  |\n|---|---|---|---|---|\n"
+        "| In millions | Amortized Cost | Fair Value | Amortized Cost | Fair Value |\n"
+        "| Total securities | $59,801 | $61,912 | $60,675 | $61,018 |"
+    )
+    evidence = [Evidence(n=1, tool="search_docs", text=table, source="report.md")]
+    question = "What was the fair value of total securities at December 31, 2012?"
+    assert check_answer("$61,912 million", question, evidence).grounding == "verified"
+    assert check_answer("$61,018 million", question, evidence).unsupported == ["$61,018 million"]

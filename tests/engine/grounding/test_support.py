@@ -255,3 +255,19 @@ def test_an_amount_of_a_passage_that_gives_its_unit_before_it_is_in_that_unit():
     assert check_answer("$93,662 million", question, evidence).unsupported == ["$93,662 million"]
     dollars = [Evidence(n=1, tool="search_docs", text=passage.split("\n\n")[1], source="report.md")]
     assert check_answer("$ 93,662 thousand", question, dollars).unsupported == ["$ 93,662 thousand"]  # no unit given
+
+
+RENTAL = """| <i>$ in millions</i> | As of December 2015 |
+|---|---|
+| 2016 | $ 317 |
+| 2017 | 313 |
+| 2018 | 301 |
+| 2021 - thereafter | 1,160 |
+| Total | $2,575 |"""
+
+
+@pytest.mark.parametrize(("answer", "vouched"), [("12% = 301 / 2575", True), ("11.7%", True), ("13.1%", False)])
+def test_the_total_of_a_table_whose_rows_are_the_years_is_the_whole_of_the_year_asked(answer, vouched):
+    evidence = [Evidence(n=1, tool="search_docs", text=RENTAL, source="report.md")]
+    question = "What percentage of future minimum rental payments are due in 2018?"
+    assert (check_answer(answer, question, evidence).grounding == "verified") is vouched

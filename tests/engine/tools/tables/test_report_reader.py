@@ -343,3 +343,19 @@ def test_a_label_written_again_under_each_of_several_rows_is_named_with_the_row_
     assert table.column("item").values == [
         "Product", "Product: Percentage of revenue", "Service", "Service: Percentage of revenue", "Total",
     ]  # fmt: skip
+
+
+def test_dates_packed_left_over_a_repeated_group_of_columns_span_a_group_each():
+    grid = [  # the dates' merged cells lost in extraction: written in the first cells
+        ["", "December 31, 2012", "December 31, 2011", "", ""],
+        ["In millions", "Amortized Cost", "Fair Value", "Amortized Cost", "Fair Value"],
+        ["Total securities available for sale (a)", "$49,447", "$51,052", "$48,609", "$48,568"],
+        ["Total securities", "$59,801", "$61,912", "$60,675", "$61,018"],
+    ]
+    table = read_grid(grid)
+    assert [c.name for c in table.columns[1:5]] == [
+        "December 31, 2012 · Amortized Cost",
+        "December 31, 2012 · Fair Value",
+        "December 31, 2011 · Amortized Cost",
+        "December 31, 2011 · Fair Value",
+    ]
