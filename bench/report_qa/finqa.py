@@ -5,7 +5,8 @@ FinQA holds extracts of other companies' reports (S&P 500 annual reports) than T
 written by other annotators, with one question per entry: a measure on report extracts this
 project was never tuned on. The conversion keeps what a report states and what the gold is:
 
-- the table as the report writes it (``table_ori``), the sentences before and after it as
+- the table as the report writes it (``table_ori``; an empty header row over a first row of
+  figures, as a Markdown table needs), the sentences before and after it as
   paragraphs, with the dataset's word splitting undone ("revenue , net" → "revenue, net");
   entries of one page with the same table and text become one context of several questions;
 - the gold answer as FinQA writes it ("14.1%", "94"), the scale "percent" for a percentage;
@@ -146,6 +147,15 @@ def _source(gold_inds: dict[str, str]) -> str:
     return "table-text" if kinds == {"table", "text"} else "table" if kinds == {"table"} else "text"
 
 
+def with_header(rows: list[list[str]]) -> list[list[str]]:
+    """The table with an empty header row when its first row is already data ("Value of
+    Metavante stock awards | 121.4"): a Markdown table's first row is its header."""
+    first = rows[0] if rows else []
+    data = any(_NUMBER.fullmatch(c.strip().lstrip("$").strip().replace("(", "-").rstrip(")")) for c in first[1:])
+    years = all(re.fullmatch(r"(?:19|20)\d\d", c.strip()) for c in first[1:] if c.strip())
+    return [[""] * len(first), *rows] if data and not years else rows
+
+
 def question_of(entry: dict[str, Any], order: int) -> dict[str, Any]:
     qa = entry["qa"]
     answer, scale = gold(qa)
@@ -172,7 +182,10 @@ def contexts(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if key not in out:
             texts = [detokenized(t) for t in [*entry["pre_text"], *entry["post_text"]]]
             out[key] = {
-                "table": {"uid": entry["filename"], "table": [[str(c) for c in row] for row in entry["table_ori"]]},
+                "table": {
+                    "uid": entry["filename"],
+                    "table": with_header([[str(c) for c in r] for r in entry["table_ori"]]),
+                },
                 "paragraphs": [
                     {"uid": f"{entry['filename']}-{i}", "order": i + 1, "text": t} for i, t in enumerate(texts) if t
                 ],

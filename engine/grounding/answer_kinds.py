@@ -55,7 +55,7 @@ _QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
     (
         "percent",
         re.compile(
-            r"\b(?:percent|percentage|pourcentage|pour ?cent|what share|quelle part|what proportion|"
+            r"\b(?:percent|percentage|pourcentage|pour ?cent|what share|quelle part|what (?:proportion|portion)|"
             r"quelle proportion|what fraction|quel taux|what rate)\b|(?<![\d ])(?<!\d )\s?%\s(?:of|de|du|des)\b"  # "the % of revenue", not "5% of 200"
         ),
     ),

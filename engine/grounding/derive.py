@@ -30,7 +30,7 @@ _PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is i
     r"|taux de (?:croissance|variation)|variation en (?:%|pourcentage)|year[- ]on[- ]year (?:growth|change) in %"
 )
 _SHARE = re.compile(
-    r"\b(?:percentage|proportion|share|ratio|fraction|pourcentage|part|rapport)\b|%|\bas a percent|\bmargin\b"
+    r"\b(?:percentage|proportion|portion|share|ratio|fraction|pourcentage|part|rapport)\b|%|\bas a percent|\bmargin\b"
     r"|\bhow many percent\b"
 )
 _CHANGE = re.compile(

@@ -195,9 +195,15 @@ def scope_of(question: str, layout: Layout) -> Scope:
         strong = sorted((sp for sp in scored if sp[0] >= bar or scope.named(sp[1])), key=lambda sp: -sp[0])
         scope.best = strong[0][1]
         scope.strong = [p for _, p in strong[:STRONG_CAP]]
-        # a share's other operand: another row the question names whole, or a total ("of total sales")
+        # a share's other operand: another row the question names whole, a total ("of total sales"), or the
+        # row of the year asked ("Fiscal 2019" of "… due in fiscal year of 2019")
         wider = sorted(
-            (sp for sp in scored if sp[0] > 0 and (scope.named(sp[1]) or sp[1].total)), key=lambda sp: -sp[0]
+            (
+                sp
+                for sp in scored
+                if sp[0] > 0 and (scope.named(sp[1]) or sp[1].total or sp[1].label_years & scope.years)
+            ),
+            key=lambda sp: -sp[0],
         )
         scope.pool = list(dict.fromkeys([*scope.strong, *(p for _, p in wider[:POOL_CELLS])]))
     elif (

@@ -15,7 +15,7 @@ from engine.grounding.layout import YEAR_RE, Place, content_words, scale_of
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _BETWEEN_FIGURES = frozenset({"and", "or", "to", "et", "ou", "respectively", "respectivement"})
 _SHARE_WRITTEN = re.compile(r"\b(?:percentage|percent|share|proportion) of ([^,;:()]{3,60})")
-SHARE_ASKED = re.compile(r"\b(?:percentage|percent|share|proportion|part|pourcentage) (?:of|de|du|des)\b")
+SHARE_ASKED = re.compile(r"\b(?:percentage|percent|share|proportion|portion|part|pourcentage) (?:of|de|du|des)\b")
 # "increase by 2,000,000 the number of shares", "revenue rose 5%": the figure written is a change, not a level
 _AS_CHANGE = re.compile(
     r"(?:increas|decreas|reduc|rose\b|rise|risen|grew|grow|fell\b|fall|declin|drop|jump|climb|up\b|down\b|hausse"

@@ -39,6 +39,11 @@ _WORDS = (
     (re.compile(r"[÷]"), " / "),
 )
 _YEAR_PAIR = re.compile(r"\b(?:19|20)\d\d\s?[/–-]\s?(?:19|20)?\d\d\b")
+# "the period ending 12/16", "as of 12/31/13": a date, not a division
+_DATE = re.compile(
+    r"(?i)\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+    r"|\b(?:ending|ended|end|as of|at|on|through|until|since|from|to|dated|period)\s+\d{1,2}/\d{2,4}\b"
+)
 _EXPRESSION = re.compile(r"[\d(][\d\s.,()+\-*/^%]*[\d)]")
 
 
@@ -61,7 +66,7 @@ def unit_price_expression(question: str) -> str | None:
 
 def reads_as_document_question(question: str) -> bool:
     """Not a bare computation: worth searching the documents before the model answers."""
-    text = question.strip()
+    text = _DATE.sub(" ", question).strip()
     return bool(text) and not (len(_NUMBER.findall(text)) >= 2 and _OPERATOR.search(text))
 
 
@@ -71,7 +76,7 @@ def computation_in(question: str) -> str | None:
         return priced
     if reads_as_document_question(question):
         return None
-    text = _YEAR_PAIR.sub(" ", question)  # "2018/2019" is a fiscal year, not a division
+    text = _YEAR_PAIR.sub(" ", _DATE.sub(" ", question))  # "2018/2019" is a fiscal year, not a division
     for pattern, replacement in _WORDS:
         text = pattern.sub(replacement, text)
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 2,340 → 2340

@@ -3,7 +3,7 @@
 import pytest
 
 from bench.report_qa.dataset import Context
-from bench.report_qa.finqa import contexts, derivation, detokenized, gold, value_of
+from bench.report_qa.finqa import contexts, derivation, detokenized, gold, value_of, with_header
 
 TABLE = [["", "2015", "2014"], ["net revenue", "$ 5829", "$ 5735"], ["other", "( 12 )", "10"]]
 
@@ -88,3 +88,9 @@ def test_entries_of_one_page_become_one_context_in_the_test_golds_form():
     )
     assert (rate.answer, rate.scale, rate.answer_from) == (1.6, "percent", "table-text")
     assert (compared.answer, compared.answer_type, compared.answer_from) == (["yes"], "span", "text")
+
+
+def test_a_table_whose_first_row_is_data_gets_an_empty_header():
+    assert with_header([["Value of stock awards", "$121.4"], ["Total", "$4,187.8"]])[0] == ["", ""]
+    assert with_header([["", "2015", "2014"], ["Net revenue", "$5,829", "$5,735"]])[0] == ["", "2015", "2014"]
+    assert with_header([["In Millions", "Operating Leases"], ["Fiscal 2019", "$137.4"]])[0][1] == "Operating Leases"

@@ -271,3 +271,17 @@ def test_the_total_of_a_table_whose_rows_are_the_years_is_the_whole_of_the_year_
     evidence = [Evidence(n=1, tool="search_docs", text=RENTAL, source="report.md")]
     question = "What percentage of future minimum rental payments are due in 2018?"
     assert (check_answer(answer, question, evidence).grounding == "verified") is vouched
+
+
+LEASE_COMMITMENTS = """| In Millions | Operating Leases | Capital Leases |
+|---|---|---|
+| Fiscal 2019 | $137.4 | $0.3 |
+| Fiscal 2020 | 115.7 | 0.2 |
+| Total noncancelable future lease commitments | $559.3 | $0.5 |"""
+
+
+@pytest.mark.parametrize(("answer", "vouched"), [("24.6%", True), ("137.4 million", False), ("20.7%", False)])
+def test_a_portion_asked_of_a_total_is_the_share_of_the_row_of_the_year_asked(answer, vouched):
+    evidence = [Evidence(n=1, tool="search_docs", text=LEASE_COMMITMENTS, source="report.md")]
+    question = "What portion of the total noncancelable future lease commitments are due in fiscal year of 2019?"
+    assert (check_answer(answer, question, evidence).grounding == "verified") is vouched

@@ -29,11 +29,14 @@ def test_computation_in(question, expression):
         "How many times did revenue exceed 1,000 between 2017 and 2019?",
         "What was the change in personnel expenses in 2018/2019 from 2017/2018?",
         "Which customers gave revenues in excess of 10% of total revenues in 2018 and 2019?",
+        "What was the difference in cumulative total return compared to the S&P 500 for the period ending 12/16?",
+        "What was the cumulative total return for the five year period ending 12/31/13?",
     ],
 )
 def test_a_report_question_with_two_figures_and_an_operators_word_is_still_about_the_documents(question):
-    """ "product revenue", "how many times", a fiscal year "2018/2019" and "10% of total
-    revenues" name no arithmetic between the figures: the engine plans or searches."""
+    """ "product revenue", "how many times", a fiscal year "2018/2019", "10% of total
+    revenues" and a date ("ending 12/16") name no arithmetic between the figures: the engine
+    plans or searches."""
     assert computation_in(question) is None
 
 

@@ -22,6 +22,8 @@ from engine.tools.tables.question_reading import read_question
         ("What percentage of 2019 revenue is the cost of revenue?", "share"),
         ("What proportion of the total cost does the acquisition cost form part of in 2019?", "share"),
         ("What is the proportion of finished goods over total inventories in 2019?", "ratio"),  # A over B, as named
+        ("What portion of total purchase price is related to stock awards?", "share"),  # "related to": no "A to B"
+        ("What portion of the total lease commitments are due in fiscal year of 2019?", "share"),
         ("How many % does provisions make up out of the total deferred tax assets?", "share"),
         ("How many years did Accounts receivable exceed $50,000 thousand?", "count_if"),
         ("How many expenses segments in 2019 were above $50 million?", "count_if"),  # rows counted, in one year
