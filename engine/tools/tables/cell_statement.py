@@ -8,14 +8,16 @@ meeting a condition, the periods a row has figures for. Amounts a row takes away
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from engine.errors import ToolError
+from engine.grounding.answer_kinds import fold
 from engine.grounding.totals import is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableInfo
+from engine.tools.tables.label_match import INSIDE
 from engine.tools.tables.table_shape import period_name, years_of
 
 if TYPE_CHECKING:
@@ -248,3 +250,27 @@ def _scale(info: TableInfo, cells: list[Cell], w: Mapping[str, str]) -> str:
 
 def _paren(value: float) -> str:
     return f"({show(value)})" if value < 0 else show(value)
+
+
+# "Net income (loss)", "Income tax (benefit) expense": a row that goes either way names its other direction in
+# parentheses; "what was the net loss?" asks that direction, so its negative cells are stated as the loss.
+_DIRECTIONS = frozenset(
+    "loss losses income profit earnings gain gains benefit benefits expense expenses provision decrease increase "
+    "deficit surplus".split()
+)
+_INCOME_TAX = re.compile(r"\bincome tax(?:es)?\b")  # a noun: "income tax (benefit)" names no income
+
+
+def asked_direction(question: str, rows: Sequence[str]) -> str | None:
+    """The direction word in parentheses of every row of ``rows`` that the question asks, when it
+    asks none of the rows' other direction words: "loss" for "What was the net loss?" of "Net income (loss)"."""
+    asked = set(re.findall(r"[a-z]+", _INCOME_TAX.sub(" ", fold(question)))) & _DIRECTIONS
+    named: set[str] = set()
+    for row in rows:
+        text = _INCOME_TAX.sub(" ", fold(row))
+        inside = {w for m in INSIDE.finditer(text) for w in re.findall(r"[a-z]+", m.group(1))} & _DIRECTIONS
+        outside = set(re.findall(r"[a-z]+", INSIDE.sub(" ", text))) & _DIRECTIONS
+        if not inside & asked or outside & asked:
+            return None
+        named |= inside & asked
+    return min(named) if len(named) == 1 else None

@@ -24,6 +24,10 @@ from engine.tools.tables.question_reading import Reading
 Encode = Callable[[list[str]], Any]
 _REMARK = re.compile(r"\((?:[^()]*\d[^()]*|[^()\s]+(?:\s+[^()\s]+){2,})\)")  # "(net of refunds of $11.2 …)"
 _DEFINED_TERM = re.compile(r"\(\s*[“\"'‘]([^”\"'’()]{1,40})[”\"'’]\s*\)")  # (“Apple”): the name the report uses
+INSIDE = re.compile(r"\(([^()]*)\)")
+_QUALIFIED = re.compile(r"^([^,]+),\s*([^,]{2,30})$")  # "Monetary assets, non-current"
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_PER_SHARE = re.compile(r"(?i)\bper (?:\w+ )?(?:share|unit|ads)\b|\beps\b")  # "per common share", "EPS"
 HEAD_NAMED = 0.2  # the bonus of a row named with its section
 _OPERATOR = re.compile(r"(?i)^\s*(?:less|add|plus|minus|deduct)\b\s*:?")  # "Less: valuation allowance"
 HYPHENATED = re.compile(r"\w+(?:-\w+)+")  # "non-vested": its "vested" is no word written apart
@@ -181,6 +185,17 @@ def _written_apart(part: str, whole: str, asked: list[str]) -> bool:
     return 0 < written < _runs(_sequence(part), asked)
 
 
+def _written_instead(part: str, whole: str, asked: list[str]) -> bool:
+    """Whether the question writes ``part``'s words in a row, two or more, and never ``whole``'s:
+    "net interest revenue", not "Revenues, net of interest expense"."""
+    own = _sequence(part)
+    return len(own) >= 2 and _runs(own, asked) > 0 and not _runs(_sequence(whole), asked)
+
+
+def _kept(part: str, whole: str, asked: list[str]) -> bool:
+    return _written_apart(part, whole, asked) or _written_instead(part, whole, asked)
+
+
 def _runs(label: list[str], asked: list[str]) -> int:
     n = len(label)
     return sum(1 for i in range(len(asked) - n + 1) if asked[i : i + n] == label) if n else 0
@@ -251,10 +266,11 @@ def named_rows(
             for a in full
             if not ("%" in a and any(b != a and "%" not in b and label_words(b) == label_words(a) for b in full))
         ]
-    full = [  # "Software" in "Software revenue", unless written apart too ("net bookings and in-game net bookings")
-        a
-        for a in full
-        if not any(a != b and label_words(a) < label_words(b) and not _written_apart(a, b, in_order) for b in full)
+    full = [  # "Software" in "Software revenue", unless written apart too ("net bookings and in-game net bookings");
+        a  # a label the question writes in a row inside one it does not ("net interest revenue" and
+        for a in full  # "Revenues, net of interest expense"): the one written
+        if not any(a != b and label_words(a) < label_words(b) and not _kept(a, b, in_order) for b in full)
+        and not any(a != b and label_words(b) < label_words(a) and _written_instead(b, a, in_order) for b in full)
     ]
     folded = fold(question)
     several = reading.operation in (
@@ -298,7 +314,7 @@ def _remark_holders(question: str, labels: list[str]) -> set[str]:
     restricts nothing). One word in brackets is most often a direction ("increase (decrease)",
     "income (loss)"), which rows write in their own ways."""
     holders: set[str] = set()
-    for remark in _INSIDE.findall(question):
+    for remark in INSIDE.findall(question):
         wanted = label_words(remark)
         if len(wanted) >= 2:
             holders |= {label for label in labels if wanted <= label_words(label)}
@@ -333,7 +349,7 @@ def qualified_parts(
         if years and set(_YEAR.findall(head)) - set(years):
             continue  # a block of another year than those asked
         own = _without_head(label, heads or {})
-        base, inside = _INSIDE.sub(" ", own), " ".join(_INSIDE.findall(own))
+        base, inside = INSIDE.sub(" ", own), " ".join(INSIDE.findall(own))
         if not inside.strip() and (qualified := _QUALIFIED.match(own)):
             base, inside = qualified.groups()
         named = frozenset(label_words(base))
@@ -366,31 +382,3 @@ def _section_unnamed(label: str, labels: list[str], heads: dict[str, str], asked
     others = [heads[o] for o in labels if o != label and heads.get(o) and o == f"{heads[o]}: {base}"]
     own = label_words(heads[label]) & asked
     return any(not own - label_words(other) for other in others)
-
-
-# "Net income (loss)", "Income tax (benefit) expense": a row that goes either way names its other direction in
-# parentheses; "what was the net loss?" asks that direction, so its negative cells are stated as the loss.
-_DIRECTIONS = frozenset(
-    "loss losses income profit earnings gain gains benefit benefits expense expenses provision decrease increase "
-    "deficit surplus".split()
-)
-_INSIDE = re.compile(r"\(([^()]*)\)")
-_QUALIFIED = re.compile(r"^([^,]+),\s*([^,]{2,30})$")  # "Monetary assets, non-current"
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
-_PER_SHARE = re.compile(r"(?i)\bper (?:\w+ )?(?:share|unit|ads)\b|\beps\b")  # "per common share", "EPS"
-_INCOME_TAX = re.compile(r"\bincome tax(?:es)?\b")  # a noun: "income tax (benefit)" names no income
-
-
-def asked_direction(question: str, rows: Sequence[str]) -> str | None:
-    """The direction word in parentheses of every row of ``rows`` that the question asks, when it
-    asks none of the rows' other direction words: "loss" for "What was the net loss?" of "Net income (loss)"."""
-    asked = set(re.findall(r"[a-z]+", _INCOME_TAX.sub(" ", fold(question)))) & _DIRECTIONS
-    named: set[str] = set()
-    for row in rows:
-        text = _INCOME_TAX.sub(" ", fold(row))
-        inside = {w for m in _INSIDE.finditer(text) for w in re.findall(r"[a-z]+", m.group(1))} & _DIRECTIONS
-        outside = set(re.findall(r"[a-z]+", _INSIDE.sub(" ", text))) & _DIRECTIONS
-        if not inside & asked or outside & asked:
-            return None
-        named |= inside & asked
-    return min(named) if len(named) == 1 else None

@@ -35,11 +35,11 @@ from engine.grounding.report_table import COMPARISON_COLUMN
 from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
+from engine.tools.tables.cell_statement import asked_direction
 from engine.tools.tables.compute_tool import MAX_ROWS
 from engine.tools.tables.label_match import (
     Encode,
     Semantic,
-    asked_direction,
     best_named,
     label_text,
     label_words,
@@ -251,8 +251,9 @@ def _plan_labelled(
         rows = [str(r).strip() for r, h in held if h and str(r).strip() in rows]
     if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
-    if reading.years and not by_year:  # "Fiscal Year 2018" and "Fiscal Year 2019": periods down the rows
-        rows = dated_rows(labels, rows, reading.years, question, {w for c in cols for w in label_words(c.name)})
+    if reading.years and not any(by_year.values()):  # "Fiscal Year 2019", "2015 net revenue": periods down rows
+        column_words = {w for c in cols for w in label_words(c.name)}
+        rows = dated_rows(labels, rows, reading.years, question, column_words, op in ("change", "percent_change"))
     rows = without_wholes(info, label, rows, cols[0]) if op in ("sum", "mean") and len(cols) == 1 else rows
     if op in ("sum", "value") and len(rows) == 1 and not is_total_label(rows[0]) and ALL_SUMMED.search(fold(question)):
         return None  # "the sum of all tax credit carryforwards": several rows, and one is named

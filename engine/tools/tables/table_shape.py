@@ -71,13 +71,22 @@ def year_rows(labels: list[str], years: list[str], asked: set[str]) -> list[str]
 
 
 def dated_rows(
-    labels: list[str], rows: list[str], years: Sequence[str], question: str, column_words: set[str]
+    labels: list[str],
+    rows: list[str],
+    years: Sequence[str],
+    question: str,
+    column_words: set[str],
+    change: bool = False,
 ) -> list[str]:
     """The rows asked of a table whose periods run down its rows: the row of each year asked
     (``year_rows``), unless the question names a row no year dates ("the non-vested shares granted
     in 2019": the year's "Granted", not "Non-vested at December 31, 2019"; a word of a hyphenated
     word or of the column asked names none), or ``rows`` are already those of the years asked
-    ("As at 31 December 2019: Monetary assets, current")."""
+    ("As at 31 December 2019: Monetary assets, current"). A ``change`` asked of one year ("the
+    net change in net revenue during 2015") is from the year before: "2015 net revenue" and
+    "2014 net revenue"."""
+    if change and len(years) == 1:
+        years = [years[0], str(int(years[0]) - 1)]
     apart = words(HYPHENATED.sub(" ", question)) - column_words
     if any(not years_of(r) and label_words(r) <= apart for r in rows):
         return rows

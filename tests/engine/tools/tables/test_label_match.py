@@ -4,7 +4,8 @@ import pytest
 
 from engine.grounding.stems import words
 from engine.tools.tables.catalog import TableCatalog
-from engine.tools.tables.label_match import Semantic, _sequence, asked_direction, longest_run, named_rows
+from engine.tools.tables.cell_statement import asked_direction
+from engine.tools.tables.label_match import Semantic, _sequence, longest_run, named_rows
 from engine.tools.tables.question_reading import read_question
 
 
@@ -145,3 +146,11 @@ def test_a_label_standing_in_a_question_only_inside_a_hyphenated_word_is_not_nam
     labels = ["Current liabilities", "Non-current liabilities", "Domestic–federal tax credit", "Vested", "Forfeited"]
     semantic = Semantic(TableCatalog.from_paths([]), None)
     assert named_rows(question, words(question) - {"2019"}, read_question(question), labels, semantic) == rows
+
+
+def test_a_label_written_in_a_row_is_named_over_a_longer_one_whose_words_are_only_scattered():
+    labels = ["Net interest revenue", "Revenues, net of interest expense", "Total operating expenses"]
+    question = "What percent of net interest revenue were total operating expenses in 2009?"
+    semantic = Semantic(TableCatalog.from_paths([]), None)
+    rows = named_rows(question, words(question) - {"2009"}, read_question(question), labels, semantic)
+    assert rows == ["Net interest revenue", "Total operating expenses"]

@@ -1368,3 +1368,14 @@ def test_an_amount_per_share_is_read_in_a_row_per_share_not_the_amount_it_divide
     )
     assert answer("What is the basic net income per share in 2019?", catalog).statement.startswith("0.34: ")
     assert answer("What was the net income in 2019?", catalog).statement.startswith("4,566,156: Net income, 2019")
+
+
+def test_a_change_during_one_year_of_rows_dated_by_the_year_is_from_the_year_before(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "bridge.md",
+        "|  | Amount (In Millions) |\n|---|---|\n| 2014 net revenue | $5,735 |\n| Retail electric price | 187 |\n"
+        "| Other | (14) |\n| 2015 net revenue | $5,829 |\n",
+    )
+    change = answer("What is the net change in net revenue during 2015?", catalog).statement
+    assert change.startswith("94 = 5,829 − 5,735")
