@@ -27,6 +27,7 @@ _DEFINED_TERM = re.compile(r"\(\s*[“\"'‘]([^”\"'’()]{1,40})[”\"'’]\s
 INSIDE = re.compile(r"\(([^()]*)\)")
 _QUALIFIED = re.compile(r"^([^,]+),\s*([^,]{2,30})$")  # "Monetary assets, non-current"
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_PORTION = re.compile(r"\bwhat (?:portion|proportion) of (?:the )?total\b")  # a part of the Total row
 _PER_SHARE = re.compile(r"(?i)\bper (?:\w+ )?(?:share|unit|ads)\b|\beps\b")  # "per common share", "EPS"
 HEAD_NAMED = 0.2  # the bonus of a row named with its section
 _OPERATOR = re.compile(r"(?i)^\s*(?:less|add|plus|minus|deduct)\b\s*:?")  # "Less: valuation allowance"
@@ -295,6 +296,17 @@ def named_rows(
             return ranked
     if reading.operation == "sum" and len(parts := qualified_parts(labels, asked, heads, reading.years, apart)) >= 2:
         return parts  # "the total deferred revenue": "Deferred revenue (current)" and "(non-current)"
+    if reading.operation == "share" and len(full) == 1 and is_total_label(full[0]) and _PORTION.search(folded):
+        # "what portion of total purchase price is related to stock awards": the Total, and the one row
+        # the question names half of ("Value of Metavante stock awards"), in the question's order
+        half = [
+            (sh, label)
+            for sh, label in zip(shares, labels, strict=True)
+            if 0.5 <= sh < 1 < longest_run(label, in_order)
+        ]
+        if len(half) == 1 or len(half) > 1 and sorted(half)[-1][0] > sorted(half)[-2][0]:
+            pair = [full[0], max(half)[1]]
+            return sorted(pair, key=lambda label: position(label, folded, frozenset()))
     best = max(range(len(labels)), key=scored.__getitem__, default=None)
     if best is None or scored[best] <= 0 or _section_unnamed(labels[best], labels, heads or {}, asked):
         return []

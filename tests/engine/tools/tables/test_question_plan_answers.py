@@ -1379,3 +1379,14 @@ def test_a_change_during_one_year_of_rows_dated_by_the_year_is_from_the_year_bef
     )
     change = answer("What is the net change in net revenue during 2015?", catalog).statement
     assert change.startswith("94 = 5,829 − 5,735")
+
+
+def test_a_portion_of_the_total_is_the_share_of_the_row_the_question_names_half_of(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "purchase.md",
+        "|  |  |\n|---|---|\n| Value of Metavante common stock | $4,066.4 |\n"
+        "| Value of Metavante stock awards | 121.4 |\n| Total purchase price | $4,187.8 |\n",
+    )
+    portion = answer("What portion of total purchase price is related to stock awards?", catalog).statement
+    assert portion.startswith("2.9% = 121.4 / 4,187.8 × 100")
