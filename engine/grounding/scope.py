@@ -40,6 +40,9 @@ POOL_SENTENCES = 3
 STRONG_CAP = 16
 
 
+_AFTER_YEAR = re.compile(r"(?i)\b(?:after|beyond|subsequent to)\s+(?:fiscal\s+)?((?:19|20)\d\d)\b")
+
+
 @dataclass(slots=True)
 class Scope:
     """The question's subject and period, and the places that match them."""
@@ -154,6 +157,8 @@ class Scope:
 
 def asked_years(question: str) -> frozenset[str]:
     years = {y for y in years_named(question) if _YEAR.fullmatch(y)} | years_in(question)  # "FY2019" too
+    after = set(_AFTER_YEAR.findall(question))  # "due after 2020": "2021 - thereafter", not 2020's own
+    years = years - after | {str(int(y) + 1) for y in after}
     for a, b in _RANGE.findall(question):
         lo, hi = sorted((int(a), int(b)))
         if hi - lo <= 10:

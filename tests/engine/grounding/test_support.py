@@ -285,3 +285,11 @@ def test_a_portion_asked_of_a_total_is_the_share_of_the_row_of_the_year_asked(an
     evidence = [Evidence(n=1, tool="search_docs", text=LEASE_COMMITMENTS, source="report.md")]
     question = "What portion of the total noncancelable future lease commitments are due in fiscal year of 2019?"
     assert (check_answer(answer, question, evidence).grounding == "verified") is vouched
+
+
+@pytest.mark.parametrize(("answer", "vouched"), [("45% = 1160 / 2575", True), ("45%", True), ("8.8%", False)])
+def test_payments_due_after_a_year_are_those_of_the_years_after_it(answer, vouched):
+    table = RENTAL.replace("| 2018 | 301 |", "| 2020 | 226 |")
+    evidence = [Evidence(n=1, tool="search_docs", text=table, source="report.md")]
+    question = "What percentage of future minimum rental payments are due after 2020?"
+    assert (check_answer(answer, question, evidence).grounding == "verified") is vouched
