@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.grounding.answer_kinds import fold
 from engine.grounding.clauses import is_year
-from engine.grounding.figures import extract_figures
+from engine.grounding.figures import Found, extract_figures
 from engine.grounding.layout import RESPECTIVELY
 
 _COUNT = re.compile(r"(?<![\w.,$€£-])(\d{1,3})\s*\(([^()\n]{1,600})\)")
@@ -125,12 +125,12 @@ def one_year_twice(answer: str, lowered: list[str]) -> list[tuple[int, int]]:
     return out
 
 
-def lone_figure(answer: str, question: str) -> int | None:
-    """The start of the one figure of ``answer`` when ``question`` asks for several in order
-    ("… to fund its pension and postretirement plans, respectively?": "$10.8 million" alone
-    answers one of the two); years and figures the question writes do not count."""
+def lone_figure(answered: list[Found], question: str) -> int | None:
+    """The start of the one figure of an answer (``answered``: its figures) when ``question`` asks
+    for several in order ("… to fund its pension and postretirement plans, respectively?":
+    "$10.8 million" alone answers one of the two); years and figures the question writes do not count."""
     if not RESPECTIVELY.search(question):
         return None
     asked = {f.value for f in extract_figures(question)}
-    own = [f for f in extract_figures(answer) if not is_year(f) and f.value not in asked]
+    own = [f for f in answered if not is_year(f) and f.value not in asked]
     return own[0].start if len(own) == 1 else None

@@ -183,31 +183,26 @@ def check_answer(
     counts = {c.span[0]: c for c in stated_counts(answer, question, "\n".join(index.texts))}
     per_year = len(years_named(question)) >= 2  # "in 2019 and 2018": one figure twice is likely a misread
     repeats = repeated_items(answer, per_year) + one_year_twice(answer, index.memo("lowered", _lowered))
-    lone = lone_figure(answer, question)
-    for item in extract_figures(answer):
+    answered = extract_figures(answer)
+    lone = lone_figure(answered, question)
+    for item in answered:
         if item.text in skip or item.value in skip:
             continue
+        note = None  # a figure the answer's own words or the evidence's refuse outright
         if item.start == lone:  # "$10.8 million" for the pension and the postretirement plans, "respectively"
-            figures.append(_figure(item, None))
-            missing += 1
-            refuse(item, one_of_several_note(item.text, language))
-            continue
-        if any(a <= item.start < b for a, b in repeats):  # "2018; 2018": a list naming one item twice
-            figures.append(_figure(item, None))
-            missing += 1
-            refuse(item, repeated_note(item.text, language))
-            continue
-        if (
+            note = one_of_several_note(item.text, language)
+        elif any(a <= item.start < b for a, b in repeats):  # "2018; 2018": a list naming one item twice
+            note = repeated_note(item.text, language)
+        elif (
             written := misquoted(answer, item, index.texts, index.memo("lowered", _lowered))
         ) is not None:  # "by 2% as …" where the report says 1%
+            note = misquoted_note(item.text, written, language)
+        elif (span := range_written(answer, item, question, index.texts)) is not None:  # "10 years" of "2 to 10 years"
+            note = range_note(item.text, span, language)
+        if note is not None:
             figures.append(_figure(item, None))
             missing += 1
-            refuse(item, misquoted_note(item.text, written, language))
-            continue
-        if (span := range_written(answer, item, question, index.texts)) is not None:  # "10 years" of "2 to 10 years"
-            figures.append(_figure(item, None))
-            missing += 1
-            refuse(item, range_note(item.text, span, language))
+            refuse(item, note)
             continue
         count = counts.get(item.start)
         if count is not None:  # "3 (a, b, c)": the count of the items it lists

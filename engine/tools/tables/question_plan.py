@@ -252,8 +252,8 @@ def _plan_labelled(
     if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
     if reading.years and not any(by_year.values()):  # "Fiscal Year 2019", "2015 net revenue": periods down rows
-        column_words = {w for c in cols for w in label_words(c.name)}
-        rows = dated_rows(labels, rows, reading.years, question, column_words, op in ("change", "percent_change"))
+        in_columns = {w for c in cols for w in label_words(c.name)}
+        rows = dated_rows(labels, rows, reading.years, question, asked, in_columns, op in ("change", "percent_change"))
     rows = without_wholes(info, label, rows, cols[0]) if op in ("sum", "mean") and len(cols) == 1 else rows
     if op in ("sum", "value") and len(rows) == 1 and not is_total_label(rows[0]) and ALL_SUMMED.search(fold(question)):
         return None  # "the sum of all tax credit carryforwards": several rows, and one is named

@@ -75,6 +75,7 @@ def dated_rows(
     rows: list[str],
     years: Sequence[str],
     question: str,
+    asked: set[str],
     column_words: set[str],
     change: bool = False,
 ) -> list[str]:
@@ -84,7 +85,7 @@ def dated_rows(
     word or of the column asked names none), or ``rows`` are already those of the years asked
     ("As at 31 December 2019: Monetary assets, current"). A ``change`` asked of one year ("the
     net change in net revenue during 2015") is from the year before: "2015 net revenue" and
-    "2014 net revenue"."""
+    "2014 net revenue". ``asked``: the question's words without its years."""
     if change and len(years) == 1:
         years = [years[0], str(int(years[0]) - 1)]
     apart = words(HYPHENATED.sub(" ", question)) - column_words
@@ -92,7 +93,7 @@ def dated_rows(
         return rows
     if rows and {y for r in rows for y in years_of(r)} == set(years):
         return rows
-    return year_rows(labels, list(years), words(YEAR_IN_NAME.sub(" ", question))) or rows
+    return year_rows(labels, list(years), asked) or rows
 
 
 def _undated(label: str) -> str:

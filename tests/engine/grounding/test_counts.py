@@ -4,6 +4,7 @@ import pytest
 
 from engine.grounding import Evidence, check_answer
 from engine.grounding.counts import lone_figure, repeated_items, stated_counts
+from engine.grounding.figures import extract_figures
 
 ROWS = """ | 2019 | 2018
 Accrued expenses and other liabilities | 212 | 187
@@ -125,10 +126,13 @@ RESPECTIVELY = "How much does the company estimate to fund its pension and postr
 
 
 def test_one_figure_for_a_question_asking_several_respectively_is_found():
-    assert lone_figure("$10.8 million", RESPECTIVELY) == 0
-    assert lone_figure("$14.2 million and $10.8 million", RESPECTIVELY) is None
-    assert lone_figure("$10.8 million", "How much will the company fund its postretirement plans?") is None
-    assert lone_figure("$10.8 million in 2019", RESPECTIVELY) == 0  # a year is no second figure
+    assert lone_figure(extract_figures("$10.8 million"), RESPECTIVELY) == 0
+    assert lone_figure(extract_figures("$14.2 million and $10.8 million"), RESPECTIVELY) is None
+    assert (
+        lone_figure(extract_figures("$10.8 million"), "How much will the company fund its postretirement plans?")
+        is None
+    )
+    assert lone_figure(extract_figures("$10.8 million in 2019"), RESPECTIVELY) == 0  # a year is no second figure
 
 
 def test_one_figure_of_two_asked_respectively_is_flagged_and_both_are_verified():
