@@ -72,6 +72,11 @@ _QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
     ),
     ("count", re.compile(r"\b(?:how many|combien d[e']|number of|nombre d[e']|quel nombre)")),
 )
+# "was X greater than Y?", "did altria outperform the s&p 500?": yes or no, which figures alone do not say
+YES_NO_ASKED = re.compile(
+    r"^\W*(?:is|are|was|were|did|does|do|has|have|had|will|would|can|could|should)\b(?![^?]*\bor\b)"
+)
+YES_NO = re.compile(r"(?i)\b(?:yes|no|oui|non|not|pas)\b|n't\b")
 # "the sum of all tax credit carryforwards": the rows under a name, which no one row's cell is
 ALL_SUMMED = re.compile(r"\b(?:sum|total)(?: \w+){0,2} of all\b|\bsomme(?: \w+){0,2} de (?:tous|toutes)\b")
 _MONEY_WORDS = re.compile(r"(?i)[€$£]|\b(?:eur|usd|gbp|chf|euros?|dollars?|budget\w*|cost\w*|price\w*|montant|prix)\b")

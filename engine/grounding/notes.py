@@ -75,6 +75,8 @@ def misplaced_note(item: Misplaced, language: str = "en") -> str:
     key = (
         "misplaced_change"
         if item.as_change
+        else "misplaced_measure"
+        if item.measured
         else "misplaced_scale"
         if item.other_scale
         else "misplaced"

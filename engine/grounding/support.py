@@ -35,6 +35,8 @@ from engine.grounding.evidence_index import EvidenceIndex, Hit, held
 from engine.grounding.figures import EVIDENCE_NUMBER_RE, Found, scale_factor
 from engine.grounding.initialisms import initialisms_asked, others_named
 from engine.grounding.layout import YEAR_RE, Place, content_words, pairs_named, period_pairs
+from engine.grounding.measure import AskedMeasure
+from engine.grounding.misplaced import misplaced
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import Scope, scope_of
@@ -44,7 +46,6 @@ from engine.grounding.written_as import (
     SHARE_ASKED,
     as_change,
     change_beside_level,
-    change_phrase,
     in_other_scale,
     share_of,
     whole_asked,
@@ -101,7 +102,7 @@ class Support:
         self.scope: Scope = scope_of(question, self.layout)
         self.answer, self.question = answer, question
         self._tries = 0
-        self._cuts = [m.span() for m in CLAUSE_END.finditer(answer)]  # clause ends, once per answer
+        self.cuts = [m.span() for m in CLAUSE_END.finditer(answer)]  # clause ends, once per answer
         strong = self.scope.strong
         sentences = {(p.evidence, p.unit) for p in strong if p.kind == "text" and p.unit}
         self.ops = preferred_ops(
@@ -135,6 +136,7 @@ class Support:
         self._asides = [m.span() for m in _ASIDE.finditer(answer)]
         self._keys = self.scope.subject_keys()
         self.initials = initialisms_asked(question, index.texts)  # "the U.K. facility": not the U.S. one's sentence
+        self.asked = AskedMeasure.of(question)  # "each continent", "the annual interest cost savings"
         self._sentence_words: dict[tuple[int, tuple[int, int]], frozenset[str]] = {}
 
     def _years(self, item: Found) -> set[str]:
@@ -180,15 +182,18 @@ class Support:
             return Judgement()  # "2017/2019" when the evidence's periods are 2017/2018 and 2018/2019
         if item.dates or is_year(item, self.scope.years, self.layout):
             return None
+        if self.asked.share_price and Beside(self.answer, self.cuts, item).scale >= 1_000_000:
+            return Judgement()  # "the share price of the warrants exercised": "$3.0 million" is no price of one share
         if not self.scope.active:  # nothing to place it against: found anywhere, as before
             changes = self._only_as_change(item) if hit is not None else []
-            if hit is not None and not changes and not self._share_unmet(item):
+            unmeasured = hit is not None and not changes and not operand and self._unmeasured(item)
+            if hit is not None and not changes and not unmeasured and not self._share_unmet(item):
                 return None
             derivation = self._derive(item)
-            if derivation is None and changes:
-                return Judgement(misplaced=self._misplaced(item, changes))
+            if derivation is None and (changes or unmeasured):
+                return Judgement(misplaced=misplaced(self, item, changes or list(self._places(item))))
             return Judgement(derivation=derivation)
-        beside = Beside(self.answer, self._cuts, item)
+        beside = Beside(self.answer, self.cuts, item)
         literal: list[Place] = []
         for place in self._places(item):  # exact values first; read one row or sentence at a time
             if self._accepts(place, beside, operand=operand):
@@ -202,7 +207,7 @@ class Support:
         if derivation is not None:
             return Judgement(derivation=derivation)
         if literal:
-            return Judgement(misplaced=self._misplaced(item, literal))
+            return Judgement(misplaced=misplaced(self, item, literal))
         return Judgement()
 
     def _as_change(self, p: Place) -> bool:  # "$ Difference | 9,577,144", "increased $9.6 million"
@@ -237,7 +242,9 @@ class Support:
         """``operand``: a figure of a derivation the answer writes, which may add up or
         compare other rows than the one the question names ("total current assets" as the
         sum of its items); its period and scale still count, and its footnote names its row."""
-        if place.kind == "result":
+        if not operand and not self.measured(place):
+            return False
+        if place.kind == "result":  # the engine's computation
             return True
         if place.percent and beside.points():
             return False  # "0.4 pts" is a change in percentage points, not the "(0.4%)" of a percent change
@@ -314,6 +321,16 @@ class Support:
             self._sentence_words[key] = content_words(self.index.texts[place.evidence][place.unit[0] : place.unit[1]])
         return self._sentence_words[key]
 
+    def measured(self, place: Place) -> bool:
+        text = self.index.texts[place.evidence]
+        written = f"{place.label} {place.column}" if place.kind == "cell" else text[place.unit[0] : place.unit[1]]
+        return self.asked.measures(place.kind, place.words if place.kind == "cell" else self._words_of(place), written)
+
+    def _unmeasured(self, item: Found) -> bool:
+        """Whether every place stating the figure measures something else than what is asked."""
+        places = list(self._places(item)) if self.asked.any() else []
+        return bool(places) and not any(map(self.measured, places))
+
     def _about_subject(self, place: Place, beside: Beside) -> bool:
         """A sentence states a figure of the subject when it names the words of the row most
         about the question that the question names ("VAS"); any sentence, when none; and the
@@ -375,26 +392,3 @@ class Support:
         first_a = min((order[w] for w in a.label_words - b.label_words if w in order), default=None)
         first_b = min((order[w] for w in b.label_words - a.label_words if w in order), default=None)
         return first_a is not None and first_b is not None and first_b < first_a
-
-    def _misplaced(self, item: Found, literal: list[Place]) -> Misplaced:
-        found = max(literal, key=lambda p: (p.kind == "cell", self.scope.score(p)))
-        best = self.scope.best
-        years = ", ".join(sorted(self.scope.years)) if self.scope.period_active else ""
-        if best is not None and self.scope.subject_active:
-            expected = ", ".join(x for x in (best.label, years or best.column) if x)
-        else:
-            expected = years
-        evidence = self.index.evidence[found.evidence].n
-        ev = self.index.evidence[found.evidence]
-        where = found.where() if found.kind == "cell" else ", ".join(sorted(found.years))
-        where = where or ", ".join(x for x in (ev.source or ev.tool, ev.location or "") if x)
-        beside = Beside(self.answer, self._cuts, item)
-        other_scale = beside.scale != 1 and found.scale not in (1, beside.scale)
-        text = self.index.texts[found.evidence]
-        if found.kind == "text" and (others := others_named(text[found.unit[0] : found.unit[1]], self.initials)):
-            where, expected = ", ".join(sorted(others)), ", ".join(sorted(self.initials))  # "US, not UK"
-        if self.level and found.kind == "text" and as_change(text, found):  # "increase by 2,000,000": how, not where
-            return Misplaced(figure=item.text, found=change_phrase(text, found), expected=expected, evidence=evidence,
-                             in_table=False, as_change=True)  # fmt: skip
-        return Misplaced(figure=item.text, found=found.text if other_scale else where, expected=expected,
-                         evidence=evidence, in_table=found.kind == "cell", other_scale=other_scale)  # fmt: skip

@@ -14,10 +14,11 @@ import re
 
 from pydantic import BaseModel
 
-from engine.grounding.answer_kinds import answer_kind, asks_for_words, fit, years_in_order
+from engine.grounding.answer_kinds import YES_NO, YES_NO_ASKED, answer_kind, asks_for_words, fit, fold, years_in_order
 from engine.grounding.derive import operation_named, preferred_ops
 from engine.grounding.facts import Candidate, Fact, stated_fact
 from engine.grounding.figures import extract_figures
+from engine.grounding.measure import measured_by
 from engine.grounding.models import Quote
 from engine.grounding.quotes import continues
 from engine.grounding.written_as import change_for_level
@@ -91,8 +92,14 @@ def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -
 
 
 def _sure(question: str, quote: Quote, fact: Fact, stated: str) -> bool:
+    if YES_NO_ASKED.search(fold(question)) and not YES_NO.search(stated):
+        return False  # "was the 2019 return greater than …?": figures alone do not say yes or no
+    if quote.computed and not measured_by(question, quote.text):
+        return False  # a change of "Net unrealized loss" for "the net gains from sales"
     if fact.several or fact.each or quote.computed:
         return quote.confident
+    if fact.picked is not None and not measured_by(question, quote.text):
+        return False  # "455 destinations on all seven continents" for "how many does each continent have?"
     words = asks_for_words(question)
     if fact.row and (words or not fact.candidates):
         return False  # "What does X represent?" is not answered by X's row of figures, nor any question by a row dump

@@ -17,6 +17,8 @@ from pydantic import BaseModel, Field
 
 from engine.grounding import Evidence, GroundingReport, Quote, check_answer, not_found_message
 from engine.grounding.answer_kinds import (
+    YES_NO,
+    YES_NO_ASKED,
     answer_kind,
     asks_about_table,
     asks_for_name,
@@ -164,6 +166,8 @@ def _why_replace(
     kind = None if asks_for_words(question) else answer_kind(question)  # "what method … when …": no date asked
     if evidence and kind is not None and fit(kind, answer) != "match":  # "who" answered without a name
         return message("review_ignored", language)
+    if evidence and YES_NO_ASKED.search(fold(question)) and _FIGURE_FIRST.match(answer) and not YES_NO.search(answer):
+        return message("review_yes_no", language)  # "was the 2019 return greater …?" answered "281.09; 224.73"
     if evidence and asks_for_words(question) and not is_prose(_CITATION.sub("", answer)):
         return message("review_ignored", language)  # "what do the figures exclude?" answered by figures or a row
     if evidence and asks_for_name(question) and _BARE_FIGURE.fullmatch(_CITATION.sub("", answer)):
@@ -174,6 +178,7 @@ def _why_replace(
     return None
 
 
+_FIGURE_FIRST = re.compile(r"\W*[$€£]?\s?\(?-?\d")
 _RESPECTIVE = r"\b(?:respective(?:ly)?|respecti(?:fs?|ves?|vement))\b"
 _EACH_ASKED = re.compile(rf"{_RESPECTIVE}.*\b(?:and|et)\b|\b(?:and|et)\b.*{_RESPECTIVE}")
 # "What was X in 2019 and 2018?": a figure for each year, when no computation is asked of them

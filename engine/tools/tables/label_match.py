@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from engine.grounding.answer_kinds import fold
+from engine.grounding.measure import opposite
 from engine.grounding.stems import word_sequence, words
 from engine.grounding.totals import is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog
@@ -226,14 +227,17 @@ def named_rows(
     in_order = _sequence(question)
     apart = words(HYPHENATED.sub(" ", question))
     compounds = [words(c) for c in HYPHENATED.findall(question)]
+    asked_all = frozenset(words(question))
     for label in labels:
         if len(label) <= 3:  # "IT" must stand as written
             share = 1.0 if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", question) else 0.0
             cover = share / max(1, len(reading.subject))
         elif reading.operation != "value" and label_words(label) <= _OPERATION_WORDS:
             share, cover = 0.0, 0.0  # "% increase" is not what "the increase in X" names
-        elif _part_of_compound(label_words(label), compounds, apart):
-            share, cover = 0.0, 0.0  # "Vested" is not what "non-vested shares" names, nor "Current" "non-current"
+        elif _part_of_compound(label_words(label), compounds, apart) or opposite(
+            asked_all, frozenset(label_words(label))
+        ):
+            share, cover = 0.0, 0.0  # "Vested" for "non-vested shares", "Current" "non-current", "loss" for "gains"
         else:
             share, cover = lexical(label, asked, reading.subject)
             if heads and heads.get(label):

@@ -753,3 +753,23 @@ def test_a_row_stated_whole_with_no_candidate_figure_is_not_sure(monkeypatch):
     quote = Quote(text=dump, evidence=1, source="table.csv", location="rows 1-14", score=0.9, preface="From table.csv:")
     line, _, _ = fact_answer.fact_line("What was the change in deferred revenue in 2019 from 2018?", quote, "en")
     assert line.startswith("Not sure: Deferred revenue, 31 March 2019: 40.9")
+
+
+def test_a_yes_or_no_question_answered_by_figures_alone_is_replaced_and_not_sure():
+    returns = "| Total return | 2019 | 2018 |\n|---|---|---|\n| 2019 peer group | 281.09 | 224.73 |"
+    engine = small_engine(["Answer: 281.09; 224.73"], returns)
+    text = run(engine, "Was the total return of the 2019 peer group greater in 2019 than in 2018?")
+    assert blocks(text, ReActType.DRAFT) == ["281.09; 224.73"]
+    assert "asks yes or no" in engine.result.cautions[0].text
+    assert engine.result.answer.startswith("Not sure")  # the quote's figures say no more than the draft's
+    said = small_engine(["Answer: Yes: 281.09 in 2019 against 224.73 in 2018."], returns)
+    run(said, "Was the total return of the 2019 peer group greater in 2019 than in 2018?")
+    assert not any("yes or no" in c.text for c in said.result.cautions)
+
+
+def test_a_total_quoted_for_a_figure_per_unit_is_not_sure():
+    text = "Our ships call on approximately 455 destinations on all seven continents."
+    engine = small_engine(["Answer: approximately 455 destinations"], text)
+    run(engine, "Assuming each continent has the same number of destinations, how many does each continent have?")
+    assert engine.result.answer.startswith("Not sure")
+    assert any(c.about_answer for c in engine.result.cautions)

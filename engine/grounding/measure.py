@@ -1,0 +1,168 @@
+"""What a question measures, so that a figure about something else supports nothing.
+
+Three readings of the question, each a reason a figure the evidence does state is no
+answer (read on accent-folded text):
+
+- its measure, the head words of "what is the annual interest cost savings by …": a
+  sentence that states none of its specific words ("the company redeemed $690 million of
+  its 8.75% notes") states another quantity, here the notes the saving is computed from;
+- a unit it asks per ("how many destinations does each continent have", "revenue per
+  employee"): the figure must be written per that unit, or computed;
+- a price per share ("the share price of the warrants exercised"): a figure in millions
+  is a total, no price of one share.
+
+And the opposite of what it names: a row or a result about a loss does not answer a
+question about gains ("net gains from sales" is no "net unrealized loss").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.grounding.answer_kinds import answer_kind, asks_for_words, fold
+from engine.grounding.stems import word_sequence
+
+# "what is the X of …", "what was the X by …": X is what is measured
+_HEAD = re.compile(
+    r"^\W*(?:during [^,?]+,? |in (?:fiscal )?\d{4},? )?(?:what|how much) (?:is|was|are|were|will be|would be) "
+    r"(?:the |an? )?(?P<head>(?:[a-z&'’-]+ ){0,4}?[a-z&'’-]+) (?:of|by|for|in|on|from|during|at|to|between|that|which|"
+    r"under|as|when|if|after|before|with|per|each|\?)\b"
+)
+# Words that name how a figure is put (any figure of the subject may be one), not which quantity it is
+_GENERIC = frozenset(
+    word_sequence(
+        "amount value total number figure sum level balance change increase decrease percentage percent ratio "
+        "average annual annually approximate approximately estimated expected difference growth portion share "
+        "proportion fiscal year yearly quarterly net gross aggregate combined overall current cumulative "
+        "rate impact effect amounts values totals numbers figures dollar dollars million millions billion "
+        "movement movements variation evolution trend time period periods longest shortest largest smallest "
+        "highest lowest maximum minimum greatest least most first second third last final new old"
+    )
+)
+_PARTICIPLE = re.compile(r"(?<=\w) [a-z]+ed\b.*$")
+_PER = re.compile(
+    r"(?<!as )\bper (?P<a>(?:[a-z-]+ ){0,2}[a-z-]+)|\b(?:does|did|do|would|will|can) each (?P<b>[a-z-]+)\b"
+    r"|\beach (?P<c>[a-z-]+) (?:has|have|had|gets?|got|receives?|received|pays?|paid)\b"
+)
+_TIME_UNITS = frozenset(
+    word_sequence("year annum month quarter day week period hour cent share stock unit basis point")
+)  # "per year" is a period, "per share" a row's own name, "per cent" a percentage
+_PER_WRITTEN = re.compile(
+    r"\b(?:per|each|every|a|an) (?:[a-z-]+ ){0,2}?(?P<unit>[a-z-]+)\b|(?P<lead>[a-z-]+)[- ]level\b"
+)
+_SHARE_PRICE = re.compile(r"\b(?:share|stock|unit) price\b|\bprice (?:per|of (?:a|one|each)) (?:\w+ )?share\b")
+OPPOSITES = tuple(
+    (frozenset(word_sequence(a)), frozenset(word_sequence(b)))
+    for a, b in (
+        ("gain gains", "loss losses"),
+        ("income", "expense expenses"),
+        ("asset assets", "liability liabilities"),
+        ("purchase purchases purchased", "sale sales sold"),
+        ("receivable receivables", "payable payables"),
+        ("inflow inflows", "outflow outflows"),
+    )
+)
+
+
+def measure_words(question: str) -> tuple[frozenset[str], str]:
+    """The specific words of what the question measures ("interest", "cost", "saving" of
+    "the annual interest cost savings"), and that head as written; none when it names no
+    head, or only how a figure is put."""
+    words_asked = asks_for_words(question) or answer_kind(question) in ("date", "duration", "person")
+    m = None if words_asked else _HEAD.search(fold(question))  # "what is the reason …", "the time periods"
+    head = _PARTICIPLE.sub("", m.group("head")) if m else ""  # "the average rate used": "used" measures nothing
+    specific = frozenset(word_sequence(head)) - _GENERIC
+    return (specific, f"the {head}") if specific else (frozenset(), "")
+
+
+def per_unit(question: str) -> tuple[frozenset[str], str]:
+    """The unit the question asks a figure per ("continent" of "does each continent have"),
+    and "a figure per continent"; none for a period."""
+    m = _PER.search(fold(question))
+    if m is None:
+        return frozenset(), ""
+    written = m.group("b") or m.group("c") or _before_stop(m.group("a"))  # "per basic share in 2019": "share"
+    unit = frozenset(word_sequence(written.split()[-1]))
+    return (frozenset(), "") if unit & _TIME_UNITS else (unit, f"a figure per {written}")
+
+
+_STOPS = frozenset("in for of the during and or was were is are at on by from to as with than".split())
+
+
+def _before_stop(text: str) -> str:
+    kept = []
+    for word in text.split():
+        if word in _STOPS:
+            break
+        kept.append(word)
+    return " ".join(kept) or text
+
+
+def writes_per(text: str, unit: frozenset[str]) -> bool:
+    """Whether ``text`` (a row's label and column, or a sentence) writes a figure per ``unit``."""
+    for m in _PER_WRITTEN.finditer(fold(text)):
+        if frozenset(word_sequence(m.group("unit") or m.group("lead") or "")) & unit:
+            return True
+    return False
+
+
+def measured_by(question: str, text: str) -> bool:
+    """Whether a passage (or a computed result's line) states what the question measures: no
+    row of losses for gains, a figure per the unit asked, a word of the measure asked (of a
+    sentence: a table's rows name their measure in a title or a header the quote may leave out)."""
+    named = frozenset(word_sequence(text))
+    if opposite(frozenset(word_sequence(question)), named):
+        return False
+    per, _ = per_unit(question)
+    if per and not writes_per(text, per):
+        return False
+    measure, _ = measure_words(question)
+    return not measure or "|" in text or bool(measure & named)
+
+
+def share_price_asked(question: str) -> bool:
+    return bool(_SHARE_PRICE.search(fold(question)))
+
+
+def opposite(question_words: frozenset[str], named: frozenset[str]) -> bool:
+    """Whether ``named`` (a row's or a result's words) names the opposite of what the question
+    names and not the question's own word: "loss" for "gains", "expense" for "income"."""
+    for a, b in OPPOSITES:
+        for asked, other in ((a, b), (b, a)):
+            if question_words & asked and not question_words & other and named & other and not named & asked:
+                return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class AskedMeasure:
+    """What one question measures, read once per answer checked."""
+
+    measure: frozenset[str]  # specific words of its head: "intere", "cost", "sav"
+    per: frozenset[str]  # the unit asked per: "contin"
+    named: str  # as a flag says it: "a figure per continent", "the annual interest cost savings"
+    asked: frozenset[str]  # the question's content words, for opposites
+    share_price: bool
+
+    @classmethod
+    def of(cls, question: str) -> AskedMeasure:
+        (measure, head), (per, per_written) = measure_words(question), per_unit(question)
+        asked = frozenset(word_sequence(question))
+        return cls(measure, per, per_written or head, asked, share_price_asked(question))
+
+    def any(self) -> bool:
+        return bool(self.measure or self.per) or any(self.asked & a or self.asked & b for a, b in OPPOSITES)
+
+    def measures(self, kind: str, words: frozenset[str], text: str) -> bool:
+        """Whether a cell (``words`` of its label and column, ``text`` them written), a sentence or a
+        computed result's line measures what is asked: no row of losses for a question about gains,
+        a figure per continent for "does each continent have", a sentence that names the measure asked
+        ("the annual interest cost savings": "redeemed $690 million of its 8.75% notes" states none)."""
+        if opposite(self.asked, words):
+            return False
+        if kind == "result":
+            return True
+        if self.per and not writes_per(text, self.per):
+            return False
+        return kind != "text" or not self.measure or bool(self.measure & words)

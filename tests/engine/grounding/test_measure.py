@@ -1,0 +1,116 @@
+"""A figure the evidence states is no answer when it measures something else than the
+question: another quantity of the same sentence, a total where a figure per unit is asked,
+a total where a share price is asked, a row of losses where gains are asked."""
+
+from engine.grounding import Evidence, check_answer
+from engine.grounding.measure import AskedMeasure, measure_words, measured_by, opposite, per_unit, writes_per
+from engine.grounding.notes import misplaced_note
+from engine.grounding.stems import words
+
+REDEEMED = (
+    "During 2010, the company redeemed $690 million aggregate principal of its 8.75% senior secured notes due 2013."
+)
+DESTINATIONS = "Our ships call on approximately 455 destinations on all seven continents."
+WARRANTS = "During 2008, 401,362 warrants were exercised, resulting in cash proceeds to the company of $3.0 million."
+GAINS = """(In millions) | 2009 | 2008
+Net unrealized loss on available-for-sale securities | (1,636) | (5,205)
+Net gains from sales of available-for-sale securities | 368 | 68"""
+
+
+def doc(text):
+    return [Evidence(n=1, tool="search_docs", text=text, source="report.md")]
+
+
+def test_the_head_of_the_question_is_what_it_measures():
+    assert measure_words("What is the annual interest cost savings by the company redeeming the notes?") == (
+        frozenset(words("interest cost savings")),
+        "the annual interest cost savings",
+    )
+    assert measure_words("What was the amount of the notes redeemed?") == (frozenset(), "")  # how a figure is put
+    assert measure_words("What was the movement in Americas revenue?") == (frozenset(), "")
+    assert measure_words("How many destinations are there?") == (frozenset(), "")  # no head named
+
+
+def test_a_unit_asked_per_is_not_a_period_nor_a_share():
+    assert per_unit("How many destinations does each continent have?") == (
+        frozenset(words("continent")),
+        "a figure per continent",
+    )
+    assert per_unit("What was the revenue per employee in 2019?")[1] == "a figure per employee"
+    assert per_unit("What is the dividend per share?") == (frozenset(), "")  # a row's own name
+    assert per_unit("How much is paid per year?") == (frozenset(), "")
+    assert per_unit("What is the rate as per the credit agreement?") == (frozenset(), "")
+    assert writes_per("revenue per employee", frozenset(words("employees")))
+    assert not writes_per(DESTINATIONS, frozenset(words("continent")))
+
+
+def test_opposites_rule_out_a_row_only_when_it_does_not_name_the_asked_word_too():
+    asked = frozenset(words("the net gains from sales of securities"))
+    assert opposite(asked, frozenset(words("Net unrealized loss on securities")))
+    assert not opposite(asked, frozenset(words("Net gains (losses) on securities")))
+    assert not opposite(frozenset(words("the net income in 2019")), frozenset(words("Income tax expense")))
+    assert opposite(frozenset(words("the interest income in 2019")), frozenset(words("Interest expense")))
+
+
+def test_a_sentence_that_names_no_word_of_the_measure_supports_none_of_its_figures():
+    question = "What is the annual interest cost savings by the company redeeming the 8.75% notes?"
+    report = check_answer("$690 million", question, doc(REDEEMED))
+    assert report.unsupported == ["$690 million"]
+    assert misplaced_note(report.misplaced[0]) == (
+        "$690 million is stated (2010, 2013), but not as the annual interest cost savings"
+    )
+    # the derivation the answer writes, with the notes as an operand, holds
+    assert check_answer("60,375,000 = 690 × 1,000,000 × 8.75%", question, doc(REDEEMED)).unsupported == []
+    # asked for the principal, the sentence states it
+    assert (
+        check_answer("$690 million", "What was the principal of the notes redeemed?", doc(REDEEMED)).unsupported == []
+    )
+
+
+def test_a_total_is_no_figure_per_unit():
+    question = (
+        "Assuming each continent has the same number of destinations, how many destinations does each continent have?"
+    )
+    report = check_answer("approximately 455 destinations", question, doc(DESTINATIONS))
+    assert report.unsupported == ["455"]
+    assert "455 is stated (report.md), but not as a figure per continent" == misplaced_note(report.misplaced[0])
+    per_continent = "Our ships call on about 65 destinations per continent."
+    assert check_answer("65 destinations", question, doc(per_continent)).unsupported == []
+
+
+def test_a_figure_in_millions_is_no_share_price():
+    question = "During 2008 what was the share price of the warrants exercised?"
+    assert check_answer("$3.0 million", question, doc(WARRANTS)).unsupported == ["$3.0 million"]
+    assert (
+        check_answer(
+            "$3.0 million", "What were the cash proceeds of the warrants exercised?", doc(WARRANTS)
+        ).unsupported
+        == []
+    )
+
+
+def test_a_cell_of_the_opposite_row_is_not_the_answer_nor_its_change():
+    question = "What were the net gains from sales of available-for-sale securities in 2009?"
+    assert check_answer("1,636", question, doc(GAINS)).grounding == "unsupported"
+    assert check_answer("368", question, doc(GAINS)).grounding == "verified"
+    computed = Evidence(
+        n=1, tool="compute_table", source="compute_table", computed=True,
+        text="3,569 = -1,636 − (-5,205): change in Net unrealized loss on available-for-sale securities, 2008 to 2009",
+    )  # fmt: skip
+    change = "By how much did the net gains from sales of available-for-sale securities increase from 2008 to 2009?"
+    report = check_answer("3,569", change, [computed])
+    assert report.unsupported == ["3,569"]
+    assert "change in Net unrealized loss on available-for-sale securities, 2008 to 2009" in misplaced_note(
+        report.misplaced[0]
+    )
+
+
+def test_a_passage_quoted_as_the_answer_must_measure_what_is_asked():
+    per = "Assuming each continent has the same number of destinations, how many destinations does each continent have?"
+    assert not measured_by(per, DESTINATIONS)
+    assert measured_by("How many destinations do the ships call on?", DESTINATIONS)
+    # a table's row names its measure in a title the quote may leave out: only opposites and units count there
+    assert measured_by("What was the revenue of the Software segment in 2019?", "| Software | 1,950 | 1,538 |")
+    assert not AskedMeasure.of("What were the net gains in 2009?").measures(
+        "cell", frozenset(words("Net loss")), "Net loss"
+    )
