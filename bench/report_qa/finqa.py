@@ -5,7 +5,8 @@ FinQA holds extracts of other companies' reports (S&P 500 annual reports) than T
 written by other annotators, with one question per entry: a measure on report extracts this
 project was never tuned on. The conversion keeps what a report states and what the gold is:
 
-- the table as the report writes it (``table_ori``; an empty header row over a first row of
+- the table as the report writes it (``table_ori``; a day and year whose line break was lost,
+  "December 312012", written "December 31, 2012"; an empty header row over a first row of
   figures, as a Markdown table needs), the sentences before and after it as
   paragraphs, with the dataset's word splitting undone ("revenue , net" → "revenue, net");
   entries of one page with the same table and text become one context of several questions;
@@ -147,6 +148,16 @@ def _source(gold_inds: dict[str, str]) -> str:
     return "table-text" if kinds == {"table", "text"} else "table" if kinds == {"table"} else "text"
 
 
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+# "December 312012": a header written over two lines ("December 31," over "2012") whose line break was lost
+_DAY_YEAR = re.compile(rf"(?i)\b((?:{_MONTHS})\.? \d{{1,2}}),?((?:19|20)\d\d)\b")
+
+
+def header_cell(cell: str) -> str:
+    """A cell as the report prints it: "December 312012" → "December 31, 2012"."""
+    return _DAY_YEAR.sub(r"\1, \2", cell)
+
+
 def with_header(rows: list[list[str]]) -> list[list[str]]:
     """The table with an empty header row when its first row is already data ("Value of
     Metavante stock awards | 121.4"): a Markdown table's first row is its header."""
@@ -184,7 +195,7 @@ def contexts(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out[key] = {
                 "table": {
                     "uid": entry["filename"],
-                    "table": with_header([[str(c) for c in r] for r in entry["table_ori"]]),
+                    "table": with_header([[header_cell(str(c)) for c in r] for r in entry["table_ori"]]),
                 },
                 "paragraphs": [
                     {"uid": f"{entry['filename']}-{i}", "order": i + 1, "text": t} for i, t in enumerate(texts) if t

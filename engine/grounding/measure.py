@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from engine.grounding.answer_kinds import answer_kind, asks_for_words, fold
 from engine.grounding.stems import word_sequence
+from engine.grounding.written_as import whole_asked
 
 # "what is the X of …", "what was the X by …": X is what is measured
 _HEAD = re.compile(
@@ -40,6 +41,8 @@ _GENERIC = frozenset(
         "highest lowest maximum minimum greatest least most first second third last final new old"
     )
 )
+_TOTAL = frozenset(word_sequence("total"))
+_SHARE_IN = re.compile(r": share of .+? in (.+?)(?: \(|$)")  # a computed share's statement: its whole
 _PARTICIPLE = re.compile(r"(?<=\w) [a-z]+ed\b.*$")
 _PER = re.compile(
     r"(?<!as )\bper (?P<a>(?:[a-z-]+ ){0,2}[a-z-]+)|\b(?:does|did|do|would|will|can) each (?P<b>[a-z-]+)\b"
@@ -144,12 +147,15 @@ class AskedMeasure:
     named: str  # as a flag says it: "a figure per continent", "the annual interest cost savings"
     asked: frozenset[str]  # the question's content words, for opposites
     share_price: bool
+    whole: frozenset[str] = (
+        frozenset()
+    )  # the whole a share is asked of: "loan", "held", "sale" of "total loans held for sale"
 
     @classmethod
     def of(cls, question: str) -> AskedMeasure:
         (measure, head), (per, per_written) = measure_words(question), per_unit(question)
         asked = frozenset(word_sequence(question))
-        return cls(measure, per, per_written or head, asked, share_price_asked(question))
+        return cls(measure, per, per_written or head, asked, share_price_asked(question), whole_asked(question))
 
     def any(self) -> bool:
         return bool(self.measure or self.per) or any(self.asked & a or self.asked & b for a, b in OPPOSITES)
@@ -161,8 +167,10 @@ class AskedMeasure:
         ("the annual interest cost savings": "redeemed $690 million of its 8.75% notes" states none)."""
         if opposite(self.asked, words):
             return False
-        if kind == "result":
-            return True
+        if kind == "result":  # "share of Commercial mortgages in Total commercial mortgages" for "… of total loans"
+            of = _SHARE_IN.search(text)  # a bare "Total" is the table's, whose title names it
+            named = frozenset(word_sequence(of.group(1).split(", ")[0])) - _TOTAL if of else frozenset()
+            return not (self.whole and named and not self.whole <= named)
         if self.per and not writes_per(text, self.per):
             return False
         return kind != "text" or not self.measure or bool(self.measure & words)

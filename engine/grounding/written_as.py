@@ -108,8 +108,8 @@ def share_of(text: str, place: Place, asked: frozenset[str]) -> bool:
 
 # "as a percentage of total revenue", "the share of total assets": the whole a share is asked of
 _WHOLE_ASKED = re.compile(
-    r"\b(?:as an? (?:percentage|percent|%|share|proportion) of|percentage of|proportion of|share of)\s+"
-    r"([^?]{3,60}?)(?=\s+(?:in|for|during|at|as of|of)\s+(?:19|20)\d\d|\s*\?|$)"
+    r"\b(?:as an? (?:percentage|percent|%|share|proportion) of|percent(?:age)? of|proportion of|share of)\s+"
+    r"([^?]{3,60}?)(?=\s+(?:in|for|during|at|as of|of)\s+(?:[a-z]+\.? \d{1,2}\s*,?\s*)?(?:19|20)\d\d|\s*\?|$)"
 )
 _WHOLE_WORDS = content_words("total overall entire all whole")
 

@@ -3,7 +3,7 @@
 import pytest
 
 from bench.report_qa.dataset import Context
-from bench.report_qa.finqa import contexts, derivation, detokenized, gold, value_of, with_header
+from bench.report_qa.finqa import contexts, derivation, detokenized, gold, header_cell, value_of, with_header
 
 TABLE = [["", "2015", "2014"], ["net revenue", "$ 5829", "$ 5735"], ["other", "( 12 )", "10"]]
 
@@ -94,3 +94,10 @@ def test_a_table_whose_first_row_is_data_gets_an_empty_header():
     assert with_header([["Value of stock awards", "$121.4"], ["Total", "$4,187.8"]])[0] == ["", ""]
     assert with_header([["", "2015", "2014"], ["Net revenue", "$5,829", "$5,735"]])[0] == ["", "2015", "2014"]
     assert with_header([["In Millions", "Operating Leases"], ["Fiscal 2019", "$137.4"]])[0][1] == "Operating Leases"
+
+
+def test_a_day_and_year_whose_line_break_was_lost_are_written_apart():
+    assert header_cell("December 312012") == "December 31, 2012"
+    assert header_cell("December 31,2011") == "December 31, 2011"
+    assert header_cell("December 31, 2012") == "December 31, 2012"  # already apart
+    assert header_cell("312012") == "312012"  # no month: a figure

@@ -30,7 +30,6 @@ from pydantic import BaseModel
 
 from engine.grounding.answer_kinds import ALL_SUMMED, aggregate_asked, fold
 from engine.grounding.dates import MONTHS
-from engine.grounding.periods_due import span_due, spans_due, within
 from engine.grounding.report_table import COMPARISON_COLUMN
 from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
@@ -62,6 +61,7 @@ from engine.tools.tables.table_shape import (
     PERIOD_DIMENSIONS,
     YEAR_IN_NAME,
     column_values,
+    columns_due,
     dated_rows,
     figure_rows,
     filled_at,
@@ -72,6 +72,7 @@ from engine.tools.tables.table_shape import (
     without_wholes,
     without_words,
     year_columns,
+    year_rows,
     years_of,
 )
 
@@ -108,6 +109,7 @@ _TOTAL_OF = re.compile(r"\btotal (?:amount of |value of )?(?:the )?([a-z][\w -]*
 
 
 _COMPARING_WORDS = words("change changes variance variation growth increase decrease difference vs versus")
+_OF_TWO = ("change", "decrease", "difference", "percent_change", "ratio", "share")
 _MEAN_WORD = re.compile(r"(?i)\b(?:average|mean|moyenne)\b")  # the operation's word, when it is no name
 _SHARE_ROW = re.compile(r"\b(?:percentage|percent|share|proportion) of\b|%\s*of\b")  # "Percentage of revenue"
 
@@ -117,20 +119,6 @@ def _named_whole(name: str, asked: set[str]) -> bool:
     than the comparison ("Variance in Dollars", not "% Change" for "the change in services")."""
     own = label_words(YEAR_IN_NAME.sub(" ", name))
     return bool(own - _COMPARING_WORDS) and own <= asked
-
-
-def _columns_due(question: str, numbers: list[ColumnInfo]) -> list[ColumnInfo]:
-    """The columns of payments due that make up the span of years the question asks, in order
-    ("within 5 years": up to 1, 1 to 3 and 3 to 5 years), or [] when they do not make it up."""
-    named = spans_due(question)
-    asked = named[0] if len(named) == 1 else None  # "less than one year and between 2-5 years": two, none planned
-    spans = (
-        [(span, c) for c in numbers if (span := span_due(c.name)) is not None and within(span, asked)] if asked else []
-    )
-    spans.sort(key=lambda sc: sc[0])
-    ends = [asked[0] if asked else 0.0, *(span[1] for span, _ in spans)]
-    joined = all(span[0] == end for (span, _), end in zip(spans, ends, strict=False))
-    return [c for _, c in spans] if spans and joined and asked and ends[-1] == asked[1] else []
 
 
 def _row_whole(question: str, rows: list[str], part: ColumnInfo, numbers: list[ColumnInfo]) -> ColumnInfo | None:
@@ -178,6 +166,8 @@ def _plan_labelled(
     question, reading = whole_as_column(question, reading, [c.name for c in numbers])  # "% of total sales"
     asked = words(YEAR_IN_NAME.sub(" ", question))
     rows = named_rows(question, asked, reading, labels := row_labels(info, label, numbers, catalog), sem, heads)
+    if op in _OF_TWO and len(rows) == 3 and len(bare := [r for r in rows if fold(r).strip() == "total"]) == 1:
+        rows = [r for r in rows if r not in bare]  # "the ratio of the total flight attendants to total maintenance …"
     ranked = op in ("max", "min") and reading.dimension and reading.dimension not in PERIOD_DIMENSIONS
     if ranked:  # "which segment …": the rows are what is compared, those of the section it names
         if (section := _section_rows(heads, labels, asked, reading)) is None:
@@ -204,7 +194,10 @@ def _plan_labelled(
     across = bool(ACROSS_PERIODS.search(fold(question))) and op in ("sum", "mean")  # "across all 3 years": one sum
     each = bool(EACH_PERIOD.search(fold(question))) and not across  # "for each financial year listed": every period
     op = "value" if each and op == "sum" else op  # "the total bookings for each year": the Total row's cells
-    due = _columns_due(question, numbers)
+    due = columns_due(question, numbers)
+    # "due in 2018" of a table dated "As of December 2015" whose rows are the years due: the years run down rows
+    unheld = bool(by_year) and any(by_year.get(y) is None for y in reading.years)
+    down_rows = unheld and all(year_rows(labels, [y], asked) for y in reading.years)
     compared = [c for c in numbers if COMPARISON_COLUMN.search(c.name) and _named_whole(c.name, asked)]
     if due:  # "due within 5 years": "Up to 1 year", "1 to 3 years" and "3 to 5 years"
         cols, op = due, "sum" if len(due) > 1 and op in ("value", "sum") else op
@@ -216,7 +209,7 @@ def _plan_labelled(
         cols = period_columns(numbers)
     elif op == "which_if":
         cols = [c for c in numbers if any(c is v for v in by_year.values())] if None not in by_year.values() else []
-    elif reading.years and by_year:
+    elif reading.years and by_year and not down_rows:
         if any(by_year.get(y) is None for y in reading.years):
             return None  # a year the table does not hold, or in columns the question does not tell apart
         cols = list({id(by_year[y]): by_year[y] for y in reading.years}.values())  # "2021 - 2022" once for both
@@ -251,9 +244,12 @@ def _plan_labelled(
         rows = [str(r).strip() for r, h in held if h and str(r).strip() in rows]
     if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
-    if reading.years and not any(by_year.values()):  # "Fiscal Year 2019", "2015 net revenue": periods down rows
+    if reading.years and (down_rows or not any(by_year.values())):  # "Fiscal Year 2019": periods down rows
         in_columns = {w for c in cols for w in label_words(c.name)}
-        rows = dated_rows(labels, rows, reading.years, question, asked, in_columns, op in ("change", "percent_change"))
+        dated = dated_rows(labels, rows, reading.years, question, asked, in_columns, op)
+        if dated is None:
+            return None
+        rows = dated
     rows = without_wholes(info, label, rows, cols[0]) if op in ("sum", "mean") and len(cols) == 1 else rows
     if op in ("sum", "value") and len(rows) == 1 and not is_total_label(rows[0]) and ALL_SUMMED.search(fold(question)):
         return None  # "the sum of all tax credit carryforwards": several rows, and one is named

@@ -37,8 +37,10 @@ Operation = Literal[
 _PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is its change in points
     r"(?<!absolute )(?:%\s?(?:change|increase|decrease)|\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation|difference)|growth rate|"
     r"(?:variation|evolution|hausse|baisse|croissance) en (?:pourcentage|%)|pourcentage (?:de )?(?:variation|hausse|"
-    r"baisse|croissance)|taux de (?:croissance|variation)))"
-)
+    r"baisse|croissance)|taux de (?:croissance|variation))"
+    r"|\bby what (?:percent(?:age)?|%) (?:did|does|do|has|have|had|will|would|was|were|is|are)\b(?:(?! (?:points?|pts)\b).)*"
+    r"\b(?:increase|decrease|grow|grew|decline|fall|fell|rise|rose|change|drop))"
+)  # "by what percentage did total residential mortgages increase from 2011 to 2012?"
 _CHANGE = re.compile(
     r"\b(?:change|changed|difference|increased?|decreased?|variation|evolution|ecart|fluctuation|"
     r"how much (?:more|less|higher|lower)|de combien)\b"

@@ -13,8 +13,10 @@ from typing import Any
 from engine.grounding.answer_kinds import fold
 from engine.grounding.dates import MONTHS
 from engine.grounding.layout import pairs_as_end_years
+from engine.grounding.periods_due import span_due, spans_due, within
 from engine.grounding.report_table import COMPARISON_COLUMN
 from engine.grounding.stems import words
+from engine.grounding.totals import is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.label_match import HYPHENATED, label_text, label_words
 
@@ -77,23 +79,37 @@ def dated_rows(
     question: str,
     asked: set[str],
     column_words: set[str],
-    change: bool = False,
-) -> list[str]:
+    op: str | None = None,
+) -> list[str] | None:
     """The rows asked of a table whose periods run down its rows: the row of each year asked
     (``year_rows``), unless the question names a row no year dates ("the non-vested shares granted
     in 2019": the year's "Granted", not "Non-vested at December 31, 2019"; a word of a hyphenated
     word or of the column asked names none), or ``rows`` are already those of the years asked
-    ("As at 31 December 2019: Monetary assets, current"). A ``change`` asked of one year ("the
+    ("As at 31 December 2019: Monetary assets, current"). A change asked of one year ("the
     net change in net revenue during 2015") is from the year before: "2015 net revenue" and
-    "2014 net revenue". ``asked``: the question's words without its years."""
-    if change and len(years) == 1:
+    "2014 net revenue". "Due after 2020" is the one row written for the years after ("2021 -
+    thereafter"), or None; a share of one year's row is of the table's Total ("what percentage of
+    the payments are due in 2018"). ``asked``: the question's words without its years."""
+    if op in ("change", "percent_change") and len(years) == 1:
         years = [years[0], str(int(years[0]) - 1)]
     apart = words(HYPHENATED.sub(" ", question)) - column_words
     if any(not years_of(r) and label_words(r) <= apart for r in rows):
         return rows
     if rows and {y for r in rows for y in years_of(r)} == set(years):
         return rows
-    return year_rows(labels, list(years), asked) or rows
+    dated = year_rows(labels, list(years), asked) or rows
+    if _AFTER_YEAR.search(fold(question)):
+        later = [r for r in labels if _LATER_ROW.search(fold(r))]
+        if len(later) != 1 or len(dated) != 1:
+            return None
+        dated = later
+    if op == "share" and len(dated) == 1 and (totals := [r for r in labels if is_total_label(r)]):
+        dated = [dated[0], totals[-1]]
+    return dated
+
+
+_AFTER_YEAR = re.compile(r"\b(?:after|beyond|later than)\s+(?:fiscal\s+|fy\s?)?(?:19|20)\d\d\b")
+_LATER_ROW = re.compile(r"\b(?:thereafter|after|beyond|later)\b")
 
 
 def _undated(label: str) -> str:
@@ -298,3 +314,17 @@ def unknown_names(
         ):
             out.append(token)
     return out
+
+
+def columns_due(question: str, numbers: list[ColumnInfo]) -> list[ColumnInfo]:
+    """The columns of payments due that make up the span of years the question asks, in order
+    ("within 5 years": up to 1, 1 to 3 and 3 to 5 years), or [] when they do not make it up."""
+    named = spans_due(question)
+    asked = named[0] if len(named) == 1 else None  # "less than one year and between 2-5 years": two, none planned
+    spans = (
+        [(span, c) for c in numbers if (span := span_due(c.name)) is not None and within(span, asked)] if asked else []
+    )
+    spans.sort(key=lambda sc: sc[0])
+    ends = [asked[0] if asked else 0.0, *(span[1] for span, _ in spans)]
+    joined = all(span[0] == end for (span, _), end in zip(spans, ends, strict=False))
+    return [c for _, c in spans] if spans and joined and asked and ends[-1] == asked[1] else []

@@ -114,3 +114,13 @@ def test_a_passage_quoted_as_the_answer_must_measure_what_is_asked():
     assert not AskedMeasure.of("What were the net gains in 2009?").measures(
         "cell", frozenset(words("Net loss")), "Net loss"
     )
+
+
+def test_a_computed_share_of_another_whole_than_the_one_asked_is_flagged():
+    question = "Commercial mortgage loans at fair value at December 31, 2011 were what percent of total loans held for sale at December 31, 2011?"
+    line = "65.15% = 843 / 1,294 × 100: share of Commercial mortgages at fair value in Total commercial mortgages, December 31, 2011 (report.md, …)"
+    computed = [Evidence(n=1, tool="compute_table", source="compute_table", computed=True, text=line)]
+    assert check_answer("65.15%", question, computed).unsupported == ["65.15%"]
+    of_total = line.replace("1,294", "2,936").replace("65.15%", "28.71%").replace("Total commercial mortgages", "Total")
+    computed = [Evidence(n=1, tool="compute_table", source="compute_table", computed=True, text=of_total)]
+    assert check_answer("28.71%", question, computed).unsupported == []  # the table's own Total, which its title names

@@ -1390,3 +1390,48 @@ def test_a_portion_of_the_total_is_the_share_of_the_row_the_question_names_half_
     )
     portion = answer("What portion of total purchase price is related to stock awards?", catalog).statement
     assert portion.startswith("2.9% = 121.4 / 4,187.8 × 100")
+
+
+RENTALS = """Future minimum rental payments.
+
+| $ in millions | As of December 2015 |
+|---|---|
+| 2016 | $ 317 |
+| 2017 | 313 |
+| 2018 | 301 |
+| 2019 | 258 |
+| 2020 | 226 |
+| 2021 - thereafter | 1,160 |
+| Total | $2,575 |
+"""
+STAFF = """| | Mainline Operations | Regional Carriers | Total |
+|---|---|---|---|
+| Flight Attendants | 24,700 | 2,200 | 26,900 |
+| Maintenance personnel | 14,900 | 2,000 | 16,900 |
+| Total | 101,500 | 20,800 | 122,300 |
+"""
+
+
+def test_the_years_due_down_the_rows_of_a_dated_column_are_rows_and_a_share_of_one_is_of_the_total(tmp_path):
+    rentals = catalog_of(tmp_path, "rentals.md", RENTALS)
+    due = answer("What percentage of future minimum rental payments are due in 2018?", rentals)
+    assert due.statement.startswith("11.69% = 301 / 2,575 × 100: share of 2018 in Total, As of December 2015")
+    after = answer("What percentage of future minimum rental payments are due after 2020?", rentals)
+    assert after.statement.startswith("45.05% = 1,160 / 2,575 × 100: share of 2021 - thereafter in Total")
+    # "after 2020" with no row written for the years after: no plan, rather than 2020's row
+    (folder := tmp_path / "no_later").mkdir()
+    no_later = catalog_of(folder, "rentals.md", RENTALS.replace("2021 - thereafter", "2021"))
+    assert plan("What percentage of the payments are due after 2020?", no_later, FakeEncode()) is None
+
+
+def test_a_bare_total_row_is_no_third_row_of_a_ratio_of_two_totals_named(tmp_path):
+    staff = catalog_of(tmp_path, "staff.md", STAFF)
+    ratio = answer("What is the ratio of the total flight attendants to total maintenance personnel?", staff)
+    assert ratio.statement.startswith("1.59 = 26,900 / 16,900: ratio of Flight Attendants to Maintenance personnel")
+
+
+def test_by_what_percentage_a_row_increased_is_its_percentage_change():
+    assert read_question(
+        "By what percentage did total residential mortgages increase from 2011 to 2012?"
+    ).operation == ("percent_change")
+    assert read_question("By what percentage points did the margin increase from 2011 to 2012?").operation == "change"
