@@ -60,6 +60,7 @@ from engine.tools.tables.records_plan import records_args
 from engine.tools.tables.table_shape import (
     PERIOD_DIMENSIONS,
     YEAR_IN_NAME,
+    balance_rows,
     column_values,
     columns_due,
     dated_rows,
@@ -166,6 +167,7 @@ def _plan_labelled(
     question, reading = whole_as_column(question, reading, [c.name for c in numbers])  # "% of total sales"
     asked = words(YEAR_IN_NAME.sub(" ", question))
     rows = named_rows(question, asked, reading, labels := row_labels(info, label, numbers, catalog), sem, heads)
+    rows = rows or balance_rows(question, labels)  # "from the end of 2014 to the end of 2015": the closing balance
     if op in _OF_TWO and len(rows) == 3 and len(bare := [r for r in rows if fold(r).strip() == "total"]) == 1:
         rows = [r for r in rows if r not in bare]  # "the ratio of the total flight attendants to total maintenance …"
     ranked = op in ("max", "min") and reading.dimension and reading.dimension not in PERIOD_DIMENSIONS
@@ -244,13 +246,15 @@ def _plan_labelled(
         rows = [str(r).strip() for r, h in held if h and str(r).strip() in rows]
     if op in ("change", "percent_change") and len(rows) == 2 and len(cols) == 1 and FROM_TO.search(fold(question)):
         rows = [rows[1], rows[0]]  # "from the beginning to the end of the period": the later row first, end − beginning
+    dated: list[str] | None = []
     if reading.years and (down_rows or not any(by_year.values())):  # "Fiscal Year 2019": periods down rows
         in_columns = {w for c in cols for w in label_words(c.name)}
         dated = dated_rows(labels, rows, reading.years, question, asked, in_columns, op)
         if dated is None:
             return None
-        rows = dated
-    rows = without_wholes(info, label, rows, cols[0]) if op in ("sum", "mean") and len(cols) == 1 else rows
+        rows, dated = dated, [r for r in dated if years_of(r)]  # "2017 net revenue": its year's, though it adds up
+    whole_rows = op in ("sum", "mean") and len(cols) == 1 and not (reading.years and dated)  # the rows above
+    rows = without_wholes(info, label, rows, cols[0]) if whole_rows else rows
     if op in ("sum", "value") and len(rows) == 1 and not is_total_label(rows[0]) and ALL_SUMMED.search(fold(question)):
         return None  # "the sum of all tax credit carryforwards": several rows, and one is named
     if op == "sum" and len(rows) == 1 and len(cols) >= 2 and not (reading.years or across or due):

@@ -1435,3 +1435,33 @@ def test_by_what_percentage_a_row_increased_is_its_percentage_change():
         "By what percentage did total residential mortgages increase from 2011 to 2012?"
     ).operation == ("percent_change")
     assert read_question("By what percentage points did the margin increase from 2011 to 2012?").operation == "change"
+
+
+ROLL_FORWARD = """Unrecognized tax benefits.
+
+| (in millions) | 2015 | 2014 | 2013 |
+|---|---|---|---|
+| Balance, January 1 | $1,171 | $1,701 | $1,573 |
+| Additions based on tax positions related to the current year | 67 | 63 | 90 |
+| Settlements with tax authorities | (75) | (36) | (287) |
+| Balance, December 31 | $1,136 | $1,171 | $1,701 |
+"""
+NET_REVENUE = """| | Amount (In Millions) |
+|---|---|
+| 2016 net revenue | $705.4 |
+| Volume/weather | (18.2) |
+| Retail electric price | 13.5 |
+| 2017 net revenue | $703.1 |
+"""
+
+
+def test_the_end_of_a_year_of_a_roll_forward_is_its_closing_balance(tmp_path):
+    taxes = catalog_of(tmp_path, "taxes.md", ROLL_FORWARD)
+    change = answer("What was the change in unrecognized tax benefits from the end of 2014 to the end of 2015?", taxes)
+    assert change.statement.startswith("-35 million = 1,136 − 1,171: change in Balance, December 31, 2014 to 2015")
+
+
+def test_an_average_of_two_rows_dated_by_their_year_keeps_the_row_that_adds_up_the_others(tmp_path):
+    revenue = catalog_of(tmp_path, "revenue.md", NET_REVENUE)
+    mean = answer("What was the average net revenue between 2016 and 2017 in millions?", revenue)
+    assert mean.statement.startswith("704.25 = (703.1 + 705.4) / 2: average of 2017 net revenue and 2016 net revenue")
