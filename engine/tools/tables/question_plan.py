@@ -69,6 +69,8 @@ from engine.tools.tables.table_shape import (
     label_column,
     period_columns,
     row_labels,
+    row_whole,
+    total_of,
     unknown_names,
     without_wholes,
     without_words,
@@ -106,9 +108,6 @@ def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: li
     return bool(reading.years) and not held
 
 
-_TOTAL_OF = re.compile(r"\btotal (?:amount of |value of )?(?:the )?([a-z][\w -]*)")
-
-
 _COMPARING_WORDS = words("change changes variance variation growth increase decrease difference vs versus")
 _OF_TWO = ("change", "decrease", "difference", "percent_change", "ratio", "share")
 _MEAN_WORD = re.compile(r"(?i)\b(?:average|mean|moyenne)\b")  # the operation's word, when it is no name
@@ -120,18 +119,6 @@ def _named_whole(name: str, asked: set[str]) -> bool:
     than the comparison ("Variance in Dollars", not "% Change" for "the change in services")."""
     own = label_words(YEAR_IN_NAME.sub(" ", name))
     return bool(own - _COMPARING_WORDS) and own <= asked
-
-
-def _row_whole(question: str, rows: list[str], part: ColumnInfo, numbers: list[ColumnInfo]) -> ColumnInfo | None:
-    """The row's own Total column, when a share is of "the total <the row>": in "the operating
-    leases of more than 5 years in the total operating leases" the whole is Operating leases'
-    Total, not the Total row's figure in the same column."""
-    named = [r for r in rows if not is_total_label(r)]
-    said = _TOTAL_OF.search(fold(question))
-    if len(named) != 1 or not said or not label_words(named[0]) <= words(said.group(1)):
-        return None
-    wholes = [c for c in numbers if is_total_label(c.name) and c is not part]
-    return wholes[0] if len(wholes) == 1 and not is_total_label(part.name) else None
 
 
 def _section_rows(heads: dict[str, str], labels: list[str], asked: set[str], reading: Reading) -> list[str] | None:
@@ -168,8 +155,9 @@ def _plan_labelled(
     asked = words(YEAR_IN_NAME.sub(" ", question))
     rows = named_rows(question, asked, reading, labels := row_labels(info, label, numbers, catalog), sem, heads)
     rows = rows or balance_rows(question, labels)  # "from the end of 2014 to the end of 2015": the closing balance
-    if op in _OF_TWO and len(rows) == 3 and len(bare := [r for r in rows if fold(r).strip() == "total"]) == 1:
-        rows = [r for r in rows if r not in bare]  # "the ratio of the total flight attendants to total maintenance …"
+    bare = [r for r in rows if fold(r).strip() == "total"]  # "the ratio of the total flight attendants to total …"
+    if op in _OF_TWO and len(rows) == 3 and len(bare) == 1 and all(total_of(r, question) for r in rows if r != bare[0]):
+        rows = [r for r in rows if r not in bare]  # the Total is no third row: each row is "total" as the table sums it
     ranked = op in ("max", "min") and reading.dimension and reading.dimension not in PERIOD_DIMENSIONS
     if ranked:  # "which segment …": the rows are what is compared, those of the section it names
         if (section := _section_rows(heads, labels, asked, reading)) is None:
@@ -236,9 +224,7 @@ def _plan_labelled(
         cols = held  # "the total definite-lived intangible assets": the one column where its row holds a figure
     else:
         return None  # which column the question is about is not said
-    whole = (
-        _row_whole(question, rows, cols[0], numbers) if op == "share" and len(rows) == 2 and len(cols) == 1 else None
-    )
+    whole = row_whole(question, rows, cols[0], numbers) if op == "share" and len(rows) == 2 and len(cols) == 1 else None
     if whole is not None:  # "… of more than 5 years in the total operating leases": the row's own Total
         rows, cols = [r for r in rows if not is_total_label(r)], [cols[0], whole]
     if ranked and rows:  # "which non-returning director …": the section's rows with a figure

@@ -65,7 +65,9 @@ _PROPORTION_OF_WHOLE = re.compile(
     r"\bwhat (?:proportion|portion) of\b(?!.*\b(?:over|(?<!related )(?<!due )(?<!attributable )to|against|versus|vs)\b)"
     r"|\bhow many (?:%|percent)(?= |$)"
 )  # "how many % does X make up out of the total": a share too
-_AS_PERCENT_OF = re.compile(r"\bas an? (?:percentage|percent|%) of\b")
+_AS_PERCENT_OF = re.compile(
+    r"\bas an? (?:percentage|percent|%) of\b|\bratio \((?:in )?(?:percentage|percent|%)\) of\b"
+)  # "the ratio (in percentage) of A to B": A / B × 100
 _SHARE = re.compile(
     r"\b(?:percentage|percent|(?<!per )(?<!per \w{5} )(?<!per \w{7} )share(?!\s+(?:price|capital|count|based))|fraction|"
     r"pourcentage|part|quote-part)\b"

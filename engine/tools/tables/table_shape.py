@@ -346,3 +346,24 @@ def balance_rows(question: str, labels: list[str]) -> list[str]:
         return []
     ends = {m.group("end") for m in _AT_END.finditer(fold(question))}
     return [*(opening if ends & {"beginning", "start"} else []), *(closing if ends & {"end", "close"} else [])]
+
+
+def total_of(row: str, question: str) -> bool:
+    """Whether the question writes "total" right before the row's first word ("total flight attendants")."""
+    first = re.findall(r"[a-z0-9]+", fold(row))[:1]
+    return bool(first) and re.search(rf"\btotal {first[0]}", fold(question)) is not None
+
+
+_TOTAL_OF = re.compile(r"\btotal (?:amount of |value of )?(?:the )?([a-z][\w -]*)")
+
+
+def row_whole(question: str, rows: list[str], part: ColumnInfo, numbers: list[ColumnInfo]) -> ColumnInfo | None:
+    """The row's own Total column, when a share is of "the total <the row>": in "the operating
+    leases of more than 5 years in the total operating leases" the whole is Operating leases'
+    Total, not the Total row's figure in the same column."""
+    named = [r for r in rows if not is_total_label(r)]
+    said = _TOTAL_OF.search(fold(question))
+    if len(named) != 1 or not said or not label_words(named[0]) <= words(said.group(1)):
+        return None
+    wholes = [c for c in numbers if is_total_label(c.name) and c is not part]
+    return wholes[0] if len(wholes) == 1 and not is_total_label(part.name) else None

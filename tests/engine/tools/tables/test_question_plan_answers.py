@@ -1465,3 +1465,15 @@ def test_an_average_of_two_rows_dated_by_their_year_keeps_the_row_that_adds_up_t
     revenue = catalog_of(tmp_path, "revenue.md", NET_REVENUE)
     mean = answer("What was the average net revenue between 2016 and 2017 in millions?", revenue)
     assert mean.statement.startswith("704.25 = (703.1 + 705.4) / 2: average of 2017 net revenue and 2016 net revenue")
+
+
+def test_a_ratio_asked_in_percentage_is_a_share_and_a_total_of_the_sum_asked_stays_a_row(tmp_path):
+    assert (
+        read_question("What is the ratio (in percentage) of total notes payable to total leases?").operation == "share"
+    )
+    staff = catalog_of(tmp_path, "staff.md", STAFF)
+    # "over total personnel": the Total row is the whole named, no row the question writes "total" before
+    assert (
+        plan("What is the ratio of flight attendants and maintenance personnel over total staff?", staff, FakeEncode())
+        is None
+    )
