@@ -1,6 +1,6 @@
 """What a question measures, so that a figure about something else supports nothing.
 
-Three readings of the question, each a reason a figure the evidence does state is no
+Four readings of the question, each a reason a figure the evidence does state is no
 answer (read on accent-folded text):
 
 - its measure, the head words of "what is the annual interest cost savings by …": a
@@ -9,7 +9,9 @@ answer (read on accent-folded text):
 - a unit it asks per ("how many destinations does each continent have", "revenue per
   employee"): the figure must be written per that unit, or computed;
 - a price per share ("the share price of the warrants exercised"): a figure in millions
-  is a total, no price of one share.
+  is a total, no price of one share;
+- the whole a share is asked of ("… what percent of total loans held for sale"): a
+  computed share of another row ("in Total commercial mortgages") is of something else.
 
 And the opposite of what it names: a row or a result about a loss does not answer a
 question about gains ("net gains from sales" is no "net unrealized loss").
