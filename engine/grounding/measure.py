@@ -162,11 +162,12 @@ class AskedMeasure:
     def any(self) -> bool:
         return bool(self.measure or self.per) or any(self.asked & a or self.asked & b for a, b in OPPOSITES)
 
-    def measures(self, kind: str, words: frozenset[str], text: str) -> bool:
+    def measures(self, kind: str, words: frozenset[str], text: str, titled: frozenset[str] = frozenset()) -> bool:
         """Whether a cell (``words`` of its label and column, ``text`` them written), a sentence or a
         computed result's line measures what is asked: no row of losses for a question about gains,
         a figure per continent for "does each continent have", a sentence that names the measure asked
-        ("the annual interest cost savings": "redeemed $690 million of its 8.75% notes" states none)."""
+        ("the annual interest cost savings": "redeemed $690 million of its 8.75% notes" states none), or
+        whose source does (``titled``: the words of its document, section or tool, "sales")."""
         if opposite(self.asked, words):
             return False
         if kind == "result":  # "share of Commercial mortgages in Total commercial mortgages" for "… of total loans"
@@ -175,4 +176,4 @@ class AskedMeasure:
             return not (self.whole and named and not self.whole <= named)
         if self.per and not writes_per(text, self.per):
             return False
-        return kind != "text" or not self.measure or bool(self.measure & words)
+        return kind != "text" or not self.measure or bool(self.measure & (words | titled))

@@ -324,7 +324,12 @@ class Support:
     def measured(self, place: Place) -> bool:
         text = self.index.texts[place.evidence]
         written = f"{place.label} {place.column}" if place.kind == "cell" else text[place.unit[0] : place.unit[1]]
-        return self.asked.measures(place.kind, place.words if place.kind == "cell" else self._words_of(place), written)
+        ev = self.index.evidence[place.evidence]  # a passage is also named by its source: a tool "sales", "Hotels"
+        titled = (
+            content_words(" ".join(x for x in (ev.source, ev.location, ev.tool) if x)) if self.asked.measure else None
+        )
+        words = place.words if place.kind == "cell" else self._words_of(place)
+        return self.asked.measures(place.kind, words, written, titled or frozenset())
 
     def _unmeasured(self, item: Found) -> bool:
         """Whether every place stating the figure measures something else than what is asked."""

@@ -124,3 +124,10 @@ def test_a_computed_share_of_another_whole_than_the_one_asked_is_flagged():
     of_total = line.replace("1,294", "2,936").replace("65.15%", "28.71%").replace("Total commercial mortgages", "Total")
     computed = [Evidence(n=1, tool="compute_table", source="compute_table", computed=True, text=of_total)]
     assert check_answer("28.71%", question, computed).unsupported == []  # the table's own Total, which its title names
+
+
+def test_a_passage_is_named_by_its_source_too():
+    rows = [Evidence(n=1, tool="lookup_table", text="3 rows: Q1 10.5, Q2 11.25, Q3 12.0", source="sales")]
+    assert check_answer("12.0", "What were the sales in Q3?", rows).unsupported == []
+    costs = [Evidence(n=1, tool="lookup_table", text="3 rows: Q1 10.5, Q2 11.25, Q3 12.0", source="headcount")]
+    assert check_answer("12.0", "What were the sales in Q3?", costs).unsupported == ["12.0"]
