@@ -186,12 +186,12 @@ class Support:
             return Judgement()  # "the share price of the warrants exercised": "$3.0 million" is no price of one share
         if not self.scope.active:  # nothing to place it against: found anywhere, as before
             changes = self._only_as_change(item) if hit is not None else []
-            unmeasured = hit is not None and not changes and not operand and self._unmeasured(item)
+            unmeasured = self._unmeasured(item) if hit is not None and not changes and not operand else []
             if hit is not None and not changes and not unmeasured and not self._share_unmet(item):
                 return None
             derivation = self._derive(item)
             if derivation is None and (changes or unmeasured):
-                return Judgement(misplaced=misplaced(self, item, changes or list(self._places(item))))
+                return Judgement(misplaced=misplaced(self, item, changes or unmeasured))
             return Judgement(derivation=derivation)
         beside = Beside(self.answer, self.cuts, item)
         literal: list[Place] = []
@@ -331,10 +331,10 @@ class Support:
         words = place.words if place.kind == "cell" else self._words_of(place)
         return self.asked.measures(place.kind, words, written, titled or frozenset())
 
-    def _unmeasured(self, item: Found) -> bool:
-        """Whether every place stating the figure measures something else than what is asked."""
+    def _unmeasured(self, item: Found) -> list[Place]:
+        """The places stating the figure when every one measures something else than what is asked; else none."""
         places = list(self._places(item)) if self.asked.any() else []
-        return bool(places) and not any(map(self.measured, places))
+        return places if places and not any(map(self.measured, places)) else []
 
     def _about_subject(self, place: Place, beside: Beside) -> bool:
         """A sentence states a figure of the subject when it names the words of the row most

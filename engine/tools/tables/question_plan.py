@@ -264,12 +264,7 @@ def _plan_labelled(
         "which_if": {(1, 1), (1, 2)},
         "periods": {(0, 1), (0, 2), (1, 1), (1, 2)},
     }
-    if (
-        op is None
-        or shape not in fits[op]
-        or max(len(cols), len(rows)) > 2
-        and op in ("change", "decrease", "difference", "percent_change", "ratio", "share")
-    ):
+    if op is None or shape not in fits[op] or max(len(cols), len(rows)) > 2 and op in _OF_TWO:
         return None
     if op == "sum" and any(_NOT_ADDITIVE.search(fold(c.name)) for c in cols):
         return None  # years of useful life, rates, amounts per share: no total adds them up
