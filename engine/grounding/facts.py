@@ -76,6 +76,7 @@ class Fact(BaseModel):
     statement: str = ""  # no figure answers: the passage itself (a name, a rule), one line
     row: bool = False  # read from a table row: its figures, never words that say what a thing is
     each: bool = False  # one candidate for each year the question names, in its order: all of them answer
+    computed: bool = False  # its one candidate is computed from the passage's figures (its label: the derivation)
 
     @property
     def picked(self) -> Candidate | None:
@@ -191,7 +192,7 @@ def _pin_row(question: str, header: list[str], wanted: list[int]) -> list[int]:
     return wanted
 
 
-def _sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
+def sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
     if kind == "person":
         names = sorted(names_in(_DEFINED_TERM.sub(" ", text)) - names_in(question))
         if len(names) == 1:
@@ -227,7 +228,7 @@ def stated_fact(question: str, quote: Quote) -> Fact:
     if quote.computed:
         return computed_fact(quote.text)
     cells = row_cells(quote.text)
-    return _row_fact(question, *cells, kind) if cells is not None else _sentence_fact(question, quote.text, kind)
+    return _row_fact(question, *cells, kind) if cells is not None else sentence_fact(question, quote.text, kind)
 
 
 def computed_fact(statement: str) -> Fact:

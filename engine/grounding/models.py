@@ -98,4 +98,5 @@ class Quote(BaseModel):
     score: float
     preface: str  # "From travel-policy.md (Hotels):" / "D'après travel-policy.md (Hôtels) :"
     confident: bool = True  # False: the closest passage found, which may not answer the question
+    close: bool = True  # close to the question, whatever kind of figure it holds (the engine may compute from it)
     computed: bool = False  # a tool's computed result ("expression = result"), not a document's words

@@ -345,6 +345,7 @@ def best_quotes(
                 score=round(scored[i].score, 4),
                 preface=_preface(unit, language, scored[i].confident),
                 confident=scored[i].confident,
+                close=scored[i].closeness >= CONFIDENT_CLOSENESS,
                 computed=unit.computed and not unit.source,
             )
         )

@@ -23,6 +23,7 @@ from engine.grounding.models import Quote
 from engine.grounding.quotes import continues
 from engine.grounding.written_as import change_for_level
 from engine.react.prompts import message
+from engine.react.sentence_computation import year_computation
 
 
 class FactAnswer(BaseModel):
@@ -71,8 +72,14 @@ def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -
     """(the one line that states the fact, the fact, the line's where part). The line is
     "Not sure: …" when the passage is not sure to answer, or when what it states is not of
     the kind the question asks ("which year …" stated by a row without its years)."""
+    where_stated = _where(quote, language)
+    if (computed := year_computation(question, quote, language)) is not None:
+        stated = f"{computed.candidates[0].text} = {computed.candidates[0].label}"
+        if not _sure(question, quote, computed, stated):
+            stated = message("fact_unsure", language, fact=stated)
+        return f"{stated} {where_stated}", computed, where_stated
     fact = each_year(question, stated_fact(question, quote))
-    where = "" if brief and not fact.several else _where(quote, language)
+    where = "" if brief and not fact.several else where_stated
     if fact.picked is not None:
         picked = fact.picked
         if quote.computed:
@@ -94,9 +101,12 @@ def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -
 def _sure(question: str, quote: Quote, fact: Fact, stated: str) -> bool:
     if YES_NO_ASKED.search(fold(question)) and not YES_NO.search(stated):
         return False  # "was the 2019 return greater than …?": figures alone do not say yes or no
-    if quote.computed and not measured_by(question, quote.text):
+    computed = quote.computed or fact.computed
+    if computed and not measured_by(question, quote.text):
         return False  # a change of "Net unrealized loss" for "the net gains from sales"
-    if fact.several or fact.each or quote.computed:
+    if fact.computed:  # its figures are not of the kind asked: the result computed from them is
+        return quote.close
+    if fact.several or fact.each or computed:
         return quote.confident
     if fact.picked is not None and not measured_by(question, quote.text):
         return False  # "455 destinations on all seven continents" for "how many does each continent have?"
@@ -127,7 +137,7 @@ def fact_answer(question: str, quotes: list[Quote], language: str, detail: str) 
     text = "\n\n".join(parts)
     labels = [c.label for c in fact.candidates] + [where] + [q.preface for q in quotes if detail == "detailed"]
     stated = {c.figure or c.text for c in fact.candidates}
-    if quotes[0].computed:  # the expression's figures are inputs the check traces, not labels
+    if quotes[0].computed or fact.computed:  # the expression's figures are inputs the check traces, not labels
         labels = [where]
     ignore = [f.text for label in labels for f in extract_figures(label) if f.text not in stated]
     sure = _sure(question, quotes[0], fact, line)

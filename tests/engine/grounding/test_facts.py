@@ -3,7 +3,7 @@ candidates labelled when the passage does not pin one down."""
 
 import pytest
 
-from engine.grounding.facts import _sentence_fact, cite_passage, computed_fact, row_cells, stated_fact
+from engine.grounding.facts import cite_passage, computed_fact, row_cells, sentence_fact, stated_fact
 from engine.grounding.models import Citation, Figure, GroundingReport, Quote
 from engine.react.fact_answer import each_year
 
@@ -210,13 +210,13 @@ def test_the_words_that_bound_a_figure_are_stated_with_it():
 
 def test_a_footnote_mark_is_no_figure_of_the_passage():
     footnote = "(1) Classified as income tax expense within the Consolidated Statements of Operations."
-    assert _sentence_fact("What was the tax benefit in 2019?", footnote, "amount").candidates == []
+    assert sentence_fact("What was the tax benefit in 2019?", footnote, "amount").candidates == []
     marked = "Tax benefit for stock compensation expense(1) was $611 in 2019."
-    assert [c.figure for c in _sentence_fact("What was the tax benefit in 2019?", marked, "amount").candidates] == [
+    assert [c.figure for c in sentence_fact("What was the tax benefit in 2019?", marked, "amount").candidates] == [
         "$611"
     ]
     loss = "The loss was (1) million."  # a figure in parentheses inside a sentence stays one
-    assert [c.figure for c in _sentence_fact("What was the loss?", loss, "amount").candidates] == ["1"]
+    assert [c.figure for c in sentence_fact("What was the loss?", loss, "amount").candidates] == ["1"]
 
 
 def test_a_loss_stated_for_the_profit_asked_is_a_negative_profit_in_each_year():
@@ -257,7 +257,7 @@ def test_an_operation_asked_is_not_stated_by_one_cell_of_a_row():
 )
 def test_a_change_asked_without_its_way_is_stated_with_the_way_it_moved(question, stated):
     text = "Operating income in the segment decreased $352 million in fiscal 2019 as compared to fiscal 2018."
-    fact = _sentence_fact(question, text, None)
+    fact = sentence_fact(question, text, None)
     assert [c.text for c in fact.candidates] == [stated]
 
 

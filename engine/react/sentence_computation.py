@@ -1,0 +1,91 @@
+"""A computation over the figures one sentence states for each year ("cash flows from
+operations were $1,925 million, $1,131 million and $1,165 million in 2016, 2015 and 2014
+respectively" for "the percentage change from 2014 to 2015"): a small model's answer
+from a passage, planned by the engine as it plans one from a table row.
+
+It is made only when the question asks a change, a percentage change, an average or a
+sum over the years it names, and the sentence pins exactly one figure to each of them,
+all of one kind and scale. The result is written as ``compute_table`` writes one (the
+same statements), with its derivation and the sentence it comes from, so the check
+traces it like any derived figure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.errors import ToolError
+from engine.grounding.dates import FULL_MONTHS_EN
+from engine.grounding.facts import Candidate, Fact, sentence_fact
+from engine.grounding.figures import extract_figures
+from engine.grounding.models import Quote
+from engine.tools.tables.catalog import ColumnInfo, TableInfo
+from engine.tools.tables.cell_statement import Cell, cells_statement
+from engine.tools.tables.compute_tool import ComputeArgs
+from engine.tools.tables.messages import statements
+from engine.tools.tables.question_reading import read_question
+
+_OF_YEARS = frozenset({"change", "decrease", "percent_change", "mean", "sum"})
+_OF_TWO = frozenset({"change", "decrease", "percent_change"})
+_SCALE = re.compile(r"(?i)\b(thousand|million|billion)s?\b|(?<=\d)\s?(k|m|bn)\b")
+_SCALES = {"k": "thousand", "m": "million", "bn": "billion"}
+_FACTORS = {"": 1, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+# "from july 2, 2005 to july 1, 2006": the ends of fiscal years, which a sentence's "2006, 2005" may not be
+_DAY_OF_YEAR = re.compile(rf"(?i)\b({'|'.join(FULL_MONTHS_EN)})\s+(\d{{1,2}})\s*,?\s*(?:19|20)\d\d\b")
+
+
+def _scale(figure: str) -> str:
+    found = _SCALE.search(figure)
+    if found is None:
+        return ""
+    word = (found.group(1) or found.group(2)).lower()
+    return _SCALES.get(word, word)
+
+
+def year_computation(question: str, quote: Quote, language: str) -> Fact | None:
+    """The computed fact (its one candidate: the result, labelled by its derivation), or
+    None when the question asks no computation over years or the sentence does not give
+    one figure of one kind for each year it names."""
+    if quote.computed or "|" in quote.text:
+        return None
+    days = {(m.group(1).lower(), int(m.group(2))) for m in _DAY_OF_YEAR.finditer(question)} - {("december", 31)}
+    if days:
+        return None  # the years of the sentence may be fiscal years that end elsewhere
+    reading = read_question(question)
+    years = reading.years
+    if reading.operation not in _OF_YEARS or len(years) < 2 or reading.operation in _OF_TWO and len(years) != 2:
+        return None
+    stated = sentence_fact(question, quote.text, None)
+    of_year: dict[str, Candidate] = {}
+    for candidate in stated.candidates:
+        named = [y for y in years if y in candidate.label]
+        if len(named) == 1:
+            if named[0] in of_year:
+                return None  # two figures for one year: not sure which
+            of_year[named[0]] = candidate
+    if len(of_year) != len(years):
+        return None
+    ordered = sorted(years, reverse=True)  # the later year first: a change is later − earlier
+    found = [extract_figures(of_year[y].figure) for y in ordered]
+    if not all(len(f) == 1 for f in found):
+        return None
+    figures = [f[0] for f in found]
+    units, scales = {f.unit for f in figures}, {_scale(of_year[y].text) for y in ordered}
+    if len(units) != 1 or len(scales) != 1:
+        return None  # "$12 million" and "8%": no one computation of both
+    unit, scale = units.pop(), scales.pop()
+    label = " ".join(w for w in reading.subject_text.split() if w.lower() not in FULL_MONTHS_EN) or question
+    cells = [
+        Cell(row=label, column=y, value=f.readings[0].value / _FACTORS[scale], unit="%" if unit == "%" else "")
+        for y, f in zip(ordered, figures, strict=True)
+    ]
+    info = TableInfo(name="", source=quote.source, columns=(), rows=1, data=None, scale=scale)
+    args = ComputeArgs(operation=reading.operation, rows=[label], columns=list(ordered))
+    try:
+        statement, result = cells_statement(
+            args, info, cells, ColumnInfo(name="", sql_type="VARCHAR"), statements(language)
+        )
+    except ToolError:
+        return None  # a percentage change from zero
+    shown, _, expression = statement.partition(" = ")
+    return Fact(candidates=[Candidate(text=shown, figure=result, label=expression)], computed=True)

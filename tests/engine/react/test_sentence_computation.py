@@ -1,0 +1,72 @@
+"""A change, percentage change, average or sum over years one sentence states "respectively":
+computed by the engine, written with its derivation, and vouched for by the check."""
+
+from engine.grounding.models import Quote
+from engine.react.fact_answer import fact_line
+from engine.react.sentence_computation import year_computation
+from tests.engine.react.test_verify import small_engine
+from tests.helpers import run
+
+CASH = (
+    "Cash flows from operations were $1,925 million, $1,131 million and $1,165 million in 2016, 2015 "
+    "and 2014 respectively."
+)
+
+
+def quote(text: str, close: bool = True) -> Quote:
+    return Quote(text=text, evidence=0, source="report.md", location="top", score=1.0, preface="", close=close)
+
+
+def computed(question: str, text: str = CASH) -> str | None:
+    fact = year_computation(question, quote(text), "en")
+    return None if fact is None else f"{fact.candidates[0].text} = {fact.candidates[0].label}"
+
+
+def test_a_percentage_change_between_two_years_of_a_sentence_is_computed_later_over_earlier():
+    stated = computed("What was the percentage change in cash flows from operations from 2014 to 2015?")
+    assert stated is not None and stated.startswith("-2.92% = (1,131 − 1,165) / 1,165 × 100")
+    assert "2014 to 2015" in stated and "report.md" in stated
+
+
+def test_an_average_and_a_sum_take_every_year_named_in_their_scale():
+    assert computed("What was the average cash flows from operations from 2014 to 2016?").startswith(
+        "1,407 million = (1,925 + 1,131 + 1,165) / 3"
+    )
+    assert computed("What were the total cash flows from operations in 2015 and 2016?").startswith(
+        "3,056 million = 1,925 + 1,131"
+    )
+
+
+def test_no_computation_when_the_sentence_cannot_give_one_figure_of_one_kind_for_each_year():
+    assert computed("What were cash flows from operations in 2015?") is None  # a value: stated, not computed
+    assert computed("What was the change in cash flows from operations from 2013 to 2015?") is None  # no 2013
+    mixed = "Margins were 12% and $40 million in 2015 and 2014, respectively."
+    assert computed("What was the change in margins from 2014 to 2015?", mixed) is None
+    twice = "Sales were $5 million in 2015, $6 million in 2015 and $7 million in 2014."
+    assert computed("What was the change in sales from 2014 to 2015?", twice) is None
+
+
+def test_a_fiscal_year_end_the_sentence_does_not_name_is_not_computed():
+    """ "From july 2, 2005 to july 1, 2006": the sentence's "2006, 2005" may be fiscal years ending elsewhere."""
+    rent = "Rental expense was $100,690,000, $92,710,000 and $86,842,000 in fiscal 2006, 2005 and 2004, respectively."
+    assert (
+        computed("What was the percentage change in rental expense from july 2 , 2005 to july 1 , 2006?", rent) is None
+    )
+    assert computed("What was the change in rental expense from december 31, 2005 to december 31, 2006?", rent)
+
+
+def test_a_computation_from_a_passage_far_from_the_question_is_not_sure():
+    question = "What was the percentage change in cash flows from operations from 2014 to 2015?"
+    line, _, _ = fact_line(question, quote(CASH, close=False), "en")
+    assert line.startswith("Not sure: -2.92%")
+    sure, _, _ = fact_line(question, quote(CASH), "en")
+    assert sure.startswith("-2.92%")
+
+
+def test_the_check_vouches_for_the_computed_answer_that_replaces_a_small_models_wrong_one():
+    engine = small_engine(["Thought: done\nAnswer: 3%"], CASH)
+    run(engine, "What was the percentage change in cash flows from operations from 2014 to 2015?")
+    answer = engine.result.answer
+    assert answer.startswith("-2.92% = (1,131 − 1,165) / 1,165 × 100"), answer
+    assert not engine.result.grounding.unsupported
+    assert not any(c.kind in ("unsure", "several") for c in engine.result.cautions)
