@@ -284,7 +284,7 @@ _AGGREGATES: tuple[tuple[Aggregate, re.Pattern[str]], ...] = (
         "mean",
         re.compile(r"(?<!weighted )(?<!weighted-)\b(?:average|mean|moyenne|moyen)\b"),
     ),  # "weighted average …": a name
-    ("max", re.compile(r"\b(?:most|highest|largest|biggest|maximum|le plus|la plus|les plus|maximal)\b")),
+    ("max", re.compile(r"\b(?:most|highest|largest|biggest|greatest|maximum|le plus|la plus|les plus|maximal)\b")),
     ("min", re.compile(r"\b(?:least|lowest|smallest|fewest|minimum|le moins|la moins|les moins|minimal)\b")),
     ("sum", re.compile(r"\b(?:total|sum|in all|altogether|somme|au total|en tout|cumul\w*|tous les|toutes les)\b")),
 )

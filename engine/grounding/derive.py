@@ -25,8 +25,8 @@ from engine.grounding.layout import Place
 Op = str  # "difference", "sum", "average", "ratio", "percentage", "percent_change"
 OPS: tuple[Op, ...] = ("difference", "sum", "average", "percent_change", "percentage", "ratio")
 _PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is its change in points
-    r"(?<!absolute )(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|variation|difference)|growth rate"
-    r"|rate of (?:change|growth)"
+    r"(?<!absolute )(?:percent(?:age|ual)?|%)\s+(?:change|increase|decrease|growth|variation|difference)|growth rate"
+    r"|rate of (?:change|growth)|percent(?:age)? (?:higher|lower|greater|larger|smaller|more|less)\b"
     r"|taux de (?:croissance|variation)|variation en (?:%|pourcentage)|year[- ]on[- ]year (?:growth|change) in %"
 )
 _SHARE = re.compile(

@@ -185,6 +185,8 @@ class Support:
         if self.asked.share_price and Beside(self.answer, self.cuts, item).scale >= 1_000_000:
             return Judgement()  # "the share price of the warrants exercised": "$3.0 million" is no price of one share
         if not self.scope.active:  # nothing to place it against: found anywhere, as before
+            if hit is not None and self._names_row(hit) and not self.layout.at(hit.evidence, hit.start):
+                return Judgement()
             changes = self._only_as_change(item) if hit is not None else []
             unmeasured = self._unmeasured(item) if hit is not None and not changes and not operand else []
             if hit is not None and not changes and not unmeasured and not self._share_unmet(item):
@@ -200,7 +202,7 @@ class Support:
                 return Judgement(place=place)
             literal.append(place)
         if hit is not None and not literal and held(self.index, hit):
-            return None
+            return Judgement() if self._names_row(hit) else None
         if item.kind == "percent" and (stated := self.scope.stated_percent()) is not None:
             return Judgement(stated=stated)  # the report's own percentage for what is asked: no derived one instead
         derivation = self._derive(item)
@@ -209,6 +211,15 @@ class Support:
         if literal:
             return Judgement(misplaced=misplaced(self, item, literal))
         return Judgement()
+
+    def _names_row(self, hit: Hit) -> bool:
+        """A computation asked, and the figure is part of a row's label, no cell: "what percent higher
+        is fair value than carrying value?" is not answered by the "3.50%" of "3.50% Notes due 2024"."""
+        if not operation_named(self.ops) or self.layout.of(hit.evidence).row_at(hit.start) is None:
+            return False
+        text = self.index.texts[hit.evidence]
+        before = text[text.rfind("\n", 0, hit.start) + 1 : hit.start].lstrip().removeprefix("|")
+        return "|" not in before  # in the row's first cell, its label
 
     def _as_change(self, p: Place) -> bool:  # "$ Difference | 9,577,144", "increased $9.6 million"
         return self._names(p, "change") if p.kind == "cell" else as_change(self.index.texts[p.evidence], p)
@@ -269,6 +280,9 @@ class Support:
             # "increase by 2,000,000 the number of shares authorized" is no number authorized: unless the answer
             # writes it as the change it is too ("LinkedIn operating loss increased $63 million to $987 million")
             return change_beside_level(self.answer, beside.item.start) and self._about_subject(place, beside)
+        if self.ops[:1] == ("percent_change",) and place.kind == "text" and place.percent and not operand:
+            if not self._as_change(place):  # "what percent higher is A than B?": "notes of 3.50%" is a rate, no change
+                return False
         if self.computed == "change" and place.kind == "text" and not (operand or place.percent):
             if written_as.level_beside_change(self.index.texts[place.evidence], place):  # "increased $9.6 million to"
                 return False
@@ -377,6 +391,8 @@ class Support:
         )
         if derived is not None and self.computed == "change" and any(map(self._as_change, derived.operands)):
             return None  # a change asked: a level less the change ("24.4 − 9.6" gives 2018's 14.8) is no change
+        if derived is not None and self.computed == "ratio" and derived.op not in ("ratio", "percentage"):
+            return None  # "the ratio of the net income increased to the net revenues": no difference is a ratio
         if derived is not None and derived.op == "percent_change" and absolute_asked(self.question):
             return None  # "the absolute percentage change" of a rate: 2.0 − 1.2, not (2.0 − 1.2) / 1.2
         base = derived.operands[-1] if derived is not None and derived.op in ("ratio", "percentage") else None

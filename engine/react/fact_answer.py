@@ -74,7 +74,7 @@ def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -
     the kind the question asks ("which year …" stated by a row without its years)."""
     where_stated = _where(quote, language)
     if (computed := year_computation(question, quote, language)) is not None:
-        stated = f"{computed.candidates[0].text} = {computed.candidates[0].label}"
+        stated = _verdict(question, f"{computed.candidates[0].text} = {computed.candidates[0].label}", language)
         if not _sure(question, quote, computed, stated):
             stated = message("fact_unsure", language, fact=stated)
         return f"{stated} {where_stated}", computed, where_stated
@@ -93,9 +93,34 @@ def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -
         stated = message("fact_several", language, candidates=candidates)
     else:
         stated = first_sentence(fact.statement or quote.text) if brief else (fact.statement or quote.text)
+    if quote.computed:
+        stated = _verdict(question, stated, language)
     if not quote.computed and not fact.several and not _sure(question, quote, fact, stated):  # computed: a result;
         stated = message("fact_unsure", language, fact=stated)  # several: "Not sure which …" says it already
     return (f"{stated} {where}" if where else stated), fact, where
+
+
+# "did the share of AAA securities increase between 2008 and 2009?": a change computed in the direction asked
+_UP = re.compile(r"\b(?:increas(?:e|ed)|grow|grew|rise|rose|improve[d]?|hausse|augment\w*)\b")
+_DOWN = re.compile(r"\b(?:decreas(?:e|ed)|declined?|fall|fell|drop(?:ped)?|shrink|shrank|baisse|diminu\w*)\b")
+
+
+def _verdict(question: str, stated: str, language: str) -> str:
+    """A computed change (or decrease) with "Yes" or "No" first when a yes/no question asks
+    whether the figure moved that way; else as it stands. Not for a threshold ("by more than
+    5%?") nor for a result that is no change of two figures."""
+    text = fold(question)
+    if not YES_NO_ASKED.search(text) or bool(_UP.search(text)) == bool(_DOWN.search(text)):
+        return stated
+    if any(not re.fullmatch(r"(?:19|20)\d\d", f.value) for f in extract_figures(question)):
+        return stated
+    result, _, derivation = stated.partition(" = ")
+    figures = extract_figures(result)
+    if len(figures) != 1 or " − " not in derivation.partition(":")[0]:
+        return stated
+    negative = result.lstrip("$€£ ").startswith(("-", "−", "("))  # the figure's reading has no sign
+    moved = figures[0].readings[0].value != 0 and not negative  # a change asked up, a decrease asked down
+    return message("fact_yes" if moved else "fact_no", language, fact=stated)
 
 
 def _sure(question: str, quote: Quote, fact: Fact, stated: str) -> bool:

@@ -35,7 +35,8 @@ Operation = Literal[
 # items: the rows that make up a total or a heading
 
 _PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is its change in points
-    r"(?<!absolute )(?:%\s?(?:change|increase|decrease)|\b(?:percent(?:age)? (?:change|increase|decrease|growth|variation|difference)|growth rate|"
+    r"(?<!absolute )(?:%\s?(?:change|increase|decrease)|\b(?:percent(?:age|ual)? (?:change|increase|decrease|growth|variation|difference"
+    r"|higher|lower|greater|larger|smaller|more|less)|growth rate|"
     r"(?:variation|evolution|hausse|baisse|croissance) en (?:pourcentage|%)|pourcentage (?:de )?(?:variation|hausse|"
     r"baisse|croissance)|taux de (?:croissance|variation))"
     r"|\bby what (?:percent(?:age)?|%) (?:did|does|do|has|have|had|will|would|was|were|is|are)\b(?:(?! (?:points?|pts)\b).)*"
@@ -55,6 +56,7 @@ EACH_PERIOD = re.compile(
 ACROSS_PERIODS = re.compile(
     r"\b(?:across|over|combined for|in total for|altogether for)(?: all)?(?: of)?(?: the)?(?: \d| two| three| four| five| both)? "
     r"(?:financial |fiscal )?(?:years|periods)\b"
+    r"|\b(?:for|in|during|over) the (?:\d|two|three|four|five)[- ]year period\b"  # "for the three year period": one span
 )
 FROM_TO = re.compile(r"\bfrom\b.+\bto\b")  # "from the beginning to the end of the period": a direction
 _DIFFERENCE = re.compile(r"\b(?:difference|differ|ecart)\b")  # a magnitude, whichever is named first
@@ -217,7 +219,8 @@ def operation_in(text: str, question: str) -> Operation | None:
     if (_COUNT_IF.search(text) or _COUNT_ROWS.search(text)) and condition_in(text) is not None:
         return "count_if"
     kind = answer_kind(question)
-    extreme = _LOWEST.search(text) or aggregate_asked(question) in ("max", "min")
+    extreme = _LOWEST.search(text) or aggregate_asked(question.replace("greatest", "")) in ("max", "min")
+    # "the date where shares issued is the greatest" asks a date, which no table plan states
     if kind in ("person", "duration") or (kind == "date" or _DATES_ASKED.search(text)) and not extreme:
         return None  # "over how many years will the total … be amortized?", "what are the dates …?": no figure
     if _PROPORTION_OF_WHOLE.search(text) or _AS_PERCENT_OF.search(text):

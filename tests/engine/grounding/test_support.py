@@ -12,6 +12,10 @@ IMFT = (
 QUESTION = "When has IMFT discontinued the production of NAND?"
 
 
+def doc(text: str) -> list[Evidence]:
+    return [Evidence(n=1, tool="search_docs", text=text, source="report.md")]
+
+
 def check(answer: str, question: str = QUESTION):
     return check_answer(answer, question, [Evidence(n=1, tool="search_docs", text=IMFT, source="report.md")])
 
@@ -293,3 +297,40 @@ def test_payments_due_after_a_year_are_those_of_the_years_after_it(answer, vouch
     evidence = [Evidence(n=1, tool="search_docs", text=table, source="report.md")]
     question = "What percentage of future minimum rental payments are due after 2020?"
     assert (check_answer(answer, question, evidence).grounding == "verified") is vouched
+
+
+NOTES = """(in millions) | Maturity Amount | Carrying Value | Fair Value
+1.375% Notes due 2015 | $750 | $750 | $753
+3.50% Notes due 2024 | 1,000 | 997 | 1,029
+Total Long-term Borrowings | $4,950 | $4,938 | $5,309
+
+In March 2014, the company issued $1.0 billion in aggregate principal amount of 3.50% senior unsecured notes maturing on March 18, 2024."""
+
+
+def test_a_computation_asked_is_not_answered_by_a_rate_that_names_a_row_or_a_sentences_notes():
+    """ "What percent higher is fair value than carrying value?": "3.50%" names a row and the notes' rate."""
+    question = "What percent higher is fair value than carrying value?"
+    wrong = check_answer("3.50%", question, doc(NOTES))
+    assert wrong.unsupported == ["3.50%"]
+    right = check_answer("7.51%", question, doc(NOTES))
+    assert right.grounding == "verified" and not right.unsupported  # (5,309 − 4,938) / 4,938, derived
+    stated = "In 2014, revenue increased 3.50% to $1.2 billion."
+    grew = check_answer("3.50%", "What was the percentage change in revenue in 2014?", doc(stated))
+    assert grew.grounding == "verified"  # written as the change it is
+
+
+NET_INCOME = """(In millions) | Amount
+2016 net revenue | $1,520.5
+Volume/weather | (29.0)
+2017 net revenue | $1,522.6
+
+2016 compared to 2015 net income increased $92.9 million primarily due to higher net revenue, partially offset by
+1 higher effective income tax rate."""
+
+
+def test_a_ratio_asked_is_no_amount_a_difference_happens_to_give():
+    question = "In 2016 what was the ratio of the net income increased to the net revenues?"
+    wrong = check_answer("$92.9 million", question, doc(NET_INCOME))
+    assert wrong.unsupported == ["$92.9 million"]
+    right = check_answer("0.061", question, doc(NET_INCOME))
+    assert right.grounding == "verified"  # 92.9 / 1,520.5

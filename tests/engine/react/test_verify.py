@@ -774,3 +774,24 @@ def test_a_total_quoted_for_a_figure_per_unit_is_not_sure():
     run(engine, "Assuming each continent has the same number of destinations, how many does each continent have?")
     assert engine.result.answer.startswith("Not sure")
     assert any(c.about_answer for c in engine.result.cautions)
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        ("Did Software revenue increase from 2018 to 2019?", "Yes: 412 = 1,950 − 1,538"),
+        ("Did Hardware revenue increase from 2018 to 2019?", "No: -85 = 820 − 905"),
+        ("Did Hardware revenue decrease from 2018 to 2019?", "Yes: 85 = 905 − 820"),
+    ],
+)
+def test_a_yes_no_question_on_a_direction_is_answered_by_the_computed_change(tmp_path, question, verdict):
+    from engine.tools.tables import table_toolkit
+
+    (tmp_path / "revenue.csv").write_text("Segment,2019,2018\nSoftware,1950,1538\nHardware,820,905\n", encoding="utf-8")
+    engine = make_engine(
+        ["Thought: done\nAnswer: 1,950"], tools=[*general_toolkit(), *table_toolkit([tmp_path], small_model=True)]
+    )
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    run(engine, question)
+    assert engine.result.answer.startswith(verdict), engine.result.answer
+    assert not any(c.kind == "unsure" for c in engine.result.cautions)

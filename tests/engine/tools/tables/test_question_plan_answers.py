@@ -1134,6 +1134,7 @@ def test_a_column_of_useful_lives_is_never_added_up(tmp_path):
     [
         ("What is the sum of Software revenue across all 3 years?", "4,698 = 1,950 + 1,538 + 1,210"),
         ("What was the average Hardware revenue over the three years?", "716.67 = (800 + 700 + 650) / 3"),
+        ("What was the sum of Software revenue for the three year period?", "4,698 = 1,950 + 1,538 + 1,210"),
         ("What was the Services revenue for each of the 3 years?", "120; 95; 80"),
     ],
 )

@@ -41,6 +41,8 @@ from engine.tools.tables.question_reading import read_question
         ("Which year had the lowest percentage difference in basic and diluted net earnings per share?", None),
         ("How much additional revenue was contributed by the new stores in 2019?", None),  # a sentence states it
         ("What was the additional paid-in capital in 2019?", "value"),
+        ("What is the estimated percentual decrease in the HTM securities from 2017 to 2018?", "percent_change"),
+        ("What percent higher is fair value than carrying value?", "percent_change"),
     ],
 )
 def test_the_operation_asked(question, operation):
