@@ -23,8 +23,29 @@ import re
 from dataclasses import dataclass
 
 from engine.grounding.answer_kinds import answer_kind, asks_for_words, fold
+from engine.grounding.layout import content_words
 from engine.grounding.stems import word_sequence
 from engine.grounding.written_as import whole_asked
+
+# The words by which a question asks a computation, and by which a row or sentence names one
+RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
+# "the unrevised value": the figure before a revision, which a cell of the revised table is not
+UNREVISED = re.compile(
+    r"\bunrevised\b|\b(?:before|prior to) (?:the )?(?:revision|restatement)\b|\b(?:original|previous)ly reported\b"
+)
+REVISION_NAMED = content_words("unrevised previously originally reported before prior original")
+# A computation few reports state as such: a figure stated for it must be named by its word ("average price").
+AVERAGE_NAMED = content_words("average mean moyenne")
+RATIO_NAMED = content_words("ratio proportion rapport times")
+CHANGE_ASKED = re.compile(
+    r"\b(?:the|a|percentage|percent|%)\s+(?:change|difference|increase|decrease|growth|variation)\b|\bhow much\b|\bby how many\b"
+    r"|\w\s+(?:increase|decrease|change|growth)\s+(?:in|from|between|of|over)\s+(?:fy\s?)?\d{4}\b"  # "X increase in 2019"
+)
+CHANGE_NAMED = content_words(
+    "change changed changes difference increase increased increases decrease decreased decreases growth grew rise "
+    "rose fell fall declined decline variance variation versus vs compared higher lower more less up down reduction "
+    "reduced improvement improved hausse baisse ecart progression recul evolution"
+)  # a cell or sentence that states a change, not a level
 
 # "what is the X of …", "what was the X by …": X is what is measured
 _HEAD = re.compile(

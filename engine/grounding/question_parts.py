@@ -28,6 +28,9 @@ def question_parts(question: str) -> list[QuestionPart]:
     text = " ".join(question.split())
     parts = [p.strip(" ,;?") for p in _CUT.split(text)]
     parts = [p for p in parts if p]
+    for i in range(len(parts) - 1, 0, -1):
+        if parts[i].startswith("(") and parts[i].endswith(")"):  # "… in 2015? (net profit margin)": a gloss
+            parts[i - 1 : i + 1] = [f"{parts[i - 1]} {parts[i]}"]
     if len(parts) < 2 or any(len(p.split()) < MIN_PART_WORDS for p in parts):
         return [QuestionPart(text=question.strip(), asked=question.strip())]
     names = list(dict.fromkeys(_PROPER.findall(text)))

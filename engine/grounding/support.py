@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import engine.grounding.measure as measure
 import engine.grounding.written_as as written_as
 from engine.grounding.answer_kinds import ALL_SUMMED, asks_table_years, fold
 from engine.grounding.beside import CLAUSE_END, POINTS, Beside, is_year, year_of
@@ -57,24 +58,6 @@ SMALL_POOL = 12
 MAX_DERIVATIONS = 32  # figures of one answer looked for as derivations  # with no subject to match, derivations are tried only when the evidence holds this few figures
 QUOTED_WORDS = 4  # an answer quotes a sentence around a figure when its clause has this many words …
 ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
-_RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
-# "the unrevised value": the figure before a revision, which a cell of the revised table is not
-_UNREVISED = re.compile(
-    r"\bunrevised\b|\b(?:before|prior to) (?:the )?(?:revision|restatement)\b|\b(?:original|previous)ly reported\b"
-)
-_REVISION_NAMED = content_words("unrevised previously originally reported before prior original")
-# A computation few reports state as such: a figure stated for it must be named by its word ("average price").
-_AVERAGE_NAMED = content_words("average mean moyenne")
-_RATIO_NAMED = content_words("ratio proportion rapport times")
-_CHANGE_ASKED = re.compile(
-    r"\b(?:the|a|percentage|percent|%)\s+(?:change|difference|increase|decrease|growth|variation)\b|\bhow much\b|\bby how many\b"
-    r"|\w\s+(?:increase|decrease|change|growth)\s+(?:in|from|between|of|over)\s+(?:fy\s?)?\d{4}\b"  # "X increase in 2019"
-)
-_CHANGE_NAMED = content_words(
-    "change changed changes difference increase increased increases decrease decreased decreases growth grew rise "
-    "rose fell fall declined decline variance variation versus vs compared higher lower more less up down reduction "
-    "reduced improvement improved hausse baisse ecart progression recul evolution"
-)  # a cell or sentence that states a change, not a level
 
 
 @dataclass(slots=True)
@@ -110,10 +93,10 @@ class Support:
             [p.label for p in strong if p.kind == "cell"],
             [index.texts[pos][a:b] for pos, (a, b) in sentences],
         )
-        ratio = "ratio" in self.ops and _RATIO_ASKED.search(question)
+        ratio = "ratio" in self.ops and measure.RATIO_ASKED.search(question)
         # "the change in X between …", "how much did X increase": a figure of change; "what changed?" asks no one figure
         change = self.ops in (("difference",), ("percent_change", "difference")) and bool(
-            _CHANGE_ASKED.search(fold(question))
+            measure.CHANGE_ASKED.search(fold(question))
         )
         self.computed = "average" if self.ops == ("average",) else "ratio" if ratio else "change" if change else None
         # "what is the percentage of the loan that is outstanding": a share of what the question names
@@ -121,8 +104,8 @@ class Support:
             content_words(question) if self.ops[:1] == ("percentage",) and SHARE_ASKED.search(fold(question)) else None
         )
         # "What is the authorized common stock?" asks a level: "increase by 2,000,000" is no support for it
-        self.level = not self.ops and not content_words(question) & _CHANGE_NAMED
-        self.unrevised = bool(_UNREVISED.search(fold(question)))
+        self.level = not self.ops and not content_words(question) & measure.CHANGE_NAMED
+        self.unrevised = bool(measure.UNREVISED.search(fold(question)))
         self.all_summed = self.ops[:1] == ("sum",) and bool(ALL_SUMMED.search(fold(question)))
         best = self.scope.score(self.scope.best) if self.scope.best is not None else 0.0
         self._literal_bar = max(self.scope.bar, LITERAL_SHARE * best)
@@ -291,7 +274,7 @@ class Support:
         if (
             self.unrevised
             and not operand
-            and not (place.words if place.kind == "cell" else self._words_of(place)) & _REVISION_NAMED
+            and not (place.words if place.kind == "cell" else self._words_of(place)) & measure.REVISION_NAMED
         ):
             return False  # the table's figure after the revision the question looks behind
         if place.kind != "cell" or not self.scope.subject_active or operand:
@@ -324,7 +307,9 @@ class Support:
 
     def _names(self, place: Place, computed: str) -> bool:
         """Whether the row (label and column) or sentence of ``place`` names the computation."""
-        named = {"average": _AVERAGE_NAMED, "ratio": _RATIO_NAMED, "change": _CHANGE_NAMED}[computed]
+        named = {"average": measure.AVERAGE_NAMED, "ratio": measure.RATIO_NAMED, "change": measure.CHANGE_NAMED}[
+            computed
+        ]
         return bool((place.words if place.kind == "cell" else self._words_of(place)) & named)
 
     def _words_of(self, place: Place) -> frozenset[str]:

@@ -154,7 +154,11 @@ def _plan_labelled(
     question, reading = whole_as_column(question, reading, [c.name for c in numbers])  # "% of total sales"
     asked = words(YEAR_IN_NAME.sub(" ", question))
     rows = named_rows(question, asked, reading, labels := row_labels(info, label, numbers, catalog), sem, heads)
-    rows = rows or balance_rows(question, labels)  # "from the end of 2014 to the end of 2015": the closing balance
+    within_year = op in ("change", "percent_change") and len(reading.years) == 1
+    if within_year and len(rows) == 1 and not is_balance_label(rows[0]) and _half_named(rows[0], reading.subject):
+        # "the deferred policy acquisition costs" is not the "Deferred Costs" of one year: the balance's change
+        rows = balance_rows(question, labels, within_year) or rows
+    rows = rows or balance_rows(question, labels, within_year)  # "from the end of 2014 to the end of 2015"
     bare = [r for r in rows if fold(r).strip() == "total"]  # "the ratio of the total flight attendants to total …"
     if op in _OF_TWO and len(rows) == 3 and len(bare) == 1 and all(total_of(r, question) for r in rows if r != bare[0]):
         rows = [r for r in rows if r not in bare]  # the Total is no third row: each row is "total" as the table sums it
@@ -363,6 +367,11 @@ def _each_plan(question: str, catalog: TableCatalog, encode: Encode | None) -> I
             planned = TablePlan(table=info.name, args=found[0], ignores_period=found[1]) if found else None
         if planned is not None:
             yield planned
+
+
+def _half_named(row: str, subject: frozenset[str]) -> bool:
+    """Whether the row names less than half of the question's subject words."""
+    return 2 * len(label_words(row) & subject) < len(subject)
 
 
 def plans(question: str, catalog: TableCatalog, encode: Encode | None = None) -> list[TablePlan]:

@@ -334,17 +334,21 @@ _AT_END = re.compile(r"\b(?:at|from|to|as of|by) the (?P<end>end|close|beginning
 _OPENING = re.compile(r"\b(?:beginning|opening|january 1|start)\b")
 
 
-def balance_rows(question: str, labels: list[str]) -> list[str]:
+def balance_rows(question: str, labels: list[str], within_year: bool = False) -> list[str]:
     """The balance rows of a roll-forward a question names by its ends ("the change in unrecognized
     tax benefits from the end of 2014 to the end of 2015": "Balance, December 31" in each year's
     column; "from the beginning to the end of 2015": the opening, then the closing balance);
-    none when the table has no one opening and one closing balance."""
+    ``within_year``: a change asked in one year that names no row ("in 2010 what was the
+    percentage change in the deferred costs"): the closing less the opening balance. None when
+    the table has no one opening and one closing balance."""
     balances = [r for r in labels if is_balance_label(r)]
     opening = [r for r in balances if _OPENING.search(fold(r))]
     closing = [r for r in balances if r not in opening]
     if len(opening) != 1 or len(closing) != 1:
         return []
     ends = {m.group("end") for m in _AT_END.finditer(fold(question))}
+    if within_year and not ends:
+        return [*closing, *opening]  # later − earlier
     return [*(opening if ends & {"beginning", "start"} else []), *(closing if ends & {"end", "close"} else [])]
 
 

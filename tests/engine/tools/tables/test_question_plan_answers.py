@@ -1460,6 +1460,10 @@ def test_the_end_of_a_year_of_a_roll_forward_is_its_closing_balance(tmp_path):
     taxes = catalog_of(tmp_path, "taxes.md", ROLL_FORWARD)
     change = answer("What was the change in unrecognized tax benefits from the end of 2014 to the end of 2015?", taxes)
     assert change.statement.startswith("-35 million = 1,136 − 1,171: change in Balance, December 31, 2014 to 2015")
+    within = answer("In 2014 what was the percentage change in the unrecognized tax benefits?", taxes)
+    assert within.statement.startswith("-31.16% = (1,171 − 1,701) / 1,701 × 100")  # the year's closing − its opening
+    named = "What was the change in additions based on tax positions related to the current year in 2014?"
+    assert plan(named, taxes, FakeEncode()) is None  # a row of one year: no change of it, and no balance named
 
 
 def test_an_average_of_two_rows_dated_by_their_year_keeps_the_row_that_adds_up_the_others(tmp_path):
