@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 from bench.report_qa.dataset import Context
@@ -44,10 +45,14 @@ def markdown_table(rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+# "… is summarized in the following table, in millions.": the sentence a report writes just before its table
+_INTRODUCES = re.compile(r"(?i)\b(?:the following table|the table below|as follows|were as follows|summarized below)\b")
+
+
 def _table_position(texts: list[str]) -> int:
-    """How many paragraphs stand before the table."""
+    """How many paragraphs stand before the table: up to the one that introduces it."""
     for i, text in enumerate(texts):
-        if text.rstrip().endswith(":"):
+        if text.rstrip().endswith(":") or _INTRODUCES.search(text):
             return i + 1
     headings = 0
     for text in texts:

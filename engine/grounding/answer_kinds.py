@@ -128,7 +128,7 @@ _WORDS_ASKED = re.compile(
     r"|\b(?:what|which) (?:is|are|was|were) (?:the )?(?:\w+ )?(?:forms?|types?|kinds?|categories|components|areas|regions|"
     r"segments|countries|items)(?: in the table)? (?:(?:factored|included) )?(?:of|in|making up|that make up|which make up)\b"
     r"|\bwhat (?:method|methods|approach|basis|assumptions?)\b"
-    r"|^\W*what (?:is|are|was|were) (?:the )?(?:[\w'’]+ ){0,2}assumptions? (?:on|for|about|regarding)\b|\b(?:(?:comprised?|consists?) (?:(?:primarily|mainly|principally|largely|chiefly|mostly) )?of|raisons?|methode)\b"
+    r"|^\W*what (?:is|are|was|were) (?:the )?(?:[\w'’]+ ){0,2}assumptions? (?:on|for|about|regarding)\b|\b(?:raisons?|methode)\b"
     r"|^\W*how (?:do|does|did) (?:the )?(?:company|group|entity|we|it|management) (?:derive|calculate|determine|"
     r"estimate|measure|compute|assess|arrive at|convert|hedge|manage|mitigate|fund|finance|define|account for)\b"
     r"|^\W*how (?:is|are|was|were) (?!much\b|many\b)[^?]*\b[a-z]+ed\s*\??\s*$"  # "how is the revenue diversified?"
@@ -217,12 +217,21 @@ def introduces_table(sentence: str) -> bool:
     return "|" not in text and len(text) < 400 and bool(_TABLE_INTRO.search(text))
 
 
+# "what is X comprised of?" asks what it includes; "what percentage of X was comprised of Y?" asks a figure
+_MADE_OF = re.compile(r"\b(?:comprised?|consists?) (?:(?:primarily|mainly|principally|largely|chiefly|mostly) )?of\b")
+_FIGURE_FIRST = re.compile(
+    r"^\W*(?:what|which) (?:percent(?:age)?|portion|proportion|fraction|share)\b|^\W*how (?:much|many)\b"
+)
+
+
 def asks_for_words(question: str) -> bool:
     """Whether ``question`` asks for words (a reason, a definition, what a figure includes),
     so that no figure, table row or computation answers it."""
     text = fold(question)
     return bool(
         _WORDS_ASKED.search(text)
+        or _MADE_OF.search(text)
+        and not _FIGURE_FIRST.search(text)
         or (_CONTENT_ASKED.search(text) or _ENDS_ON_PREPOSITION.search(text))
         and answer_kind(question) is None
     )

@@ -289,3 +289,19 @@ def test_the_table_stands_after_the_paragraph_that_introduces_it():
     assert text.index("Revenue\n\n") < text.index("as follows") < text.index("| Software \\| licences |")
     assert text.index("| 1,950 |") < text.index("Software grew.")
     assert markdown_table([["a", "b"], ["c"]]).splitlines() == ["| a | b |", "|---|---|", "| c |  |"]
+
+
+def test_a_table_introduced_by_a_sentence_without_a_colon_stands_after_it():
+    """FinQA's pages write "… is summarized in the following table, in millions." before their table."""
+    ctx = Context(
+        table=Table(table=[["", "Revised"], ["Goodwill", "64"]]),
+        paragraphs=[
+            Paragraph(order=1, text="Masco Corporation notes to consolidated financial statements."),
+            Paragraph(order=2, text="The allocation of Kichler is summarized in the following table, in millions."),
+            Paragraph(order=3, text="Goodwill is tax deductible."),
+        ],
+        questions=[],
+        index=0,
+    )
+    text = report_markdown(ctx)
+    assert text.index("following table") < text.index("| Goodwill |") < text.index("tax deductible")

@@ -71,6 +71,7 @@ from engine.tools.tables.table_shape import (
     row_labels,
     row_whole,
     total_of,
+    total_whole,
     unknown_names,
     without_wholes,
     without_words,
@@ -228,6 +229,13 @@ def _plan_labelled(
         cols = held  # "the total definite-lived intangible assets": the one column where its row holds a figure
     else:
         return None  # which column the question is about is not said
+    if (
+        op == "share"
+        and len(rows) == 1
+        and len(cols) == 1
+        and (total := total_whole(rows[0], reading.subject, info, label, cols[0]))
+    ):
+        rows = [rows[0], total]  # "what portion of the purchase price is dedicated to goodwill?": of the Total
     whole = row_whole(question, rows, cols[0], numbers) if op == "share" and len(rows) == 2 and len(cols) == 1 else None
     if whole is not None:  # "… of more than 5 years in the total operating leases": the row's own Total
         rows, cols = [r for r in rows if not is_total_label(r)], [cols[0], whole]

@@ -64,7 +64,7 @@ _EITHER_WAY = re.compile(r"\b(?:increased?|rise|rose|growth|changed?|hausse|augm
 _RATIO = re.compile(r"\b(?:ratio|rapport entre|expressed as a (?:ratio|multiple)|proportion)\b")
 # "what proportion of the total cost does X form?": a part of a whole, not "the proportion of A over B"
 _PROPORTION_OF_WHOLE = re.compile(
-    r"\bwhat (?:proportion|portion) of\b(?!.*\b(?:over|(?<!related )(?<!due )(?<!attributable )to|against|versus|vs)\b)"
+    r"\bwhat (?:proportion|portion) of\b(?!.*\b(?:over|(?<!related )(?<!due )(?<!attributable )(?<!dedicated )(?<!allocated )(?<!assigned )to|against|versus|vs)\b)"
     r"|\bhow many (?:%|percent)(?= |$)"
 )  # "how many % does X make up out of the total": a share too
 _AS_PERCENT_OF = re.compile(

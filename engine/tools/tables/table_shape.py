@@ -371,3 +371,18 @@ def row_whole(question: str, rows: list[str], part: ColumnInfo, numbers: list[Co
         return None
     wholes = [c for c in numbers if is_total_label(c.name) and c is not part]
     return wholes[0] if len(wholes) == 1 and not is_total_label(part.name) else None
+
+
+def total_whole(
+    row: str, subject: frozenset[str], info: TableInfo, label: ColumnInfo, column: ColumnInfo
+) -> str | None:
+    """The table's one Total row as the whole of a share asked of one row, when the question's
+    other words name what the table is of, in its lead or the header over its columns ("what portion of the revised
+    purchase price of kichler is dedicated to goodwill?": the Total of "the allocation of the
+    acquisition of kichler", column Revised); None when the Total is 100 (each row is its share)."""
+    held = dict(zip((str(v).strip() for v in column_values(info, label)), column_values(info, column), strict=True))
+    bare = [name for name in held if fold(name).strip(" :.") == "total"]
+    flags = info.data.column(info.total_column).to_pylist() if info.total_column else []
+    if is_total_label(row) or len(bare) != 1 or held[bare[0]] in (None, 100) or sum(map(bool, flags)) > 1:
+        return None  # several totals and subtotals: which one is the whole is not said
+    return bare[0] if (subject - label_words(row) - label_words(column.name)) & words(info.caption) else None

@@ -1482,3 +1482,36 @@ def test_a_ratio_asked_in_percentage_is_a_share_and_a_total_of_the_sum_asked_sta
         plan("What is the ratio of flight attendants and maintenance personnel over total staff?", staff, FakeEncode())
         is None
     )
+
+
+ALLOCATION = """The allocation of the purchase price of Kichler is summarized in the following table, in millions.
+
+| | Initial | Revised |
+|---|---|---|
+| Receivables | $101 | $100 |
+| Goodwill | 46 | 64 |
+| Other intangible assets | 243 | 240 |
+| Accrued liabilities | (25) | (30) |
+| Total | $548 | $549 |
+"""
+SHARES = """| Region | 2019 |
+|---|---|
+| Taiwan | 36.4 |
+| Others | 63.6 |
+| Total | 100.0 |
+"""
+
+
+def test_a_share_of_one_row_is_of_the_tables_total_when_the_question_names_what_the_table_is_of(tmp_path):
+    kichler = catalog_of(tmp_path, "kichler.md", ALLOCATION)
+    share = answer("What portion of the revised purchase price of Kichler is dedicated to goodwill?", kichler)
+    assert share.statement.startswith("11.66% = 64 / 549 × 100: share of Goodwill in Total, Revised")
+    assert plan("What portion of the revised cash flow is dedicated to goodwill?", kichler, FakeEncode()) is None
+    regions = catalog_of(tmp_path / "x" if (tmp_path / "x").mkdir() is None else tmp_path, "regions.md", SHARES)
+    assert plan("What is the percentage of customers from Taiwan in 2019?", regions, FakeEncode()) is None  # already %
+
+
+def test_a_percentage_comprised_of_a_row_asks_a_figure_not_words():
+    question = "What percentage of total other assets in 2011 was comprised of goodwill?"
+    assert read_question(question).operation == "share"
+    assert read_question("What is the total other assets comprised of?").operation is None
