@@ -52,3 +52,12 @@ def others_named(sentence: str, asked: frozenset[str]) -> frozenset[str]:
     if all(names(sentence, short) for short in asked):
         return frozenset()
     return initialisms(sentence) - asked
+
+
+_DOTTED = re.compile(r"(?<![\w.])((?:[^\W\d_]\.){1,3}[^\W\d_])\.?(?![\w])")
+
+
+def dotted(text: str) -> set[str]:
+    """The dotted initialisms a text writes, in any case ("U.S.", FinQA's "u.s"), as "u.s.": the
+    letters alone are no words (``words`` drops them), and "us" would be one."""
+    return {m.group(1).lower() + "." for m in _DOTTED.finditer(text)}

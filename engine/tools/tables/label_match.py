@@ -2,8 +2,7 @@
 embedding model (so "chiffre d'affaires Logiciels" finds the row "Software revenue");
 and which rows and value column a question names (``named_rows``, ``value_column``).
 
-The labels' vectors are computed once per catalog and embedding model, kept in the
-catalog's ``memo``; a question costs one query vector per plan.
+The labels' vectors are computed once per catalog and model (its ``memo``): one query vector a plan.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from engine.grounding.answer_kinds import fold
+from engine.grounding.initialisms import dotted
 from engine.grounding.measure import opposite
 from engine.grounding.stems import word_sequence, words
 from engine.grounding.totals import is_total_label
@@ -42,8 +42,8 @@ def label_text(name: str) -> str:
 
 
 def label_words(label: str) -> set[str]:
-    """A row label's words, without its footnote marks."""
-    return words(label_text(_FOOTNOTES.sub(" ", label)))
+    """A row label's words, without its footnote marks, with its dotted initialisms ("U.S." → "u.s.")."""
+    return words(label_text(_FOOTNOTES.sub(" ", label))) | dotted(label)
 
 
 def _sequence(text: str) -> list[str]:

@@ -30,6 +30,7 @@ from pydantic import BaseModel
 
 from engine.grounding.answer_kinds import ALL_SUMMED, aggregate_asked, fold
 from engine.grounding.dates import MONTHS
+from engine.grounding.initialisms import dotted
 from engine.grounding.report_table import COMPARISON_COLUMN
 from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
@@ -153,17 +154,18 @@ def _plan_labelled(
     pairs = zip(column_values(info, label), column_values(info, section), strict=True) if section else ()
     heads = {str(a).strip(): str(b) for a, b in pairs if a and b}
     question, reading = whole_as_column(question, reading, [c.name for c in numbers])  # "% of total sales"
-    asked = words(YEAR_IN_NAME.sub(" ", question))
+    asked = words(YEAR_IN_NAME.sub(" ", question)) | dotted(question)
     rows = named_rows(question, asked, reading, labels := row_labels(info, label, numbers, catalog), sem, heads)
     within_year = op in ("change", "percent_change") and len(reading.years) == 1
-    if within_year and len(rows) == 1 and not is_balance_label(rows[0]) and _half_named(rows[0], reading.subject):
-        # "the deferred policy acquisition costs" is not the "Deferred Costs" of one year: the balance's change
-        rows = balance_rows(question, labels, within_year) or rows
-    rows = rows or balance_rows(question, labels, within_year)  # "from the end of 2014 to the end of 2015"
+    rows = balance_rows(question, labels, rows, within_year, reading.subject)  # "from the end of 2014 to …"
     bare = [r for r in rows if fold(r).strip() == "total"]  # "the ratio of the total flight attendants to total …"
     if op in _OF_TWO and len(rows) == 3 and len(bare) == 1 and all(total_of(r, question) for r in rows if r != bare[0]):
         rows = [r for r in rows if r not in bare]  # the Total is no third row: each row is "total" as the table sums it
-    ranked = op in ("max", "min") and reading.dimension and reading.dimension not in PERIOD_DIMENSIONS
+    dimension = reading.dimension
+    asks_which = dimension and re.search(rf"\b(?:which|quel(?:le)?s?) {re.escape(dimension)}\b", fold(question))
+    if dimension and not asks_which and len(rows) == 1 and words(dimension) <= label_words(rows[0]):
+        dimension = None  # "the lowest segment operating income": the row "Segment operating income", by year
+    ranked = op in ("max", "min") and dimension and dimension not in PERIOD_DIMENSIONS
     if ranked:  # "which segment …": the rows are what is compared, those of the section it names
         if (section := _section_rows(heads, labels, asked, reading)) is None:
             return None
@@ -314,7 +316,7 @@ def _plan_items(
     texts = [str(v).strip() if v is not None else "" for v in column_values(info, label)]
     held = figure_rows(info, numbers)
     ends = [i for i, t in enumerate(texts) if t and (not held[i] or is_total_label(t))]  # headings and totals
-    asked = words(YEAR_IN_NAME.sub(" ", question))
+    asked = words(YEAR_IN_NAME.sub(" ", question)) | dotted(question)
     named = named_rows(
         question, asked, replace(reading, operation="value"), row_labels(info, label, numbers, catalog), sem
     )
@@ -375,11 +377,6 @@ def _each_plan(question: str, catalog: TableCatalog, encode: Encode | None) -> I
             planned = TablePlan(table=info.name, args=found[0], ignores_period=found[1]) if found else None
         if planned is not None:
             yield planned
-
-
-def _half_named(row: str, subject: frozenset[str]) -> bool:
-    """Whether the row names less than half of the question's subject words."""
-    return 2 * len(label_words(row) & subject) < len(subject)
 
 
 def plans(question: str, catalog: TableCatalog, encode: Encode | None = None) -> list[TablePlan]:

@@ -334,22 +334,28 @@ _AT_END = re.compile(r"\b(?:at|from|to|as of|by) the (?P<end>end|close|beginning
 _OPENING = re.compile(r"\b(?:beginning|opening|january 1|start)\b")
 
 
-def balance_rows(question: str, labels: list[str], within_year: bool = False) -> list[str]:
-    """The balance rows of a roll-forward a question names by its ends ("the change in unrecognized
-    tax benefits from the end of 2014 to the end of 2015": "Balance, December 31" in each year's
-    column; "from the beginning to the end of 2015": the opening, then the closing balance);
-    ``within_year``: a change asked in one year that names no row ("in 2010 what was the
-    percentage change in the deferred costs"): the closing less the opening balance. None when
-    the table has no one opening and one closing balance."""
+def balance_rows(
+    question: str, labels: list[str], named: list[str], within_year: bool = False, subject: frozenset[str] = frozenset()
+) -> list[str]:
+    """The rows ``named``, or else the balance rows of a roll-forward a question names by its ends
+    ("the change in unrecognized tax benefits from the end of 2014 to the end of 2015": "Balance,
+    December 31" in each year's column; "from the beginning to the end of 2015": the opening, then
+    the closing balance). ``within_year``: a change asked in one year that names no row, or one
+    that holds less than half its ``subject`` ("in 2010 what was the percentage change in the
+    deferred policy acquisition costs": not the "Deferred Costs" of that year): the closing less
+    the opening balance. The rows named when the table has no one opening and one closing balance."""
+    partly = within_year and len(named) == 1 and not is_balance_label(named[0])
+    if named and not (partly and 2 * len(label_words(named[0]) & subject) < len(subject)):
+        return named
     balances = [r for r in labels if is_balance_label(r)]
     opening = [r for r in balances if _OPENING.search(fold(r))]
     closing = [r for r in balances if r not in opening]
     if len(opening) != 1 or len(closing) != 1:
-        return []
+        return named
     ends = {m.group("end") for m in _AT_END.finditer(fold(question))}
     if within_year and not ends:
         return [*closing, *opening]  # later − earlier
-    return [*(opening if ends & {"beginning", "start"} else []), *(closing if ends & {"end", "close"} else [])]
+    return [*(opening if ends & {"beginning", "start"} else []), *(closing if ends & {"end", "close"} else [])] or named
 
 
 def total_of(row: str, question: str) -> bool:
@@ -377,12 +383,13 @@ def total_whole(
     row: str, subject: frozenset[str], info: TableInfo, label: ColumnInfo, column: ColumnInfo
 ) -> str | None:
     """The table's one Total row as the whole of a share asked of one row, when the question's
-    other words name what the table is of, in its lead or the header over its columns ("what portion of the revised
-    purchase price of kichler is dedicated to goodwill?": the Total of "the allocation of the
-    acquisition of kichler", column Revised); None when the Total is 100 (each row is its share)."""
-    held = dict(zip((str(v).strip() for v in column_values(info, label)), column_values(info, column), strict=True))
-    bare = [name for name in held if fold(name).strip(" :.") == "total"]
-    flags = info.data.column(info.total_column).to_pylist() if info.total_column else []
-    if is_total_label(row) or len(bare) != 1 or held[bare[0]] in (None, 100) or sum(map(bool, flags)) > 1:
-        return None  # several totals and subtotals: which one is the whole is not said
-    return bare[0] if (subject - label_words(row) - label_words(column.name)) & words(info.caption) else None
+    other words name what the table is of, in its lead or the header over its columns ("what
+    portion of the revised purchase price of kichler is dedicated to goodwill?": the Total of
+    "the allocation of the acquisition of kichler", column Revised). None when the Total is 100
+    (each row is its share) or the table has several rows named "Total" (which one is not said)."""
+    names = [str(v).strip() for v in column_values(info, label)]
+    bare = [i for i, name in enumerate(names) if fold(name).strip(" :.") == "total"]
+    if is_total_label(row) or len(bare) != 1 or column_values(info, column)[bare[0]] in (None, 100):
+        return None
+    rest = subject - label_words(row) - label_words(column.name)
+    return names[bare[0]] if rest & words(info.caption) else None

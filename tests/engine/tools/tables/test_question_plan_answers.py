@@ -1515,3 +1515,36 @@ def test_a_percentage_comprised_of_a_row_asks_a_figure_not_words():
     question = "What percentage of total other assets in 2011 was comprised of goodwill?"
     assert read_question(question).operation == "share"
     assert read_question("What is the total other assets comprised of?").operation is None
+
+
+SEGMENT = """| Years Ended December 31, | 2009 | 2008 | 2007 |
+|---|---|---|---|
+| Segment revenue | $6,305 | $6,197 | $5,918 |
+| Segment operating income | 900 | 846 | 954 |
+"""
+
+
+def test_a_word_of_the_row_named_is_no_dimension_to_rank_rows_by(tmp_path):
+    """ "the lowest segment operating income": the row "Segment operating income", lowest by year, not by segment."""
+    segments = catalog_of(tmp_path, "segment.md", SEGMENT)
+    lowest = answer("What is the lowest segment operating income?", segments)
+    assert lowest.statement.startswith("2008, 846: lowest Segment operating income")
+
+
+ACRES = """Net undeveloped acres expiring, year ended December 31 (in thousands):
+
+| | 2016 | 2017 | 2018 |
+|---|---|---|---|
+| U.S. | 68 | 89 | 128 |
+| E.G. | — | 92 | 36 |
+| Other Africa | 189 | 4,352 | 854 |
+| Total Africa | 189 | 4,444 | 890 |
+| Total | 257 | 4,533 | 1,018 |
+"""
+
+
+def test_a_dotted_initialism_names_its_row_in_any_case(tmp_path):
+    """FinQA writes "the u.s": its letters are no words, but the row "U.S." is named by them."""
+    acres = catalog_of(tmp_path, "acres.md", ACRES)
+    share = answer("In 2018, what percentage of undeveloped acres were located in the u.s?", acres)
+    assert share.statement.startswith("12.57% = 128 / 1,018 × 100: share of U.S. in Total, 2018")
