@@ -42,6 +42,17 @@ def as_change(text: str, place: Place) -> bool:
 _OR_BEFORE = re.compile(r"\bor\s*$")
 
 
+def only_changes(sentence: str) -> bool:
+    """Whether every figure of a sentence is written as a change, or as its percentage after it
+    ("net sales in 2015 decreased $97 million, or 1%, compared to 2014"): it states no level."""
+    found = [f for f in extract_figures(sentence) if f.kind != "date" and not YEAR_RE.fullmatch(f.text)]
+    kept = [f for i, f in enumerate(found) if not (i and f.text == found[i - 1].text)]  # "1% (1%)": written twice
+    return bool(kept) and all(
+        _changed(sentence, f.start) or _OR_BEFORE.search(fold(sentence[max(0, f.start - 8) : f.start]).rstrip())
+        for f in kept
+    )
+
+
 def level_beside_change(text: str, place: Place) -> bool:
     """Whether the sentence of ``place`` writes its figure as a level beside another it writes as a
     change ("increased $9.6 million to $24.4 million … compared to $14.8 million"): the change asked

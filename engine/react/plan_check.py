@@ -35,6 +35,7 @@ from engine.grounding.layout import YEAR_RE, years_in
 from engine.grounding.models import Evidence
 from engine.grounding.stems import words
 from engine.grounding.units import bounded, evidence_units
+from engine.grounding.written_as import only_changes
 from engine.tools.tables.question_reading import TOTAL_WORDS, read_question
 
 _WORD = re.compile(r"\w+")
@@ -112,6 +113,7 @@ def sentence_against_plan(
     if len(wanted) < SUBJECT_LEAST:
         return None
     planned = [v for v, _ in _numbers(result if one_cell else f"{result} {statement}")]  # the result and its cells
+    levels = args.get("operation") in ("value", "mean", "sum", "max", "min")  # of the levels, not a change
     against: str | None = None
     for ev in evidence:
         if ev.computed:
@@ -122,6 +124,8 @@ def sentence_against_plan(
             years = years_in(unit.text)
             if not (set(reading.years) <= years if one_cell else set(reading.years) & years):
                 continue  # "Basic EPS is calculated by dividing …": no sentence of the period asked
+            if levels and only_changes(unit.text):
+                continue  # "net sales in 2015 decreased $97 million, or 1%": no rival to an average of the levels
             figures = _numbers(unit.text)
             said = [v for v, _ in figures]
             if one_cell:  # the figure of the words the cell leaves out, when they qualify a part of the sentence

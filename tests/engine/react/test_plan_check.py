@@ -141,3 +141,20 @@ def test_words_that_open_the_sentence_before_its_figures_qualify_all_of_them():
     evidence = [Evidence(n=2, tool="search_docs", text=said, source="report.md")]
     question = "What was the income from vessel operations for Teekay LNG in 2018?"
     assert sentence_against_plan(question, args, "148,599", evidence) is None
+
+
+SPACE = (
+    "| | 2015 | 2014 | 2013 |\n|---|---|---|---|\n| Net sales | $9,105 | $9,202 | $9,288 |\n\n"
+    "2015 compared to 2014 space systems' net sales in 2015 decreased $97 million, or 1% (1%), compared to 2014."
+)
+
+
+def test_a_sentence_stating_only_a_change_does_not_question_an_average_of_levels():
+    question = "What was average net sales for space systems in millions from 2013 to 2015?"
+    args = {"operation": "mean", "rows": ["Net sales"], "columns": ["2015", "2014", "2013"]}
+    statement = "9,198.33 = (9,105 + 9,202 + 9,288) / 3: average of Net sales, 2015, 2014 and 2013"
+    evidence = [Evidence(n=1, tool="search_docs", text=SPACE, source="report.md")]
+    assert sentence_against_plan(question, args, "9198.33", evidence, statement) is None
+    levels = SPACE.replace("decreased $97 million, or 1% (1%), compared to 2014", "were $8,105 and $8,202 million")
+    said = sentence_against_plan(question, args, "9198.33", [Evidence(n=1, tool="t", text=levels, source="r")], statement)
+    assert said is not None  # a sentence of the subject stating other levels still questions it
