@@ -13,6 +13,7 @@ traces it like any derived figure.
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 from engine.errors import ToolError
 from engine.grounding.dates import FULL_MONTHS_EN
@@ -28,8 +29,8 @@ from engine.tools.tables.question_reading import read_question
 _OF_YEARS = frozenset({"change", "decrease", "percent_change", "mean", "sum"})
 _OF_TWO = frozenset({"change", "decrease", "percent_change"})
 _SCALE = re.compile(r"(?i)\b(thousand|million|billion)s?\b|(?<=\d)\s?(k|m|bn)\b")
-_SCALES = {"k": "thousand", "m": "million", "bn": "billion"}
-_FACTORS = {"": 1, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+_SCALES = MappingProxyType({"k": "thousand", "m": "million", "bn": "billion"})
+_FACTORS = MappingProxyType({"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9})
 # "from july 2, 2005 to july 1, 2006": the ends of fiscal years, which a sentence's "2006, 2005" may not be
 _DAY_OF_YEAR = re.compile(rf"(?i)\b({'|'.join(FULL_MONTHS_EN)})\s+(\d{{1,2}})\s*,?\s*(?:19|20)\d\d\b")
 
