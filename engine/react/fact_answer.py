@@ -18,6 +18,7 @@ from engine.grounding.answer_kinds import YES_NO, YES_NO_ASKED, answer_kind, ask
 from engine.grounding.derive import operation_named, preferred_ops
 from engine.grounding.facts import Candidate, Fact, stated_fact
 from engine.grounding.figures import extract_figures
+from engine.grounding.layout import YEAR_RE
 from engine.grounding.measure import measured_by
 from engine.grounding.models import Quote
 from engine.grounding.quotes import continues
@@ -112,7 +113,7 @@ def _verdict(question: str, stated: str, language: str) -> str:
     text = fold(question)
     if not YES_NO_ASKED.search(text) or bool(_UP.search(text)) == bool(_DOWN.search(text)):
         return stated
-    if any(not re.fullmatch(r"(?:19|20)\d\d", f.value) for f in extract_figures(question)):
+    if any(not YEAR_RE.fullmatch(f.value) for f in extract_figures(question)):
         return stated
     result, _, derivation = stated.partition(" = ")
     figures = extract_figures(result)

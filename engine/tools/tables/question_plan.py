@@ -174,7 +174,7 @@ def _plan_labelled(
         reading.dimension
         and reading.dimension not in PERIOD_DIMENSIONS
         and op not in ("value", "count_if", "periods", "which_if")
-        and re.search(rf"\b(?:which|quel(?:le)?s?) {re.escape(reading.dimension)}\b", fold(question))
+        and asks_which
         and not words(reading.dimension) <= _ASKED_FOR
     ):
         return None  # "which segment had the smallest percentage change": a name, not one computation
