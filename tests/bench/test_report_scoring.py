@@ -274,16 +274,20 @@ def test_even_contexts_tune_odd_ones_are_held_out_in_file_order():
         select(contexts, "tune", limit_contexts=0)
 
 
-def test_the_table_stands_after_the_paragraph_that_introduces_it():
-    ctx = Context(
-        table=Table(table=[["", "2019"], ["Software | licences", "1,950"]]),
-        paragraphs=[
-            Paragraph(order=2, text="Revenue by segment was as follows (in millions):"),
-            Paragraph(order=1, text="Revenue"),
-            Paragraph(order=3, text="Software grew."),
-        ],
+def _page(table: list[list[str]], paragraphs: dict[int, str]) -> Context:
+    """A context without questions: its table and its paragraphs by order, in the given order."""
+    return Context(
+        table=Table(table=table),
+        paragraphs=[Paragraph(order=order, text=text) for order, text in paragraphs.items()],
         questions=[],
         index=0,
+    )
+
+
+def test_the_table_stands_after_the_paragraph_that_introduces_it():
+    ctx = _page(
+        [["", "2019"], ["Software | licences", "1,950"]],
+        {2: "Revenue by segment was as follows (in millions):", 1: "Revenue", 3: "Software grew."},
     )
     text = report_markdown(ctx)
     assert text.index("Revenue\n\n") < text.index("as follows") < text.index("| Software \\| licences |")
@@ -293,15 +297,13 @@ def test_the_table_stands_after_the_paragraph_that_introduces_it():
 
 def test_a_table_introduced_by_a_sentence_without_a_colon_stands_after_it():
     """FinQA's pages write "… is summarized in the following table, in millions." before their table."""
-    ctx = Context(
-        table=Table(table=[["", "Revised"], ["Goodwill", "64"]]),
-        paragraphs=[
-            Paragraph(order=1, text="Masco Corporation notes to consolidated financial statements."),
-            Paragraph(order=2, text="The allocation of Kichler is summarized in the following table, in millions."),
-            Paragraph(order=3, text="Goodwill is tax deductible."),
-        ],
-        questions=[],
-        index=0,
+    ctx = _page(
+        [["", "Revised"], ["Goodwill", "64"]],
+        {
+            1: "Masco Corporation notes to consolidated financial statements.",
+            2: "The allocation of Kichler is summarized in the following table, in millions.",
+            3: "Goodwill is tax deductible.",
+        },
     )
     text = report_markdown(ctx)
     assert text.index("following table") < text.index("| Goodwill |") < text.index("tax deductible")
