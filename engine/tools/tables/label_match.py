@@ -1,6 +1,6 @@
 """How well a row label or a column name fits a question: by its words, and by the
 embedding model (so "chiffre d'affaires Logiciels" finds the row "Software revenue");
-and which rows and value column a question names (``named_rows``, ``value_column``).
+and which rows a question names (``named_rows``; its columns: ``column_match``).
 
 The labels' vectors are computed once per catalog and model (its ``memo``): one query vector a plan.
 """
@@ -19,7 +19,7 @@ from engine.grounding.initialisms import dotted
 from engine.grounding.measure import opposite
 from engine.grounding.stems import word_sequence, words
 from engine.grounding.totals import is_total_label
-from engine.tools.tables.catalog import ColumnInfo, TableCatalog
+from engine.tools.tables.catalog import TableCatalog
 from engine.tools.tables.question_reading import Reading
 
 Encode = Callable[[list[str]], Any]
@@ -106,13 +106,6 @@ class Semantic:
         return [float(np.clip((s - low) / (high - low), 0.0, 1.0)) for s in matrix @ self._queries[text]]
 
 
-# Rescaled embedding similarity (multilingual-e5-small) of the question's subject words to a
-# column's name under which the column is not what the question asks about: "chiffre
-# d'affaires" scores 0.56-0.58 with revenue_eur, "livraisons en retard" 1.0 with
-# late_deliveries, while "employees work" reaches 0.50 with revenue_eur and "length
-# password" 0.41 with headcount.
-COLUMN_MIN_SIMILARITY = 0.55
-COLUMN_MIN_WORDS = 0.5  # or this share of the column name's words stands in the question
 ROW_MIN_WORDS = 0.6  # share of a row label's words that stand in the question
 # Or, when no label stands in the question's words, the embedding similarity of its subject
 # words to the label, clear of the next label: "chiffre d'affaires logiciels" scores 0.68
@@ -125,50 +118,10 @@ SEMANTIC_MAX_LABELS = 400  # more row labels than this are matched by words only
 # "A and B, respectively": the cells of several rows; "Government grants" alone is one row,
 # however many labels ("Government grants1", "Government grants2") hold its words.
 _SEVERAL_ASKED = re.compile(r"\b(?:respective(?:ly)?|respectivement|each of|both)\b")
-_GENERIC_NAME = re.compile(r"(?i)column_?\d+")  # a name the loader gave: it means nothing
 # Words that say what to compute ("the increase in franchise rental revenues"): a row
 # labelled with them alone ("% increase") is not named by a question asking for that
 # computation.
 _OPERATION_WORDS = words("increase decrease change difference growth average mean ratio percentage percent")
-
-
-def column_scores(question: str, text: str, columns: list[ColumnInfo], sem: Semantic) -> list[float]:
-    """1 for a column the question names in words; else the embedding similarity."""
-    asked = words(question)
-    named = [
-        1.0 + 0.001 * len(label_words(c.name) & asked) + 0.0001 * share
-        if (share := lexical(c.name, asked, asked)[0]) >= COLUMN_MIN_WORDS or _symbol_named(c.name, question)
-        else 0.0
-        for c in columns
-    ]  # of two columns it names ("Total", "Less than 1 year"), the one it names more of, then more fully
-    # ("total compensation": "Total" before "All Other Compensation")
-    if any(named):
-        return named
-    scores = sem.scores(text, [c.name for c in columns])
-    return [0.0 if _GENERIC_NAME.fullmatch(c.name) else s for c, s in zip(columns, scores, strict=True)]
-
-
-def _symbol_named(name: str, question: str) -> bool:
-    """A column named by a symbol alone ("€", "US$") that the question writes ("in € in 2016")."""
-    symbol = name.strip()
-    return (
-        bool(symbol) and not label_words(name) and re.search(rf"(?<!\w){re.escape(symbol)}(?!\w)", question) is not None
-    )
-
-
-def named_columns(question: str, columns: list[ColumnInfo]) -> list[ColumnInfo]:
-    """The ``columns`` the question names in words."""
-    asked = words(question)
-    return [c for c in columns if lexical(c.name, asked, asked)[0] >= COLUMN_MIN_WORDS]
-
-
-def value_column(question: str, text: str, columns: list[ColumnInfo], sem: Semantic) -> ColumnInfo | None:
-    """The value column the question is about, when it names one clearly enough."""
-    if not columns:
-        return None
-    scores = column_scores(question, text, columns, sem)
-    best = max(range(len(columns)), key=scores.__getitem__)
-    return columns[best] if scores[best] >= COLUMN_MIN_SIMILARITY else None
 
 
 def position(label: str, folded: str, shared: frozenset[str] = frozenset()) -> int:

@@ -36,6 +36,7 @@ from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.cell_statement import asked_direction
+from engine.tools.tables.column_match import named_columns, value_column
 from engine.tools.tables.compute_tool import MAX_ROWS
 from engine.tools.tables.label_match import (
     Encode,
@@ -43,9 +44,7 @@ from engine.tools.tables.label_match import (
     best_named,
     label_text,
     label_words,
-    named_columns,
     named_rows,
-    value_column,
 )
 from engine.tools.tables.question_reading import (
     ACROSS_PERIODS,

@@ -9,7 +9,8 @@ from typing import Any
 from engine.grounding.answer_kinds import fold
 from engine.grounding.stems import words
 from engine.tools.tables.catalog import ColumnInfo, TableInfo
-from engine.tools.tables.label_match import ROW_MIN_SIMILARITY, Semantic, label_text, value_column
+from engine.tools.tables.column_match import value_column
+from engine.tools.tables.label_match import ROW_MIN_SIMILARITY, Semantic, label_text
 from engine.tools.tables.question_reading import Reading, read_question
 from engine.tools.tables.table_shape import (
     PERIOD_COLUMN,
