@@ -44,7 +44,7 @@ _PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is i
 )  # "by what percentage did total residential mortgages increase from 2011 to 2012?"
 _CHANGE = re.compile(
     r"\b(?:change|changed|difference|increased?|decreased?|variation|evolution|ecart|fluctuation|"
-    r"how much (?:more|less|higher|lower)|de combien)\b"
+    r"how much (?:more|less|higher|lower)|de combien|spread between)\b"
 )
 _DECREASE = re.compile(r"\b(?:decreased?|declined?|drop(?:ped)?|fall|fell|reduction|baisse|diminution|recul)\b")
 # "for each financial year listed", "for the 3 financial years shown", "each of the 3 financial year ends": every period
@@ -59,7 +59,7 @@ ACROSS_PERIODS = re.compile(
     r"|\b(?:for|in|during|over) the (?:\d|two|three|four|five)[- ]year period\b"  # "for the three year period": one span
 )
 FROM_TO = re.compile(r"\bfrom\b.+\bto\b")  # "from the beginning to the end of the period": a direction
-_DIFFERENCE = re.compile(r"\b(?:difference|differ|ecart)\b")  # a magnitude, whichever is named first
+_DIFFERENCE = re.compile(r"\b(?:difference|differ|ecart|spread between)\b")  # a magnitude, whichever is named first
 _EITHER_WAY = re.compile(r"\b(?:increased?|rise|rose|growth|changed?|hausse|augmentation|variation|evolution)\b")
 _RATIO = re.compile(r"\b(?:ratio|rapport entre|expressed as a (?:ratio|multiple)|proportion)\b")
 # "what proportion of the total cost does X form?": a part of a whole, not "the proportion of A over B"
