@@ -11,7 +11,8 @@ project was never tuned on. The conversion keeps what a report states and what t
   paragraphs, with the dataset's word splitting undone ("revenue , net" → "revenue, net");
   entries of one page with the same table and text become one context of several questions;
 - the gold answer as FinQA writes it ("14.1%", "94"), the scale "percent" for a percentage;
-  its executed value when the written answer is no figure;
+  its executed value when the written answer is no figure; a percentage asked whose answer
+  is written without "%" ("73.22", or the ratio "0.2274") as the percentage (``as_percent``);
 - the program as a derivation ("(5829 - 5735) / 5735"), which the scripted strong model
   states beside its right answer, when it gives the gold answer (a few programs do not:
   "((703.1 + 705.4) + 2) / 2" for 704.25; the answer is then stated alone);
@@ -167,10 +168,39 @@ def with_header(rows: list[list[str]]) -> list[list[str]]:
     return [[""] * len(first), *rows] if data and not years else rows
 
 
+# "what percent of …", "the percentage growth": a percentage asked ("percentage point" is a difference of two)
+_PERCENT_ASKED = re.compile(r"(?i)\bper ?cent(?:age)?\b(?![\s-]*points?\b)")
+_LAST_STEP = re.compile(r"(\w+)\([^()]*\)\s*$")
+
+
+def as_percent(question: str, program: str, answer: float | str, scale: str, ratio: Any) -> tuple[float | str, str]:
+    """A percentage asked, whose gold is written without "%" from a program that ends in a
+    ratio (a division, or a difference of two): FinQA writes it either as the percentage
+    ("73.22" for 2,400 / 3,278) or as the ratio itself ("0.2274" for a growth of 22.74%).
+    Both are read as the percentage, so "73.22%" and "22.74%" score right."""
+    last = _LAST_STEP.search(program)
+    if (
+        scale
+        or not isinstance(answer, (int, float))
+        or not isinstance(ratio, (int, float))
+        or not _PERCENT_ASKED.search(question)
+        or not last
+        or last.group(1) not in ("divide", "subtract")
+        or "divide(" not in program
+        or answer == 0
+    ):
+        return answer, scale
+    if abs(ratio * 100 - answer) <= 0.005 * abs(answer):
+        return answer, "percent"
+    if abs(ratio - answer) <= 0.005 * abs(answer):
+        return round(answer * 100, 4), "percent"
+    return answer, scale
+
+
 def question_of(entry: dict[str, Any], order: int) -> dict[str, Any]:
     qa = entry["qa"]
-    answer, scale = gold(qa)
     program = qa.get("program", "")
+    answer, scale = as_percent(qa["question"], program, *gold(qa), qa.get("exe_ans"))
     compared = "greater(" in program
     written = "" if compared else derivation(program, entry.get("table", []))
     return {

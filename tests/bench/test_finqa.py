@@ -3,7 +3,16 @@
 import pytest
 
 from bench.report_qa.dataset import Context
-from bench.report_qa.finqa import contexts, derivation, detokenized, gold, header_cell, value_of, with_header
+from bench.report_qa.finqa import (
+    as_percent,
+    contexts,
+    derivation,
+    detokenized,
+    gold,
+    header_cell,
+    value_of,
+    with_header,
+)
 
 TABLE = [["", "2015", "2014"], ["net revenue", "$ 5829", "$ 5735"], ["other", "( 12 )", "10"]]
 
@@ -43,6 +52,22 @@ def test_the_gold_is_the_written_answer_with_its_scale_else_the_executed_value()
     assert gold({"answer": "$ 94", "exe_ans": 94.0}) == (94, "")
     assert gold({"answer": "", "exe_ans": 0.53691}) == (0.5369, "")
     assert gold({"answer": "yes", "exe_ans": "yes"}) == ("yes", "")
+
+
+def test_a_percentage_asked_and_written_without_its_sign_is_read_as_the_percentage():
+    share = "divide(2400, 3278)"
+    assert as_percent(
+        "what percent of total derivatives are from interest rate contracts?", share, 73.22, "", 0.7322
+    ) == (73.22, "percent")
+    growth = "subtract(188.9, 153.9), divide(#0, 153.9)"
+    assert as_percent("what was the percentage growth of the return?", growth, 0.2274, "", 0.2274) == (22.74, "percent")
+    # not a ratio, a difference of percentages, a percentage already written, or no percentage asked: as written
+    assert as_percent(
+        "the savings from redeeming the 8.75% notes?", "multiply(690, 8.75%)", 60375000, "", 60375000.0
+    ) == (60375000, "")
+    assert as_percent("changed by how many percentage points?", "divide(2, 1), subtract(#0, 3)", -1, "", -1) == (-1, "")
+    assert as_percent("what percent of sales?", share, 14.1, "percent", 0.141) == (14.1, "percent")
+    assert as_percent("what was the ratio of a to b?", share, 0.73, "", 0.7322) == (0.73, "")
 
 
 def test_text_is_detokenized_as_a_report_writes_it():
