@@ -40,8 +40,10 @@ _PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is i
     r"(?:variation|evolution|hausse|baisse|croissance) en (?:pourcentage|%)|pourcentage (?:de )?(?:variation|hausse|"
     r"baisse|croissance)|taux de (?:croissance|variation))"
     r"|\bby what (?:percent(?:age)?|%) (?:did|does|do|has|have|had|will|would|was|were|is|are)\b(?:(?! (?:points?|pts)\b).)*"
-    r"\b(?:increase|decrease|grow|grew|decline|fall|fell|rise|rose|change|drop))"
-)  # "by what percentage did total residential mortgages increase from 2011 to 2012?"
+    r"\b(?:increase|decrease|grow|grew|decline|fall|fell|rise|rose|change|drop)"
+    r"|\bpercent(?:age)? of the (?:increase|decrease|growth|change) in\b[^?]*\bfrom (?:19|20)\d\d to (?:19|20)\d\d\b)"
+)  # "by what percentage did total residential mortgages increase from 2011 to 2012?", "the percent of the
+# increase in compensation cost from 2008 to 2009" (not "what percent of the increase came from X")
 _CHANGE = re.compile(
     r"\b(?:change|changed|difference|increased?|decreased?|variation|evolution|ecart|fluctuation|"
     r"how much (?:more|less|higher|lower)|de combien|spread between)\b"
