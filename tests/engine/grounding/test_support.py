@@ -233,6 +233,20 @@ def test_a_share_of_the_whole_asked_is_the_sentences_not_a_ratio_of_figures_abou
     assert check_answer("approximately 8%", question, evidence).unsupported == ["8%"]
 
 
+DEBT_MATURITIES = (
+    "Debt outstanding at December 31, 2013 had a face value totaling $4.3 billion with a weighted average interest "
+    "rate of 5.49% and with maturity dates ranging between 2014 and 2028. Of this total amount, we had $3.1 billion "
+    "of unsecured debt and $1.1 billion of secured debt at December 31, 2013."
+)
+
+
+def test_the_percent_of_a_whole_asked_is_no_rate_a_sentence_states_of_it():
+    """FinQA: "what was the percent of the debt … that was unsecured debt" is a share (3.1 / 4.3), not the debt's rate."""
+    question = "what was the percent of the debt maturities outstanding at december 31, 2013 that was unsecured debt"
+    assert check_answer("5.49%", question, doc(DEBT_MATURITIES)).unsupported == ["5.49%"]
+    assert check_answer("72.09% = 3.1 / 4.3 × 100", question, doc(DEBT_MATURITIES)).grounding == "verified"
+
+
 def test_a_share_of_the_whole_asked_is_not_a_ratio_of_two_cells_of_a_table_that_never_names_it():
     changes = (
         "|  | Change between Fiscal increase (decrease) |  |\n|---|---|---|\n"
