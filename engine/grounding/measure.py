@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from engine.grounding.answer_kinds import answer_kind, asks_for_words, fold
 from engine.grounding.layout import content_words
@@ -46,6 +47,12 @@ CHANGE_NAMED = content_words(
     "rose fell fall declined decline variance variation versus vs compared higher lower more less up down reduction "
     "reduced improvement improved hausse baisse ecart progression recul evolution"
 )  # a cell or sentence that states a change, not a level
+# "assuming a 5% rate of return, what would the earnings be …", "if X were 10% higher, …": a figure of another world,
+# computed; no figure the evidence states answers it, and nothing names it
+HYPOTHETICAL = re.compile(r"^\W*(?:assum(?:e|ing)|if|suppos(?:e|ing))\b|\bassuming\b|\bwhat would\b[^?]*\bif\b")
+COMPUTATION_NAMED = MappingProxyType(
+    {"average": AVERAGE_NAMED, "ratio": RATIO_NAMED, "change": CHANGE_NAMED, "hypothetical": frozenset()}
+)
 
 # "what is the X of …", "what was the X by …": X is what is measured
 _HEAD = re.compile(
@@ -87,6 +94,7 @@ OPPOSITES = tuple(
         ("purchase purchases purchased", "sale sales sold"),
         ("receivable receivables", "payable payables"),
         ("inflow inflows", "outflow outflows"),
+        ("equity", "debt"),  # a financing structure's two parts
     )
 )
 

@@ -40,6 +40,9 @@ def misplaced(support: Support, item: Found, literal: list[Place]) -> Misplaced:
         where = line.split(": ", 1)[-1].split(" (", 1)[0][:100] if found.kind == "result" else where
         return Misplaced(figure=item.text, found=where, expected=support.asked.named, evidence=ev.n,
                          in_table=found.kind == "cell", measured=True)  # fmt: skip
+    if support.computed and found.kind in ("cell", "text") and not support.names(found, support.computed):
+        return Misplaced(figure=item.text, found=where, expected=expected, evidence=ev.n,
+                         in_table=found.kind == "cell", computed=True)  # fmt: skip
     if support.level and found.kind == "text" and as_change(text, found):  # "increase by 2,000,000": how, not where
         return Misplaced(figure=item.text, found=change_phrase(text, found), expected=expected, evidence=ev.n,
                          in_table=False, as_change=True)  # fmt: skip

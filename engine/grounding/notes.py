@@ -73,7 +73,9 @@ def misplaced_note(item: Misplaced, language: str = "en") -> str:
     """ "56.7 is Other, 2018, not Total, 2019"."""
     expected = item.expected or say("the_question", language)
     key = (
-        "misplaced_change"
+        "misplaced_computed"
+        if item.computed
+        else "misplaced_change"
         if item.as_change
         else "misplaced_measure"
         if item.measured

@@ -98,7 +98,8 @@ class Support:
         change = self.ops in (("difference",), ("percent_change", "difference")) and bool(
             measure.CHANGE_ASKED.search(fold(question))
         )
-        self.computed = "average" if self.ops == ("average",) else "ratio" if ratio else "change" if change else None
+        computed = "average" if self.ops == ("average",) else "ratio" if ratio else "change" if change else None
+        self.computed = "hypothetical" if measure.HYPOTHETICAL.search(fold(question)) else computed
         # "what is the percentage of the loan that is outstanding": a share of what the question names
         self.share = (
             content_words(question) if self.ops[:1] == ("percentage",) and SHARE_ASKED.search(fold(question)) else None
@@ -205,7 +206,7 @@ class Support:
         return "|" not in before  # in the row's first cell, its label
 
     def _as_change(self, p: Place) -> bool:  # "$ Difference | 9,577,144", "increased $9.6 million"
-        return self._names(p, "change") if p.kind == "cell" else as_change(self.index.texts[p.evidence], p)
+        return self.names(p, "change") if p.kind == "cell" else as_change(self.index.texts[p.evidence], p)
 
     def _aside(self, item: Found) -> bool:
         return any(a <= item.start < b for a, b in self._asides)
@@ -246,7 +247,7 @@ class Support:
             return False  # "8 thousand" is not "$7.8 million", nor "$1.7 billion" a sentence's "$1.75" (per share)
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
-        if self.computed and not operand and place.kind in ("cell", "text") and not self._names(place, self.computed):
+        if self.computed and not operand and place.kind in ("cell", "text") and not self.names(place, self.computed):
             # "the ratio of A to B", "the change in A": A's figure as stated is none; computed, or unsupported. But a
             # column where the row the question names is 100% ("Revenue | 100%") states shares of it
             if not (self.computed == "ratio" and place.percent and self.scope.of_hundred(place)):
@@ -305,11 +306,9 @@ class Support:
         places = [p for p in self._places(item) if p.kind == "text" and p.percent]
         return bool(places) and not any(share_of(self.index.texts[p.evidence], p, self.share) for p in places)
 
-    def _names(self, place: Place, computed: str) -> bool:
+    def names(self, place: Place, computed: str) -> bool:
         """Whether the row (label and column) or sentence of ``place`` names the computation."""
-        named = {"average": measure.AVERAGE_NAMED, "ratio": measure.RATIO_NAMED, "change": measure.CHANGE_NAMED}[
-            computed
-        ]
+        named = measure.COMPUTATION_NAMED[computed]
         return bool((place.words if place.kind == "cell" else self._words_of(place)) & named)
 
     def _words_of(self, place: Place) -> frozenset[str]:

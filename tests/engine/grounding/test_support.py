@@ -3,6 +3,7 @@
 import pytest
 
 from engine.grounding import Evidence, check_answer
+from engine.grounding.notes import misplaced_note
 
 IMFT = (
     "IMFT manufactures semiconductor products exclusively for its members. In 2018, IMFT discontinued production "
@@ -348,3 +349,37 @@ def test_a_ratio_asked_is_no_amount_a_difference_happens_to_give():
     assert wrong.unsupported == ["$92.9 million"]
     right = check_answer("0.061", question, doc(NET_INCOME))
     assert right.grounding == "verified"  # 92.9 / 1,520.5
+
+
+ADJUSTED_ASSETS = (
+    "|  | 2008 | 2007 |\n|---|---|---|\n| Total adjusted average assets | 1,966,895 | 1,700,000 |\n"
+    "| Total debt as a percentage of total capital | 55.6% | 50.1% |\n"
+)
+
+
+def test_a_figure_as_stated_answers_no_hypothetical_question_and_the_flag_says_so():
+    """FinQA: "assuming a 5% rate of return, what would the earnings be …" is computed, not the assets quoted."""
+    question = "assuming a 5% rate of return, what would the earnings be on 2008 total adjusted average assets?"
+    report = check_answer("1,966,895", question, doc(ADJUSTED_ASSETS))
+    assert report.unsupported == ["1,966,895"]
+    assert misplaced_note(report.misplaced[0]) == (
+        "1,966,895 is stated (Total adjusted average assets, 2008); the question asks a figure computed from the evidence"
+    )
+    assert check_answer("98,344.75 = 5% × 1,966,895", question, doc(ADJUSTED_ASSETS)).grounding == "verified"
+    assert (
+        check_answer(
+            "1,966,895", "what were the total adjusted average assets in 2008?", doc(ADJUSTED_ASSETS)
+        ).unsupported
+        == []
+    )
+
+
+def test_a_row_of_debt_is_no_support_for_a_question_about_equity():
+    question = "in 2008 what was the percent of the financing structure that was based on the equity"
+    assert check_answer("55.6%", question, doc(ADJUSTED_ASSETS)).unsupported == ["55.6%"]
+    assert (
+        check_answer(
+            "55.6%", "in 2008 what was the debt as a percentage of total capital?", doc(ADJUSTED_ASSETS)
+        ).unsupported
+        == []
+    )
