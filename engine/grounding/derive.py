@@ -21,6 +21,7 @@ from itertools import combinations
 from engine.grounding.answer_kinds import NAMED_AGGREGATE, fold
 from engine.grounding.figures import Reading
 from engine.grounding.layout import Place
+from engine.grounding.stems import word_sequence
 
 Op = str  # "difference", "sum", "average", "ratio", "percentage", "percent_change"
 OPS: tuple[Op, ...] = ("difference", "sum", "average", "percent_change", "percentage", "ratio")
@@ -362,3 +363,14 @@ def derive(
                 if asked_change and (found := _triples(op, space, firsts, t, tol)):
                     return found  # three figures only for an operation asked, not for any comparison
     return None
+
+
+def reversed_ratio(question: str, a: Place, b: Place) -> bool:
+    """Whether a ratio the question asks of A to B ("the ratio of A to B", "A as a ratio of B") is a / b
+    the wrong way round: the rows' own words, where the question writes them, say which comes first."""
+    if a.kind != "cell" or b.kind != "cell":
+        return False
+    order = {w: i for i, w in reversed(list(enumerate(word_sequence(question))))}
+    first_a = min((order[w] for w in a.label_words - b.label_words if w in order), default=None)
+    first_b = min((order[w] for w in b.label_words - a.label_words if w in order), default=None)
+    return first_a is not None and first_b is not None and first_b < first_a

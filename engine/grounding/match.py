@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from engine.grounding.answer_kinds import years_named
 from engine.grounding.citations import Citations
 from engine.grounding.counts import lone_figure, one_year_twice, repeated_items, stated_counts
+from engine.grounding.derive import reversed_ratio
 from engine.grounding.evidence_index import EvidenceIndex, Hit
 from engine.grounding.figures import Found, extract_figures
 from engine.grounding.layout import Place, spaced_years
@@ -244,7 +245,8 @@ def check_answer(
             and len(starts) == 2
             and all(start in placed for start in starts)
             and derivation.divides()
-            and support.reversed_ratio(placed[starts[0]], placed[starts[1]])
+            and support.computed == "ratio"
+            and reversed_ratio(support.question, placed[starts[0]], placed[starts[1]])
         ):  # "12.01 = 39,784 / 3,313" for the ratio of the 3,313 to the 39,784
             missing += 1
             refuse(item, reversed_note(item.text, placed[starts[0]], placed[starts[1]], language))

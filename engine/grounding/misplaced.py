@@ -40,7 +40,7 @@ def misplaced(support: Support, item: Found, literal: list[Place]) -> Misplaced:
         where = line.split(": ", 1)[-1].split(" (", 1)[0][:100] if found.kind == "result" else where
         return Misplaced(figure=item.text, found=where, expected=support.asked.named, evidence=ev.n,
                          in_table=found.kind == "cell", measured=True)  # fmt: skip
-    if support.computed and found.kind in ("cell", "text") and not support.names(found, support.computed):
+    if support.stated_for_computation(found):  # "1,966,895 is stated (…); the question asks a figure computed …"
         return Misplaced(figure=item.text, found=where, expected=expected, evidence=ev.n,
                          in_table=found.kind == "cell", computed=True)  # fmt: skip
     if support.level and found.kind == "text" and as_change(text, found):  # "increase by 2,000,000": how, not where

@@ -31,7 +31,14 @@ from engine.grounding.compare import (
     year_stated,
 )
 from engine.grounding.dates import MONTH_BEFORE_RE, day_of_date
-from engine.grounding.derive import Derivation, absolute_asked, derive, operation_named, preferred_ops
+from engine.grounding.derive import (
+    Derivation,
+    absolute_asked,
+    derive,
+    operation_named,
+    preferred_ops,
+    reversed_ratio,
+)
 from engine.grounding.evidence_index import EvidenceIndex, Hit, held
 from engine.grounding.figures import EVIDENCE_NUMBER_RE, Found, scale_factor
 from engine.grounding.initialisms import initialisms_asked, others_named
@@ -41,7 +48,6 @@ from engine.grounding.misplaced import misplaced
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import Scope, scope_of
-from engine.grounding.stems import word_sequence
 from engine.grounding.totals import is_total_label
 from engine.grounding.written_as import (
     SHARE_ASKED,
@@ -247,11 +253,8 @@ class Support:
             return False  # "8 thousand" is not "$7.8 million", nor "$1.7 billion" a sentence's "$1.75" (per share)
         if not self.scope.period_ok(place) and not self.scope.period_ok(place, beside.years()):
             return False
-        if self.computed and not operand and place.kind in ("cell", "text") and not self.names(place, self.computed):
-            # "the ratio of A to B", "the change in A": A's figure as stated is none; computed, or unsupported. But a
-            # column where the row the question names is 100% ("Revenue | 100%") states shares of it
-            if not (self.computed == "ratio" and place.percent and self.scope.of_hundred(place)):
-                return False
+        if not operand and self.stated_for_computation(place):
+            return False
         if (
             self.share
             and place.kind == "text"
@@ -305,6 +308,14 @@ class Support:
             return False
         places = [p for p in self._places(item) if p.kind == "text" and p.percent]
         return bool(places) and not any(share_of(self.index.texts[p.evidence], p, self.share) for p in places)
+
+    def stated_for_computation(self, place: Place) -> bool:
+        """Whether a computation is asked ("the ratio of A to B", "the change in A") and ``place`` states a figure as
+        it stands, in a row or sentence that does not name the computation: no support; computed, or unsupported. But
+        a column where the row the question names is 100% ("Revenue | 100%") states shares of it."""
+        if not self.computed or place.kind not in ("cell", "text") or self.names(place, self.computed):
+            return False
+        return not (self.computed == "ratio" and place.percent and self.scope.of_hundred(place))
 
     def names(self, place: Place, computed: str) -> bool:
         """Whether the row (label and column) or sentence of ``place`` names the computation."""
@@ -383,17 +394,6 @@ class Support:
         if base is not None and (whole := whole_asked(self.question)) and not whole & (held := self._words_of(base)):
             if base.kind == "text" or held & (set(self.scope.terms) - whole):  # a table of the part, not the whole
                 return None  # "as a percentage of total revenue": not 119 / 1,501 employees, nor a G&A table's cells
-        return None if derived is not None and self._reversed(derived) else derived
-
-    def _reversed(self, derived: Derivation) -> bool:
-        return derived.op == "ratio" and len(derived.operands) == 2 and self.reversed_ratio(*derived.operands)
-
-    def reversed_ratio(self, a: Place, b: Place) -> bool:
-        """Whether a ratio the question asks of A to B ("the ratio of A to B", "A as a ratio of B") is a / b
-        the wrong way round: the rows' own words, where the question writes them, say which comes first."""
-        if self.computed != "ratio" or a.kind != "cell" or b.kind != "cell":
-            return False
-        order = {w: i for i, w in reversed(list(enumerate(word_sequence(self.question))))}
-        first_a = min((order[w] for w in a.label_words - b.label_words if w in order), default=None)
-        first_b = min((order[w] for w in b.label_words - a.label_words if w in order), default=None)
-        return first_a is not None and first_b is not None and first_b < first_a
+        if derived is not None and self.computed == "ratio" and derived.op == "ratio" and len(derived.operands) == 2:
+            return None if reversed_ratio(self.question, *derived.operands) else derived  # B to A, for A to B
+        return derived

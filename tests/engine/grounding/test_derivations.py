@@ -8,8 +8,10 @@ negatives, "—" for zero, a Total row; and the paragraphs around it)."""
 import pytest
 
 from engine.grounding import Evidence, check_answer
-from engine.grounding.derive import operation_named, preferred_ops
+from engine.grounding.derive import operation_named, preferred_ops, reversed_ratio
 from engine.grounding.evidence_index import EvidenceIndex
+from engine.grounding.layout import Place
+from engine.grounding.stems import word_sequence
 
 SEGMENTS = """Revenue by segment:
  | Year ended December 31, |
@@ -644,3 +646,16 @@ def test_the_absolute_percentage_change_of_a_rate_is_its_change_in_points_not_a_
     assert check_answer("0.8%", question, evidence).grounding == "verified"
     assert check_answer("66.67%", question, evidence).unsupported == ["66.67%"]
     assert check_answer("66.67%", question.replace("absolute ", ""), evidence).grounding == "verified"
+
+
+def test_a_ratio_is_reversed_when_the_question_names_the_denominators_row_first():
+    def cell(label: str) -> Place:
+        words = frozenset(word_sequence(label))
+        return Place(value=1.0, scale=1, text="1", evidence=0, start=0, end=1, kind="cell", label=label,
+                     words=words, label_words=words)  # fmt: skip
+
+    state, federal = cell("Domestic state"), cell("Domestic federal")
+    question = "What was the domestic state carryforwards as a ratio of domestic federal carryforwards?"
+    assert reversed_ratio(question, federal, state) is True
+    assert reversed_ratio(question, state, federal) is False
+    assert reversed_ratio("What was the ratio of the two?", federal, state) is False  # neither row named

@@ -3,7 +3,9 @@
 import pytest
 
 from engine.grounding import Evidence, check_answer
+from engine.grounding.evidence_index import EvidenceIndex
 from engine.grounding.notes import misplaced_note
+from engine.grounding.support import Support
 
 IMFT = (
     "IMFT manufactures semiconductor products exclusively for its members. In 2018, IMFT discontinued production "
@@ -90,6 +92,20 @@ def test_a_column_where_the_named_base_is_100_percent_states_shares_of_it():
     # no 100% row of what the question names: a ratio asked is still not any percentage stated
     other = [Evidence(n=1, tool="search_docs", source="r.md", text=COMMON_SIZE.replace("100%", "9%"))]
     assert check_answer("55%; 50%", question, other).grounding != "verified"
+
+
+def test_a_figure_stated_for_a_computation_asked_is_one_test_for_support_and_flag():
+    def stated(table: str, question: str) -> dict[str, bool]:
+        support = Support(EvidenceIndex([Evidence(n=1, tool="search_docs", source="r.md", text=table)]), question, "")
+        return {p.text: support.stated_for_computation(p) for p in support.layout.every() if "2017" in p.years}
+
+    ratio = "What are the respective proportion of cost of revenue as a percentage of revenue in 2017?"
+    assert stated(COMMON_SIZE, ratio) == {"100%": False, "55%": False, "45%": False}  # shares of the 100% row
+    assert stated(COMMON_SIZE.replace("100%", "9%"), ratio) == {"9%": True, "55%": True, "45%": True}
+    assert stated(COMMON_SIZE.replace("100%", "9%"), "What was the cost of revenue in 2017?")["55%"] is False
+    change = "What was the change in cost of revenue from 2017 to 2018?"
+    assert stated(COMMON_SIZE.replace("Cost of revenue", "Change in cost of revenue"), change)["55%"] is False
+    assert stated(COMMON_SIZE, change)["55%"] is True
 
 
 SGA = (
