@@ -103,6 +103,12 @@ class Place:
     def absolute(self) -> float:
         return self.value * self.scale
 
+    def plain(self, text: str) -> bool:
+        """Whether the figure is written bare in ``text`` (its evidence): no currency sign before it, no scale
+        word, no percent sign ("1,583,616", not "$14.8 million")."""
+        before = text[max(0, self.start - 3) : self.start].rstrip(" (\u00a0-")
+        return self.scale == 1 and not self.percent and not before.endswith(("$", "€", "£"))
+
     def where(self) -> str:
         """A cell as "Software, 2019"; a sentence by its years."""
         if self.kind == "cell":

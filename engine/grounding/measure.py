@@ -9,7 +9,8 @@ answer (read on accent-folded text):
 - a unit it asks per ("how many destinations does each continent have", "revenue per
   employee"): the figure must be written per that unit, or computed;
 - a price per share ("the share price of the warrants exercised"): a figure in millions
-  is a total, no price of one share;
+  is a total, no price of one share; and a value ("the value of the RSUs granted"): a
+  count of them is none;
 - the whole a share is asked of ("… what percent of total loans held for sale"): a
   computed share of another row ("in Total commercial mortgages") is of something else.
 
@@ -84,6 +85,11 @@ _TIME_UNITS = frozenset(
 _PER_WRITTEN = re.compile(
     r"\b(?:per|each|every|a|an) (?:[a-z-]+ ){0,2}?(?P<unit>[a-z-]+)\b|(?P<lead>[a-z-]+)[- ]level\b"
 )
+# "the value of the RSUs granted", "the total value of securities issued": an amount. A "Number of RSUs" cell, or a
+# result computed from one, is a count of them (their value is the count times a price)
+_VALUE_ASKED = re.compile(r"\bvalue of\b|\bvaleur d")
+_NUMBER_OF = re.compile(r"\bnumber of\b|\bnombre d")
+_COUNT_NAMED = frozenset(word_sequence("number nombre"))
 _SHARE_PRICE = re.compile(r"\b(?:share|stock|unit) price\b|\bprice (?:per|of (?:a|one|each)) (?:\w+ )?share\b")
 OPPOSITES = tuple(
     (frozenset(word_sequence(a)), frozenset(word_sequence(b)))
@@ -178,6 +184,7 @@ class AskedMeasure:
     named: str  # as a flag says it: "a figure per continent", "the annual interest cost savings"
     asked: frozenset[str]  # the question's content words, for opposites
     share_price: bool
+    value: bool = False  # "the value of the RSUs granted": no count of them
     whole: frozenset[str] = (
         frozenset()
     )  # the whole a share is asked of: "loan", "held", "sale" of "total loans held for sale"
@@ -186,18 +193,32 @@ class AskedMeasure:
     def of(cls, question: str) -> AskedMeasure:
         (measure, head), (per, per_written) = measure_words(question), per_unit(question)
         asked = frozenset(word_sequence(question))
-        return cls(measure, per, per_written or head, asked, share_price_asked(question), whole_asked(question))
+        value = bool(_VALUE_ASKED.search(fold(question))) and not _NUMBER_OF.search(fold(question))
+        named = per_written or head
+        return cls(measure, per, named, asked, share_price_asked(question), whole=whole_asked(question), value=value)
 
     def any(self) -> bool:
-        return bool(self.measure or self.per) or any(self.asked & a or self.asked & b for a, b in OPPOSITES)
+        return bool(self.measure or self.per or self.value) or any(
+            self.asked & a or self.asked & b for a, b in OPPOSITES
+        )
 
-    def measures(self, kind: str, words: frozenset[str], text: str, titled: frozenset[str] = frozenset()) -> bool:
+    def counted(self, kind: str, words: frozenset[str], text: str, *, plain: bool = True) -> bool:
+        """Whether a value is asked and a cell (its label's and column's ``words``), a computed result's line or a
+        sentence (``text``) is a count: "Granted, Number of RSUs". A sentence's figure only when ``plain`` (written
+        with no currency nor scale word: "the number of RSUs granted was 1,583,616", not "$14.8 million")."""
+        if not self.value or (kind == "text" and not plain):
+            return False
+        return bool(words & _COUNT_NAMED) if kind == "cell" else bool(_NUMBER_OF.search(fold(text)))
+
+    def measures(
+        self, kind: str, words: frozenset[str], text: str, titled: frozenset[str] = frozenset(), *, plain: bool = True
+    ) -> bool:
         """Whether a cell (``words`` of its label and column, ``text`` them written), a sentence or a
         computed result's line measures what is asked: no row of losses for a question about gains,
         a figure per continent for "does each continent have", a sentence that names the measure asked
         ("the annual interest cost savings": "redeemed $690 million of its 8.75% notes" states none), or
         whose source does (``titled``: the words of its document, section or tool, "sales")."""
-        if opposite(self.asked, words):
+        if opposite(self.asked, words) or self.counted(kind, words, text, plain=plain):
             return False
         if kind == "result":  # "share of Commercial mortgages in Total commercial mortgages" for "… of total loans"
             of = _SHARE_IN.search(text)  # a bare "Total" is the table's, whose title names it

@@ -56,6 +56,7 @@ class Misplaced(BaseModel):
     other_scale: bool = False  # the digits were found, at another scale ("8 thousand" for "$7.8 million")
     as_change: bool = False  # found only written as a change ("increase by 2,000,000") for a question asking a level
     measured: bool = False  # found only where it measures something else ("455 destinations", asked per continent)
+    counted: bool = False  # found only as a count ("Number of RSUs") where the question asks a value
     computed: bool = False  # found as stated, where the question asks a figure computed from it ("the change in …")
 
 

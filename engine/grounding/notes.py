@@ -77,6 +77,8 @@ def misplaced_note(item: Misplaced, language: str = "en") -> str:
         if item.computed
         else "misplaced_change"
         if item.as_change
+        else "misplaced_count"
+        if item.counted
         else "misplaced_measure"
         if item.measured
         else "misplaced_scale"

@@ -338,7 +338,7 @@ class Support:
             content_words(" ".join(x for x in (ev.source, ev.location, ev.tool) if x)) if self.asked.measure else None
         )
         words = place.words if place.kind == "cell" else self._words_of(place)
-        return self.asked.measures(place.kind, words, written, titled or frozenset())
+        return self.asked.measures(place.kind, words, written, titled or frozenset(), plain=place.plain(text))
 
     def _unmeasured(self, item: Found) -> list[Place]:
         """The places stating the figure when every one measures something else than what is asked; else none."""

@@ -131,3 +131,30 @@ def test_a_passage_is_named_by_its_source_too():
     assert check_answer("12.0", "What were the sales in Q3?", rows).unsupported == []
     costs = [Evidence(n=1, tool="lookup_table", text="3 rows: Q1 10.5, Q2 11.25, Q3 12.0", source="headcount")]
     assert check_answer("12.0", "What were the sales in Q3?", costs).unsupported == ["12.0"]
+
+
+RSUS = """| | Number of RSUs | Weighted Average Grant Date Fair Value |
+|---|---|---|
+| Outstanding at December 31, 2008 | 1,200,000 | $ 10.10 |
+| Granted | 1,583,616 | 9.32 |
+| Outstanding at December 31, 2009 | 2,383,616 | $ 9.70 |"""
+VALUE = "what was the value of the rsu's granted"
+
+
+def test_a_count_is_no_value_in_a_cell_a_computed_line_or_a_bare_figure_of_a_sentence():
+    report = check_answer("1,583,616", VALUE, doc(RSUS))
+    assert report.unsupported == ["1,583,616"]
+    assert (
+        misplaced_note(report.misplaced[0])
+        == "1,583,616 is a count (Granted, Number of RSUs); the question asks a value"
+    )
+    assert check_answer("14,759,301 = 1,583,616 × 9.32", VALUE, doc(RSUS)).grounding == "verified"
+    assert check_answer("1,583,616", "what was the number of rsu's granted", doc(RSUS)).grounding == "verified"
+    asked = AskedMeasure.of(VALUE)
+    assert asked.counted("result", frozenset(), "1,583,616: Granted, Number of RSUs (report.md)")
+    assert not asked.counted("result", frozenset(), "14,759,301 = 1,583,616 × 9.32: product (report.md)")
+    # a sentence naming a number of units: its bare figure is the count, an amount beside it is not
+    sentence = "The number of RSUs granted was 1,583,616, with a total grant-date value of $14.8 million."
+    assert check_answer("1,583,616", VALUE, doc(sentence)).unsupported == ["1,583,616"]
+    assert check_answer("$14.8 million", VALUE, doc(sentence)).grounding == "verified"
+    assert not AskedMeasure.of("what was the value of the number of rsus").value  # a number asked
