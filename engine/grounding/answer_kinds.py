@@ -56,7 +56,7 @@ _QUESTION_KINDS: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
         "percent",
         re.compile(
             r"\b(?:percent|percentage|pourcentage|pour ?cent|what share|quelle part|what (?:proportion|portion)|"
-            r"quelle proportion|what fraction|quel taux|what rate)\b|(?<![\d ])(?<!\d )\s?%\s(?:of|de|du|des)\b"  # "the % of revenue", not "5% of 200"
+            r"quelle proportion|what fraction|quel taux|what rate|represent(?:s|ed)? how much of)\b|(?<![\d ])(?<!\d )\s?%\s(?:of|de|du|des)\b"  # "the % of revenue", not "5% of 200"
         ),
     ),
     (

@@ -32,7 +32,7 @@ _PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is i
 )
 _SHARE = re.compile(
     r"\b(?:percentage|proportion|portion|share|ratio|fraction|pourcentage|part|rapport)\b|%|\bas a percent|\bmargin\b"
-    r"|\bhow many percent\b|\bpercent of\b"
+    r"|\bhow many percent\b|\bpercent of\b|\brepresent(?:s|ed)? how much of\b"  # "A represented how much of B"
 )
 _CHANGE = re.compile(
     r"\b(?:chang(?:e[sd]?|ing)|differ\w*|increas(?:e[sd]?|ing)|decreas(?:e[sd]?|ing)|variation|ecart|evolution|fluctuation)\b"

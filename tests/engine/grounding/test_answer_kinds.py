@@ -36,6 +36,8 @@ from engine.grounding.answer_kinds import (
         ("Quelle est la surface de l'entrepôt ?", "area"),
         ("Quelle part des véhicules sera électrique ?", "percent"),
         ("What was the % of revenue for research and development in 2019?", "percent"),
+        ("Accrued interest represented how much of the ending balance in 2014?", "percent"),  # a share
+        ("How much of the revenue came from the Americas in 2019?", "amount"),
         ("What is 5% of 200?", None),  # a figure given, not asked
         ("What is 17% of 2,340?", None),  # a percentage given, not asked for
         ("Above what amount must the CFO approve?", "amount"),

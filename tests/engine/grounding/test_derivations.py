@@ -287,6 +287,7 @@ Net Sales | $ 0.3 | $ 0.2 | $ 0.1 | 50.0 %"""
 def test_a_figure_asked_as_stated_is_not_a_sum_of_two_cells():
     # 0.3 + 0.1 = 0.4: "net" names the row, it asks no operation
     assert preferred_ops("What was the net sales in 2018?") == ()
+    assert preferred_ops("Accrued interest represented how much of the ending balance?")[0] == "percentage"
     assert check("$ 0.4 million", "What was the net sales in 2018?", table(NET_SALES)).grounding == "unsupported"
     assert check("$ 0.3 million", "What was the net sales in 2018?", table(NET_SALES)).grounding == "verified"
 
