@@ -16,9 +16,10 @@ import re
 from types import MappingProxyType
 
 from engine.errors import ToolError
+from engine.grounding.compare import SCALES
 from engine.grounding.dates import FULL_MONTHS_EN
 from engine.grounding.facts import Candidate, Fact, sentence_fact
-from engine.grounding.figures import extract_figures
+from engine.grounding.figures import EVIDENCE_NUMBER_RE, extract_figures, scale_factor
 from engine.grounding.models import Quote
 from engine.tools.tables.catalog import ColumnInfo, TableInfo
 from engine.tools.tables.cell_statement import Cell, cells_statement
@@ -28,19 +29,15 @@ from engine.tools.tables.question_reading import read_question
 
 _OF_YEARS = frozenset({"change", "decrease", "percent_change", "mean", "sum"})
 _OF_TWO = frozenset({"change", "decrease", "percent_change"})
-_SCALE = re.compile(r"(?i)\b(thousand|million|billion)s?\b|(?<=\d)\s?(k|m|bn)\b")
-_SCALES = MappingProxyType({"k": "thousand", "m": "million", "bn": "billion"})
-_FACTORS = MappingProxyType({"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9})
+_SCALE_WORDS = MappingProxyType({factor: word for word, factor in SCALES.items()})  # 10**6: "million"
 # "from july 2, 2005 to july 1, 2006": the ends of fiscal years, which a sentence's "2006, 2005" may not be
 _DAY_OF_YEAR = re.compile(rf"(?i)\b({'|'.join(FULL_MONTHS_EN)})\s+(\d{{1,2}})\s*,?\s*(?:19|20)\d\d\b")
 
 
-def _scale(figure: str) -> str:
-    found = _SCALE.search(figure)
-    if found is None:
-        return ""
-    word = (found.group(1) or found.group(2)).lower()
-    return _SCALES.get(word, word)
+def _scale(figure: str) -> int:
+    """The factor of the scale word a figure is written with: "$1,925 million" is in millions."""
+    found = EVIDENCE_NUMBER_RE.search(figure)
+    return scale_factor(found.group("scale")) if found else 1
 
 
 def year_computation(question: str, quote: Quote, language: str) -> Fact | None:
@@ -77,10 +74,10 @@ def year_computation(question: str, quote: Quote, language: str) -> Fact | None:
     unit, scale = units.pop(), scales.pop()
     label = " ".join(w for w in reading.subject_text.split() if w.lower() not in FULL_MONTHS_EN) or question
     cells = [
-        Cell(row=label, column=y, value=f.readings[0].value / _FACTORS[scale], unit="%" if unit == "%" else "")
+        Cell(row=label, column=y, value=f.readings[0].value / scale, unit="%" if unit == "%" else "")
         for y, f in zip(ordered, figures, strict=True)
     ]
-    info = TableInfo(name="", source=quote.source, columns=(), rows=1, data=None, scale=scale)
+    info = TableInfo(name="", source=quote.source, columns=(), rows=1, data=None, scale=_SCALE_WORDS.get(scale, ""))
     args = ComputeArgs(operation=reading.operation, rows=[label], columns=list(ordered))
     try:
         statement, result = cells_statement(

@@ -156,5 +156,7 @@ def test_a_sentence_stating_only_a_change_does_not_question_an_average_of_levels
     evidence = [Evidence(n=1, tool="search_docs", text=SPACE, source="report.md")]
     assert sentence_against_plan(question, args, "9198.33", evidence, statement) is None
     levels = SPACE.replace("decreased $97 million, or 1% (1%), compared to 2014", "were $8,105 and $8,202 million")
-    said = sentence_against_plan(question, args, "9198.33", [Evidence(n=1, tool="t", text=levels, source="r")], statement)
+    said = sentence_against_plan(
+        question, args, "9198.33", [Evidence(n=1, tool="t", text=levels, source="r")], statement
+    )
     assert said is not None  # a sentence of the subject stating other levels still questions it

@@ -44,6 +44,10 @@ def test_no_computation_when_the_sentence_cannot_give_one_figure_of_one_kind_for
     assert computed("What was the change in margins from 2014 to 2015?", mixed) is None
     twice = "Sales were $5 million in 2015, $6 million in 2015 and $7 million in 2014."
     assert computed("What was the change in sales from 2014 to 2015?", twice) is None
+    scales = "Sales were $1.6 billion and $900 million in 2015 and 2014, respectively."
+    assert computed("What was the change in sales from 2014 to 2015?", scales) is None  # one scale word for all
+    assert computed("What was the change in sales from 2014 to 2015?", scales.replace("billion", "bn").replace(
+        "$900 million", "$0.9bn")) is not None  # fmt: skip
 
 
 def test_a_fiscal_year_end_the_sentence_does_not_name_is_not_computed():
