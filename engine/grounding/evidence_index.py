@@ -110,6 +110,11 @@ class EvidenceIndex:
         self._lowered: list[str] | None = None
         self._memo: dict[str, object] = {}
 
+    def result_line(self, pos: int) -> bool:
+        """Whether evidence ``pos`` is a one-line computed result ("412 = 1,950 − 1,538: …"): it names nothing of
+        the documents."""
+        return self.evidence[pos].computed and "\n" not in self.texts[pos].strip()
+
     def memo(self, key: str, build: Callable[[EvidenceIndex], T]) -> T:
         """``build(self)``, computed once until the evidence grows (e.g. where each figure sits)."""
         if key not in self._memo:

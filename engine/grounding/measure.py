@@ -23,11 +23,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from engine.grounding.answer_kinds import answer_kind, asks_for_words, fold
 from engine.grounding.layout import content_words
 from engine.grounding.stems import word_sequence
 from engine.grounding.written_as import whole_asked
+
+if TYPE_CHECKING:
+    from engine.grounding.evidence_index import EvidenceIndex
 
 # The words by which a question asks a computation, and by which a row or sentence names one
 RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
@@ -60,6 +64,12 @@ _HEAD = re.compile(
     r"^\W*(?:during [^,?]+,? |in (?:fiscal )?\d{4},? )?(?:what|how much) (?:is|was|are|were|will be|would be) "
     r"(?:the |an? )?(?P<head>(?:[a-z&'’-]+ ){0,4}?[a-z&'’-]+) (?:of|by|for|in|on|from|during|at|to|between|that|which|"
     r"under|as|when|if|after|before|with|per|each|\?)\b"
+)
+# "the return on total assets", "the roi of an investment": a measure of a row, computed from it (earnings over
+# assets); where the evidence never names it, no cell nor computed line of the row states it
+_OF_ROW = re.compile(
+    r"^\W*(?:during [^,?]+,? |in (?:fiscal )?\d{4},? )?(?:what|how much) (?:is|was|are|were|will be|would be) "
+    r"(?:the |an? )?(?:[a-z&'’-]+ ){0,3}?(?:[a-z&'’-]+ on|ro[aei]c?(?: of| for| on)?)\b"
 )
 # Words that name how a figure is put (any figure of the subject may be one), not which quantity it is
 _GENERIC = frozenset(
@@ -185,6 +195,7 @@ class AskedMeasure:
     asked: frozenset[str]  # the question's content words, for opposites
     share_price: bool
     value: bool = False  # "the value of the RSUs granted": no count of them
+    of_row: bool = False  # "the return on total assets": a measure computed from the row it names
     whole: frozenset[str] = (
         frozenset()
     )  # the whole a share is asked of: "loan", "held", "sale" of "total loans held for sale"
@@ -195,12 +206,27 @@ class AskedMeasure:
         asked = frozenset(word_sequence(question))
         value = bool(_VALUE_ASKED.search(fold(question))) and not _NUMBER_OF.search(fold(question))
         named = per_written or head
-        return cls(measure, per, named, asked, share_price_asked(question), whole=whole_asked(question), value=value)
+        of_row = bool(_OF_ROW.search(fold(question)))
+        return cls(
+            measure,
+            per,
+            named,
+            asked,
+            share_price_asked(question),
+            value=value,
+            of_row=of_row,
+            whole=whole_asked(question),
+        )
 
     def any(self) -> bool:
         return bool(self.measure or self.per or self.value) or any(
             self.asked & a or self.asked & b for a, b in OPPOSITES
         )
+
+    def unnamed(self, written: frozenset[str]) -> bool:
+        """Whether a measure of a row is asked and the evidence (the content ``written`` in it) names none of its
+        words: "the return on total assets" of a table of earnings and assets. No cell nor computed line states it."""
+        return self.of_row and bool(self.measure) and not self.measure & written
 
     def counted(self, kind: str, words: frozenset[str], text: str, *, plain: bool = True) -> bool:
         """Whether a value is asked and a cell (its label's and column's ``words``), a computed result's line or a
@@ -227,3 +253,10 @@ class AskedMeasure:
         if self.per and not writes_per(text, self.per):
             return False
         return kind != "text" or not self.measure or bool(self.measure & (words | titled))
+
+
+def evidence_words(index: EvidenceIndex) -> frozenset[str]:
+    """The content words the evidence writes: its passages and tables, their sources and sections. Not a computed
+    result's line, whose statement may reuse the question's own words ("change in compensation cost")."""
+    kept = [(e, index.texts[pos]) for pos, e in enumerate(index.evidence) if not index.result_line(pos)]
+    return content_words(" ".join(x for e, text in kept for x in (text, e.source, e.location) if x))

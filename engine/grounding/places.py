@@ -66,8 +66,8 @@ class Layout:
         titled: set[tuple[int, int]] = set()  # a question word in a table's title: its unlabelled rows are about it
         passages: list[tuple[float, int, list[int]]] = []
         seen: dict[tuple[int, int, int], set[str]] = {}
-        for pos, ev in enumerate(self.index.evidence):
-            if ev.computed and "\n" not in self.index.texts[pos].strip():
+        for pos in range(len(self.index.evidence)):
+            if self.index.result_line(pos):
                 continue  # a one-line computed result names nothing
             folded = self.folded(pos)
             layout = self.of(pos)
@@ -142,8 +142,8 @@ class Layout:
         """Whether an evidence text (a one-line computed result aside) names ``year``, as
         written or as a fiscal year ("FY19")."""
         return any(
-            (year in text or year in years_in(text)) and not (ev.computed and "\n" not in text.strip())
-            for ev, text in zip(self.index.evidence, self.index.texts, strict=True)
+            (year in text or year in years_in(text)) and not self.index.result_line(pos)
+            for pos, text in enumerate(self.index.texts)
         )
 
     def header_years(self) -> frozenset[str]:

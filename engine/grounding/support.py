@@ -1,13 +1,10 @@
-"""Whether a figure of an answer is supported by the right cell or sentence, or derived
-from them.
+"""Whether a figure of an answer is supported by the right cell or sentence, or derived from them.
 
-A figure the evidence states literally is supported when one place holding it is about
-the question's subject and period, or about the row and year the answer itself names
-beside the figure ("1,538 in 2018"). A figure held only elsewhere is misplaced: the
-check says where it was found. A figure the evidence does not state is looked for as a
-derivation of the figures about the subject. When the question names nothing the
-evidence can match, literal figures are judged as before (anywhere in the evidence), and
-derivations are tried only over a handful of figures.
+A figure the evidence states literally is supported when one place holding it is about the question's subject
+and period, or about the row and year the answer itself names beside the figure ("1,538 in 2018"). A figure held
+only elsewhere is misplaced: the check says where it was found. A figure the evidence does not state is looked for
+as a derivation of the figures about the subject. When the question names nothing the evidence can match, literal
+figures are judged as before (anywhere in the evidence), and derivations are tried only over a handful of figures.
 """
 
 from __future__ import annotations
@@ -60,8 +57,8 @@ from engine.grounding.written_as import (
 
 _ASIDE = re.compile(r"\([^()]*\)")
 LITERAL_SHARE = 0.8  # a stated figure must sit in one of the rows closest to the question's words
-SMALL_POOL = 12
-MAX_DERIVATIONS = 32  # figures of one answer looked for as derivations  # with no subject to match, derivations are tried only when the evidence holds this few figures
+SMALL_POOL = 12  # with no subject to match, derivations are tried only when the evidence holds this few figures
+MAX_DERIVATIONS = 32  # figures of one answer looked for as derivations
 QUOTED_WORDS = 4  # an answer quotes a sentence around a figure when its clause has this many words …
 ANSWER_WORDS_SHARE = 0.6  # the answer names a row when it writes this share of the row's words beside the figure
 
@@ -331,6 +328,8 @@ class Support:
         return self._sentence_words[key]
 
     def measured(self, place: Place) -> bool:
+        if place.kind != "text" and self.asked.unnamed(self.index.memo("written", measure.evidence_words)):
+            return False  # "the return on total assets", named nowhere: no cell nor computed line states it
         text = self.index.texts[place.evidence]
         written = f"{place.label} {place.column}" if place.kind == "cell" else text[place.unit[0] : place.unit[1]]
         ev = self.index.evidence[place.evidence]  # a passage is also named by its source: a tool "sales", "Hotels"

@@ -158,3 +158,22 @@ def test_a_count_is_no_value_in_a_cell_a_computed_line_or_a_bare_figure_of_a_sen
     assert check_answer("1,583,616", VALUE, doc(sentence)).unsupported == ["1,583,616"]
     assert check_answer("$14.8 million", VALUE, doc(sentence)).grounding == "verified"
     assert not AskedMeasure.of("what was the value of the number of rsus").value  # a number asked
+
+
+ASSETS = """($ in millions) | 2014 | 2013
+Net earnings (loss) | 338 | 261
+Total assets | 6,239 | 6,190"""
+
+
+def test_a_measure_of_a_row_the_evidence_never_names_is_no_cell_of_that_row():
+    question = "what was the return on total assets during 2013?"
+    report = check_answer("6,190 million", question, doc(ASSETS))
+    assert report.unsupported == ["6,190 million"]
+    assert misplaced_note(report.misplaced[0]) == "6,190 million is stated (Total assets, 2013), but not as the return"
+    # the evidence names it: its row states it
+    named = ASSETS + "\nReturn on total assets | 5.4% | 4.2%"
+    assert check_answer("4.2%", question, doc(named)).grounding == "verified"
+    # a measure with no row it is of ("the total revenue in 2019") is not read so: a table may leave it unnamed
+    assert not AskedMeasure.of("What was the Total revenue in 2019?").of_row
+    assert check_answer("6,190", "What was the total assets value in 2013?", doc(ASSETS)).grounding == "verified"
+    assert AskedMeasure.of("what is the roi of an investment in loews common stock?").of_row
