@@ -15,6 +15,7 @@ from engine.tools.tables.question_reading import Reading, read_question
 from engine.tools.tables.table_shape import (
     PERIOD_COLUMN,
     PERIOD_DIMENSIONS,
+    column_values,
     date_column,
     month_value,
     named_values,
@@ -41,13 +42,22 @@ def group_column(dimension: str | None, info: TableInfo, sem: Semantic) -> Colum
     return candidates[best] if best is not None and scores[best] >= ROW_MIN_SIMILARITY else None
 
 
+def figure_columns(info: TableInfo) -> list[ColumnInfo]:
+    """The number columns that hold figures: not one of distinct years ("2015", "2014"), the rows' periods."""
+    return [c for c in info.columns if c.kind == "number" and not _years_only(column_values(info, c))]
+
+
+def _years_only(values: list[Any]) -> bool:
+    held = [v for v in values if v is not None]
+    years = len(held) >= 2 and all(isinstance(v, int | float) and float(v).is_integer() for v in held)
+    return years and len(set(held)) == len(held) and all(1900 <= v <= 2100 for v in held)
+
+
 def records_measure(question: str, info: TableInfo, sem: Semantic) -> ColumnInfo | None:
     """The value column of a table of records that the question asks about, if it names one."""
     values = [v for c in info.columns for v in c.examples]
     reading = read_question(question)
-    return value_column(
-        question, without_words(reading.subject_text, values), [c for c in info.columns if c.kind == "number"], sem
-    )
+    return value_column(question, without_words(reading.subject_text, values), figure_columns(info), sem)
 
 
 def records_args(question: str, reading: Reading, info: TableInfo, sem: Semantic) -> tuple[dict[str, Any], bool] | None:
@@ -56,9 +66,7 @@ def records_args(question: str, reading: Reading, info: TableInfo, sem: Semantic
     if op not in ("value", "sum", "mean", "max", "min"):
         return None  # a change or ratio of records is not planned: the question names no two cells
     values = [v for c in info.columns for v in c.examples]
-    measure = value_column(
-        question, without_words(reading.subject_text, values), [c for c in info.columns if c.kind == "number"], sem
-    )
+    measure = value_column(question, without_words(reading.subject_text, values), figure_columns(info), sem)
     if measure is None:
         return None
     group = group_column(reading.dimension, info, sem) if op in ("max", "min") else None

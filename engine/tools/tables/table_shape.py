@@ -19,6 +19,7 @@ from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.label_match import HYPHENATED, label_text, label_words
+from engine.tools.tables.report_cells import is_period_header, read_cell
 
 _DATING = frozenset("year years ended ending fiscal financial as at of on for the fy".split())  # "Year ended 30 June"
 
@@ -137,7 +138,7 @@ def period_name(name: str) -> str:
 
 def label_column(info: TableInfo, catalog: TableCatalog) -> ColumnInfo | None:
     """The first text column, when its values name the rows: nearly all distinct, or
-    beside columns named by years (a report's table)."""
+    beside columns named by years (a report's table); not a column of figures kept as text."""
     key = ("label_column", info.name)
     if key not in catalog.memo:
         found = None
@@ -146,7 +147,8 @@ def label_column(info: TableInfo, catalog: TableCatalog) -> ColumnInfo | None:
         if texts and numbers and info.rows <= LABELLED_MAX_ROWS:
             values = [v for v in column_values(info, texts[0]) if v not in (None, "")]
             unique = bool(values) and len(set(values)) >= UNIQUE_LABELS * len(values)
-            found = texts[0] if unique or year_columns(numbers) else None
+            figures = all(read_cell(str(v)).kind in ("number", "zero") and not is_period_header(str(v)) for v in values)
+            found = texts[0] if (unique or year_columns(numbers)) and not figures else None  # "$17,430.8", "(184.1)"
         catalog.memo[key] = found
     return catalog.memo[key]
 

@@ -6,6 +6,7 @@ import pytest
 from engine.grounding.answer_kinds import aggregate_asked
 from engine.tools.tables import TableCatalog
 from engine.tools.tables.question_plan import plan
+from engine.tools.tables.table_shape import label_column
 
 SHIPMENTS = "month,warehouse,pallets_shipped,late_deliveries\n" + "\n".join(
     f"2025-0{m},{w},{1000 + 10 * m + i},{m + i}"
@@ -106,3 +107,26 @@ def test_a_period_the_table_cannot_filter_on_is_said(catalog, encode):
     assert planned.args["table"] == "budget_2026" and planned.ignores_period
     assert not plan("What is the total number of pallets shipped by Gdansk?", catalog, encode).ignores_period
     assert not plan("Quel est le budget 2026 total de tous les départements ?", catalog, encode).ignores_period
+
+
+def test_a_column_of_figures_kept_as_text_names_no_rows(tmp_path, encode):
+    """A CSV of a report's table whose years the loader read as numbers and whose "$17,430.8" it kept as text:
+    the text column holds figures, not row labels, and no sum of the years is planned."""
+    (tmp_path / "yields.csv").write_text(
+        '(Dollars in millions),Average Investments,Pre-tax Yield\n2015,"$17,430.8",2.72%\n2014,"16,831.9",3.15%\n'
+        '2013,"16,472.5",3.33%\n',
+        encoding="utf-8",
+    )
+    catalog = TableCatalog.from_paths([tmp_path])
+    info = next(iter(catalog.tables.values()))
+    assert label_column(info, catalog) is None
+    assert plan("What is the total value of average investments in billions?", catalog, encode) is None
+    # labels written as years are labels: a report's table of payments by year keeps its year column
+    folder = tmp_path / "report"
+    folder.mkdir()
+    (folder / "payments.md").write_text(
+        "| Payment date | Amount per share |\n|---|---|\n| 2015 | $1.14 |\n| 2016 | $1.16 |\n| 2017 | $1.49 |\n",
+        "utf-8",
+    )
+    payments = TableCatalog.from_paths([folder])
+    assert label_column(next(iter(payments.tables.values())), payments).name == "Payment date"

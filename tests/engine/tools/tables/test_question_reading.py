@@ -13,7 +13,10 @@ from engine.tools.tables.question_reading import read_question
         ("What is the difference between the 2019 actual and the 2019 target?", "difference"),
         ("What is the difference in revenue between 2018 and 2019?", "difference"),  # a magnitude
         ("what was the spread between the high and low henry hub natural gas price in 2009?", "difference"),
-        ("what was the percent of the increase in compensation cost recognized for rsus from 2008 to 2009", "percent_change"),
+        (
+            "what was the percent of the increase in compensation cost recognized for rsus from 2008 to 2009",
+            "percent_change",
+        ),
         ("What is the change in revenue between 2018 and 2019?", "change"),  # later − earlier, signed
         ("What is the difference and increase in revenue between 2018 and 2019?", "change"),
         ("What was the percentage change in total pretax income between 2018 and 2019?", "percent_change"),
