@@ -53,8 +53,12 @@ CHANGE_NAMED = content_words(
     "reduced improvement improved hausse baisse ecart progression recul evolution"
 )  # a cell or sentence that states a change, not a level
 # "assuming a 5% rate of return, what would the earnings be …", "if X were 10% higher, …": a figure of another world,
-# computed; no figure the evidence states answers it, and nothing names it
-HYPOTHETICAL = re.compile(r"^\W*(?:assum(?:e|ing)|if|suppos(?:e|ing))\b|\bassuming\b|\bwhat would\b[^?]*\bif\b")
+# computed; no figure the evidence states answers it, and nothing names it. Not an even split ("assuming each
+# continent has the same number of destinations"): a premise of how to divide, which a stated figure per unit meets
+_EVEN = r"(?! (?:that )?(?:each|every|all|an? equal|the same|equal)\b)"
+HYPOTHETICAL = re.compile(
+    rf"^\W*(?:assum(?:e|ing){_EVEN}|if|suppos(?:e|ing))\b|\bassuming\b{_EVEN}|\bwhat would\b[^?]*\bif\b"
+)
 COMPUTATION_NAMED = MappingProxyType(
     {"average": AVERAGE_NAMED, "ratio": RATIO_NAMED, "change": CHANGE_NAMED, "hypothetical": frozenset()}
 )

@@ -340,9 +340,11 @@ class Support:
         return self.asked.measures(place.kind, words, written, titled or frozenset(), plain=place.plain(text))
 
     def _unmeasured(self, item: Found) -> list[Place]:
-        """The places stating the figure when every one measures something else than what is asked; else none."""
-        places = list(self._places(item)) if self.asked.any() else []
-        return places if places and not any(map(self.measured, places)) else []
+        """The places stating the figure when every one measures something else than what is asked, or states it
+        as it stands where a computation is asked ("the ratio of A to B": A's "$16 million"); else none."""
+        places = list(self._places(item)) if self.asked.any() or self.computed else []
+        refused = all(not self.measured(p) or self.stated_for_computation(p) for p in places)
+        return places if places and refused else []
 
     def _about_subject(self, place: Place, beside: Beside) -> bool:
         """A sentence states a figure of the subject when it names the words of the row most

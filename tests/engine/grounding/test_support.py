@@ -4,6 +4,7 @@ import pytest
 
 from engine.grounding import Evidence, check_answer
 from engine.grounding.evidence_index import EvidenceIndex
+from engine.grounding.measure import HYPOTHETICAL
 from engine.grounding.notes import misplaced_note
 from engine.grounding.support import Support
 
@@ -399,3 +400,27 @@ def test_a_row_of_debt_is_no_support_for_a_question_about_equity():
         ).unsupported
         == []
     )
+
+
+CARRY_FORWARDS = (
+    "As of December 31, 2017, the company had gross state income tax credit carry-forwards of approximately $20 "
+    "million. A deferred tax asset of approximately $16 million has been established related to these state income "
+    "tax credit carry-forwards. The company had a gross state net operating loss carry-forward of $39 million. A "
+    "deferred tax asset of approximately $3 million has been established for the net operating loss carry-forward."
+)
+
+
+def test_a_ratio_asked_is_not_one_of_its_terms_as_stated_even_where_no_sentence_is_about_the_question():
+    question = (
+        "what is the ratio of the deffered tax assets for the state income tax credit carry-forwards to the net "
+        "operating loss carry-forward"
+    )
+    evidence = doc(CARRY_FORWARDS)
+    assert not Support(EvidenceIndex(evidence), question, "").scope.active  # judged against the whole evidence
+    report = check_answer("approximately $16 million", question, evidence)
+    assert report.unsupported == ["$16 million"]
+    assert report.notes == ["$16 million is stated (report.md); the question asks a figure computed from the evidence"]
+    assert check_answer("5.33", question, evidence).grounding == "verified"  # 16 / 3
+    # an even split assumed is no other world: a figure stated per the unit asked answers it
+    assert not HYPOTHETICAL.search("assuming each continent has the same number of destinations, how many …?")
+    assert HYPOTHETICAL.search("assuming a 5% rate of return, what would the earnings be?")
