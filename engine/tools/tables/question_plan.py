@@ -57,10 +57,10 @@ from engine.tools.tables.question_reading import (
     whole_as_column,
 )
 from engine.tools.tables.records_plan import records_args
+from engine.tools.tables.roll_forward import balance_rows
 from engine.tools.tables.table_shape import (
     PERIOD_DIMENSIONS,
     YEAR_IN_NAME,
-    balance_rows,
     column_values,
     columns_due,
     dated_rows,

@@ -16,7 +16,7 @@ from engine.grounding.layout import pairs_as_end_years
 from engine.grounding.periods_due import span_due, spans_due, within
 from engine.grounding.report_table import COMPARISON_COLUMN
 from engine.grounding.stems import words
-from engine.grounding.totals import is_balance_label, is_total_label
+from engine.grounding.totals import is_total_label
 from engine.tools.tables.catalog import ColumnInfo, TableCatalog, TableInfo
 from engine.tools.tables.label_match import HYPHENATED, label_text, label_words
 from engine.tools.tables.report_cells import is_period_header, read_cell
@@ -330,34 +330,6 @@ def columns_due(question: str, numbers: list[ColumnInfo]) -> list[ColumnInfo]:
     ends = [asked[0] if asked else 0.0, *(span[1] for span, _ in spans)]
     joined = all(span[0] == end for (span, _), end in zip(spans, ends, strict=False))
     return [c for _, c in spans] if spans and joined and asked and ends[-1] == asked[1] else []
-
-
-_AT_END = re.compile(r"\b(?:at|from|to|as of|by) the (?P<end>end|close|beginning|start) of\b")
-_OPENING = re.compile(r"\b(?:beginning|opening|january 1|start)\b")
-
-
-def balance_rows(
-    question: str, labels: list[str], named: list[str], within_year: bool = False, subject: frozenset[str] = frozenset()
-) -> list[str]:
-    """The rows ``named``, or else the balance rows of a roll-forward a question names by its ends
-    ("the change in unrecognized tax benefits from the end of 2014 to the end of 2015": "Balance,
-    December 31" in each year's column; "from the beginning to the end of 2015": the opening, then
-    the closing balance). ``within_year``: a change asked in one year that names no row, or one
-    that holds less than half its ``subject`` ("in 2010 what was the percentage change in the
-    deferred policy acquisition costs": not the "Deferred Costs" of that year): the closing less
-    the opening balance. The rows named when the table has no one opening and one closing balance."""
-    partly = within_year and len(named) == 1 and not is_balance_label(named[0])
-    if named and not (partly and 2 * len(label_words(named[0]) & subject) < len(subject)):
-        return named
-    balances = [r for r in labels if is_balance_label(r)]
-    opening = [r for r in balances if _OPENING.search(fold(r))]
-    closing = [r for r in balances if r not in opening]
-    if len(opening) != 1 or len(closing) != 1:
-        return named
-    ends = {m.group("end") for m in _AT_END.finditer(fold(question))}
-    if within_year and not ends:
-        return [*closing, *opening]  # later − earlier
-    return [*(opening if ends & {"beginning", "start"} else []), *(closing if ends & {"end", "close"} else [])] or named
 
 
 def total_of(row: str, question: str) -> bool:
