@@ -174,10 +174,14 @@ def _spaces(strong: Sequence[Place], pool: Sequence[Place]) -> list[tuple[_Space
     return out
 
 
+LOOSEST = 0.1  # a derivation meets a figure within its rounding, and never looser than this share of it: "1" is no 1.24
+
+
 def _targets(readings: Sequence[Reading], space: _Space, scaled_answer: bool) -> list[tuple[float, float]]:
     """(value, tolerance) of the answer in the space's unit: as written, and divided by the
-    space's scale when the answer writes a scale word ("1.2 million" against thousands)."""
-    out = [(abs(r.value), r.tolerance) for r in readings if r.value]
+    space's scale when the answer writes a scale word ("1.2 million" against thousands).
+    A figure of one digit ("1", "3") is met only within a tenth of it, not within its rounding."""
+    out = [(abs(r.value), min(r.tolerance, LOOSEST * abs(r.value))) for r in readings if r.value]
     if scaled_answer and space.scale and space.scale != 1:
         out += [(v / space.scale, tol / space.scale) for v, tol in out if v >= space.scale]
     return list(dict.fromkeys(out))
@@ -193,6 +197,8 @@ def _compatible(a: Place, b: Place, percent_answer: bool, additive: bool) -> boo
     the table or from the text, not one of each (a sentence's "$0.5 million" less a change cell)."""
     if b is a or a.percent != b.percent:
         return False
+    if a.kind == b.kind == "text" and abs(a.value) == abs(b.value) and _same_unit(a, b):
+        return False  # "17% (17%)": one figure written twice in its sentence, no two operands
     if additive and (a.kind == "cell") != (b.kind == "cell"):
         return False
     return not (additive and percent_answer and a.kind == "text" and not a.percent)
@@ -352,6 +358,8 @@ def derive(
         # other computations combine figures about the subject only
         for space, firsts in wide if op in ("ratio", "percentage") else narrow:
             for t, tol in _targets(readings, space, scaled_answer):
+                if op == "ratio" and t < 10 and t.is_integer():
+                    continue  # a ratio written "1" or "3": any two figures close enough give it
                 if op in ("sum", "average") and space.scale is not None:
                     for group in _groups(firsts):
                         if found := _whole(op, group, t, tol):

@@ -285,10 +285,29 @@ def _with_fiscal_years(text: str, found: list[Found]) -> list[Found]:
     return sorted(out, key=lambda f: f.start)
 
 
+# What comes before a list's item number: a line's start ("2. Retirement …", "- 3."), or the colon that opens the list
+# ("as follows: consulting services: 1."), whose first item it is
+_ITEM_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:[-*•][ \t]*)?$")
+_FIRST_ITEM = re.compile(r":[ \t]*$")
+
+
+def _list_item(text: str, start: int, end: int, num: str) -> bool:
+    """Whether the number is a list's item number ("1." of "services, as follows: 1."), which states no figure."""
+    if (
+        len(num) > 2
+        or not num.isdigit()
+        or text[end : end + 1] != "."
+        or text[end + 1 : end + 2] not in ("", " ", "\n")
+    ):
+        return False
+    before = max(0, start - 40)
+    return bool(_ITEM_BEFORE.search(text, before, start) or num == "1" and _FIRST_ITEM.search(text, before, start))
+
+
 def scan_numbers(text: str, dates: list[tuple[int, int]] | None = None) -> list[tuple[float, int, int, bool]]:
     """(value, start, end, is_percent) of every number reading in an evidence text; a scaled
     number ("48.2 million") gives its scaled and its written value. Numeric dates give their
-    parts as numbers, and their spans are appended to ``dates``."""
+    parts as numbers, and their spans are appended to ``dates``. A list's item numbers are none."""
     out = []
     for match in EVIDENCE_NUMBER_RE.finditer(text):
         num, scale_word, pct, date = match.group("num", "scale", "pct", "nd")
@@ -299,6 +318,8 @@ def scan_numbers(text: str, dates: list[tuple[int, int]] | None = None) -> list[
                 dates.append((start, end))
             continue
         percent = pct is not None
+        if _list_item(text, start, end, num):
+            continue
         if scale_word is None:  # the common cases, kept cheap: 1303, 37.3
             if num.isdigit():
                 out.append((float(num), start, end, percent))

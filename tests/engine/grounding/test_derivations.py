@@ -660,3 +660,22 @@ def test_a_ratio_is_reversed_when_the_question_names_the_denominators_row_first(
     assert reversed_ratio(question, federal, state) is True
     assert reversed_ratio(question, state, federal) is False
     assert reversed_ratio("What was the ratio of the two?", federal, state) is False  # neither row named
+
+
+def test_a_figure_of_one_digit_is_no_loose_derivation():
+    """ "1" for the total revenues: not 17% over its own "(17%)", nor 14.3% / 13.7%, nor any rounding of 1.24."""
+    text = (
+        "Our consulting segment generated 17% (17%) of our consolidated total revenues in 2009. In 2009, operating "
+        "income margins in this segment were 14.3% (14.3%), up 60 basis points from 13.7% (13.7%) in 2008."
+    )
+    question = "what was the total revenues in 2009 based on the consulting segment generated 17% of total revenues?"
+    assert check("1", question, passage(text)).unsupported == ["1"]
+    # a difference of one digit within a tenth of it still holds: 14.3 − 13.7 = 0.6 points
+    assert check("0.6 points", "by how many points did the operating income margin rise?", passage(text)).grounding == (
+        "verified"
+    )
+    sales = table("Item | 2019 | 2018\nSales | 7.3 | 5.3")
+    assert check("2", "What was the change in sales from 2018 to 2019?", sales).grounding == "verified"
+    looser = table("Item | 2019 | 2018\nSales | 7.3 | 4.9")  # 2.4: "2" rounds it, but within a fifth of it
+    assert check("2", "What was the change in sales from 2018 to 2019?", looser).unsupported == ["2"]
+    assert check("2.4", "What was the change in sales from 2018 to 2019?", looser).grounding == "verified"

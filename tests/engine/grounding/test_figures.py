@@ -162,3 +162,16 @@ def test_a_month_name_does_not_open_a_figure_so_a_wrong_day_is_still_checked():
     evidence = [Evidence(n=1, tool="search_docs", source="r.md", text="Trading commenced on March 29, 1988.")]
     assert check_answer("March 29, 1988", "When did trading commence?", evidence).grounding == "verified"
     assert check_answer("March 32, 1988", "When did trading commence?", evidence).unsupported == ["32"]
+
+
+def test_a_lists_item_numbers_are_no_figures():
+    from engine.grounding.figures import scan_numbers
+
+    assert scan_numbers("consulting services, as follows: 1.\nhealth and benefits advises clients") == []
+    assert scan_numbers("- 2.\n3. Retirement specializes in actuarial services") == []
+    assert [v for v, *_ in scan_numbers("Headcount: 12. Revenue was 5. See Note 1. A ratio of 1.5 here")] == [
+        12.0,
+        5.0,
+        1.0,
+        1.5,
+    ]
