@@ -1,16 +1,18 @@
 """What a question measures, so that a figure about something else supports nothing.
 
-Four readings of the question, each a reason a figure the evidence does state is no
+Five readings of the question, each a reason a figure the evidence does state is no
 answer (read on accent-folded text):
 
 - its measure, the head words of "what is the annual interest cost savings by …": a
   sentence that states none of its specific words ("the company redeemed $690 million of
   its 8.75% notes") states another quantity, here the notes the saving is computed from;
+  and a measure of a row ("the return on total assets") that the evidence never names is
+  stated by no cell or computed line of that row;
 - a unit it asks per ("how many destinations does each continent have", "revenue per
   employee"): the figure must be written per that unit, or computed;
 - a price per share ("the share price of the warrants exercised"): a figure in millions
-  is a total, no price of one share; and a value ("the value of the RSUs granted"): a
-  count of them is none;
+  is a total, no price of one share;
+- a value ("the value of the RSUs granted"): a count of them ("Number of RSUs") is none;
 - the whole a share is asked of ("… what percent of total loans held for sale"): a
   computed share of another row ("in Total commercial mortgages") is of something else.
 
