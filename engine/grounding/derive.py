@@ -33,6 +33,7 @@ _PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is i
 _SHARE = re.compile(
     r"\b(?:percentage|proportion|portion|share|ratio|fraction|pourcentage|part|rapport)\b|%|\bas a percent|\bmargin\b"
     r"|\bhow many percent\b|\bpercent of\b|\brepresent(?:s|ed)? how much of\b"  # "A represented how much of B"
+    r"|\bdebt[- ]to[- ](?:equity|capital)\b"
 )
 _CHANGE = re.compile(
     r"\b(?:chang(?:e[sd]?|ing)|differ\w*|increas(?:e[sd]?|ing)|decreas(?:e[sd]?|ing)|variation|ecart|evolution|fluctuation)\b"
@@ -227,6 +228,8 @@ def _pairs(
     def ok(b: Place) -> bool:
         if points and op == "difference" and a.percent and not _same_unit(a, b):
             return False
+        if op in ("difference", "sum") and 0 < min(abs(va), abs(space.value(b))) <= tol:
+            return False  # "154 million − 201": an operand within the answer's rounding changes nothing (a "—" is 0)
         if op == "percentage" and a.percent:
             return False  # a share of two percentages is no percentage of anything
         return _compatible(a, b, percent, additive) and (not one_row or _same_row(a, b))

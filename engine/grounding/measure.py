@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from engine.grounding.evidence_index import EvidenceIndex
 
 # The words by which a question asks a computation, and by which a row or sentence names one
-RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b")
+RATIO_ASKED = re.compile(r"(?i)\b(?:ratio|proportion|rapport)\b|\bdebt[- ]to[- ](?:equity|capital)\b")
 # "the unrevised value": the figure before a revision, which a cell of the revised table is not
 UNREVISED = re.compile(
     r"\bunrevised\b|\b(?:before|prior to) (?:the )?(?:revision|restatement)\b|\b(?:original|previous)ly reported\b"
@@ -54,12 +54,13 @@ CHANGE_NAMED = content_words(
     "rose fell fall declined decline variance variation versus vs compared higher lower more less up down reduction "
     "reduced improvement improved hausse baisse ecart progression recul evolution"
 )  # a cell or sentence that states a change, not a level
-# "assuming a 5% rate of return, what would the earnings be …", "if X were 10% higher, …": a figure of another world,
+# "assuming a 5% rate of return, what would the earnings be …", "if X were 10% higher, …", "what would X have been
+# without the gain": a figure of another world,
 # computed; no figure the evidence states answers it, and nothing names it. Not an even split ("assuming each
 # continent has the same number of destinations"): a premise of how to divide, which a stated figure per unit meets
 _EVEN = r"(?! (?:that )?(?:each|every|all|an? equal|the same|equal)\b)"
 HYPOTHETICAL = re.compile(
-    rf"^\W*(?:assum(?:e|ing){_EVEN}|if|suppos(?:e|ing))\b|\bassuming\b{_EVEN}|\bwhat would\b[^?]*\bif\b"
+    rf"^\W*(?:assum(?:e|ing){_EVEN}|if|suppos(?:e|ing))\b|\bassuming\b{_EVEN}|\bwhat would\b[^?]*\b(?:if|without)\b"
 )
 COMPUTATION_NAMED = MappingProxyType(
     {"average": AVERAGE_NAMED, "ratio": RATIO_NAMED, "change": CHANGE_NAMED, "hypothetical": frozenset()}

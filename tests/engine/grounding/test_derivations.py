@@ -679,3 +679,13 @@ def test_a_figure_of_one_digit_is_no_loose_derivation():
     looser = table("Item | 2019 | 2018\nSales | 7.3 | 4.9")  # 2.4: "2" rounds it, but within a fifth of it
     assert check("2", "What was the change in sales from 2018 to 2019?", looser).unsupported == ["2"]
     assert check("2.4", "What was the change in sales from 2018 to 2019?", looser).grounding == "verified"
+
+
+def test_an_operand_within_the_answers_rounding_adds_nothing():
+    """ "$154 million" is no "154 million − 201": the 201 changes nothing the answer writes."""
+    text = "The change in investment income in 2015 was due to a $154 million gain on the sale of 201 shares."
+    question = "What was the change in investment income in 2015, less the gain?"
+    assert check("$153,999,799", question, passage(text)).grounding == "verified"  # written to the unit, it holds
+    hypothetical = "What would the investment income have been in 2015 without the gain?"  # no figure as stated
+    assert check("$154 million", hypothetical, passage(text)).unsupported == ["$154 million"]
+    assert preferred_ops("in 2017 what was the debt to equity based on the actual asset allocation")[0] == "percentage"

@@ -424,3 +424,13 @@ def test_a_ratio_asked_is_not_one_of_its_terms_as_stated_even_where_no_sentence_
     # an even split assumed is no other world: a figure stated per the unit asked answers it
     assert not HYPOTHETICAL.search("assuming each continent has the same number of destinations, how many …?")
     assert HYPOTHETICAL.search("assuming a 5% rate of return, what would the earnings be?")
+
+
+def test_a_question_without_a_part_and_a_debt_to_equity_ask_a_computation():
+    question = "what would the investment income have been in 2015 without the gain from the sale of shares?"
+    assert HYPOTHETICAL.search(question)
+    allocation = "| | 2017 Actual Asset Allocation |\n|---|---|\n| Debt securities | 70% |\n| Equity securities | 30% |"
+    report = check_answer(
+        "70%", "in 2017 what was the debt to equity based on the 2017 actual asset allocation", doc(allocation)
+    )
+    assert report.unsupported == ["70%"]
