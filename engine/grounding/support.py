@@ -40,7 +40,7 @@ from engine.grounding.evidence_index import EvidenceIndex, Hit, held
 from engine.grounding.figures import EVIDENCE_NUMBER_RE, Found, scale_factor
 from engine.grounding.initialisms import initialisms_asked, others_named
 from engine.grounding.layout import YEAR_RE, Place, content_words, pairs_named, period_pairs
-from engine.grounding.measure import AskedMeasure
+from engine.grounding.measure import AskedMeasure, evidence_words
 from engine.grounding.misplaced import misplaced
 from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
@@ -124,6 +124,7 @@ class Support:
         self._keys = self.scope.subject_keys()
         self.initials = initialisms_asked(question, index.texts)  # "the U.K. facility": not the U.S. one's sentence
         self.asked = AskedMeasure.of(question)  # "each continent", "the annual interest cost savings"
+        self._unnamed = self.asked.of_row and self.asked.unnamed(index.memo("written", evidence_words))
         self._sentence_words: dict[tuple[int, tuple[int, int]], frozenset[str]] = {}
 
     def _years(self, item: Found) -> set[str]:
@@ -328,16 +329,15 @@ class Support:
         return self._sentence_words[key]
 
     def measured(self, place: Place) -> bool:
-        if place.kind != "text" and self.asked.unnamed(self.index.memo("written", measure.evidence_words)):
+        if place.kind != "text" and self._unnamed:
             return False  # "the return on total assets", named nowhere: no cell nor computed line states it
         text = self.index.texts[place.evidence]
         written = f"{place.label} {place.column}" if place.kind == "cell" else text[place.unit[0] : place.unit[1]]
         ev = self.index.evidence[place.evidence]  # a passage is also named by its source: a tool "sales", "Hotels"
-        titled = (
-            content_words(" ".join(x for x in (ev.source, ev.location, ev.tool) if x)) if self.asked.measure else None
-        )
+        named = (ev.source, ev.location, ev.tool) if self.asked.measure else ()
+        titled = content_words(" ".join(x for x in named if x))
         words = place.words if place.kind == "cell" else self._words_of(place)
-        return self.asked.measures(place.kind, words, written, titled or frozenset(), plain=place.plain(text))
+        return self.asked.measures(place.kind, words, written, titled, plain=place.plain(text))
 
     def _unmeasured(self, item: Found) -> list[Place]:
         """The places stating the figure when every one measures something else than what is asked, or states it
