@@ -201,6 +201,8 @@ def _constants(tokens: list[tuple[str, float, bool, int, int]]) -> tuple[tuple[i
             out.append((start, end))
         elif value == 1 and before in ("", "(") and after in ("/", "-"):
             out.append((start, end))  # "1 / 91.60": a rate's reciprocal; "(1 − 15%) × …": the rest of a share
+        elif abs(value) == 1 and ("*" in (before, after) or before == "-" and i >= 2 and tokens[i - 2][0] == "*"):
+            out.append((start, end))  # "(30584 × -1) / 531822": a sign, no figure
     return tuple(out)
 
 

@@ -160,3 +160,11 @@ def test_a_unit_conversion_constant_needs_no_trace():
     question = "What is the annual interest cost saved by redeeming the 8.75% notes?"
     report = check_answer("60,375,000 = 690 × 1,000,000 × 8.75%", question, evidence)
     assert report.grounding == "verified" and report.unsupported == []
+
+
+def test_a_sign_written_as_a_product_by_minus_one_needs_no_trace():
+    table = "| | |\n|---|---|\n| Non-Tower Cash Flow, 2005 | $(30,584) |\n| Adjusted Consolidated Cash Flow, 2005 | $531,822 |"
+    evidence = [Evidence(n=1, tool="search_docs", text=table, source="report.md")]
+    question = "what portion of the adjusted consolidated cash flow in 2005 is related to non-tower cash flow?"
+    assert check_answer("-5.8% = (30584 × -1) / 531822", question, evidence).grounding == "verified"
+    assert check_answer("-5.8% = (30584 × -2) / 531822", question, evidence).unsupported[:1] == ["2"]
