@@ -42,13 +42,20 @@ def group_column(dimension: str | None, info: TableInfo, sem: Semantic) -> Colum
     return candidates[best] if best is not None and scores[best] >= ROW_MIN_SIMILARITY else None
 
 
+_YEARS_MAX = 201  # distinct years 1900–2100: a column holding more figures is no column of years
+
+
 def figure_columns(info: TableInfo) -> list[ColumnInfo]:
-    """The number columns that hold figures: not one of distinct years ("2015", "2014"), the rows' periods."""
-    return [c for c in info.columns if c.kind == "number" and not _years_only(column_values(info, c))]
+    """The number columns that hold figures: not one of distinct years ("2015", "2014"), the rows' periods. A
+    column of more figures than there are such years is not read (a table of records may hold millions)."""
+    return [c for c in info.columns if c.kind == "number" and not _years_only(info, c)]
 
 
-def _years_only(values: list[Any]) -> bool:
-    held = [v for v in values if v is not None]
+def _years_only(info: TableInfo, column: ColumnInfo) -> bool:
+    data = info.data.column(column.name)
+    if len(data) - data.null_count > _YEARS_MAX:
+        return False
+    held = [v for v in column_values(info, column) if v is not None]
     years = len(held) >= 2 and all(isinstance(v, int | float) and float(v).is_integer() for v in held)
     return years and len(set(held)) == len(held) and all(1900 <= v <= 2100 for v in held)
 
