@@ -60,10 +60,10 @@ def _years_only(info: TableInfo, column: ColumnInfo) -> bool:
     return years and len(set(held)) == len(held) and all(1900 <= v <= 2100 for v in held)
 
 
-def records_measure(question: str, info: TableInfo, sem: Semantic) -> ColumnInfo | None:
-    """The value column of a table of records that the question asks about, if it names one."""
+def records_measure(question: str, info: TableInfo, sem: Semantic, reading: Reading | None = None) -> ColumnInfo | None:
+    """The value column of a table of records that the question (``reading``: as read) asks about, if it names one."""
     values = [v for c in info.columns for v in c.examples]
-    reading = read_question(question)
+    reading = reading or read_question(question)
     return value_column(question, without_words(reading.subject_text, values), figure_columns(info), sem)
 
 
@@ -72,8 +72,7 @@ def records_args(question: str, reading: Reading, info: TableInfo, sem: Semantic
     op = reading.operation
     if op not in ("value", "sum", "mean", "max", "min"):
         return None  # a change or ratio of records is not planned: the question names no two cells
-    values = [v for c in info.columns for v in c.examples]
-    measure = value_column(question, without_words(reading.subject_text, values), figure_columns(info), sem)
+    measure = records_measure(question, info, sem, reading)
     if measure is None:
         return None
     group = group_column(reading.dimension, info, sem) if op in ("max", "min") else None
