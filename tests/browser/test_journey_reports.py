@@ -69,7 +69,10 @@ def ended(page, question: str) -> None:
 
 
 def answer_text(page) -> str:
-    return page.get_by_test_id("stChatMessage").last.inner_text()
+    """The last message's text once it is whole: a rerun may redraw it empty for a moment."""
+    last = page.get_by_test_id("stChatMessage").last
+    expect(last).to_contain_text(" tokens · ", timeout=30000)  # its footer, drawn last
+    return last.inner_text()
 
 
 def test_a_dropped_csv_answers_for_its_month_and_cautions_stay_visible_with_thoughts_off(embedded_app, page, tmp_path):
