@@ -39,7 +39,7 @@ from engine.grounding.clauses import (
     respectively,
     with_unit_words,
 )
-from engine.grounding.figures import Found, extract_figures
+from engine.grounding.figures import Found, extract_figures, list_item_number
 from engine.grounding.models import Citation, GroundingReport, Quote
 from engine.grounding.report_table import spread_header
 from engine.grounding.stems import words
@@ -199,7 +199,10 @@ def sentence_fact(question: str, text: str, kind: AnswerKind | None) -> Fact:
             return Fact(candidates=[Candidate(text=names[0])])
         return Fact(candidates=[], statement=" ".join(text.split()))
     asked = _asked_values(question)
-    figures = [f for f in extract_figures(text) if f.value not in asked and not footnote_mark(text, f)]
+    figures = [
+        f for f in extract_figures(text)
+        if f.value not in asked and not footnote_mark(text, f) and not list_item_number(text, f.start, f.end, f.text)
+    ]  # fmt: skip
     wanted = [] if asks_for_words(question) or asks_for_name(question) else _answering(kind, figures, text)
     if kind == "count":  # "how many nights": "120 euros per night" is a rate, not a count of nights
         wanted = [f for f in wanted if not rate_of(text, f, question)]

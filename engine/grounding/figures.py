@@ -291,7 +291,7 @@ _ITEM_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:[-*•][ \t]*)?$")
 _FIRST_ITEM = re.compile(r":[ \t]*$")
 
 
-def _list_item(text: str, start: int, end: int, num: str) -> bool:
+def list_item_number(text: str, start: int, end: int, num: str) -> bool:
     """Whether the number is a list's item number ("1." of "services, as follows: 1."), which states no figure."""
     if (
         len(num) > 2
@@ -318,7 +318,7 @@ def scan_numbers(text: str, dates: list[tuple[int, int]] | None = None) -> list[
                 dates.append((start, end))
             continue
         percent = pct is not None
-        if _list_item(text, start, end, num):
+        if list_item_number(text, start, end, num):
             continue
         if scale_word is None:  # the common cases, kept cheap: 1303, 37.3
             if num.isdigit():

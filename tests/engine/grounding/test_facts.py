@@ -270,3 +270,18 @@ def test_a_level_asked_is_not_stated_by_a_figure_written_as_a_change():
     assert line.startswith("Not sure")
     line, _, _ = fact_line("By how much did research and development expenses increase in 2018?", passage, "en")
     assert line == "$1.7 billion [report.md]"
+
+
+def test_a_list_item_number_is_no_fact_of_its_sentence():
+    # the quote ends where a list opens: its "1." numbers the first item and states nothing
+    question = "what were the total revenues in 2009 of which the consulting segment generated 17%?"
+    text = (
+        "our consulting segment generated 17% (17%) of our consolidated total revenues in 2009 and provides "
+        "a range of consulting services, as follows: consulting services: 1."
+    )
+    fact = sentence_fact(question, text, None)
+    assert "1" not in [c.figure for c in fact.candidates]
+    assert fact.candidates == [] and fact.statement.startswith("our consulting segment")
+    # a figure of the list's item is still one
+    listed = sentence_fact("What is the retirement plan cost?", "Costs:\n1. Retirement plans cost 45 million.", None)
+    assert [c.figure for c in listed.candidates] == ["45 million"]
