@@ -38,11 +38,9 @@ def misplaced(support: Support, item: Found, literal: list[Place]) -> Misplaced:
     if not support.measured(found):  # "455 is stated (…), but not as a figure per continent"
         line = text.strip().split("\n", 1)[0]  # "3,569 = -1,636 − (-5,205): change in Net unrealized loss … (r.md)"
         where = line.split(": ", 1)[-1].split(" (", 1)[0][:100] if found.kind == "result" else where
-        words = found.words if found.kind == "cell" else frozenset()  # "1,583,616 is a count (Granted, …)"
-        written = text[found.unit[0] : found.unit[1]] if found.kind == "text" else line
-        counted = support.asked.counted(found.kind, words, written, plain=found.plain(text))
         return Misplaced(figure=item.text, found=where, expected=support.asked.named, evidence=ev.n,
-                         in_table=found.kind == "cell", measured=True, counted=counted)  # fmt: skip
+                         in_table=found.kind == "cell", measured=True,
+                         counted=support.counted(found))  # fmt: skip  # "1,583,616 is a count (Granted, …)"
     if support.stated_for_computation(found):  # "1,966,895 is stated (…); the question asks a figure computed …"
         return Misplaced(figure=item.text, found=where, expected=expected, evidence=ev.n,
                          in_table=found.kind == "cell", computed=True)  # fmt: skip

@@ -253,14 +253,9 @@ class Support:
             return False
         if not operand and self.stated_for_computation(place):
             return False
-        if (
-            self.share
-            and place.kind == "text"
-            and place.percent
-            and not operand
-            and not share_of(self.index.texts[place.evidence], place, self.share)
-        ):
-            return False  # "a 0% interest loan" states the loan's rate, not the share of it outstanding
+        if self.share and place.kind == "text" and place.percent and not operand:
+            if not share_of(self.index.texts[place.evidence], place, self.share):
+                return False  # "a 0% interest loan" states the loan's rate, not the share of it outstanding
         if self.level and place.kind == "text" and not operand and as_change(self.index.texts[place.evidence], place):
             # "increase by 2,000,000 the number of shares authorized" is no number authorized: unless the answer
             # writes it as the change it is too ("LinkedIn operating loss increased $63 million to $987 million")
@@ -328,16 +323,26 @@ class Support:
             self._sentence_words[key] = content_words(self.index.texts[place.evidence][place.unit[0] : place.unit[1]])
         return self._sentence_words[key]
 
+    def _read(self, place: Place) -> tuple[frozenset[str], str, bool]:
+        """What the measure rules read of a place: its words, as written ("Granted Number of RSUs", a sentence, a
+        result's line), and whether its figure is written bare."""
+        text = self.index.texts[place.evidence]
+        written = f"{place.label} {place.column}" if place.kind == "cell" else text[place.unit[0] : place.unit[1]]
+        return (place.words if place.kind == "cell" else self._words_of(place)), written, place.plain(text)
+
+    def counted(self, place: Place) -> bool:
+        """Whether ``place`` is a count where a value is asked: "1,583,616 (Granted, Number of RSUs)"."""
+        words, written, plain = self._read(place)
+        return self.asked.counted(place.kind, words, written, plain=plain)
+
     def measured(self, place: Place) -> bool:
         if place.kind != "text" and self._unnamed:
             return False  # "the return on total assets", named nowhere: no cell nor computed line states it
-        text = self.index.texts[place.evidence]
-        written = f"{place.label} {place.column}" if place.kind == "cell" else text[place.unit[0] : place.unit[1]]
         ev = self.index.evidence[place.evidence]  # a passage is also named by its source: a tool "sales", "Hotels"
         named = (ev.source, ev.location, ev.tool) if self.asked.measure else ()
         titled = content_words(" ".join(x for x in named if x))
-        words = place.words if place.kind == "cell" else self._words_of(place)
-        return self.asked.measures(place.kind, words, written, titled, plain=place.plain(text))
+        words, written, plain = self._read(place)
+        return self.asked.measures(place.kind, words, written, titled, plain=plain)
 
     def _unmeasured(self, item: Found) -> list[Place]:
         """The places stating the figure when every one measures something else than what is asked, or states it
@@ -376,15 +381,8 @@ class Support:
         if POINTS.match(self.answer, item.end):  # percentage points: a difference of two percentages
             strong, pool = [p for p in strong if p.percent], [p for p in pool if p.percent]
             ops = ("difference",)
-        derived = derive(
-            item.readings,
-            strong,
-            pool,
-            ops=ops,
-            percent=item.kind == "percent",
-            scaled_answer=any(c.isalpha() for c in item.text),
-            amount=item.kind == "amount",
-        )
+        derived = derive(item.readings, strong, pool, ops=ops, percent=item.kind == "percent",
+                         scaled_answer=any(c.isalpha() for c in item.text), amount=item.kind == "amount")  # fmt: skip
         if derived is not None and self.computed == "change" and any(map(self._as_change, derived.operands)):
             return None  # a change asked: a level less the change ("24.4 − 9.6" gives 2018's 14.8) is no change
         if derived is not None and self.computed == "ratio" and derived.op not in ("ratio", "percentage"):
