@@ -287,7 +287,8 @@ def _groups(strong: Sequence[Place]) -> list[list[Place]]:
     for p in strong:
         if p.kind != "cell":
             continue
-        rows.setdefault((p.evidence, p.row), []).append(p)
+        if not _of_measures(p):
+            rows.setdefault((p.evidence, p.row), []).append(p)
         if not p.total:
             columns.setdefault((p.evidence, p.column, p.scale), []).append(p)
     return [g for g in [*rows.values(), *columns.values()] if len(g) >= GROUP_MIN]
@@ -301,17 +302,21 @@ def _whole(op: Op, group: list[Place], t: float, tol: float) -> Derivation | Non
     return Derivation(op, tuple(group), got) if _close(got, t, tol) else None
 
 
+def _of_measures(cell: Place) -> bool:
+    """Whether the cell's row is labelled by a year alone ("2015 | 17,430.8 | 473.8 | (194.0)"): its columns are
+    measures (investments, income, gains), one figure of each, which add up to nothing."""
+    return not cell.label_words and bool(cell.label_years)
+
+
 def _one_line(*places: Place) -> bool:
-    """Cells added up as three: of one row or one column (not one row's 2018 and another's 2017),
-    and all cells or all sentences' figures (not two cells and a sentence's "£12.4 million")."""
+    """Cells added up as three: of one row or one column (not one row's 2018 and another's 2017; not a row of
+    measures labelled by a year), and all cells or all sentences' figures (not two cells and a sentence's "£12.4
+    million"), all percentages or none."""
     cells = [p for p in places if p.kind == "cell"]
-    if 0 < len(cells) < len(places):
-        return False
-    return (
-        len(cells) < 2
-        or len({(p.evidence, p.row) for p in cells}) == 1
-        or len({(p.evidence, p.column) for p in cells}) == 1
-    )
+    if 0 < len(cells) < len(places) or len({p.percent for p in places}) > 1:
+        return False  # nor an amount and percentages ("$17.7 billion + 87.4% + 91.4%")
+    one_row = len({(p.evidence, p.row) for p in cells}) == 1 and not _of_measures(cells[0])
+    return len(cells) < 2 or one_row or len({(p.evidence, p.column) for p in cells}) == 1
 
 
 def _triples(op: Op, space: _Space, strong: list[Place], t: float, tol: float) -> Derivation | None:

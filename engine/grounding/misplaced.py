@@ -41,7 +41,8 @@ def misplaced(support: Support, item: Found, literal: list[Place]) -> Misplaced:
         return Misplaced(figure=item.text, found=where, expected=support.asked.named, evidence=ev.n,
                          in_table=found.kind == "cell", measured=True,
                          counted=support.counted(found))  # fmt: skip  # "1,583,616 is a count (Granted, …)"
-    if support.stated_for_computation(found):  # "1,966,895 is stated (…); the question asks a figure computed …"
+    # "1,966,895 is stated (…); the question asks a figure computed …": as it stands, or as the whole of parts asked
+    if support.stated_for_computation(found) or found.kind == "text" and support.whole_of_part(found):
         return Misplaced(figure=item.text, found=where, expected=expected, evidence=ev.n,
                          in_table=found.kind == "cell", computed=True)  # fmt: skip
     if support.level and found.kind == "text" and as_change(text, found):  # "increase by 2,000,000": how, not where

@@ -46,14 +46,7 @@ from engine.grounding.models import Misplaced
 from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.scope import Scope, scope_of
 from engine.grounding.totals import is_total_label
-from engine.grounding.written_as import (
-    SHARE_ASKED,
-    as_change,
-    change_beside_level,
-    in_other_scale,
-    share_of,
-    whole_asked,
-)
+from engine.grounding.written_as import SHARE_ASKED, as_change, change_beside_level, in_other_scale, share_of
 
 _ASIDE = re.compile(r"\([^()]*\)")
 LITERAL_SHARE = 0.8  # a stated figure must sit in one of the rows closest to the question's words
@@ -260,6 +253,8 @@ class Support:
             # "increase by 2,000,000 the number of shares authorized" is no number authorized: unless the answer
             # writes it as the change it is too ("LinkedIn operating loss increased $63 million to $987 million")
             return change_beside_level(self.answer, beside.item.start) and self._about_subject(place, beside)
+        if place.kind == "text" and not (operand or place.percent) and self.whole_of_part(place):
+            return False  # "assets totaled $17.7 billion, which consisted of 87.4% fixed maturities": not theirs
         if self.ops[:1] == ("percent_change",) and place.kind == "text" and place.percent and not operand:
             if not self._as_change(place):  # "what percent higher is A than B?": "notes of 3.50%" is a rate, no change
                 return False
@@ -288,6 +283,9 @@ class Support:
             return True
         named = place.words & beside.words()
         return bool(place.words) and len(named) >= ANSWER_WORDS_SHARE * len(place.words)
+
+    def whole_of_part(self, place: Place) -> bool:
+        return written_as.whole_of_part(self.index.texts[place.evidence], place, self.scope.terms.keys())
 
     def _only_as_change(self, item: Found) -> list[Place]:
         """The sentences holding the figure when a level is asked and each writes it as a change."""
@@ -390,7 +388,8 @@ class Support:
         if derived is not None and derived.op == "percent_change" and absolute_asked(self.question):
             return None  # "the absolute percentage change" of a rate: 2.0 − 1.2, not (2.0 − 1.2) / 1.2
         base = derived.operands[-1] if derived is not None and derived.op in ("ratio", "percentage") else None
-        if base is not None and (whole := whole_asked(self.question)) and not whole & (held := self._words_of(base)):
+        whole = written_as.whole_asked(self.question) if base is not None else frozenset()
+        if base is not None and whole and not whole & (held := self._words_of(base)):
             if base.kind == "text" or held & (set(self.scope.terms) - whole):  # a table of the part, not the whole
                 return None  # "as a percentage of total revenue": not 119 / 1,501 employees, nor a G&A table's cells
         if derived is not None and self.computed == "ratio" and derived.op == "ratio" and len(derived.operands) == 2:

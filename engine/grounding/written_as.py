@@ -7,6 +7,7 @@ a loss stated for a profit asked."""
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from engine.grounding.answer_kinds import fold
 from engine.grounding.figures import EVIDENCE_NUMBER_RE, extract_figures
@@ -115,6 +116,27 @@ def share_of(text: str, place: Place, asked: frozenset[str]) -> bool:
         before = content_words(text[place.unit[0] : place.start])
         return bool(content_words(" ".join(after[1:6])) & asked) or len(before & asked) >= 2
     return bool(after) and bool(content_words(after[0]) & asked)
+
+
+# "totaled $17.7 billion, which consisted of 87.4% fixed maturities and cash": the amount is the whole, the parts
+# are written as percentages of it
+_OF_PARTS = re.compile(
+    r"^[^;:%$€£]{0,60}?\b(?:which |that )?(?:consist(?:ed|ing|s)? of|compris(?:ed|ing|es)|composed of"
+    r"|made up of|of which)\s+(?:approximately |about |roughly )?(\d[\d.,]*\s?%)(?:\s*\(\s*\d[\d.,]*\s?%\s*\))?"
+    r"\s+(?:of\s+(?:which\s+)?(?:was |were |is |are )?)?([^,;:.]{3,80})"
+)
+PART_WORDS = 2  # the parts name this many of the question's words that the sentence before the amount does not
+
+
+def whole_of_part(text: str, place: Place, asked: AbstractSet[str]) -> bool:
+    """Whether a sentence writes the amount at ``place`` as a whole made of parts given as percentages, and the
+    question asks one of those parts (``asked``: its content words): "cash and invested assets totaled $17.7
+    billion, which consisted of 87.4% fixed maturities and cash" states no amount of fixed maturities and cash."""
+    parts = _OF_PARTS.search(fold(text[place.end : place.unit[1]]))
+    if parts is None:
+        return False
+    whole = content_words(text[place.unit[0] : place.start]) & asked
+    return len((content_words(parts.group(2)) & asked) - whole) >= PART_WORDS
 
 
 # "as a percentage of total revenue", "the share of total assets": the whole a share is asked of

@@ -689,3 +689,27 @@ def test_an_operand_within_the_answers_rounding_adds_nothing():
     hypothetical = "What would the investment income have been in 2015 without the gain?"  # no figure as stated
     assert check("$154 million", hypothetical, passage(text)).unsupported == ["$154 million"]
     assert preferred_ops("in 2017 what was the debt to equity based on the actual asset allocation")[0] == "percentage"
+
+
+YEAR_ROWS = """(Dollars in millions) | Average investments | Investment income | Unrealized gains (losses)
+2015 | 17,430.8 | 473.8 | (194.0)
+2014 | 16,922.6 | 512.3 | 365.1"""
+WHOLE_OF_PARTS = (
+    "Cash and invested assets totaled $17.7 billion at December 31, 2015, which consisted of 87.4% "
+    "fixed maturities and cash, of which 91.4% were investment grade."
+)
+
+
+def test_an_amount_written_as_the_whole_of_parts_asked_is_flagged_and_no_row_of_measures_adds_up_to_it():
+    part = "What is the total value of fixed maturities and cash as of December 31, 2015, in billions?"
+    report = check("17.7 billion", part, table(YEAR_ROWS), passage(WHOLE_OF_PARTS))
+    # 17,430.8 + 473.8 − 194.0 = 17,710.6 is a row of three measures labelled by a year: no sum of anything
+    assert report.unsupported == ["17.7 billion"]
+    assert report.notes == ["17.7 billion is stated (2015); the question asks a figure computed from the evidence"]
+    # the whole asked: the sentence states it
+    whole = check("17.7 billion", "What were cash and invested assets at December 31, 2015?", passage(WHOLE_OF_PARTS))
+    assert whole.unsupported == [] and whole.grounding == "verified"
+    # a row labelled by a segment still adds up across its columns
+    quarters = "Segment | Q1 | Q2 | Q3\nSoftware | 1,210 | 1,345 | 1,402"
+    summed = check("3,957", "What was the sum of Software revenue over Q1, Q2 and Q3?", table(quarters))
+    assert summed.unsupported == [] and summed.grounding == "verified"

@@ -3,7 +3,7 @@
 import pytest
 
 from engine.grounding.layout import Place, content_words
-from engine.grounding.written_as import as_change, change_phrase, share_of, signed_as_asked
+from engine.grounding.written_as import as_change, change_phrase, share_of, signed_as_asked, whole_of_part
 
 
 def place_of(sentence: str, figure: str) -> Place:
@@ -90,3 +90,26 @@ def test_a_sentence_of_changes_only_does_not_state_the_level_asked():
     # nor does a sentence's "$1.75" (earnings per share) vouch for "$1.7 billion"
     eps = [Evidence(n=1, tool="search_docs", text="Diluted EPS decreased by $1.75 in 2018.", source="report.md")]
     assert check_answer("$1.7 billion", "What were the expenses in 2018?", eps).grounding != "verified"
+
+
+WHOLE = (
+    "The company's cash and invested assets totaled $17.7 billion at December 31, 2015, which consisted of 87.4% "
+    "fixed maturities and cash, of which 91.4% were investment grade; 8.2% equity securities."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "part"),
+    [
+        ("What is the total value of fixed maturities and cash as of December 31, 2015, in billions?", True),
+        ("What were the total cash and invested assets at December 31, 2015?", False),  # the whole is asked
+    ],
+)
+def test_an_amount_written_as_the_whole_of_parts_given_in_percent(question, part):
+    from engine.grounding.scope import question_terms
+
+    asked = question_terms(question).keys()
+    assert whole_of_part(WHOLE, place_of(WHOLE, "17.7"), asked) is part
+    # a sentence that states the part's own amount is no whole of it
+    own = "Fixed maturities and cash totaled $15.5 billion at December 31, 2015, and equity securities $1.4 billion."
+    assert not whole_of_part(own, place_of(own, "15.5"), asked)
