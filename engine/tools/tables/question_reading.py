@@ -298,6 +298,7 @@ _EXTREME = re.compile(r"(?i)\b(?:minimum|maximum|lowest|highest|largest|smallest
 _AVERAGE = re.compile(r"(?i)\b(?:average|mean|moyenne)\b(?=\W+(\w+))")
 # "the 2019 average free cash flow": as an average balance is, the mean of the year's closing
 # figure and the one before (the year before's closing is the year's opening)
+_WEIGHTED = re.compile(r"(?i)\bweighted[\s-]*$")
 _OF_TWO_CELLS = frozenset({"change", "decrease", "difference", "percent_change", "ratio", "share"})
 
 
@@ -317,7 +318,8 @@ def operation_as_name(question: str, reading: Reading, held: frozenset[str] | se
         stripped = _EXTREME.sub(lambda m: "" if m.group(0) in named else m.group(0), question)
         return replace(reading, operation=read_question(stripped).operation)
     after = {w for name in names for m in _AVERAGE.finditer(fold(name)) for w in words(m.group(1))}
-    said = list(_AVERAGE.finditer(question))
+    # "the weighted-average discount rate": a measure's name, no mean of anything
+    said = [m for m in _AVERAGE.finditer(question) if not _WEIGHTED.search(question, 0, m.start())]
     named = bool(said) and all(words(m.group(1)) & after for m in said)  # every "average" said is a name's
     if reading.operation in _OF_TWO_CELLS and said and not named:
         return replace(reading, operation=None)  # "the change between 2018 and 2019 average X": of two means

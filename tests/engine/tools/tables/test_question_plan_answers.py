@@ -531,6 +531,17 @@ def test_the_average_of_a_year_is_of_its_closing_and_opening_figures(tables):
     assert plan("What is the 2017 average Software revenue?", tables, FakeEncode()) is None  # no 2016 column
 
 
+def test_a_weighted_average_is_a_measure_named_not_a_mean_of_two_years(tmp_path):
+    """ "The weighted-average discount rate" names the rates a table shows: its change is of one row's cells."""
+    rates = "Weighted-average discount rate assumptions are as follows:\n\n| | 2015 | 2014 |\n|---|---|---|\n"
+    rates += "| U.S. pension plans | 4.30% | 3.95% |\n| Non-U.S. pension plans | 1.68% | 1.92% |\n"
+    catalog = catalog_of(tmp_path, "report.md", rates)
+    question = "What is the percentage change in the weighted-average discount rate for non-U.S. pension plans from 2014 to 2015?"
+    assert answer(question, catalog).statement.startswith("-12.5% = (1.68 − 1.92) / 1.92 × 100")
+    # an average of a year still asks two means, which no one computation of two cells is
+    assert plan("What is the change between 2014 and 2015 average discount rate?", catalog, FakeEncode()) is None
+
+
 @pytest.mark.parametrize(
     "question",
     [
