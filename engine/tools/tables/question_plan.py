@@ -156,7 +156,8 @@ def _plan_labelled(
     asked = words(YEAR_IN_NAME.sub(" ", question)) | dotted(question)
     rows = named_rows(question, asked, reading, labels := row_labels(info, label, numbers, catalog), sem, heads)
     within_year = op in ("change", "percent_change") and len(reading.years) == 1
-    rows = balance_rows(question, labels, rows, within_year, reading.subject)  # "from the end of 2014 to …"
+    captioned = frozenset(label_words(info.caption))  # the table's own subject, in the text that introduces it
+    rows = balance_rows(question, labels, rows, within_year, reading.subject, captioned)  # "from the end of 2014 to …"
     bare = [r for r in rows if fold(r).strip() == "total"]  # "the ratio of the total flight attendants to total …"
     if op in _OF_TWO and len(rows) == 3 and len(bare) == 1 and all(total_of(r, question) for r in rows if r != bare[0]):
         rows = [r for r in rows if r not in bare]  # the Total is no third row: each row is "total" as the table sums it

@@ -35,7 +35,7 @@ Operation = Literal[
 # items: the rows that make up a total or a heading
 
 _PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is its change in points
-    r"(?<!absolute )(?:%\s?(?:change|increase|decrease)|\b(?:percent(?:age|ual)? (?:change|increase|decrease|growth|variation|difference"
+    r"(?<!absolute )(?:%\s?(?:change|increase|decrease)|\b(?:percent(?:age|ual)? (?:change|increase|decrease|decline|growth|variation|difference"
     r"|higher|lower|greater|larger|smaller|more|less)|growth rate|"
     r"(?:variation|evolution|hausse|baisse|croissance) en (?:pourcentage|%)|pourcentage (?:de )?(?:variation|hausse|"
     r"baisse|croissance)|taux de (?:croissance|variation))"

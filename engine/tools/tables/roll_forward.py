@@ -11,11 +11,17 @@ from engine.grounding.totals import is_balance_label
 from engine.tools.tables.label_match import label_words
 
 _AT_END = re.compile(r"\b(?:at|from|to|as of|by) the (?P<end>end|close|beginning|start) of\b")
+_MOVED = frozenset(label_words("decline declined drop dropped fall fell rise rose grew"))  # how, not what, it moved
 _OPENING = re.compile(r"\b(?:beginning|opening|january 1|start)\b")
 
 
 def balance_rows(
-    question: str, labels: list[str], named: list[str], within_year: bool = False, subject: frozenset[str] = frozenset()
+    question: str,
+    labels: list[str],
+    named: list[str],
+    within_year: bool = False,
+    subject: frozenset[str] = frozenset(),
+    captioned: frozenset[str] = frozenset(),
 ) -> list[str]:
     """The rows ``named``, or else the balance rows of a roll-forward a question names by its ends
     ("the change in unrecognized tax benefits from the end of 2014 to the end of 2015": "Balance,
@@ -23,7 +29,9 @@ def balance_rows(
     the closing balance). ``within_year``: a change asked in one year that names no row, or one
     that holds less than half its ``subject`` ("in 2010 what was the percentage change in the
     deferred policy acquisition costs": not the "Deferred Costs" of that year): the closing less
-    the opening balance. The rows named when the table has no one opening and one closing balance."""
+    the opening balance. A question that names no row but the table's own subject (``captioned``: the words of the
+    text that introduces it, "the activity in our gross unrecognized tax benefits"), across years: the closing
+    balance of each. The rows named when the table has no one opening and one closing balance."""
     partly = within_year and len(named) == 1 and not is_balance_label(named[0])
     balances = [r for r in labels if is_balance_label(r)]
     opening = [r for r in balances if _OPENING.search(fold(r))]
@@ -35,6 +43,8 @@ def balance_rows(
     if len(opening) != 1 or len(closing) != 1:
         return named
     ends = {m.group("end") for m in _AT_END.finditer(fold(question))}
+    if not named and not within_year and not ends and subject & captioned and not subject - captioned - _MOVED:
+        return closing  # "the percentage decline in the gross unrecognized tax benefits from 2014 to 2015"
     if within_year and not ends:
         return [*closing, *opening]  # later − earlier
     return [*(opening if ends & {"beginning", "start"} else []), *(closing if ends & {"end", "close"} else [])] or named

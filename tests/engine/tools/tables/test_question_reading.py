@@ -101,3 +101,9 @@ def test_the_absolute_percentage_change_is_a_change_and_a_reason_asks_no_figure(
     assert read_question(question).operation == "change"
     assert read_question(question.replace("absolute ", "")).operation == "percent_change"
     assert read_question("What is the primary reason for operating income increase?").operation is None
+
+
+def test_a_percentage_decline_is_a_percentage_change():
+    reading = read_question("what was the percentage decline in the gross unrecognized tax benefits from 2014 to 2015")
+    assert (reading.operation, reading.years) == ("percent_change", ("2014", "2015"))
+    assert read_question("what was the decline in revenue from 2014 to 2015").operation != "percent_change"

@@ -1,5 +1,7 @@
 """The balance rows of a roll-forward that a question names by its ends or by the closing date."""
 
+from engine.tools.tables.label_match import label_words
+from engine.tools.tables.question_reading import read_question
 from engine.tools.tables.roll_forward import balance_rows
 
 LABELS = [
@@ -31,3 +33,16 @@ def test_a_change_over_the_year_is_the_closing_less_the_opening_balance():
         "Balance at December 31, 2010(2)",
         "Beginning balance",
     ]
+
+
+def test_a_question_naming_the_tables_own_subject_across_years_is_its_closing_balance():
+    caption = label_words("the following table summarizes the activity in our gross unrecognized tax benefits:")
+    question = "what was the percentage decline in the gross unrecognized tax benefits from 2014 to 2015"
+    subject = frozenset(read_question(question).subject)
+    assert balance_rows(question, LABELS, [], subject=subject, captioned=frozenset(caption)) == [
+        "Balance at December 31, 2010(2)"
+    ]
+    # a subject the caption does not name, or a row named: as before
+    other = frozenset(read_question("what was the percentage decline in deferred revenue from 2014 to 2015").subject)
+    assert balance_rows(question, LABELS, [], subject=other, captioned=frozenset(caption)) == []
+    assert balance_rows(question, LABELS, ["Accretion"], subject=subject, captioned=frozenset(caption)) == ["Accretion"]
