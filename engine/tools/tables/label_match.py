@@ -36,9 +36,13 @@ HYPHENATED = re.compile(r"\w+(?:-\w+)+")  # "non-vested": its "vested" is no wor
 _FOOTNOTES = re.compile(r"\(\d{1,2}\)|(?<=[a-z])\d{1,2}\b")  # "services(1)(2)", "dividends1"
 
 
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")  # "Guaranty fund contributions<sup>(2)</sup>"
+
+
 def label_text(name: str) -> str:
-    """A column name or row label as words: ``late_deliveries`` → "late deliveries"."""
-    return re.sub(r"[_\W]+", " ", name).strip()
+    """A column name or row label as words: ``late_deliveries`` → "late deliveries"; the inline markup a report
+    converted from HTML keeps ("<sup>", "<i>") is no word of it."""
+    return re.sub(r"[_\W]+", " ", _TAG.sub(" ", name)).strip()
 
 
 def label_words(label: str) -> set[str]:

@@ -5,7 +5,7 @@ import pytest
 from engine.grounding.stems import words
 from engine.tools.tables.catalog import TableCatalog
 from engine.tools.tables.cell_statement import asked_direction
-from engine.tools.tables.label_match import Semantic, _sequence, longest_run, named_rows
+from engine.tools.tables.label_match import Semantic, _sequence, label_words, longest_run, named_rows
 from engine.tools.tables.question_reading import read_question
 
 
@@ -154,3 +154,19 @@ def test_a_label_written_in_a_row_is_named_over_a_longer_one_whose_words_are_onl
     semantic = Semantic(TableCatalog.from_paths([]), None)
     rows = named_rows(question, words(question) - {"2009"}, read_question(question), labels, semantic)
     assert rows == ["Net interest revenue", "Total operating expenses"]
+
+
+def test_the_inline_markup_of_a_label_is_no_word_of_it():
+    """A table converted from HTML keeps "<sup>(2)</sup>" and "<i>…</i>" in its labels: the rows are still named whole."""
+    labels = [
+        "WTI crude oil<i>(Dollars per barrel)</i>",
+        "Western Canadian Select<i>(Dollars per barrel)</i><sup>(a)</sup>",
+        "AECO natural gas sales index<i>(Canadian dollars per gigajoule)</i><sup>(b)</sup>",
+    ]
+    question = "What is the difference between the high WTI crude oil and Western Canadian Select prices?"
+    reading = read_question(question)
+    assert named_rows(question, words(question), reading, labels, Semantic(TableCatalog.from_paths([]), None)) == [
+        labels[0],
+        labels[1],
+    ]
+    assert label_words("Guaranty fund contributions<sup>(2)</sup>") == words("guaranty fund contributions")
