@@ -166,10 +166,12 @@ def _plan_labelled(
     if dimension and not asks_which and len(rows) == 1 and words(dimension) <= label_words(rows[0]):
         dimension = None  # "the lowest segment operating income": the row "Segment operating income", by year
     ranked = op in ("max", "min") and dimension and dimension not in PERIOD_DIMENSIONS
-    if ranked:  # "which segment …": the rows are what is compared, those of the section it names
+    if ranked:  # "which segment …": the rows are what is compared, those of the section it names, or those named
         if (section := _section_rows(heads, labels, asked, reading)) is None:
             return None
-        rows = section
+        # "for A, B and C, which facility has the greatest …": the rows it names whole, as a sum of them would be
+        named = [] if section else named_rows(question, asked, replace(reading, operation="sum"), labels, sem, heads)
+        rows = section or (named if len(named) >= 2 else [])
     elif (
         reading.dimension
         and reading.dimension not in PERIOD_DIMENSIONS

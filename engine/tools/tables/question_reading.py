@@ -24,6 +24,7 @@ from engine.grounding.compare import Condition, condition_asked, condition_in, e
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
 from engine.grounding.derive import YEAR_AVERAGE
 from engine.grounding.layout import pairs_as_end_years, spaced_years
+from engine.grounding.measure import HYPOTHETICAL
 from engine.grounding.quotes import asks_for_figure
 from engine.grounding.stems import words
 
@@ -261,6 +262,8 @@ def read_question(question: str) -> Reading:
     found = _YEAR.findall(pairs_as_end_years(text))  # "2018/2019" is fiscal 2019
     years = tuple(dict.fromkeys(full or f"20{short}" for full, short in found))
     operation = operation_in(text, question)
+    if HYPOTHETICAL.search(text):
+        operation = None  # "what would X be without Y", "assuming …": no cell states it, nor one computation of cells
     months = _months(text)
     if operation in ("mean", "sum") and (span := _RANGE.search(text)):  # "from 2017 to 2019": every year
         first, last = sorted(int(y) for y in span.groups() if y)

@@ -282,6 +282,9 @@ def year_columns(
             named = [c for c in cols if _column_words(c) & asked]
             if len(named) > 1:
                 named = [c for c in named if (_column_words(c) - row_words) & asked] or named
+            if len(named) > 1:  # "the total gross goodwill": the word that tells "Gross Goodwill" from "Net Goodwill"
+                common = frozenset.intersection(*(frozenset(_column_words(c)) for c in named))
+                named = [c for c in named if (_column_words(c) - common - row_words) & asked] or named
             if len(named) != 1 and filled is not None:
                 named = [c for c in (named or cols) if filled(c)]
             cols = named if len(named) == 1 else [None]

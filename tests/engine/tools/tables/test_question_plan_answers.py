@@ -531,6 +531,38 @@ def test_the_average_of_a_year_is_of_its_closing_and_opening_figures(tables):
     assert plan("What is the 2017 average Software revenue?", tables, FakeEncode()) is None  # no 2016 column
 
 
+def test_of_two_columns_of_a_year_the_one_whose_own_word_the_question_names(tmp_path):
+    """ "Gross Goodwill At December 31, 2010" and "Net Goodwill At December 31, 2010": "gross" tells them apart."""
+    goodwill = (
+        "| | Gross Goodwill At December 31, 2010 | Accumulated Impairment Losses | Net Goodwill At December 31, 2010 |\n"
+        "|---|---|---|---|\n| Cabinets and Related Products | $587 | $(364) | $223 |\n"
+        "| Plumbing Products | 536 | (340) | 196 |\n| Total | $1,123 | $(704) | $419 |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", goodwill)
+    share = answer(
+        "As of December 31 2010, what percent of the total gross goodwill is cabinets and related products?", catalog
+    )
+    assert share.statement.startswith("52.27% = 587 / 1,123 × 100")
+    net = answer("What was the net goodwill of plumbing products at December 31, 2010?", catalog)
+    assert net.statement.startswith("196")
+    # no word of either: the year alone tells no column
+    assert plan("What was the goodwill of plumbing products at December 31, 2010?", catalog, FakeEncode()) is None
+
+
+def test_which_of_the_rows_named_is_largest_ranks_those_rows_only(tmp_path):
+    facilities = (
+        "| | Carrying Value (USD) · 2019 | Carrying Value (USD) · 2018 |\n|---|---|---|\n"
+        "| South African Credit Facility (2) | $20.6 | $40.2 |\n| Colombian Credit Facility (3) | $24.3 | $33.6 |\n"
+        "| Brazil Credit Facility (4) | $16.2 | $24.4 |\n| USD Denominated (8) | $238.8 | $240.1 |\n"
+    )
+    catalog = catalog_of(tmp_path, "report.md", facilities)
+    question = (
+        "For South African Credit Facility, Colombian Credit Facility and Brazil Credit Facility, which credit "
+        "facility has the greatest Carrying Value (USD) at 2019?"
+    )
+    assert answer(question, catalog).statement.startswith("Colombian Credit Facility (3), 24.3")
+
+
 def test_a_weighted_average_is_a_measure_named_not_a_mean_of_two_years(tmp_path):
     """ "The weighted-average discount rate" names the rates a table shows: its change is of one row's cells."""
     rates = "Weighted-average discount rate assumptions are as follows:\n\n| | 2015 | 2014 |\n|---|---|---|\n"

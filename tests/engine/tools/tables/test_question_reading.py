@@ -107,3 +107,14 @@ def test_a_percentage_decline_is_a_percentage_change():
     reading = read_question("what was the percentage decline in the gross unrecognized tax benefits from 2014 to 2015")
     assert (reading.operation, reading.years) == ("percent_change", ("2014", "2015"))
     assert read_question("what was the decline in revenue from 2014 to 2015").operation != "percent_change"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what would the fair value of total securities available for sale be without the corporate stocks in 2012?",
+        "Assuming a 10% increase, what would the revenue be in 2020?",
+    ],
+)
+def test_a_hypothetical_asks_no_one_computation_of_cells(question):
+    assert read_question(question).operation is None
