@@ -78,6 +78,12 @@ _OF_ROW = re.compile(
     r"^\W*(?:during [^,?]+,? |in (?:fiscal )?\d{4},? )?(?:what|how much) (?:is|was|are|were|will be|would be) "
     r"(?:the |an? )?(?:[a-z&'’-]+ ){0,3}?(?:[a-z&'’-]+ on|ro[aei]c?(?: of| for| on)?)\b"
 )
+# "the return on investment for the S&P 500 from 2004 to 2006", "the roi … between 2010 and 2011": the growth of
+# what was invested over the span, which a percentage change of its row states (no measure of a row's own)
+RETURN_OVER_SPAN = re.compile(
+    r"\b(?:return on (?:the |an? )?investment|roi)\b[^?]*\b(?:from (?:19|20)\d\d to|between (?:19|20)\d\d and) (?:19|20)\d\d\b"
+)
+_PERCENT_CHANGE_LINE = re.compile(r": percentage change in ")  # a computed percentage change's statement
 # Words that name how a figure is put (any figure of the subject may be one), not which quantity it is
 _GENERIC = frozenset(
     word_sequence(
@@ -174,6 +180,8 @@ def measured_by(question: str, text: str) -> bool:
     per, _ = per_unit(question)
     if per and not writes_per(text, per):
         return False
+    if RETURN_OVER_SPAN.search(fold(question)) and _PERCENT_CHANGE_LINE.search(text):
+        return True  # "the roi from 2010 to 2011": the percentage change of what was invested
     measure, _ = measure_words(question)
     return not measure or "|" in text or bool(measure & named)
 
@@ -203,6 +211,7 @@ class AskedMeasure:
     share_price: bool
     value: bool = False  # "the value of the RSUs granted": no count of them
     of_row: bool = False  # "the return on total assets": a measure computed from the row it names
+    growth: bool = False  # "the roi from 2010 to 2011": a computed percentage change states it, no cell
     whole: frozenset[str] = (
         frozenset()
     )  # the whole a share is asked of: "loan", "held", "sale" of "total loans held for sale"
@@ -213,7 +222,8 @@ class AskedMeasure:
         asked = frozenset(word_sequence(question))
         value = bool(_VALUE_ASKED.search(fold(question))) and not _NUMBER_OF.search(fold(question))
         named = per_written or head
-        of_row = bool(_OF_ROW.search(fold(question)))
+        growth = bool(RETURN_OVER_SPAN.search(fold(question)))
+        of_row = bool(_OF_ROW.search(fold(question))) and not growth
         return cls(
             measure,
             per,
@@ -222,6 +232,7 @@ class AskedMeasure:
             share_price_asked(question),
             value=value,
             of_row=of_row,
+            growth=growth,
             whole=whole_asked(question),
         )
 
@@ -253,6 +264,8 @@ class AskedMeasure:
         whose source does (``titled``: the words of its document, section or tool, "sales")."""
         if opposite(self.asked, words) or self.counted(kind, words, text, plain=plain):
             return False
+        if self.growth and kind != "text":  # a sentence may state the return; of a table, only its computed change
+            return kind == "result" and bool(_PERCENT_CHANGE_LINE.search(text))
         if kind == "result":  # "share of Commercial mortgages in Total commercial mortgages" for "… of total loans"
             of = _SHARE_IN.search(text)  # a bare "Total" is the table's, whose title names it
             named = frozenset(word_sequence(of.group(1).split(", ")[0])) - _TOTAL if of else frozenset()

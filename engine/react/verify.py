@@ -276,7 +276,8 @@ def review(
     stated_answer = fact_answer(question, quotes, language, detail)
     checked = check_answer(stated_answer.text, question, evidence, ignore=stated_answer.ignore, language=language)
     checked = cite_passage(checked, quotes[0], stated_answer.fact, len(stated_answer.text.split("\n", 1)[0]))
-    kind: CautionKind = "several" if stated_answer.fact.several else "filter" if stated else "unsure"
+    ignored = stated is not None and _engine_step(steps).unsure  # the plan left out a period the question names
+    kind: CautionKind = "several" if stated_answer.fact.several else "filter" if ignored else "unsure"
     intro = asks_about_table(question) and not stated and introduces_table(quotes[0].text)  # "… is as follows:"
     about_table = asks_about_table(question) and not stated and not intro
     # "These assumptions are estimated as follows:" says a table follows; of any other question it answers nothing
@@ -286,7 +287,15 @@ def review(
     figure = stated is not None or fact.picked is not None or fact.each  # a result, one figure, one a year asked
     restated = not stated and quotes[0].confident and restates_question(question, _CITATION.sub("", stated_answer.text))
     restated = restated or intro
-    doubt_key = "review_" + ("unsure_table" if about_table else "unsure_period" if kind == "filter" else kind)
+    doubt_key = "review_" + (
+        "unsure_table"
+        if about_table
+        else "unsure_period"
+        if kind == "filter"
+        else "unsure_computed"
+        if stated
+        else kind
+    )  # a computation whose line does not name what is asked: no period's doubt
     review = Review(
         report=checked.model_copy(update={"grounding": "quoted"}),
         answer=stated_answer.text,

@@ -24,7 +24,7 @@ from engine.grounding.compare import Condition, condition_asked, condition_in, e
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
 from engine.grounding.derive import YEAR_AVERAGE
 from engine.grounding.layout import pairs_as_end_years, spaced_years
-from engine.grounding.measure import HYPOTHETICAL
+from engine.grounding.measure import HYPOTHETICAL, RETURN_OVER_SPAN
 from engine.grounding.quotes import asks_for_figure
 from engine.grounding.stems import words
 
@@ -42,12 +42,14 @@ _PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is i
     r"baisse|croissance)|taux de (?:croissance|variation))"
     r"|\bby what (?:percent(?:age)?|%) (?:did|does|do|has|have|had|will|would|was|were|is|are)\b(?:(?! (?:points?|pts)\b).)*"
     r"\b(?:increase|decrease|grow|grew|decline|fall|fell|rise|rose|change|drop)"
-    r"|\bpercent(?:age)? of the (?:increase|decrease|growth|change) in\b[^?]*\bfrom (?:19|20)\d\d to (?:19|20)\d\d\b)"
+    r"|\bpercent(?:age)? of the (?:increase|decrease|growth|change) in\b[^?]*\bfrom (?:19|20)\d\d to (?:19|20)\d\d\b"
+    r"|" + RETURN_OVER_SPAN.pattern + ")"
 )  # "by what percentage did total residential mortgages increase from 2011 to 2012?", "the percent of the
-# increase in compensation cost from 2008 to 2009" (not "what percent of the increase came from X")
+# increase in compensation cost from 2008 to 2009" (not "what percent of the increase came from X"), "the return on
+# investment for the S&P 500 from 2004 to 2006": the growth of what was invested
 _CHANGE = re.compile(
     r"\b(?:change|changed|difference|increased?|decreased?|variation|evolution|ecart|fluctuation|"
-    r"how much (?:more|less|higher|lower)|de combien|spread between)\b"
+    r"how much (?:more|less|higher|lower|greater|larger|bigger|smaller)|de combien|spread between)\b"
 )
 _DECREASE = re.compile(r"\b(?:decreased?|declined?|drop(?:ped)?|fall|fell|reduction|baisse|diminution|recul)\b")
 # "for each financial year listed", "for the 3 financial years shown", "each of the 3 financial year ends": every period
@@ -67,7 +69,7 @@ _EITHER_WAY = re.compile(r"\b(?:increased?|rise|rose|growth|changed?|hausse|augm
 _RATIO = re.compile(r"\b(?:ratio|rapport entre|expressed as a (?:ratio|multiple)|proportion)\b")
 # "what proportion of the total cost does X form?": a part of a whole, not "the proportion of A over B"
 _PROPORTION_OF_WHOLE = re.compile(
-    r"\bwhat (?:proportion|portion) of\b(?!.*\b(?:over|(?<!related )(?<!due )(?<!attributable )(?<!dedicated )(?<!allocated )(?<!assigned )to|against|versus|vs)\b)"
+    r"\bwhat (?:(?:is|was) (?:the )?)?(?:proportion|portion) of\b(?!.*\b(?:over|(?<!related )(?<!due )(?<!attributable )(?<!dedicated )(?<!allocated )(?<!assigned )to|against|versus|vs)\b)"
     r"|\bhow many (?:%|percent)(?= |$)"
 )  # "how many % does X make up out of the total": a share too
 _AS_PERCENT_OF = re.compile(
@@ -131,7 +133,7 @@ _ASKING = frozenset(
         "change difference increase decrease percentage percent average mean sum ratio between from "
         "compared how much many what which year years period value amount number fiscal fy growth rate "
         "moyenne somme variation evolution ecart entre annee annees combien valeur montant nombre pourcentage "
-        "share proportion part highest lowest largest smallest most least maximum minimum exceed above below more less than "
+        "share proportion portion part highest lowest largest smallest most least maximum minimum exceed above below more less than "
         "plus moins haut bas grand petit"
     )
 )
@@ -181,6 +183,10 @@ def _months(text: str) -> tuple[int, ...]:
 _INCREMENT = re.compile(
     r"\b(?:additional|incremental|supplementaires?)\b(?![ -]paid)"
 )  # not "additional paid-in capital"
+_PERIODS_UP_TO = re.compile(
+    r"\b\d+\s*(?:years?|months?|days?|ans|mois|jours)\s+(?:or|and|ou)\s+"
+    r"(?:below|less|under|fewer|shorter|sooner|more|above|over|longer|later|moins|plus)\b"
+)
 _DATES_ASKED = re.compile(
     r"\b(?:what|which) (?:(?:is|are|was|were) )?(?:the )?(?:(?:maturity|expiry|expiration|due|effective|payment|"
     r"grant|vesting|issue|record) )?dates?\b|\bon what dates?\b"
@@ -262,8 +268,9 @@ def read_question(question: str) -> Reading:
     found = _YEAR.findall(pairs_as_end_years(text))  # "2018/2019" is fiscal 2019
     years = tuple(dict.fromkeys(full or f"20{short}" for full, short in found))
     operation = operation_in(text, question)
-    if HYPOTHETICAL.search(text):
-        operation = None  # "what would X be without Y", "assuming …": no cell states it, nor one computation of cells
+    if HYPOTHETICAL.search(text) or _PERIODS_UP_TO.search(text):
+        operation = None  # "what would X be without Y", "assuming …": no cell states it, nor one computation of cells;
+        # "payments due in 5 years or below": several columns of a maturity table, which no one column holds
     months = _months(text)
     if operation in ("mean", "sum") and (span := _RANGE.search(text)):  # "from 2017 to 2019": every year
         first, last = sorted(int(y) for y in span.groups() if y)

@@ -177,3 +177,26 @@ def test_a_measure_of_a_row_the_evidence_never_names_is_no_cell_of_that_row():
     assert not AskedMeasure.of("What was the Total revenue in 2019?").of_row
     assert check_answer("6,190", "What was the total assets value in 2013?", doc(ASSETS)).grounding == "verified"
     assert AskedMeasure.of("what is the roi of an investment in loews common stock?").of_row
+
+
+STOCK = """Performance graph
+| item | 2009 | 2010 | 2011 |
+| --- | --- | --- | --- |
+| Loews Common Stock | 84.15 | 100.00 | 97.37 |"""
+
+
+def test_the_return_on_an_investment_over_years_is_its_percentage_change():
+    question = "what is the roi of an investment in loews common stock from 2010 to 2011?"
+    asked = AskedMeasure.of(question)
+    assert asked.growth and not asked.of_row  # the growth of what was invested, no measure of a row's own
+    line = "-2.63% = (97.37 − 100) / 100 × 100: percentage change in Loews Common Stock, 2010 to 2011 (report.md, …)"
+    computed = Evidence(n=2, tool="compute_table", source="compute_table", computed=True, text=line)
+    report = check_answer("-2.63%", question, [*doc(STOCK), computed])
+    assert (report.grounding, report.unsupported) == ("verified", [])
+    assert measured_by(question, line)
+    # a cell of the row is no return, nor a computed change in points
+    assert check_answer("97.37", question, doc(STOCK)).unsupported == ["97.37"]
+    change = "-2.63 = 97.37 − 100: change in Loews Common Stock, 2010 to 2011 (report.md, …)"
+    assert not asked.measures("result", frozenset(words("Loews Common Stock")), change)
+    # with no span, "the roi of an investment" stays a measure of a row the evidence must name
+    assert AskedMeasure.of("what is the roi of an investment in loews common stock?").of_row

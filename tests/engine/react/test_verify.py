@@ -795,3 +795,23 @@ def test_a_yes_no_question_on_a_direction_is_answered_by_the_computed_change(tmp
     run(engine, question)
     assert engine.result.answer.startswith(verdict), engine.result.answer
     assert not any(c.kind == "unsure" for c in engine.result.cautions)
+
+
+def test_a_computation_that_does_not_name_what_is_asked_says_so_not_a_period(tmp_path):
+    """The plan read a cell of the row the question names ("Total assets") for a measure of it
+    ("the return on total assets"): the doubt is the measure, and the caution says that."""
+    from engine.tools.tables import table_toolkit
+
+    (tmp_path / "assets.csv").write_text(
+        "item,2013,2014\nNet income,300,280\nTotal assets,6239,6190\n", encoding="utf-8"
+    )
+    engine = make_engine(
+        ["Thought: done\nAnswer: About 5%."], tools=[*general_toolkit(), *table_toolkit([tmp_path], small_model=True)]
+    )
+    engine.llm.abilities = engine.llm.abilities.model_copy(update={"small": True})
+    text = run(engine, "What was the return on total assets during 2013?")
+    assert engine.result.answer.startswith("6,239: Total assets, 2013")  # the cell read, result first
+    assert [c.kind for c in engine.result.cautions] == ["replaced", "unsure", "unsupported"]
+    assert "do not name what the question asks for" in engine.result.cautions[1].text
+    assert "but not as the return" in engine.result.cautions[2].text
+    assert "does not filter on the period" not in text

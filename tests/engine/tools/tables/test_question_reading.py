@@ -118,3 +118,20 @@ def test_a_percentage_decline_is_a_percentage_change():
 )
 def test_a_hypothetical_asks_no_one_computation_of_cells(question):
     assert read_question(question).operation is None
+
+
+def test_readings_of_finqa_wordings():
+    roi = read_question("what is the return on investment for s&p500 from 2004 to 2006?")
+    assert (roi.operation, roi.years) == ("percent_change", ("2004", "2006"))
+    assert (
+        read_question("what is the roi of an investment in loews common stock in 2011?").operation != "percent_change"
+    )
+    greater = (
+        "the five year total return on ball corporation stock was how much greater than the same return on the s&p 500?"
+    )
+    assert read_question(greater).operation == "change"
+    portion = read_question("what is portion of the total consideration transferred is dedicated to goodwill?")
+    assert portion.operation == "share" and "portio" not in portion.subject
+    # a span of maturity columns ("due in 5 years or below") is no one column: no plan
+    assert read_question("What is the proportion of long-term debt payments due in 5 years or below?").operation is None
+    assert read_question("What is the proportion of long-term debt payments due in 2021?").operation == "share"
