@@ -31,10 +31,11 @@ _PERCENT_CHANGE = re.compile(  # "the absolute percentage change" of a rate is i
     r"|taux de (?:croissance|variation)|variation en (?:%|pourcentage)|year[- ]on[- ]year (?:growth|change) in %"
 )
 _SHARE = re.compile(
-    r"\b(?:percentage|proportion|portion|share|ratio|fraction|pourcentage|part|rapport)\b|%|\bas a percent|\bmargin\b"
+    r"\b(?:percentage|proportion|portion|share|ratio|fraction|pourcentage|(?<!\bas )(?<!\bin )part|rapport)\b|%"
+    r"|\bas a percent|\bmargin\b"
     r"|\bhow many percent\b|\bpercent of\b|\brepresent(?:s|ed)? how much of\b"  # "A represented how much of B"
     r"|\bdebt[- ]to[- ](?:equity|capital)\b"
-)
+)  # "as part of the hedging strategy", "in part": no share
 _CHANGE = re.compile(
     r"\b(?:chang(?:e[sd]?|ing)|differ\w*|increas(?:e[sd]?|ing)|decreas(?:e[sd]?|ing)|variation|ecart|evolution|fluctuation)\b"
 )

@@ -124,6 +124,7 @@ OPPOSITES = tuple(
         ("receivable receivables", "payable payables"),
         ("inflow inflows", "outflow outflows"),
         ("equity", "debt"),  # a financing structure's two parts
+        ("drawn borrowed outstanding utilized", "available unused undrawn unutilized"),  # a credit line's two parts
     )
 )
 

@@ -17,10 +17,11 @@ _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _BETWEEN_FIGURES = frozenset({"and", "or", "to", "et", "ou", "respectively", "respectivement"})
 _SHARE_WRITTEN = re.compile(r"\b(?:percentage|percent|share|proportion) of ([^,;:()]{3,60})")
 SHARE_ASKED = re.compile(r"\b(?:percentage|percent|share|proportion|portion|part|pourcentage) (?:of|de|du|des)\b")
-# "increase by 2,000,000 the number of shares", "revenue rose 5%": the figure written is a change, not a level
+# "increase by 2,000,000 the number of shares", "revenue rose 5%", "added $242 million of operating expenses": the
+# figure written is a change, not a level
 _AS_CHANGE = re.compile(
     r"(?:increas|decreas|reduc|rose\b|rise|risen|grew|grow|fell\b|fall|declin|drop|jump|climb|up\b|down\b|hausse"
-    r"|baisse|augment|diminu)\w*\s+(?:by\s+|of\s+|de\s+)?(?:approximately\s+|about\s+|nearly\s+|roughly\s+"
+    r"|baisse|augment|diminu|added\b|adds\b)\w*\s+(?:by\s+|of\s+|de\s+)?(?:approximately\s+|about\s+|nearly\s+|roughly\s+"
     r"|some\s+|environ\s+)?[$€£]?\s?$"
 )
 _LOOK_BACK = 48  # characters before a figure read for the change that introduces it

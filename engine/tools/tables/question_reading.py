@@ -77,7 +77,7 @@ _AS_PERCENT_OF = re.compile(
 )  # "the ratio (in percentage) of A to B": A / B × 100
 _SHARE = re.compile(
     r"\b(?:percentage|percent|(?<!per )(?<!per \w{5} )(?<!per \w{7} )share(?!\s+(?:price|capital|count|based))|fraction|"
-    r"pourcentage|part|quote-part)\b"
+    r"pourcentage|(?<!\bas )(?<!\bin )part|quote-part)\b"
 )  # "earnings per share", "per basic share", "per diluted share", "share price": no share of a total
 _RANGE = re.compile(
     r"\b((?:19|20)\d\d)\s*(?:-|–|to|through|until|a|au|jusqu'en)\s*((?:19|20)\d\d)\b"

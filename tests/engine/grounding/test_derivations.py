@@ -288,6 +288,12 @@ def test_a_figure_asked_as_stated_is_not_a_sum_of_two_cells():
     # 0.3 + 0.1 = 0.4: "net" names the row, it asks no operation
     assert preferred_ops("What was the net sales in 2018?") == ()
     assert preferred_ops("Accrued interest represented how much of the ending balance?")[0] == "percentage"
+    # "as part of" and "in part" name no share: the change asked is the operation
+    as_part = (
+        "what is the change in fair value of financial market instruments as part of the hedging strategy during 2010?"
+    )
+    assert preferred_ops(as_part) == ("difference",)
+    assert preferred_ops("what part of the revenue came from Europe in 2019?")[0] == "percentage"
     assert check("$ 0.4 million", "What was the net sales in 2018?", table(NET_SALES)).grounding == "unsupported"
     assert check("$ 0.3 million", "What was the net sales in 2018?", table(NET_SALES)).grounding == "verified"
 

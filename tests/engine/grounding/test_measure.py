@@ -200,3 +200,24 @@ def test_the_return_on_an_investment_over_years_is_its_percentage_change():
     assert not asked.measures("result", frozenset(words("Loews Common Stock")), change)
     # with no span, "the roi of an investment" stays a measure of a row the evidence must name
     assert AskedMeasure.of("what is the roi of an investment in loews common stock?").of_row
+
+
+CREDIT = """The company has committed credit lines of $746 million with several banks.
+Approximately $554 million of these credit lines were available for use as of year-end 2016.
+Fair value of financial market instruments was $21 million and $47 million at December 31, 2010, and 2009, respectively."""
+
+
+def test_what_a_credit_line_has_available_is_not_what_has_been_drawn():
+    drawn = "what is the amount of credit lines that has been drawn in millions as of year-end 2016?"
+    report = check_answer("approximately $554 million", drawn, doc(CREDIT))
+    assert report.unsupported == ["$554 million"]
+    available = "what is the amount of credit lines available for use as of year-end 2016?"
+    assert check_answer("approximately $554 million", available, doc(CREDIT)).grounding == "verified"
+
+
+def test_a_level_stated_as_it_stands_is_no_change_asked_as_part_of_a_strategy():
+    question = (
+        "what is the change in fair value of financial market instruments as part of the hedging strategy during 2010?"
+    )
+    report = check_answer("$21 million", question, doc(CREDIT))
+    assert report.unsupported == ["$21 million"] and report.misplaced[0].computed

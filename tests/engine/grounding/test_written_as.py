@@ -23,6 +23,8 @@ def place_of(sentence: str, figure: str) -> Place:
         ("Le chiffre d'affaires est en hausse de 3,4 millions d'euros.", "3,4", True),
         ("Approximately 4,650,000 shares are authorized, and up to 300,000 may be options.", "300,000", False),
         ("A down payment of $40,000 was made in 2019.", "40,000", False),
+        ("Fuel prices rose 9% and added $242 million of operating expenses compared to 2006.", "242", True),
+        ("The acquisition added no debt; operating expenses were $242 million.", "242", False),
     ],
 )
 def test_a_figure_written_as_a_change(sentence, figure, change):
