@@ -38,7 +38,10 @@ by value, not by spelling:
 
 Two figures are equal when the signs agree and the values agree to the precision written:
 within half a unit of the gold's last digit, or of the answer's when it writes fewer digits
-and is within 0.5% of the gold (3.6 for 3.61, not 18 for 17.7). Scales: an explicit scale
+and is within 0.5% of the gold (3.6 for 3.61, not 18 for 17.7). A gold with decimals may be the
+result cut rather than rounded at its last digit (FinQA writes 822.06 for 822.0667 and 6.88 for
+6.887): an answer within one unit of that digit above it, and within 0.5%, is the gold too (822.07;
+not 2.78 for 2.7, nor 6 for 5). Scales: an explicit scale
 word must give the same amount (412 million = 412,000,000; 412 thousand is not 412 million;
 17.7% is not 17.7 when the gold is not a percentage); a figure written without any scale
 word is read in the report's scale, and counted as ``scale_implicit``.
@@ -151,6 +154,8 @@ def _close(a: float, a_decimals: int, b: float, b_decimals: int) -> bool:
     eps = 1e-9 * max(1.0, abs(b))
     if abs(a - b) <= 0.5 * 10.0**-b_decimals + eps:
         return True
+    if b_decimals and a_decimals >= b_decimals and abs(b) < abs(a) <= abs(b) + 10.0**-b_decimals + eps:
+        return abs(a - b) <= 0.005 * abs(b)  # a gold cut, not rounded, at its last digit: 822.06 for 822.0667
     return a_decimals < b_decimals and abs(a - b) <= 0.5 * 10.0**-a_decimals + eps and abs(a - b) <= 0.005 * abs(b)
 
 

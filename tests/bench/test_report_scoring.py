@@ -127,6 +127,15 @@ def test_rounding_and_sign_are_respected(answer_text, direct):
     assert stated_directly(answer_text, q(3.61, "arithmetic")) is direct
 
 
+@pytest.mark.parametrize(
+    ("answer_text", "gold", "direct"),
+    [("822.07", 822.06, True), ("6.89", 6.88, True), ("822.05", 822.06, False), ("822.08", 822.06, False),
+     ("2.78", 2.7, False), ("6", 5, False), ("-6.89", 6.88, False)],
+)  # fmt: skip
+def test_a_gold_cut_at_its_last_digit_is_met_by_the_rounded_result(answer_text, gold, direct):
+    assert stated_directly(answer_text, q(gold, "arithmetic")) is direct
+
+
 def test_18_is_not_17_7_percent_and_a_percent_is_not_a_plain_number():
     assert not stated_directly("18%", q(17.7, "arithmetic", "percent"))
     assert stated_directly("17.72%", q(17.7, "arithmetic", "percent"))
