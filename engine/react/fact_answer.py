@@ -24,7 +24,7 @@ from engine.grounding.models import Quote
 from engine.grounding.quotes import continues
 from engine.grounding.written_as import change_for_level
 from engine.react.prompts import message
-from engine.react.sentence_computation import year_computation
+from engine.react.sentence_computation import sentence_computation
 
 
 class FactAnswer(BaseModel):
@@ -74,7 +74,7 @@ def fact_line(question: str, quote: Quote, language: str, brief: bool = False) -
     "Not sure: …" when the passage is not sure to answer, or when what it states is not of
     the kind the question asks ("which year …" stated by a row without its years)."""
     where_stated = _where(quote, language)
-    if (computed := year_computation(question, quote, language)) is not None:
+    if (computed := sentence_computation(question, quote, language)) is not None:
         stated = _verdict(question, f"{computed.candidates[0].text} = {computed.candidates[0].label}", language)
         if not _sure(question, quote, computed, stated):
             stated = message("fact_unsure", language, fact=stated)

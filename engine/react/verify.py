@@ -39,6 +39,7 @@ from engine.react.fact_answer import fact_answer, quoted
 from engine.react.plan_check import sentence_against_plan
 from engine.react.prompts import message
 from engine.react.run_state import Caution, CautionKind
+from engine.react.sentence_computation import sentence_computation
 from engine.react.step import Observation, ObservationStatus, Step, observations
 from engine.react.stream import StreamWriter
 from engine.react.types import ReActType
@@ -257,7 +258,7 @@ def review(
         against = sentence_against_plan(question, computation.args, computation.value or stated, evidence, stated)
     else:
         quotes = best_quotes(question, evidence, embed, language=language, limit=QUOTES_BY_DETAIL.get(detail, 1))
-    if reason is None and quotes and not _agrees(answer, report, quotes[0], question):
+    if reason is None and quotes and not _agrees(answer, report, quotes[0], question, language):
         reason = message("review_disagrees", language)
     if reason is None:  # the model stated the engine's result: a filter the plan ignored still says so
         added = _passages(quotes) if detail == "detailed" else ""
@@ -315,17 +316,21 @@ def _passages(quotes: list[Quote]) -> str:
 WORDS_AGREE = 0.5  # share of the passage's own words (not the question's) a worded answer must hold
 
 
-def _agrees(answer: str, report: GroundingReport, quote: Quote, question: str = "") -> bool:
+def _agrees(answer: str, report: GroundingReport, quote: Quote, question: str = "", language: str = "en") -> bool:
     """Whether the answer states the fact of the passage that best answers the question:
     for a question asking for words (a method, a reason), half the passage's words the
-    question does not already hold; else one of its figures, else one of its names
-    (nothing to compare: it agrees)."""
+    question does not already hold; the result the engine computes from the passage, when
+    it computes one ("176 miles" for the total of 176 and 850 miles does not agree); else
+    one of its figures, else one of its names (nothing to compare: it agrees)."""
     from engine.grounding.figures import extract_figures
     from engine.grounding.layout import content_words
 
     if question and asks_for_words(question) and not quote.computed:
         said = content_words(quote.text) - content_words(question)
         return not said or len(said & content_words(answer)) >= WORDS_AGREE * len(said)
+    if question and (computed := sentence_computation(question, quote, language)) is not None:
+        result = {f.value for f in extract_figures(computed.candidates[0].figure)}
+        return bool(result & {f.value for f in report.figures})
 
     found = extract_figures(quote.text)
     quoted = {f.value for f in found}

@@ -3,7 +3,7 @@ computed by the engine, written with its derivation, and vouched for by the chec
 
 from engine.grounding.models import Quote
 from engine.react.fact_answer import fact_line
-from engine.react.sentence_computation import year_computation
+from engine.react.sentence_computation import sentence_computation
 from tests.engine.react.test_verify import small_engine
 from tests.helpers import run
 
@@ -18,7 +18,7 @@ def quote(text: str, close: bool = True) -> Quote:
 
 
 def computed(question: str, text: str = CASH) -> str | None:
-    fact = year_computation(question, quote(text), "en")
+    fact = sentence_computation(question, quote(text), "en")
     return None if fact is None else f"{fact.candidates[0].text} = {fact.candidates[0].label}"
 
 
@@ -74,3 +74,40 @@ def test_the_check_vouches_for_the_computed_answer_that_replaces_a_small_models_
     assert answer.startswith("-2.92% = (1,131 − 1,165) / 1,165 × 100"), answer
     assert not engine.result.grounding.unsupported
     assert not any(c.kind in ("unsure", "several") for c in engine.result.cautions)
+
+
+def test_a_change_during_one_year_is_from_the_year_before():
+    fair = (
+        "ACE Tempest Life Re owned financial market instruments as part of the hedging strategy with a fair value "
+        "of $21 million and $47 million at December 31, 2010, and 2009, respectively."
+    )
+    stated = computed("what is the change in fair value of financial market instruments during 2010?", fair)
+    assert stated is not None and stated.startswith("-26 million = 21 − 47")
+    assert computed("what is the change in fair value of financial market instruments during 2011?", fair) is None
+
+
+PIPELINES = (
+    "We also own 176 miles of private crude oil pipelines and 850 miles of private refined products pipelines, "
+    "and we lease 217 miles of common carrier refined product pipelines."
+)
+
+
+def test_a_sum_of_the_items_a_sentence_states_once_each_is_computed_and_vouched():
+    question = "what was total miles of private crude oil pipelines and private refined products pipelines?"
+    stated = computed(question, PIPELINES)
+    assert stated is not None and stated.startswith("1,026 = 176 + 850: sum of miles of private crude oil pipelines")
+    engine = small_engine(["Thought: done\nAnswer: 176 miles"], PIPELINES)
+    run(engine, question)
+    assert engine.result.answer.startswith("1,026 = 176 + 850"), engine.result.answer
+    assert not engine.result.grounding.unsupported
+    assert not any(c.kind in ("unsure", "several") for c in engine.result.cautions)
+
+
+def test_no_sum_when_an_item_is_stated_by_no_figure_or_by_two():
+    # "refined products pipelines" is private (850) and common carrier (217): not sure which
+    assert (
+        computed("what was total miles of private crude oil pipelines and refined products pipelines?", PIPELINES)
+        is None
+    )
+    assert computed("what was total miles of private crude oil pipelines and gas pipelines?", PIPELINES) is None
+    assert computed("what was the total of private crude oil pipelines?", PIPELINES) is None  # one item: no sum
