@@ -41,6 +41,13 @@ STRONG_CAP = 16
 
 
 _AFTER_YEAR = re.compile(r"(?i)\b(?:after|beyond|subsequent to)\s+(?:fiscal\s+)?((?:19|20)\d\d)\b")
+# "the cumulative total return for the five year period ended December 31, 2014": from 2009's figure to 2014's
+_PERIOD_ENDED = re.compile(
+    r"(?i)\b(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)[- ]years?[- ]period (?:ended|ending|through)\b"
+    r"[^?]{0,30}?\b((?:19|20)\d\d)\b"
+)
+_RETURN = re.compile(r"(?i)\breturns?\b")
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
 @dataclass(slots=True)
@@ -163,7 +170,16 @@ def asked_years(question: str) -> frozenset[str]:
         lo, hi = sorted((int(a), int(b)))
         if hi - lo <= 10:
             years.update(str(y) for y in range(lo, hi + 1))
-    return frozenset(years)
+    returns = _RETURN.search(question) is not None  # a return's span starts at its base year; a sum's does not
+    return frozenset(years | {start for start, _ in periods_ended(question)} if returns else years)
+
+
+def periods_ended(question: str) -> list[tuple[str, str]]:
+    """The first and last year of each span "the N year period ended … YYYY" names: its base year and its end."""
+    return [
+        (str(int(end) - (int(count) if count.isdigit() else _COUNT_WORDS[count.lower()])), end)
+        for count, end in _PERIOD_ENDED.findall(question)
+    ]
 
 
 def question_terms(question: str) -> dict[str, float]:

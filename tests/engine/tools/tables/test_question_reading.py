@@ -135,3 +135,12 @@ def test_readings_of_finqa_wordings():
     # a span of maturity columns ("due in 5 years or below") is no one column: no plan
     assert read_question("What is the proportion of long-term debt payments due in 5 years or below?").operation is None
     assert read_question("What is the proportion of long-term debt payments due in 2021?").operation == "share"
+
+
+def test_a_total_return_over_the_period_ended_a_year_is_the_percentage_change_from_its_base_year():
+    question = "what was the percentage cumulative total shareholder return on disca common stock for the five year period ended december 31 , 2014?"
+    reading = read_question(question)
+    assert (reading.operation, reading.years) == ("percent_change", ("2009", "2014"))
+    # the difference of two returns is no one computation of a row
+    difference = "what was the difference in percentage cumulative total return for the five year period ended 2017 of citi and s&p?"
+    assert read_question(difference).operation == "difference"
