@@ -5,10 +5,11 @@ from a passage, planned by the engine as it plans one from a table row.
 
 It is made only when the question asks a change, a percentage change, an average or a
 sum over the years it names (a change during one year is from the year before, as a table
-plan reads it), or a sum of the items it names, each of which the sentence states once ("176 miles
-of private crude oil pipelines and 850 miles of private refined products pipelines" for "the total
-miles of private crude oil pipelines and private refined products pipelines"), and the sentence pins exactly one figure to each of them,
-all of one kind and scale. The result is written as ``compute_table`` writes one (the
+plan reads it) and the sentence pins exactly one figure to each of them, all of one kind and
+scale; or a sum of the items it names, each of which the sentence states once ("176 miles of
+private crude oil pipelines and 850 miles of private refined products pipelines" for "the
+total miles of private crude oil pipelines and private refined products pipelines").
+The result is written as ``compute_table`` writes one (the
 same statements), with its derivation and the sentence it comes from, so the check
 traces it like any derived figure.
 """

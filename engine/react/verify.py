@@ -288,15 +288,9 @@ def review(
     figure = stated is not None or fact.picked is not None or fact.each  # a result, one figure, one a year asked
     restated = not stated and quotes[0].confident and restates_question(question, _CITATION.sub("", stated_answer.text))
     restated = restated or intro
-    doubt_key = "review_" + (
-        "unsure_table"
-        if about_table
-        else "unsure_period"
-        if kind == "filter"
-        else "unsure_computed"
-        if stated
-        else kind
-    )  # a computation whose line does not name what is asked: no period's doubt
+    # a stated computation whose line does not name what is asked is doubted for that, not for a period
+    unsure_kind = "unsure_period" if kind == "filter" else "unsure_computed" if stated else kind
+    doubt_key = "review_" + ("unsure_table" if about_table else unsure_kind)
     review = Review(
         report=checked.model_copy(update={"grounding": "quoted"}),
         answer=stated_answer.text,
