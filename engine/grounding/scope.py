@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from engine.grounding.answer_kinds import fold, years_named
 from engine.grounding.derive import YEAR_AVERAGE, asks_change
@@ -47,7 +48,9 @@ _PERIOD_ENDED = re.compile(
     r"[^?]{0,30}?\b((?:19|20)\d\d)\b"
 )
 _RETURN = re.compile(r"(?i)\breturns?\b")
-_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_COUNT_WORDS = MappingProxyType(
+    {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+)
 
 
 @dataclass(slots=True)
