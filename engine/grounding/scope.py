@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 from engine.grounding.answer_kinds import fold, years_named
 from engine.grounding.derive import YEAR_AVERAGE, asks_change
+from engine.grounding.figures import NUMBER_WORDS
 from engine.grounding.layout import Place, content_words, years_in
 from engine.grounding.periods_due import Span, span_due, spans_due
 from engine.grounding.places import FULL_READ_CHARS, Layout
@@ -48,9 +48,6 @@ _PERIOD_ENDED = re.compile(
     r"[^?]{0,30}?\b((?:19|20)\d\d)\b"
 )
 _RETURN = re.compile(r"(?i)\breturns?\b")
-_COUNT_WORDS = MappingProxyType(
-    {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-)
 
 
 @dataclass(slots=True)
@@ -180,7 +177,7 @@ def asked_years(question: str) -> frozenset[str]:
 def periods_ended(question: str) -> list[tuple[str, str]]:
     """The first and last year of each span "the N year period ended … YYYY" names: its base year and its end."""
     return [
-        (str(int(end) - (int(count) if count.isdigit() else _COUNT_WORDS[count.lower()])), end)
+        (str(int(end) - (int(count) if count.isdigit() else NUMBER_WORDS[count.lower()])), end)
         for count, end in _PERIOD_ENDED.findall(question)
     ]
 

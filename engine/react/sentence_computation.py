@@ -108,7 +108,8 @@ _NEXT_FIGURE = re.compile(r"(?i)\d|\band\b|[,;:()]")  # an item's words end at t
 def items_computation(question: str, quote: Quote, language: str) -> Fact | None:
     """The sum of the items the question names ("A and B"), when the sentence states exactly one
     figure followed by each item's every word, all of one unit and scale; else None."""
-    if quote.computed or "|" in quote.text or read_question(question).operation != "sum":
+    reading = read_question(question)
+    if quote.computed or "|" in quote.text or reading.operation != "sum":
         return None
     summed = _ITEMS_SUMMED.search(question)
     parts = [p.strip() for p in re.split(r"\s+and\s+|,\s*", summed.group(1))] if summed else []
@@ -131,7 +132,7 @@ def items_computation(question: str, quote: Quote, language: str) -> Fact | None
     if len({f.unit for f in figures}) != 1 or len({_scale(text[f.start :]) for f in figures}) != 1:
         return None
     scale = _scale(text[figures[0].start :])
-    where = ", ".join(read_question(question).years) or quote.location or quote.source  # the cells' "column"
+    where = ", ".join(reading.years) or quote.location or quote.source  # the cells' "column"
     cells = [
         Cell(row=part, column=where, value=f.readings[0].value / scale, unit="")
         for part, f in zip(parts, figures, strict=True)
