@@ -24,6 +24,8 @@ _UP_TO = re.compile(rf"\b(?:up to|less than|within|under|no more than|not more t
 _OR_LESS = re.compile(rf"{_N}{_YEARS}\s+or\s+less\b")
 _BEYOND = re.compile(rf"\b(?:more than|over|after|beyond|greater than|later than)\s+{_N}{_YEARS}")
 _OR_MORE = re.compile(rf"{_N}{_YEARS}\s+(?:or more|and (?:over|beyond|thereafter))\b")
+# "due after 2021", "beyond fiscal 2024": what falls after a year, which that year's own column or row does not hold
+AFTER_YEAR = re.compile(r"(?i)\b(?:after|beyond|later than|subsequent to)\s+(?:fiscal\s+|fy\s?)?((?:19|20)\d\d)\b")
 
 
 def _value(text: str) -> float:

@@ -18,7 +18,7 @@ from engine.grounding.answer_kinds import fold, years_named
 from engine.grounding.derive import YEAR_AVERAGE, asks_change
 from engine.grounding.figures import NUMBER_WORDS
 from engine.grounding.layout import Place, content_words, years_in
-from engine.grounding.periods_due import Span, span_due, spans_due
+from engine.grounding.periods_due import AFTER_YEAR, Span, span_due, spans_due
 from engine.grounding.places import FULL_READ_CHARS, Layout
 from engine.grounding.report_table import COMPARISON_COLUMN
 
@@ -41,10 +41,10 @@ POOL_SENTENCES = 3
 STRONG_CAP = 16
 
 
-_AFTER_YEAR = re.compile(r"(?i)\b(?:after|beyond|subsequent to)\s+(?:fiscal\s+)?((?:19|20)\d\d)\b")
-# "the cumulative total return for the five year period ended December 31, 2014": from 2009's figure to 2014's
+# "the cumulative total return for the five year period ended December 31, 2014" (or "for the five years ended"):
+# from 2009's figure to 2014's
 _PERIOD_ENDED = re.compile(
-    r"(?i)\b(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)[- ]years?[- ]period (?:ended|ending|through)\b"
+    r"(?i)\b(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)[- ]years?(?:[- ]period)? (?:ended|ending|through)\b"
     r"[^?]{0,30}?\b((?:19|20)\d\d)\b"
 )
 _RETURN = re.compile(r"(?i)\breturns?\b")
@@ -164,7 +164,7 @@ class Scope:
 
 def asked_years(question: str) -> frozenset[str]:
     years = {y for y in years_named(question) if _YEAR.fullmatch(y)} | years_in(question)  # "FY2019" too
-    after = set(_AFTER_YEAR.findall(question))  # "due after 2020": "2021 - thereafter", not 2020's own
+    after = set(AFTER_YEAR.findall(question))  # "due after 2020": "2021 - thereafter", not 2020's own
     years = years - after | {str(int(y) + 1) for y in after}
     for a, b in _RANGE.findall(question):
         lo, hi = sorted((int(a), int(b)))

@@ -61,6 +61,7 @@ from engine.tools.tables.roll_forward import balance_rows
 from engine.tools.tables.table_shape import (
     PERIOD_DIMENSIONS,
     YEAR_IN_NAME,
+    column_after,
     column_values,
     columns_due,
     dated_rows,
@@ -75,6 +76,7 @@ from engine.tools.tables.table_shape import (
     unknown_names,
     without_wholes,
     without_words,
+    year_after,
     year_columns,
     year_rows,
     years_of,
@@ -198,8 +200,13 @@ def _plan_labelled(
     unheld = bool(by_year) and any(by_year.get(y) is None for y in reading.years)
     down_rows = unheld and all(year_rows(labels, [y], asked) for y in reading.years)
     compared = [c for c in numbers if COMPARISON_COLUMN.search(c.name) and _named_whole(c.name, asked)]
+    after = year_after(question)
     if due:  # "due within 5 years": "Up to 1 year", "1 to 3 years" and "3 to 5 years"
         cols, op = due, "sum" if len(due) > 1 and op in ("value", "sum") else op
+    elif after is not None and by_year.get(after) is not None:  # "due after 2021": the Thereafter column, not 2021's
+        if (later := column_after(after, numbers)) is None:
+            return None
+        cols, down_rows = [later], False
     elif len(compared) == 1 and op in ("value", "change", "difference"):
         cols, op = compared, "value"  # "the variance in dollars for 2019 vs 2018": the column that states it
     elif (
@@ -240,7 +247,11 @@ def _plan_labelled(
         and (total := total_whole(rows[0], reading.subject, info, label, cols[0]))
     ):
         rows = [rows[0], total]  # "what portion of the purchase price is dedicated to goodwill?": of the Total
-    whole = row_whole(question, rows, cols[0], numbers) if op == "share" and len(rows) == 2 and len(cols) == 1 else None
+    whole = (
+        row_whole(question, rows, cols[0], numbers)
+        if op == "share" and len(rows) in (1, 2) and len(cols) == 1
+        else None
+    )
     if whole is not None:  # "… of more than 5 years in the total operating leases": the row's own Total
         rows, cols = [r for r in rows if not is_total_label(r)], [cols[0], whole]
     if ranked and rows:  # "which non-returning director …": the section's rows with a figure

@@ -186,7 +186,9 @@ _INCREMENT = re.compile(
 )  # not "additional paid-in capital"
 # "the percentage cumulative total shareholder return on X for the five year period ended 2014": a performance
 # graph's row, from the period's base year (100) to its end
-_TOTAL_RETURN = re.compile(r"\b(?:cumulative )?total (?:shareholder |stockholder )?returns?\b")
+_TOTAL_RETURN = re.compile(
+    r"\b(?:cumulative (?:total )?|total |percentage (?:cumulative )?)(?:shareholder |stockholder )?returns?\b"
+)  # "the cumulative return", "the percentage return for X common stock for the five years ended 2018" too
 _PERIODS_UP_TO = re.compile(
     r"\b\d+\s*(?:years?|months?|days?|ans|mois|jours)\s+(?:or|and|ou)\s+"
     r"(?:below|less|under|fewer|shorter|sooner|more|above|over|longer|later|moins|plus)\b"

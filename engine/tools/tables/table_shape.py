@@ -13,7 +13,7 @@ from typing import Any
 from engine.grounding.answer_kinds import fold
 from engine.grounding.dates import MONTHS
 from engine.grounding.layout import pairs_as_end_years
-from engine.grounding.periods_due import span_due, spans_due, within
+from engine.grounding.periods_due import AFTER_YEAR, span_due, spans_due, within
 from engine.grounding.report_table import COMPARISON_COLUMN
 from engine.grounding.stems import words
 from engine.grounding.totals import is_total_label
@@ -29,6 +29,8 @@ UNIQUE_LABELS = 0.9  # a first text column this unique names rows; else the tabl
 PERIOD_COLUMN = re.compile(r"(?i)date|month|year|period|quarter|week|day|mois|annee|année|trimestre|semaine|jour")
 DATE_VALUE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
 YEAR_IN_NAME = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)|(?i:\bfy\s?'?)(\d\d)\b")
+# A column dated month/day/two-digit year ("12/31/06": 2006, "6/30/99": 1999), as a performance graph's table writes
+_DATED_COLUMN = re.compile(r"^\W*[01]?\d/[0-3]?\d/(\d\d)\W*$")
 QUARTER_VALUE = re.compile(r"(?i)(?:^|\W)[QT][1-4](?:\W|$)")
 
 
@@ -99,8 +101,8 @@ def dated_rows(
     if rows and {y for r in rows for y in years_of(r)} == set(years):
         return rows
     dated = year_rows(labels, list(years), asked) or rows
-    if _AFTER_YEAR.search(fold(question)):
-        later = [r for r in labels if _LATER_ROW.search(fold(r))]
+    if AFTER_YEAR.search(question):
+        later = [r for r in labels if _LATER.search(fold(r))]
         if len(later) != 1 or len(dated) != 1:
             return None
         dated = later
@@ -109,8 +111,7 @@ def dated_rows(
     return dated
 
 
-_AFTER_YEAR = re.compile(r"\b(?:after|beyond|later than)\s+(?:fiscal\s+|fy\s?)?(?:19|20)\d\d\b")
-_LATER_ROW = re.compile(r"\b(?:thereafter|after|beyond|later)\b")
+_LATER = re.compile(r"\b(?:thereafter|after|beyond|later)\b")  # "2021 - thereafter", "Thereafter", "Later years"
 
 
 def _undated(label: str) -> str:
@@ -120,8 +121,10 @@ def _undated(label: str) -> str:
 
 
 def years_of(name: str) -> list[str]:
-    """The years a column name holds: "2019", "December 31, 2019", "FY19"; a fiscal year
-    over two calendar years ("2018/2019", "2018/19") is its last year."""
+    """The years a column name holds: "2019", "December 31, 2019", "FY19", "12/31/06"; a fiscal
+    year over two calendar years ("2018/2019", "2018/19") is its last year."""
+    if dated := _DATED_COLUMN.match(name):
+        return [f"{19 if int(dated.group(1)) >= 50 else 20}{dated.group(1)}"]
     return [full or f"20{short}" for full, short in YEAR_IN_NAME.findall(pairs_as_end_years(name))]
 
 
@@ -335,22 +338,47 @@ def columns_due(question: str, numbers: list[ColumnInfo]) -> list[ColumnInfo]:
     return [c for _, c in spans] if spans and joined and asked and ends[-1] == asked[1] else []
 
 
+def year_after(question: str) -> str | None:
+    """The year the question asks what falls after ("what percentage of long-term debt is due after 2021": 2021)."""
+    m = AFTER_YEAR.search(question)
+    return m.group(1) if m else None
+
+
+def column_after(year: str, numbers: list[ColumnInfo]) -> ColumnInfo | None:
+    """The one column of what falls after ``year``: "Thereafter" when ``year`` is the last year
+    the columns name, or "2022 and after" for the year after it; None when no column holds it."""
+    dated = [int(y) for c in numbers for y in years_of(c.name)]
+    later = []
+    for c in numbers:
+        if not _LATER.search(fold(c.name)) or is_total_label(c.name):
+            continue
+        own = [int(y) for y in years_of(c.name)]
+        if (own and min(own) == int(year) + 1) or (not own and dated and max(dated) == int(year)):
+            later.append(c)
+    return later[0] if len(later) == 1 else None
+
+
 def total_of(row: str, question: str) -> bool:
     """Whether the question writes "total" right before the row's first word ("total flight attendants")."""
     first = re.findall(r"[a-z0-9]+", fold(row))[:1]
     return bool(first) and re.search(rf"\btotal {first[0]}", fold(question)) is not None
 
 
-_TOTAL_OF = re.compile(r"\btotal (?:amount of |value of )?(?:the )?([a-z][\w -]*)")
+_TOTAL_OF = re.compile(
+    r"\btotal (?:amount of |value of )?(?:the )?([a-z][\w -]*)"
+    r"|\b(?:percent(?:age)?|portion|share|proportion|fraction) of (?:the )?([a-z][\w -]*?) (?:is|are|was|were|will be) "
+    r"(?:due|payable|scheduled|to be paid)\b"
+)  # "… in the total operating leases"; "what percentage of long-term debt is due after 2021": of the row's Total
 
 
 def row_whole(question: str, rows: list[str], part: ColumnInfo, numbers: list[ColumnInfo]) -> ColumnInfo | None:
     """The row's own Total column, when a share is of "the total <the row>": in "the operating
     leases of more than 5 years in the total operating leases" the whole is Operating leases'
-    Total, not the Total row's figure in the same column."""
+    Total, not the Total row's figure in the same column; so too in "what percentage of
+    long-term debt is due after 2021"."""
     named = [r for r in rows if not is_total_label(r)]
     said = _TOTAL_OF.search(fold(question))
-    if len(named) != 1 or not said or not label_words(named[0]) <= words(said.group(1)):
+    if len(named) != 1 or not said or not label_words(named[0]) <= words(said.group(1) or said.group(2)):
         return None
     wholes = [c for c in numbers if is_total_label(c.name) and c is not part]
     return wholes[0] if len(wholes) == 1 and not is_total_label(part.name) else None

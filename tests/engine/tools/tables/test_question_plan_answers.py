@@ -1591,3 +1591,46 @@ def test_a_dotted_initialism_names_its_row_in_any_case(tmp_path):
     acres = catalog_of(tmp_path, "acres.md", ACRES)
     share = answer("In 2018, what percentage of undeveloped acres were located in the u.s?", acres)
     assert share.statement.startswith("12.57% = 128 / 1,018 × 100: share of U.S. in Total, 2018")
+
+
+COMMITMENTS = (
+    "| Description of Commitment | 2017 | 2018 | 2019 | 2020 | 2021 | Thereafter | Total |\n"
+    "|---|---|---|---|---|---|---|---|\n"
+    "| Operating Leases | $491 | $453 | $395 | $347 | $301 | $1,244 | $3,231 |\n"
+    "| Long-Term Debt | 115 | 75 | 74 | 74 | 71 | 3,365 | 3,774 |\n"
+    "| TOTAL | $606 | $528 | $469 | $421 | $372 | $4,609 | $7,005 |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "statement"),
+    [
+        # what falls after the last year is the Thereafter column, of the row's own Total
+        ("What percentage of long-term debt is due after 2021?", "89.16% = 3,365 / 3,774 × 100: share of Thereafter"),
+        ("What percentage of long-term debt is due in 2018?", "1.99% = 75 / 3,774 × 100: share of 2018 in Total"),
+        ("What are the operating leases due after 2021?", "1,244: Operating Leases, Thereafter"),
+    ],
+)
+def test_what_falls_after_the_last_year_is_the_thereafter_column_and_a_share_of_a_row_due_is_of_its_total(
+    tmp_path, question, statement
+):
+    catalog = catalog_of(tmp_path, "commitments.md", COMMITMENTS)
+    assert answer(question, catalog).statement.startswith(statement)
+
+
+def test_after_a_year_no_column_holds_alone_plans_nothing_rather_than_that_years_column(tmp_path):
+    catalog = catalog_of(tmp_path, "commitments.md", COMMITMENTS)
+    assert plan("What are the operating leases due after 2020?", catalog, FakeEncode()) is None  # 2021 and after
+
+
+def test_a_column_dated_month_day_and_two_digit_year_is_the_year_a_question_writes_in_full(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "performance.md",
+        "|  | 12/31/01 | 12/31/02 | 12/31/06 |\n|---|---|---|---|\n"
+        "| United Parcel Service, Inc. | $100.00 | $117.19 | $148.92 |\n"
+        "| S&P 500 Index | $100.00 | $77.90 | $135.02 |\n",
+    )
+    assert answer("What was the S&P 500 index at 12/31/2006?", catalog).statement.startswith("135.02: S&P 500 Index")
+    statement = answer("What was the change in the S&P 500 index from 2001 to 2006?", catalog).statement
+    assert statement.startswith("35.02 = 135.02 − 100: change in S&P 500 Index, 12/31/01 to 12/31/06")

@@ -144,3 +144,13 @@ def test_a_total_return_over_the_period_ended_a_year_is_the_percentage_change_fr
     # the difference of two returns is no one computation of a row
     difference = "what was the difference in percentage cumulative total return for the five year period ended 2017 of citi and s&p?"
     assert read_question(difference).operation == "difference"
+    # "the cumulative return", "the percentage return", "for the five years ended": the same span
+    for question in (
+        "what was the percentage cumulative return for lkq corporation for the five years ended 12/31/2016?",
+        "what was the percentage return for pmi common stock for the five years ended 2016?",
+    ):
+        reading = read_question(question)
+        assert (reading.operation, reading.years) == ("percent_change", ("2011", "2016")), question
+    # a return over a span that ends at a date
+    roi = read_question("what is the roi of an investment in advance auto parts from 2006 to january 3 , 2009?")
+    assert (roi.operation, roi.years) == ("percent_change", ("2006", "2009"))
