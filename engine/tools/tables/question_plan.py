@@ -117,6 +117,33 @@ _MEAN_WORD = re.compile(r"(?i)\b(?:average|mean|moyenne)\b")  # the operation's 
 _SHARE_ROW = re.compile(r"\b(?:percentage|percent|share|proportion) of\b|%\s*of\b")  # "Percentage of revenue"
 
 
+# "what portion of the purchase price is dedicated to goodwill?": the whole before the verb, the part after it
+_PART_OF_WHOLE = re.compile(
+    r"\b(?:portion|percent(?:age)?|share|proportion|fraction|part) of (?:the )?(?P<whole>[^?]+?) (?:is|was|are|were) "
+    r"(?:dedicated|related|attributable|attributed|allocated|assigned) to (?:the )?(?P<part>[^?]+?)\s*\??\s*$"
+)
+
+
+def _part_and_whole(question: str, labels: list[str], sem: Semantic, heads: dict[str, str]) -> list[str] | None:
+    """The part's row and the whole's row of a share the question names both of ("the purchase
+    price" is the row "Final purchase price", which no Total names), each named alone; None
+    unless each phrase names one row, and not the same one."""
+    m = _PART_OF_WHOLE.search(fold(question))
+    if m is None:
+        return None
+    found = []
+    for phrase in (m.group("part"), m.group("whole")):
+        alone = f"what is the {phrase}?"
+        reading = read_question(alone)
+        named = named_rows(alone, words(alone), reading, labels, sem, heads)
+        # else the one row whose label holds every word of the phrase ("Net tangible assets acquired as of May 2, 2006")
+        named = named or [r for r in labels if reading.subject and reading.subject <= label_words(r)]
+        if len(named) != 1:
+            return None
+        found.append(named[0])
+    return found if found[0] != found[1] else None
+
+
 def _named_whole(name: str, asked: set[str]) -> bool:
     """Whether the question names every word of a column's name but its years, and one more
     than the comparison ("Variance in Dollars", not "% Change" for "the change in services")."""
@@ -160,6 +187,8 @@ def _plan_labelled(
     within_year = op in ("change", "percent_change") and len(reading.years) == 1
     captioned = frozenset(label_words(info.caption))  # the table's own subject, in the text that introduces it
     rows = balance_rows(question, labels, rows, within_year, reading.subject, captioned)  # "from the end of 2014 to …"
+    if op == "share" and (parts := _part_and_whole(question, labels, sem, heads)) is not None:
+        rows = parts  # "what portion of the purchase price is dedicated to goodwill?": Goodwill of Final purchase price
     bare = [r for r in rows if fold(r).strip() == "total"]  # "the ratio of the total flight attendants to total …"
     if op in _OF_TWO and len(rows) == 3 and len(bare) == 1 and all(total_of(r, question) for r in rows if r != bare[0]):
         rows = [r for r in rows if r not in bare]  # the Total is no third row: each row is "total" as the table sums it

@@ -1634,3 +1634,30 @@ def test_a_column_dated_month_day_and_two_digit_year_is_the_year_a_question_writ
     assert answer("What was the S&P 500 index at 12/31/2006?", catalog).statement.startswith("135.02: S&P 500 Index")
     statement = answer("What was the change in the S&P 500 index from 2001 to 2006?", catalog).statement
     assert statement.startswith("35.02 = 135.02 − 100: change in S&P 500 Index, 12/31/01 to 12/31/06")
+
+
+ALLOCATION = (
+    "|  |  |\n|---|---|\n| Net tangible assets acquired as of May 2, 2006 | $24,800 |\n"
+    "| In-process research and development | 600 |\n| Goodwill | 5,800 |\n| Final purchase price | $31,300 |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "statement"),
+    [
+        # the whole is the row the question names before "is dedicated to", though no Total names it
+        ("What portion of the purchasing price is dedicated to net tangible assets?", "79.23% = 24,800 / 31,300"),
+        ("What portion of the purchase price is related to goodwill?", "18.53% = 5,800 / 31,300"),
+    ],
+)
+def test_a_share_names_its_part_and_its_whole_each_a_row(tmp_path, question, statement):
+    catalog = catalog_of(tmp_path, "allocation.md", ALLOCATION)
+    assert answer(question, catalog).statement.startswith(statement)
+
+
+def test_a_share_whose_whole_names_no_one_row_plans_nothing(tmp_path):
+    catalog = catalog_of(tmp_path, "allocation.md", ALLOCATION)
+    assert (
+        plan("What portion of the total acquisition cost of suros is dedicated to goodwill?", catalog, FakeEncode())
+        is None
+    )
