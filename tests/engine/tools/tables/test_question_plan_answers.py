@@ -1636,7 +1636,7 @@ def test_a_column_dated_month_day_and_two_digit_year_is_the_year_a_question_writ
     assert statement.startswith("35.02 = 135.02 − 100: change in S&P 500 Index, 12/31/01 to 12/31/06")
 
 
-ALLOCATION = (
+PURCHASE_PRICE = (
     "|  |  |\n|---|---|\n| Net tangible assets acquired as of May 2, 2006 | $24,800 |\n"
     "| In-process research and development | 600 |\n| Goodwill | 5,800 |\n| Final purchase price | $31,300 |\n"
 )
@@ -1651,12 +1651,12 @@ ALLOCATION = (
     ],
 )
 def test_a_share_names_its_part_and_its_whole_each_a_row(tmp_path, question, statement):
-    catalog = catalog_of(tmp_path, "allocation.md", ALLOCATION)
+    catalog = catalog_of(tmp_path, "allocation.md", PURCHASE_PRICE)
     assert answer(question, catalog).statement.startswith(statement)
 
 
 def test_a_share_whose_whole_names_no_one_row_plans_nothing(tmp_path):
-    catalog = catalog_of(tmp_path, "allocation.md", ALLOCATION)
+    catalog = catalog_of(tmp_path, "allocation.md", PURCHASE_PRICE)
     assert (
         plan("What portion of the total acquisition cost of suros is dedicated to goodwill?", catalog, FakeEncode())
         is None
