@@ -31,6 +31,7 @@ from pydantic import BaseModel
 from engine.grounding.answer_kinds import ALL_SUMMED, aggregate_asked, fold
 from engine.grounding.dates import MONTHS
 from engine.grounding.initialisms import dotted
+from engine.grounding.measure import opposite
 from engine.grounding.report_table import COMPARISON_COLUMN
 from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
@@ -142,6 +143,20 @@ def _part_and_whole(question: str, labels: list[str], sem: Semantic, heads: dict
             return None
         found.append(named[0])
     return found if found[0] != found[1] else None
+
+
+_NET = re.compile(r"\bnet\b")
+
+
+def _net_of_two(question: str, row: str, labels: list[str]) -> bool:
+    """Whether the question asks a net of ``row`` that the row does not state: it says "net",
+    the row's label does not, and another row names the row's opposite ("Trading liabilities –
+    derivative payables" beside "Trading assets – derivative receivables"): the net is the one
+    less the other."""
+    own = frozenset(label_words(row))
+    if not _NET.search(fold(question)) or _NET.search(fold(row)):
+        return False
+    return any(opposite(own, frozenset(label_words(other))) for other in labels if other != row)
 
 
 def _named_whole(name: str, asked: set[str]) -> bool:
@@ -297,6 +312,8 @@ def _plan_labelled(
         rows, dated = dated, [r for r in dated if years_of(r)]  # "2017 net revenue": its year's, though it adds up
     whole_rows = op in ("sum", "mean") and len(cols) == 1 and not (reading.years and dated)  # the rows above
     rows = without_wholes(info, label, rows, cols[0]) if whole_rows else rows
+    if op == "value" and len(rows) == 1 and _net_of_two(question, rows[0], labels):
+        return None  # "the net trading assets from derivatives": receivables less payables, no one cell
     if op in ("sum", "value") and len(rows) == 1 and not is_total_label(rows[0]) and ALL_SUMMED.search(fold(question)):
         return None  # "the sum of all tax credit carryforwards": several rows, and one is named
     if op == "sum" and len(rows) == 1 and len(cols) >= 2 and not (reading.years or across or due):

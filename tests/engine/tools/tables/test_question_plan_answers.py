@@ -1661,3 +1661,18 @@ def test_a_share_whose_whole_names_no_one_row_plans_nothing(tmp_path):
         plan("What portion of the total acquisition cost of suros is dedicated to goodwill?", catalog, FakeEncode())
         is None
     )
+
+
+def test_a_net_of_a_row_beside_its_opposite_is_no_one_cell(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "trading.md",
+        "| (in millions) | 2013 | 2012 |\n|---|---|---|\n"
+        "| Trading assets – derivative receivables | 72,629 | 85,744 |\n"
+        "| Trading liabilities – derivative payables | 64,553 | 76,162 |\n",
+    )
+    assert plan("What were net trading assets from derivatives in 2012?", catalog, FakeEncode()) is None
+    # the row itself, asked without "net", is its cell
+    assert answer("What were trading assets from derivative receivables in 2012?", catalog).statement.startswith(
+        "85,744"
+    )
