@@ -3,8 +3,8 @@ operations were $1,925 million, $1,131 million and $1,165 million in 2016, 2015 
 respectively" for "the percentage change from 2014 to 2015"): a small model's answer
 from a passage, planned by the engine as it plans one from a table row.
 
-It is made only when the question asks a change, a percentage change, an average or a
-sum over the years it names (a change during one year is from the year before, as a table
+It is made only when the question asks a change, a percentage change, a ratio (of the
+years in the order it names them), an average or a sum over the years it names (a change during one year is from the year before, as a table
 plan reads it) and the sentence pins exactly one figure to each of them, all of one kind and
 scale; or a sum of the items it names, each of which the sentence states once ("176 miles of
 private crude oil pipelines and 850 miles of private refined products pipelines" for "the
@@ -32,8 +32,8 @@ from engine.tools.tables.compute_tool import ComputeArgs
 from engine.tools.tables.messages import statements
 from engine.tools.tables.question_reading import read_question
 
-_OF_YEARS = frozenset({"change", "decrease", "percent_change", "mean", "sum"})
-_OF_TWO = frozenset({"change", "decrease", "percent_change"})
+_OF_YEARS = frozenset({"change", "decrease", "percent_change", "ratio", "mean", "sum"})
+_OF_TWO = frozenset({"change", "decrease", "percent_change", "ratio"})
 _SCALE_WORDS = MappingProxyType({factor: word for word, factor in SCALES.items()})  # 10**6: "million"
 # "from july 2, 2005 to july 1, 2006": the ends of fiscal years, which a sentence's "2006, 2005" may not be
 _DAY_OF_YEAR = re.compile(rf"(?i)\b({'|'.join(FULL_MONTHS_EN)})\s+(\d{{1,2}})\s*,?\s*(?:19|20)\d\d\b")
@@ -72,7 +72,8 @@ def year_computation(question: str, quote: Quote, language: str) -> Fact | None:
             of_year[named[0]] = candidate
     if len(of_year) != len(years):
         return None
-    ordered = sorted(years, reverse=True)  # the later year first: a change is later − earlier
+    # the later year first: a change is later − earlier; a ratio is of the years in the question's order ("of 2008 to 2007")
+    ordered = list(years) if reading.operation == "ratio" else sorted(years, reverse=True)
     found = [extract_figures(of_year[y].figure) for y in ordered]
     if not all(len(f) == 1 for f in found):
         return None

@@ -37,6 +37,16 @@ def test_an_average_and_a_sum_take_every_year_named_in_their_scale():
     )
 
 
+def test_a_ratio_of_two_years_is_of_the_years_in_the_order_the_question_names_them():
+    loss = (
+        "The changes in fair value for the years ended December 31, 2008 and 2007 due to instrument-specific credit "
+        "risk totaled to a loss of $38 million and $188 million, respectively."
+    )
+    question = "What was the ratio of the total loss due to instrument-specific credit risk for {} to {}?"
+    assert computed(question.format(2008, 2007), loss).startswith("0.2 = 38 / 188")
+    assert computed(question.format(2007, 2008), loss).startswith("4.95 = 188 / 38")
+
+
 def test_no_computation_when_the_sentence_cannot_give_one_figure_of_one_kind_for_each_year():
     assert computed("What were cash flows from operations in 2015?") is None  # a value: stated, not computed
     assert computed("What was the change in cash flows from operations from 2013 to 2015?") is None  # no 2013
