@@ -92,15 +92,19 @@ def dated_rows(
     net change in net revenue during 2015") is from the year before: "2015 net revenue" and
     "2014 net revenue". "Due after 2020" is the one row written for the years after ("2021 -
     thereafter"), or None; a share of one year's row is of the table's Total ("what percentage of
-    the payments are due in 2018"). ``asked``: the question's words without its years."""
+    the payments are due in 2018", "the percent of the total debt maturities due in 2009": a Total
+    named is the whole, no row asked). ``asked``: the question's words without its years."""
     if op in ("change", "percent_change") and len(years) == 1:
         years = [years[0], str(int(years[0]) - 1)]
     apart = words(HYPHENATED.sub(" ", question)) - column_words
-    if any(not years_of(r) and label_words(r) <= apart for r in rows):
+    of_total = op == "share" and bool(rows) and all(is_total_label(r) for r in rows)  # "the total debt": the whole
+    if not of_total and any(not years_of(r) and label_words(r) <= apart for r in rows):
         return rows
     if rows and {y for r in rows for y in years_of(r)} == set(years):
         return rows
     dated = year_rows(labels, list(years), asked) or rows
+    if of_total and dated == rows:
+        return None  # the years asked date no row: the whole alone is no share
     if AFTER_YEAR.search(question):
         later = [r for r in labels if _LATER.search(fold(r))]
         if len(later) != 1 or len(dated) != 1:

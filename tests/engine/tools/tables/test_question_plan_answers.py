@@ -1676,3 +1676,15 @@ def test_a_net_of_a_row_beside_its_opposite_is_no_one_cell(tmp_path):
     assert answer("What were trading assets from derivative receivables in 2012?", catalog).statement.startswith(
         "85,744"
     )
+
+
+def test_a_share_of_a_year_due_in_the_total_the_question_names_is_of_that_total(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "maturities.md",
+        "|  |  |\n|---|---|\n| 2008 | $ 689 |\n| 2009 | 542 |\n| 2010 | 462 |\n| Thereafter | 5,987 |\n"
+        "| Total debt | $ 7,680 |\n",
+    )
+    question = "What was the percent of the total debt maturities that was due in {}?"
+    assert answer(question.format(2009), catalog).statement.startswith("7.06% = 542 / 7,680 × 100: share of 2009")
+    assert plan(question.format(2015), catalog, FakeEncode()) is None  # no row of 2015: no share of the Total alone
