@@ -31,7 +31,7 @@ from pydantic import BaseModel
 from engine.grounding.answer_kinds import ALL_SUMMED, aggregate_asked, fold
 from engine.grounding.dates import MONTHS
 from engine.grounding.initialisms import dotted
-from engine.grounding.measure import opposite
+from engine.grounding.measure import CHANGE_NAMED, opposite
 from engine.grounding.report_table import COMPARISON_COLUMN
 from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
@@ -143,6 +143,26 @@ def _part_and_whole(question: str, labels: list[str], sem: Semantic, heads: dict
             return None
         found.append(named[0])
     return found if found[0] != found[1] else None
+
+
+_TWO_NAMED = re.compile(r"\bbetween\b|\bversus\b|\bvs\b|\bcompared (?:to|with)\b(?! (?:19|20)\d\d)")
+
+
+def _from_year_before(
+    question: str, op: str | None, rows: list[str], cols: list[ColumnInfo], info: TableInfo, labels: list[str]
+) -> bool:
+    """Whether a change asked of one year's cell of one row is from the year before's: not when
+    the row states a change itself ("Net decrease in cash", "Revenue growth") or a column does
+    ("% Change"), nor when the question compares two things ("the variation between A and B"),
+    nor of a roll-forward, whose rows between its balances are the year's movements."""
+    if op not in ("change", "decrease", "percent_change") or len(cols) != 1 or len(rows) != 1:
+        return False
+    if any(is_balance_label(label) for label in labels):
+        return False
+    if _TWO_NAMED.search(fold(question)):
+        return False
+    stated = label_words(rows[0]) & CHANGE_NAMED or any(COMPARISON_COLUMN.search(c.name) for c in info.columns)
+    return not stated
 
 
 _NET = re.compile(r"\bnet\b")
@@ -263,6 +283,9 @@ def _plan_labelled(
         if any(by_year.get(y) is None for y in reading.years):
             return None  # a year the table does not hold, or in columns the question does not tell apart
         cols = list({id(by_year[y]): by_year[y] for y in reading.years}.values())  # "2021 - 2022" once for both
+        if _from_year_before(question, op, rows, cols, info, labels):
+            before = [c for c in numbers if years_of(c.name) == [str(int(reading.years[0]) - 1)]]
+            cols += before if len(before) == 1 else []  # "the percentage change in inventory in 2014": from 2013's
         if op in ("change", "decrease", "percent_change"):
             cols = sorted(cols, key=lambda c: years_of(c.name)[0], reverse=True)  # later − earlier
     elif (measure := value_column(question, text, [c for c in numbers if not years_of(c.name)], sem)) is not None:

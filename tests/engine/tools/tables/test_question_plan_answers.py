@@ -1688,3 +1688,31 @@ def test_a_share_of_a_year_due_in_the_total_the_question_names_is_of_that_total(
     question = "What was the percent of the total debt maturities that was due in {}?"
     assert answer(question.format(2009), catalog).statement.startswith("7.06% = 542 / 7,680 × 100: share of 2009")
     assert plan(question.format(2015), catalog, FakeEncode()) is None  # no row of 2015: no share of the Total alone
+
+
+BALANCES = (
+    "| $ in millions | 2014 | 2013 |\n|---|---|---|\n| Inventory | 230,667 | 255,534 |\n"
+    "| Net decrease in cash | (7.4) | (472.7) |\n| Capital expenditures on a GAAP basis | 1,682.2 | 1,747.8 |\n"
+    "| Capital expenditures on a non-GAAP basis | 1,885.1 | 1,996.7 |\n"
+)
+
+
+def test_a_change_asked_of_one_year_is_from_the_year_before(tmp_path):
+    catalog = catalog_of(tmp_path, "balances.md", BALANCES)
+    statement = answer("What is the percentage change in inventory balance in 2014?", catalog).statement
+    assert statement.startswith(
+        "-9.73% = (230,667 − 255,534) / 255,534 × 100: percentage change in Inventory, 2013 to 2014"
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the net decrease in cash in 2014?",  # the row states the change: its cell, no change of it
+        "Considering 2014, what is the variation between capital expenditures on a GAAP basis and the non-GAAP one?",
+    ],
+)
+def test_no_year_before_is_added_when_the_row_states_a_change_or_two_things_are_compared(tmp_path, question):
+    catalog = catalog_of(tmp_path, "balances.md", BALANCES)
+    planned = plan(question, catalog, FakeEncode())
+    assert planned is None or planned.args["columns"] == ["2014"], planned
