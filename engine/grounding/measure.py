@@ -81,7 +81,7 @@ _OF_ROW = re.compile(
 # "the return on investment for the S&P 500 from 2004 to 2006", "the roi … between 2010 and 2011": the growth of
 # what was invested over the span, which a percentage change of its row states (no measure of a row's own)
 RETURN_OVER_SPAN = re.compile(
-    r"\b(?:return on (?:the |an? )?investment|roi)\b[^?]*\b(?:from (?:19|20)\d\d to|between (?:19|20)\d\d and) "
+    r"\b(?:return on (?:the |an? )?investment|roi|rate of return(?=[^?]*\binvestment\b))\b[^?]*\b(?:from (?:19|20)\d\d to|between (?:19|20)\d\d and) "
     r"(?:[a-z]+ \d{1,2} ?,? )?(?:19|20)\d\d\b"  # "… from 2006 to january 3, 2009": a date's year ends it too
 )
 _PERCENT_CHANGE_LINE = re.compile(r": percentage change in ")  # a computed percentage change's statement

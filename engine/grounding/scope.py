@@ -46,6 +46,9 @@ STRONG_CAP = 16
 _PERIOD_ENDED = re.compile(
     r"(?i)\b(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)[- ]years?(?:[- ]period)? (?:ended|ending|through)\b"
     r"[^?]{0,30}?\b((?:19|20)\d\d)\b"
+    # "the cumulative 5-year total stockholder return for X for the period ending 12/29/2018"
+    r"|\b(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)[- ]years?\b[^?]{0,80}?\bperiod (?:ended|ending)\b"
+    r"[^?]{0,30}?\b((?:19|20)\d\d)\b"
 )
 _RETURN = re.compile(r"(?i)\breturns?\b")
 
@@ -178,7 +181,7 @@ def periods_ended(question: str) -> list[tuple[str, str]]:
     """The first and last year of each span "the N year period ended … YYYY" names: its base year and its end."""
     return [
         (str(int(end) - (int(count) if count.isdigit() else NUMBER_WORDS[count.lower()])), end)
-        for count, end in _PERIOD_ENDED.findall(question)
+        for count, end in ((a or c, b or d) for a, b, c, d in _PERIOD_ENDED.findall(question))
     ]
 
 

@@ -151,6 +151,11 @@ def test_a_total_return_over_the_period_ended_a_year_is_the_percentage_change_fr
     ):
         reading = read_question(question)
         assert (reading.operation, reading.years) == ("percent_change", ("2011", "2016")), question
+    five = "what was the percentage cumulative 5-year total stockholder return for cadence design systems inc . for the period ending 12/29/2018?"
+    reading = read_question(five)
+    assert (reading.operation, reading.years) == ("percent_change", ("2013", "2018"))
+    rate = read_question("what is the rate of return of an investment in s&p500 inc from 2001 to 2005?")
+    assert (rate.operation, rate.years) == ("percent_change", ("2001", "2005"))
     # a return over a span that ends at a date
     roi = read_question("what is the roi of an investment in advance auto parts from 2006 to january 3 , 2009?")
     assert (roi.operation, roi.years) == ("percent_change", ("2006", "2009"))
