@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from engine.grounding.answer_kinds import answer_kind, asks_for_words, fold
 from engine.grounding.layout import content_words
+from engine.grounding.scope import periods_ended
 from engine.grounding.stems import word_sequence
 from engine.grounding.written_as import whole_asked
 
@@ -83,6 +84,11 @@ _OF_ROW = re.compile(
 RETURN_OVER_SPAN = re.compile(
     r"\b(?:return on (?:the |an? )?investment|roi|rate of return(?=[^?]*\binvestment\b))\b[^?]*\b(?:from (?:19|20)\d\d to|between (?:19|20)\d\d and) "
     r"(?:[a-z]+ \d{1,2} ?,? )?(?:19|20)\d\d\b"  # "… from 2006 to january 3, 2009": a date's year ends it too
+)
+# "the percentage cumulative total shareholder return on X for the five year period ended 2014", "the percentage
+# return for X for the five years ended 2018": a performance graph's row, from the period's base year (100) to its end
+TOTAL_RETURN = re.compile(
+    r"\b(?:cumulative (?:total )?|total |percentage (?:cumulative )?)(?:shareholder |stockholder )?returns?\b"
 )
 _PERCENT_CHANGE_LINE = re.compile(r": percentage change in ")  # a computed percentage change's statement
 # Words that name how a figure is put (any figure of the subject may be one), not which quantity it is
@@ -152,7 +158,10 @@ def per_unit(question: str) -> tuple[frozenset[str], str]:
     return (frozenset(), "") if unit & _TIME_UNITS else (unit, f"a figure per {written}")
 
 
-_STOPS = frozenset("in for of the during and or was were is are at on by from to as with than".split())
+_STOPS = frozenset(
+    "in for of the during and or was were is are at on by from to as with than between versus vs compared over since "
+    "until through after before".split()
+)  # "the fair value per share between 2014 and 2015": per share
 
 
 def _before_stop(text: str) -> str:
@@ -182,10 +191,19 @@ def measured_by(question: str, text: str) -> bool:
     per, _ = per_unit(question)
     if per and not writes_per(text, per):
         return False
-    if RETURN_OVER_SPAN.search(fold(question)) and _PERCENT_CHANGE_LINE.search(text):
+    if return_over_period(question) and _PERCENT_CHANGE_LINE.search(text):
         return True  # "the roi from 2010 to 2011": the percentage change of what was invested
     measure, _ = measure_words(question)
     return not measure or "|" in text or bool(measure & named)
+
+
+def return_over_period(question: str) -> bool:
+    """Whether the question asks a return over a span its row's percentage change states: "the roi
+    from 2010 to 2011", "the cumulative total return for the five years ended 2014"."""
+    folded = fold(question)
+    return (
+        bool(RETURN_OVER_SPAN.search(folded)) or bool(TOTAL_RETURN.search(folded)) and len(periods_ended(folded)) == 1
+    )
 
 
 def share_price_asked(question: str) -> bool:

@@ -29,9 +29,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from engine.grounding.answer_kinds import ALL_SUMMED, aggregate_asked, fold
-from engine.grounding.dates import MONTHS
 from engine.grounding.initialisms import dotted
-from engine.grounding.measure import CHANGE_NAMED, opposite
 from engine.grounding.report_table import COMPARISON_COLUMN
 from engine.grounding.stems import words
 from engine.grounding.totals import is_balance_label, is_total_label
@@ -47,13 +45,14 @@ from engine.tools.tables.label_match import (
     label_words,
     named_rows,
 )
+from engine.tools.tables.plan_periods import column_after, from_year_before, period_unmet, year_after
+from engine.tools.tables.plan_rows import net_of_two, part_and_whole
 from engine.tools.tables.question_reading import (
     ACROSS_PERIODS,
     EACH_PERIOD,
     FROM_TO,
     Reading,
     operation_as_name,
-    quarters_in,
     read_question,
     whole_as_column,
 )
@@ -62,7 +61,6 @@ from engine.tools.tables.roll_forward import balance_rows
 from engine.tools.tables.table_shape import (
     PERIOD_DIMENSIONS,
     YEAR_IN_NAME,
-    column_after,
     column_values,
     columns_due,
     dated_rows,
@@ -77,7 +75,6 @@ from engine.tools.tables.table_shape import (
     unknown_names,
     without_wholes,
     without_words,
-    year_after,
     year_columns,
     year_rows,
     years_of,
@@ -99,84 +96,10 @@ _PERCENT_OF = re.compile(r"\b(?:percentage|percent|%) (?:to|of)\b")
 _PERCENT_NAME = re.compile(r"(?i)%|percent|pct|rate|margin|ratio|taux|marge|pourcentage")
 
 
-def _period_unmet(reading: Reading, info: TableInfo, years_held: bool, cells: list[str] = ()) -> bool:
-    """Whether the question names a month, quarter or year the table cannot filter on (each cell's row or column may name the month)."""
-    named = [{MONTHS.get(w) for w in re.findall(r"[a-z]+", fold(c))} for c in cells]
-    quarters = [set(quarters_in(fold(c))) for c in cells]  # "Fiscal Year Ended April 27, 2019: First Quarter"
-    if reading.quarters and not (quarters and all(set(reading.quarters) <= q for q in quarters)):
-        return True
-    months = set(reading.months)  # each cell of a month asked, each month asked in a cell ("November 2018 and …")
-    if months and not (named and all(n & months for n in named) and months <= set().union(*named)):
-        return True
-    held = years_held or all(y in info.source or y in info.caption or any(y in c for c in cells) for y in reading.years)
-    return bool(reading.years) and not held
-
-
 _COMPARING_WORDS = words("change changes variance variation growth increase decrease difference vs versus")
 _OF_TWO = ("change", "decrease", "difference", "percent_change", "ratio", "share")
 _MEAN_WORD = re.compile(r"(?i)\b(?:average|mean|moyenne)\b")  # the operation's word, when it is no name
 _SHARE_ROW = re.compile(r"\b(?:percentage|percent|share|proportion) of\b|%\s*of\b")  # "Percentage of revenue"
-
-
-# "what portion of the purchase price is dedicated to goodwill?": the whole before the verb, the part after it
-_PART_OF_WHOLE = re.compile(
-    r"\b(?:portion|percent(?:age)?|share|proportion|fraction|part) of (?:the )?(?P<whole>[^?]+?) (?:is|was|are|were) "
-    r"(?:dedicated|related|attributable|attributed|allocated|assigned) to (?:the )?(?P<part>[^?]+?)\s*\??\s*$"
-)
-
-
-def _part_and_whole(question: str, labels: list[str], sem: Semantic, heads: dict[str, str]) -> list[str] | None:
-    """The part's row and the whole's row of a share the question names both of ("the purchase
-    price" is the row "Final purchase price", which no Total names), each named alone; None
-    unless each phrase names one row, and not the same one."""
-    m = _PART_OF_WHOLE.search(fold(question))
-    if m is None:
-        return None
-    found = []
-    for phrase in (m.group("part"), m.group("whole")):
-        alone = f"what is the {phrase}?"
-        reading = read_question(alone)
-        named = named_rows(alone, words(alone), reading, labels, sem, heads)
-        # else the one row whose label holds every word of the phrase ("Net tangible assets acquired as of May 2, 2006")
-        named = named or [r for r in labels if reading.subject and reading.subject <= label_words(r)]
-        if len(named) != 1:
-            return None
-        found.append(named[0])
-    return found if found[0] != found[1] else None
-
-
-_TWO_NAMED = re.compile(r"\bbetween\b|\bversus\b|\bvs\b|\bcompared (?:to|with)\b(?! (?:19|20)\d\d)")
-
-
-def _from_year_before(
-    question: str, op: str | None, rows: list[str], cols: list[ColumnInfo], info: TableInfo, labels: list[str]
-) -> bool:
-    """Whether a change asked of one year's cell of one row is from the year before's: not when
-    the row states a change itself ("Net decrease in cash", "Revenue growth") or a column does
-    ("% Change"), nor when the question compares two things ("the variation between A and B"),
-    nor of a roll-forward, whose rows between its balances are the year's movements."""
-    if op not in ("change", "decrease", "percent_change") or len(cols) != 1 or len(rows) != 1:
-        return False
-    if any(is_balance_label(label) for label in labels):
-        return False
-    if _TWO_NAMED.search(fold(question)):
-        return False
-    stated = label_words(rows[0]) & CHANGE_NAMED or any(COMPARISON_COLUMN.search(c.name) for c in info.columns)
-    return not stated
-
-
-_NET = re.compile(r"\bnet\b")
-
-
-def _net_of_two(question: str, row: str, labels: list[str]) -> bool:
-    """Whether the question asks a net of ``row`` that the row does not state: it says "net",
-    the row's label does not, and another row names the row's opposite ("Trading liabilities –
-    derivative payables" beside "Trading assets – derivative receivables"): the net is the one
-    less the other."""
-    own = frozenset(label_words(row))
-    if not _NET.search(fold(question)) or _NET.search(fold(row)):
-        return False
-    return any(opposite(own, frozenset(label_words(other))) for other in labels if other != row)
 
 
 def _named_whole(name: str, asked: set[str]) -> bool:
@@ -222,7 +145,7 @@ def _plan_labelled(
     within_year = op in ("change", "percent_change") and len(reading.years) == 1
     captioned = frozenset(label_words(info.caption))  # the table's own subject, in the text that introduces it
     rows = balance_rows(question, labels, rows, within_year, reading.subject, captioned)  # "from the end of 2014 to …"
-    if op == "share" and (parts := _part_and_whole(question, labels, sem, heads)) is not None:
+    if op == "share" and (parts := part_and_whole(question, labels, sem, heads)) is not None:
         rows = parts  # "what portion of the purchase price is dedicated to goodwill?": Goodwill of Final purchase price
     bare = [r for r in rows if fold(r).strip() == "total"]  # "the ratio of the total flight attendants to total …"
     if op in _OF_TWO and len(rows) == 3 and len(bare) == 1 and all(total_of(r, question) for r in rows if r != bare[0]):
@@ -283,7 +206,7 @@ def _plan_labelled(
         if any(by_year.get(y) is None for y in reading.years):
             return None  # a year the table does not hold, or in columns the question does not tell apart
         cols = list({id(by_year[y]): by_year[y] for y in reading.years}.values())  # "2021 - 2022" once for both
-        if _from_year_before(question, op, rows, cols, info, labels):
+        if from_year_before(question, op, rows, cols, info, labels):
             before = [c for c in numbers if years_of(c.name) == [str(int(reading.years[0]) - 1)]]
             cols += before if len(before) == 1 else []  # "the percentage change in inventory in 2014": from 2013's
         if op in ("change", "decrease", "percent_change"):
@@ -335,7 +258,7 @@ def _plan_labelled(
         rows, dated = dated, [r for r in dated if years_of(r)]  # "2017 net revenue": its year's, though it adds up
     whole_rows = op in ("sum", "mean") and len(cols) == 1 and not (reading.years and dated)  # the rows above
     rows = without_wholes(info, label, rows, cols[0]) if whole_rows else rows
-    if op == "value" and len(rows) == 1 and _net_of_two(question, rows[0], labels):
+    if op == "value" and len(rows) == 1 and net_of_two(question, rows[0], labels):
         return None  # "the net trading assets from derivatives": receivables less payables, no one cell
     if op in ("sum", "value") and len(rows) == 1 and not is_total_label(rows[0]) and ALL_SUMMED.search(fold(question)):
         return None  # "the sum of all tax credit carryforwards": several rows, and one is named
@@ -385,7 +308,8 @@ def _plan_labelled(
         args["as_named"] = direction
     if op in ("count_if", "which_if"):
         args["condition"] = reading.condition.in_scale(info.scale)  # "above $50 million": in the table's unit
-    unmet = _period_unmet(reading, info, bool(by_year), [f"{r} {c.name}" for r in rows or [""] for c in cols])
+    cells = [f"{r} {c.name}" for r in rows or [""] for c in cols]
+    unmet = period_unmet(reading, info, bool(by_year), cells, question)
     return TablePlan(table=info.name, args=args, ignores_period=unmet)
 
 

@@ -24,7 +24,7 @@ from engine.grounding.compare import Condition, condition_asked, condition_in, e
 from engine.grounding.dates import FULL_MONTHS_EN, FULL_MONTHS_FR, MONTHS
 from engine.grounding.derive import YEAR_AVERAGE
 from engine.grounding.layout import pairs_as_end_years, spaced_years
-from engine.grounding.measure import HYPOTHETICAL, RETURN_OVER_SPAN
+from engine.grounding.measure import HYPOTHETICAL, RETURN_OVER_SPAN, TOTAL_RETURN
 from engine.grounding.quotes import asks_for_figure
 from engine.grounding.scope import periods_ended
 from engine.grounding.stems import words
@@ -184,11 +184,6 @@ def _months(text: str) -> tuple[int, ...]:
 _INCREMENT = re.compile(
     r"\b(?:additional|incremental|supplementaires?)\b(?![ -]paid)"
 )  # not "additional paid-in capital"
-# "the percentage cumulative total shareholder return on X for the five year period ended 2014": a performance
-# graph's row, from the period's base year (100) to its end
-_TOTAL_RETURN = re.compile(
-    r"\b(?:cumulative (?:total )?|total |percentage (?:cumulative )?)(?:shareholder |stockholder )?returns?\b"
-)  # "the cumulative return", "the percentage return for X common stock for the five years ended 2018" too
 _PERIODS_UP_TO = re.compile(
     r"\b\d+\s*(?:years?|months?|days?|ans|mois|jours)\s+(?:or|and|ou)\s+"
     r"(?:below|less|under|fewer|shorter|sooner|more|above|over|longer|later|moins|plus)\b"
@@ -274,7 +269,7 @@ def read_question(question: str) -> Reading:
     found = _YEAR.findall(pairs_as_end_years(text))  # "2018/2019" is fiscal 2019
     years = tuple(dict.fromkeys(full or f"20{short}" for full, short in found))
     operation = operation_in(text, question)
-    if operation in ("share", "value") and _TOTAL_RETURN.search(text) and len(ended := periods_ended(text)) == 1:
+    if operation in ("share", "value") and TOTAL_RETURN.search(text) and len(ended := periods_ended(text)) == 1:
         operation, years = "percent_change", ended[0]  # the return over the span: from its base year's figure
     if HYPOTHETICAL.search(text) or _PERIODS_UP_TO.search(text):
         operation = None  # "what would X be without Y", "assuming …": no cell states it, nor one computation of cells;

@@ -106,7 +106,7 @@ def dated_rows(
     if of_total and dated == rows:
         return None  # the years asked date no row: the whole alone is no share
     if AFTER_YEAR.search(question):
-        later = [r for r in labels if _LATER.search(fold(r))]
+        later = [r for r in labels if LATER.search(fold(r))]
         if len(later) != 1 or len(dated) != 1:
             return None
         dated = later
@@ -115,7 +115,7 @@ def dated_rows(
     return dated
 
 
-_LATER = re.compile(r"\b(?:thereafter|after|beyond|later)\b")  # "2021 - thereafter", "Thereafter", "Later years"
+LATER = re.compile(r"\b(?:thereafter|after|beyond|later)\b")  # "2021 - thereafter", "Thereafter", "Later years"
 
 
 def _undated(label: str) -> str:
@@ -340,26 +340,6 @@ def columns_due(question: str, numbers: list[ColumnInfo]) -> list[ColumnInfo]:
     ends = [asked[0] if asked else 0.0, *(span[1] for span, _ in spans)]
     joined = all(span[0] == end for (span, _), end in zip(spans, ends, strict=False))
     return [c for _, c in spans] if spans and joined and asked and ends[-1] == asked[1] else []
-
-
-def year_after(question: str) -> str | None:
-    """The year the question asks what falls after ("what percentage of long-term debt is due after 2021": 2021)."""
-    m = AFTER_YEAR.search(question)
-    return m.group(1) if m else None
-
-
-def column_after(year: str, numbers: list[ColumnInfo]) -> ColumnInfo | None:
-    """The one column of what falls after ``year``: "Thereafter" when ``year`` is the last year
-    the columns name, or "2022 and after" for the year after it; None when no column holds it."""
-    dated = [int(y) for c in numbers for y in years_of(c.name)]
-    later = []
-    for c in numbers:
-        if not _LATER.search(fold(c.name)) or is_total_label(c.name):
-            continue
-        own = [int(y) for y in years_of(c.name)]
-        if (own and min(own) == int(year) + 1) or (not own and dated and max(dated) == int(year)):
-            later.append(c)
-    return later[0] if len(later) == 1 else None
 
 
 def total_of(row: str, question: str) -> bool:

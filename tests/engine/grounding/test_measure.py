@@ -221,3 +221,15 @@ def test_a_level_stated_as_it_stands_is_no_change_asked_as_part_of_a_strategy():
     )
     report = check_answer("$21 million", question, doc(CREDIT))
     assert report.unsupported == ["$21 million"] and report.misplaced[0].computed
+
+
+def test_a_unit_per_ends_at_the_words_that_compare_periods():
+    assert per_unit("what is the percentage difference in the fair value per share between 2014 and 2015?")[0] == set()
+
+
+def test_a_total_return_over_a_period_is_measured_by_its_percentage_change():
+    line = "104% = (204 − 100) / 100 × 100: percentage change in LKQ Corporation, 12/31/2011 to 12/31/2016 (report.md)"
+    question = "what was the percentage cumulative return for lkq corporation for the five years ended 12/31/2016?"
+    assert measured_by(question, line)
+    # with no period, the return is a measure its rows must name
+    assert not measured_by("what was the percentage cumulative return for lkq corporation?", line)

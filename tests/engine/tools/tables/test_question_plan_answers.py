@@ -1716,3 +1716,17 @@ def test_no_year_before_is_added_when_the_row_states_a_change_or_two_things_are_
     catalog = catalog_of(tmp_path, "balances.md", BALANCES)
     planned = plan(question, catalog, FakeEncode())
     assert planned is None or planned.args["columns"] == ["2014"], planned
+
+
+def test_a_month_written_in_a_date_dates_that_end_and_filters_no_other_cell(tmp_path):
+    catalog = catalog_of(
+        tmp_path,
+        "returns.md",
+        "| Company/Index | December 30, 2006 | December 29, 2007 | January 3, 2009 |\n|---|---|---|---|\n"
+        "| Advance Auto Parts | $100.00 | $97.03 | $97.26 |\n| S&P 500 Index | 100.00 | 105.49 | 66.46 |\n",
+    )
+    planned = plan(
+        "what is the roi of an investment in advance auto parts from 2006 to january 3 , 2009?", catalog, FakeEncode()
+    )
+    assert planned is not None and not planned.ignores_period
+    assert planned.args["columns"] == ["January 3, 2009", "December 30, 2006"]
