@@ -6,12 +6,12 @@ from a passage, planned by the engine as it plans one from a table row.
 It is made only when the question asks a change, a percentage change, a ratio (of the
 years in the order it names them), an average or a sum over the years it names (a change
 during one year is from the year before, as a table plan reads it) and the sentence pins
-exactly one figure to each of them, all of one kind and scale; or a sum of the items it names, each of which the sentence states once ("176 miles of
-private crude oil pipelines and 850 miles of private refined products pipelines" for "the
-total miles of private crude oil pipelines and private refined products pipelines").
-The result is written as ``compute_table`` writes one (the
-same statements), with its derivation and the sentence it comes from, so the check
-traces it like any derived figure.
+exactly one figure to each of them, all of one kind and scale; or a sum of the items it
+names, each of which the sentence states once ("176 miles of private crude oil pipelines
+and 850 miles of private refined products pipelines" for "the total miles of private crude
+oil pipelines and private refined products pipelines"). The result is written as
+``compute_table`` writes one (the same statements), with its derivation and the sentence it
+comes from, so the check traces it like any derived figure.
 """
 
 from __future__ import annotations
